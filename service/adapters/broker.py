@@ -1,0 +1,132 @@
+"""Live-update brokers: in-process (one process, no Redis) and Redis pub/sub (any worker, any client).
+
+Publishing never raises: a lost broker degrades the live stream, never the game log."""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from typing import Any
+
+import redis
+
+log = logging.getLogger(__name__)
+
+
+class InProcessSubscription:
+    def __init__(self, broker: InProcessBroker, channel: str) -> None:
+        self._broker = broker
+        self._channel = channel
+        self._queue: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=1000)
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self._broker._remove(self._channel, self)
+
+    def _put(self, message: dict[str, Any]) -> None:
+        try:
+            self._queue.put_nowait(message)
+        except queue.Full:  # a client that stopped reading loses old notifications, not the server
+            log.warning("dropping a live update for a slow subscriber of %s", self._channel)
+
+
+class InProcessBroker:
+    """Fan-out to the subscribers of this process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscribers: dict[str, list[InProcessSubscription]] = {}
+
+    def publish(self, channel: str, message: dict[str, Any]) -> bool:
+        with self._lock:
+            targets = list(self._subscribers.get(channel, ()))
+        for sub in targets:
+            sub._put(message)
+        return True
+
+    def subscribe(self, channel: str) -> InProcessSubscription:
+        sub = InProcessSubscription(self, channel)
+        with self._lock:
+            self._subscribers.setdefault(channel, []).append(sub)
+        return sub
+
+    def healthy(self) -> bool:
+        return True
+
+    def _remove(self, channel: str, sub: InProcessSubscription) -> None:
+        with self._lock:
+            subs = self._subscribers.get(channel, [])
+            if sub in subs:
+                subs.remove(sub)
+
+
+class RedisSubscription:
+    def __init__(self, client: redis.Redis, channel: str) -> None:
+        self._pubsub = client.pubsub(ignore_subscribe_messages=True)
+        self._pubsub.subscribe(channel)
+
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            message = self._pubsub.get_message(timeout=timeout)
+        except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+            raise ConnectionError(f"live updates lost: {exc}") from exc
+        if message is None or message.get("type") != "message":
+            return None
+        return json.loads(message["data"])
+
+    def close(self) -> None:
+        try:
+            self._pubsub.close()
+        except (redis.RedisError, OSError):
+            pass
+
+
+class RedisBroker:
+    """Redis pub/sub.  A publish that fails is logged and counted; the caller's command stands."""
+
+    def __init__(self, url: str, *, timeout: float = 0.5, retry_after: float = 5.0) -> None:
+        self.url = url
+        self._client = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout, health_check_interval=30
+        )
+        self._retry_after = retry_after
+        self._down_since: float | None = None
+        self.failures = 0
+
+    @property
+    def client(self) -> redis.Redis:
+        return self._client
+
+    def publish(self, channel: str, message: dict[str, Any]) -> bool:
+        if self._down_since is not None and time.monotonic() - self._down_since < self._retry_after:
+            self.failures += 1
+            return False
+        try:
+            self._client.publish(channel, json.dumps(message))
+        except (redis.RedisError, OSError) as exc:
+            self.failures += 1
+            self._down_since = time.monotonic()
+            log.warning("live update not published (Redis unavailable: %s); the game log is unaffected", exc)
+            return False
+        self._down_since = None
+        return True
+
+    def subscribe(self, channel: str) -> RedisSubscription:
+        try:
+            return RedisSubscription(self._client, channel)
+        except (redis.RedisError, OSError) as exc:
+            raise ConnectionError(f"live updates unavailable: {exc}") from exc
+
+    def healthy(self) -> bool:
+        try:
+            return bool(self._client.ping())
+        except (redis.RedisError, OSError):
+            return False

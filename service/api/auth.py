@@ -1,0 +1,58 @@
+"""Who is calling: a bearer token (API clients) or a signed session cookie (the web app)."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from flask import current_app, g, request, session
+
+from service.application.services import Services
+from service.domain.errors import Forbidden, Unauthenticated
+from service.domain.users import User
+
+CSRF_HEADER = "X-CSRF-Token"
+UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def services() -> Services:
+    return current_app.extensions["arbiter"]
+
+
+def optional_user() -> User | None:
+    if "user" in g:
+        return g.user
+    user = None
+    header = request.headers.get("Authorization", "")
+    if header:
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthenticated("use 'Authorization: Bearer <token>'")
+        user = services().users.from_token(token.strip())
+    elif session.get("token"):
+        if request.method in UNSAFE:
+            sent = request.headers.get(CSRF_HEADER, "")
+            if not hmac.compare_digest(sent, session.get("csrf", "")):
+                raise Forbidden("missing or wrong CSRF token", {CSRF_HEADER: ["required with a session cookie"]})
+        try:
+            user = services().users.from_token(session["token"])
+        except Unauthenticated:
+            session.clear()
+            user = None
+    g.user = user
+    return user
+
+
+def require_user() -> User:
+    user = optional_user()
+    if user is None:
+        raise Unauthenticated("sign in first: send 'Authorization: Bearer <token>'")
+    return user
+
+
+def start_session(token: str) -> str:
+    session.clear()
+    session["token"] = token
+    session["csrf"] = secrets.token_urlsafe(24)
+    session.permanent = True
+    return session["csrf"]

@@ -1,0 +1,174 @@
+"""marshmallow schemas of the API's requests and responses (they make the OpenAPI document)."""
+
+from __future__ import annotations
+
+from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+
+
+class Strict(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+class Lenient(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+
+class UserCreate(Strict):
+    username = fields.String(required=True, validate=validate.Length(min=2, max=32))
+    password = fields.String(required=True, load_only=True, validate=validate.Length(min=8, max=200))
+
+
+class Credentials(Strict):
+    username = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    password = fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=200))
+    label = fields.String(load_default="api", validate=validate.Length(max=40))
+
+
+class UserOut(Schema):
+    id = fields.String()
+    username = fields.String()
+
+
+class TokenOut(Schema):
+    token = fields.String(metadata={"description": "send as 'Authorization: Bearer <token>'"})
+    user = fields.Nested(UserOut)
+
+
+class SessionOut(Schema):
+    user = fields.Nested(UserOut)
+    csrf = fields.String(metadata={"description": "send as the X-CSRF-Token header with a session cookie"})
+
+
+class GameCreate(Strict):
+    system = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    scenario = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    sides = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=40)),
+        values=fields.String(validate=validate.Length(min=1, max=32)),
+        required=True,
+        validate=validate.Length(min=1, max=8),
+        metadata={"description": "side -> username"},
+    )
+
+
+class CommandIn(Strict):
+    expected_version = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1),
+        metadata={"description": "the game version the command was decided on"},
+    )
+    side = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+    command = fields.Dict(keys=fields.String(), required=True)
+
+
+class EntropyIn(Strict):
+    entropy = fields.String(required=True, validate=validate.Length(min=1, max=256))
+    side = fields.String(load_default=None)
+
+
+class GameArgs(Lenient):
+    version = fields.Integer(load_default=None, validate=validate.Range(min=1))
+    side = fields.String(load_default=None)
+
+
+class SideArgs(Lenient):
+    side = fields.String(load_default=None)
+
+
+class GameListArgs(Lenient):
+    mine = fields.Boolean(load_default=False)
+    status = fields.String(load_default=None, validate=validate.OneOf(["active", "ended"]))
+
+
+class EventsArgs(Lenient):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    side = fields.String(load_default=None)
+
+
+class DiceOut(Schema):
+    commitment = fields.String()
+    next_index = fields.Integer()
+    entropy_count = fields.Integer()
+    seed = fields.String(allow_none=True)
+
+
+class GameOut(Schema):
+    id = fields.String()
+    system = fields.String()
+    scenario = fields.String()
+    title = fields.String()
+    version = fields.Integer()
+    status = fields.String()
+    sides = fields.Dict(keys=fields.String(), values=fields.String())
+    viewer_side = fields.String(allow_none=True)
+    active_sides = fields.List(fields.String())
+    phase = fields.Dict()
+    result = fields.Dict(allow_none=True)
+    options = fields.Dict()
+    state = fields.Dict()
+    dice = fields.Nested(DiceOut)
+    created_at = fields.String()
+    updated_at = fields.String()
+
+
+class GameSummary(Schema):
+    id = fields.String()
+    system = fields.String()
+    scenario = fields.String()
+    title = fields.String()
+    sides = fields.Dict(keys=fields.String(), values=fields.String())
+    status = fields.String()
+    result = fields.Dict(allow_none=True)
+    created_at = fields.String()
+
+
+class EventOut(Schema):
+    game = fields.String()
+    seq = fields.Integer()
+    kind = fields.String()
+    type = fields.String()
+    at = fields.String()
+    side = fields.String()
+    user = fields.String()
+    payload = fields.Dict()
+    prev_hash = fields.String()
+    hash = fields.String()
+    redacted = fields.Boolean()
+
+
+class EventPage(Schema):
+    events = fields.List(fields.Nested(EventOut))
+    next_after = fields.Integer(allow_none=True)
+
+
+class ExecutedOut(Schema):
+    version = fields.Integer()
+    status = fields.String()
+    events = fields.List(fields.Nested(EventOut))
+    result = fields.Dict(allow_none=True)
+
+
+class ActionsOut(Schema):
+    side = fields.String()
+    version = fields.Integer()
+    actions = fields.List(fields.Dict())
+
+
+class ScenarioOut(Schema):
+    id = fields.String()
+    system = fields.String()
+    title = fields.String()
+    sides = fields.List(fields.String())
+    description = fields.String()
+    placeholder = fields.Boolean()
+
+
+class SystemOut(Schema):
+    name = fields.String()
+    title = fields.String()
+    document = fields.String()
+    tables = fields.List(fields.String())
+    scenarios = fields.List(fields.Nested(ScenarioOut))

@@ -1,0 +1,76 @@
+"""Rules systems, their scenarios, tables and combat previews."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import schemas
+from service.api.auth import services
+from service.domain.errors import Invalid, NotFound
+from service.rules.base import InvalidCommand, RulesSystem
+
+blp = Blueprint("systems", __name__, url_prefix="/api", description="Rules systems and scenarios")
+
+
+def system_json(system: RulesSystem) -> dict[str, Any]:
+    return {
+        "name": system.name,
+        "title": system.title,
+        "document": system.document,
+        "tables": sorted(system.tables()),
+        "scenarios": [s.as_dict() for s in system.scenarios()],
+    }
+
+
+@blp.route("/systems")
+class Systems(MethodView):
+    @blp.response(200, schemas.SystemOut(many=True))
+    def get(self) -> list[dict[str, Any]]:
+        """Every rules system this server enforces."""
+        return [system_json(s) for s in services().registry]
+
+
+@blp.route("/systems/<name>")
+class System(MethodView):
+    @blp.response(200, schemas.SystemOut)
+    def get(self, name: str) -> dict[str, Any]:
+        """One rules system."""
+        return system_json(services().games.system(name))
+
+
+@blp.route("/systems/<name>/tables/<table>")
+class Table(MethodView):
+    @blp.response(200)
+    def get(self, name: str, table: str) -> Any:
+        """A table of a rules system, as data (``crt`` ...)."""
+        tables = services().games.system(name).tables()
+        if table not in tables:
+            raise NotFound(f"no table {table!r} in {name}", {"table": [f"known: {', '.join(sorted(tables))}"]})
+        return tables[table]
+
+
+@blp.route("/systems/<name>/combat-preview")
+class CombatPreview(MethodView):
+    @blp.response(200)
+    def post(self, name: str) -> Any:
+        """Odds, every modifier with its rule, and for a roll the result (see docs/rules/)."""
+        system = services().games.system(name)
+        situation = request.get_json(silent=True)
+        if not isinstance(situation, dict):
+            raise Invalid("send the situation as a JSON object", {"body": ["a JSON object is required"]})
+        try:
+            return system.combat_preview(situation)
+        except InvalidCommand as exc:
+            raise Invalid(exc.message, exc.details or {"body": [exc.message]}) from None
+
+
+@blp.route("/scenarios")
+class Scenarios(MethodView):
+    @blp.response(200, schemas.ScenarioOut(many=True))
+    def get(self) -> list[dict[str, Any]]:
+        """Every scenario of every system, with its system and title."""
+        return [s.as_dict() for system in services().registry for s in system.scenarios()]

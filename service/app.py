@@ -1,0 +1,57 @@
+"""The composition root: ``create_app(config)`` wires config, store, rules, broker, API and web."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask, jsonify
+
+from service.api import games as games_api
+from service.api import systems as systems_api
+from service.api import users as users_api
+from service.api.errors import ArbiterApi, register_error_handlers
+from service.bootstrap import build_services
+from service.config import Config
+
+
+def create_app(config: Config | None = None, **overrides: Any) -> Flask:
+    config = config or Config.from_env(**overrides)
+    app = Flask(__name__, static_folder=None)
+    app.config.update(
+        SECRET_KEY=config.secret_key,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        MAX_CONTENT_LENGTH=1 * 1024 * 1024,
+        API_TITLE="Arbiter",
+        API_VERSION="1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        TESTING=config.testing,
+    )
+    svc = build_services(config)
+    app.extensions["arbiter"] = svc
+
+    api = ArbiterApi(app)
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for blueprint in (users_api.blp, systems_api.blp, games_api.blp):
+        api.register_blueprint(blueprint)
+    register_error_handlers(app)
+
+    from web import create_blueprint as web_blueprint
+
+    app.register_blueprint(web_blueprint())
+
+    @app.get("/healthz")
+    def healthz() -> Any:
+        return jsonify(
+            status="ok",
+            store=config.store,
+            live="redis" if config.redis_url else "in-process",
+            live_ok=svc.broker.healthy(),
+            systems=svc.registry.names(),
+        )
+
+    return app

@@ -1,0 +1,47 @@
+"""How a stored game event is presented: in the API, the NDJSON export and the audit tools.
+
+``payload`` holds every field that the event's hash covers (see service.domain.chain), so an exported
+line can be verified offline: ``event_hash(game, seq, kind, at, payload | {prev_hash})``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.domain.game import Game, copy_json
+
+_ENVELOPE = {"originator_id", "originator_version", "timestamp", "hash", "prev_hash", "originator_topic"}
+
+
+def present_event(event: Game.Event, names: dict[str, str] | None = None) -> dict[str, Any]:
+    names = names or {}
+    fields = {k: v for k, v in vars(event).items() if k not in _ENVELOPE}
+    payload = copy_json(fields)
+    kind = type(event).__qualname__
+    item: dict[str, Any] = {
+        "game": str(event.originator_id),
+        "seq": event.originator_version,
+        "kind": kind,
+        "type": _type_of(event),
+        "at": event.timestamp.isoformat(),
+        "payload": payload,
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+    side = getattr(event, "side", None)
+    if side is not None:
+        item["side"] = side
+    user = getattr(event, "user", None)
+    if user is not None:
+        item["user"] = names.get(user, user)
+    return item
+
+
+def _type_of(event: Game.Event) -> str:
+    if isinstance(event, Game.Recorded):
+        return event.kind
+    return {
+        Game.Created: "GameCreated",
+        Game.EntropyAdded: "EntropyAdded",
+        Game.DiceRolled: "DiceRolled",
+        Game.Ended: "GameEnded",
+    }.get(type(event), type(event).__name__)

@@ -1,0 +1,346 @@
+"""Game commands and queries: get the aggregate, let it decide, save, publish."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from service.application.events import present_event
+from service.application.ports import Broker
+from service.application.store import ArbiterStore
+from service.application.users import UserService
+from service.domain import dice as dice_mod
+from service.domain.errors import Forbidden, Invalid, NotFound, StaleVersion, Unprocessable
+from service.domain.game import DiceSeed, Game, copy_json, seed_vault_id
+from service.domain.users import User
+from service.rules.base import InvalidCommand, RulesEvent, RulesSystem, RuleViolation, ScenarioError
+from service.rules.registry import Registry, UnknownSystem
+
+
+@dataclass(frozen=True)
+class Executed:
+    game: Game
+    events: list[dict[str, Any]]
+
+
+def game_channel(game_id: UUID | str) -> str:
+    return f"game:{game_id}"
+
+
+class GameService:
+    def __init__(
+        self, store: ArbiterStore, registry: Registry, users: UserService, broker: Broker
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.users = users
+        self.broker = broker
+        self._seeds: dict[UUID, str] = {}
+        self._seeds_lock = threading.Lock()
+
+    # -- systems --------------------------------------------------------------------------------
+    def system(self, name: str) -> RulesSystem:
+        try:
+            return self.registry.get(name)
+        except UnknownSystem:
+            raise NotFound(
+                f"no rules system {name!r}", {"system": [f"unknown system; known: {', '.join(self.registry.names())}"]}
+            ) from None
+
+    # -- commands -------------------------------------------------------------------------------
+    def create(
+        self,
+        *,
+        system: str,
+        scenario: str,
+        sides: Mapping[str, str],
+        creator: User,
+        options: Mapping[str, Any] | None = None,
+    ) -> Game:
+        try:
+            rules = self.registry.get(system)
+        except UnknownSystem:
+            raise Unprocessable(
+                f"no rules system {system!r}",
+                {"system": [f"unknown system; known: {', '.join(self.registry.names())}"]},
+            ) from None
+        info = {s.id: s for s in rules.scenarios()}.get(scenario)
+        if info is None:
+            raise Unprocessable(
+                f"no scenario {scenario!r} in {system}",
+                {"scenario": [f"unknown scenario; known: {', '.join(s.id for s in rules.scenarios())}"]},
+            )
+        problems: dict[str, list[str]] = {}
+        for side in info.sides:
+            if side not in sides:
+                problems.setdefault(f"sides.{side}", []).append("every side must be bound to a user")
+        for side in sides:
+            if side not in info.sides:
+                problems.setdefault(f"sides.{side}", []).append(
+                    f"not a side of this scenario ({', '.join(info.sides)})"
+                )
+        bound: dict[str, str] = {}
+        for side, username in sides.items():
+            try:
+                bound[side] = str(self.users.by_name(username).id)
+            except NotFound:
+                problems.setdefault(f"sides.{side}", []).append(f"unknown user {username!r}")
+        if problems:
+            raise Unprocessable("the sides do not fit the scenario", problems)
+        merged = {**rules.default_options(scenario), **dict(options or {})}
+        try:
+            initial = rules.initial_state(scenario, merged)
+        except ScenarioError as exc:
+            raise Unprocessable(exc.message, {f"options.{k}" if k else "options": v for k, v in exc.problems.items()} or {"options": [exc.message]}) from None
+        seed = dice_mod.new_seed()
+        game = Game.start(
+            system=system,
+            scenario=scenario,
+            options=merged,
+            sides=bound,
+            created_by=str(creator.id),
+            seed=seed,
+            initial_state=initial,
+            labels={"title": info.title},
+        )
+        self.store.save(game, DiceSeed.for_game(game.id, seed))
+        with self._seeds_lock:
+            self._seeds[game.id] = seed
+        self._publish(game, 1, game.version)
+        return game
+
+    def execute(
+        self,
+        game_id: UUID | str,
+        user: User,
+        command: Mapping[str, Any],
+        *,
+        expected_version: int,
+        side: str | None = None,
+    ) -> Executed:
+        game = self.get(game_id)
+        if expected_version != game.version:
+            raise StaleVersion(
+                f"the game is at version {game.version}, not {expected_version}",
+                {"expected_version": [f"stale: the game is at version {game.version}"]},
+            )
+        side = self._acting_side(game, user, side)
+        first = game.version + 1
+        try:
+            game.execute(side=side, user=str(user.id), command=command, seed=self.seed_of(game))
+        except RuleViolation as exc:
+            details = {"rule": [exc.rule]}
+            if exc.field:
+                details[f"command.{exc.field}"] = [exc.message]
+            raise RuleRefused(exc.message, details, rule=exc.rule) from None
+        except InvalidCommand as exc:
+            raise Invalid(exc.message, {f"command.{k}": v for k, v in exc.details.items()} or {"command": [exc.message]}) from None
+        pending = list(game.pending_events)
+        try:
+            self.store.save(game)
+        except IntegrityError:
+            raise StaleVersion(
+                "another command was recorded first; reload and decide again",
+                {"expected_version": ["stale: the game moved on"]},
+            ) from None
+        self._publish(game, first, game.version)
+        names = self._names(game)
+        return Executed(game, [present_event(e, names) for e in pending])
+
+    def add_entropy(self, game_id: UUID | str, user: User, entropy: str, side: str | None = None) -> Game:
+        game = self.get(game_id)
+        side = self._acting_side(game, user, side, must_be_active=False)
+        game.add_entropy(side=side, user=str(user.id), entropy=entropy)
+        try:
+            self.store.save(game)
+        except IntegrityError:
+            raise StaleVersion("the game moved on; try again") from None
+        self._publish(game, game.version, game.version)
+        return game
+
+    # -- queries --------------------------------------------------------------------------------
+    def get(self, game_id: UUID | str, version: int | None = None) -> Game:
+        gid = self._uuid(game_id)
+        if version is not None and version < 1:
+            raise Invalid("version must be 1 or more", {"version": ["must be >= 1"]})
+        try:
+            game = self.store.repository.get(gid, version=version)
+        except AggregateNotFoundError:
+            raise NotFound(f"no game {game_id}", {"game": ["unknown game"]}) from None
+        if not isinstance(game, Game):
+            raise NotFound(f"no game {game_id}", {"game": ["unknown game"]})
+        if version is not None and game.version != version:
+            raise NotFound(
+                f"the game has no version {version}", {"version": [f"the game's latest version is {game.version}"]}
+            )
+        return game
+
+    def viewer_side(self, game: Game, user: User | None, side: str | None) -> str | None:
+        """The side whose view ``user`` gets: the asked one if theirs, else their only side, else None."""
+        mine = game.side_of(str(user.id)) if user else []
+        if side is not None:
+            if side not in game.sides:
+                raise Invalid(f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]})
+            if side not in mine and game.status != "ended":
+                raise Forbidden(f"you do not play {side}", {"side": ["you may only see your own side's view"]})
+            return side
+        return mine[0] if len(mine) == 1 else None
+
+    def view(self, game: Game, viewer: str | None) -> dict[str, Any]:
+        rules = self.system(game.system)
+        names = self._names(game)
+        state = game.state if game.status == "ended" else rules.view(game.state, viewer)
+        return {
+            "id": str(game.id),
+            "system": game.system,
+            "scenario": game.scenario,
+            "title": game.labels.get("title", game.scenario),
+            "version": game.version,
+            "status": game.status,
+            "sides": {side: names.get(uid, uid) for side, uid in game.sides.items()},
+            "viewer_side": viewer,
+            "active_sides": game.active_sides(),
+            "phase": rules.phase(game.state),
+            "result": game.result,
+            "options": game.options,
+            "state": state,
+            "dice": {
+                "commitment": game.seed_commitment,
+                "next_index": game.next_roll,
+                "entropy_count": len(game.entropy),
+                "seed": game.seed,
+            },
+            "created_at": game.created_on.isoformat(),
+            "updated_at": game.modified_on.isoformat(),
+        }
+
+    def legal_actions(self, game: Game, user: User, side: str | None) -> tuple[str, list[dict[str, Any]]]:
+        side = self._acting_side(game, user, side, must_be_active=False)
+        if side not in game.active_sides():
+            return side, []
+        return side, self.system(game.system).legal_actions(game.state, side)
+
+    def events(
+        self, game_id: UUID | str, *, after: int = 0, limit: int = 100, viewer: str | None = None, full: bool = False
+    ) -> list[dict[str, Any]]:
+        """Events ``after`` a version, as ``viewer`` may see them (``full`` for arbiters and audit)."""
+        game = self.get(game_id)
+        names = self._names(game)
+        rules = self.system(game.system)
+        stored = self.store.events.get(game.id, gt=after, limit=limit)
+        if full or game.status == "ended" or not _hides_information(rules):
+            return [present_event(e, names) for e in stored]
+        return list(self._redacted(game, rules, stored, after, viewer, names))
+
+    def iter_all_events(self, game_id: UUID | str, *, page: int = 500) -> Iterator[dict[str, Any]]:
+        """Every event of a game, in full, page by page (for export and audit)."""
+        game = self.get(game_id)
+        names = self._names(game)
+        after = 0
+        while True:
+            batch = list(self.store.events.get(game.id, gt=after, limit=page))
+            for event in batch:
+                yield present_event(event, names)
+            if len(batch) < page:
+                return
+            after = batch[-1].originator_version
+
+    def seed_of(self, game: Game) -> str:
+        with self._seeds_lock:
+            seed = self._seeds.get(game.id)
+        if seed is None:
+            vault = self.store.repository.get(seed_vault_id(game.id))
+            seed = vault.seed
+            with self._seeds_lock:
+                self._seeds[game.id] = seed
+        return seed
+
+    def verify_dice(self, game_id: UUID | str) -> dict[str, Any]:
+        """Re-derive every recorded roll from the seed (server-side: the seed never leaves)."""
+        game = self.get(game_id)
+        seed = self.seed_of(game)
+        rolls = [
+            dice_mod.RecordedRoll(r["index"], r["sides"], r["value"], r["entropy"], r.get("purpose", ""))
+            for event in self.store.events.get(game.id)
+            if isinstance(event, Game.DiceRolled)
+            for r in event.rolls
+        ]
+        report = dice_mod.verify(seed, game.seed_commitment, str(game.id), rolls).as_dict()
+        report["game"] = str(game.id)
+        report["commitment"] = game.seed_commitment
+        report["seed_revealed"] = game.seed is not None
+        return report
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _acting_side(self, game: Game, user: User, side: str | None, must_be_active: bool = True) -> str:
+        mine = game.side_of(str(user.id))
+        if not mine:
+            raise Forbidden("you are not a player of this game", {"side": ["you play no side of this game"]})
+        if side is None:
+            candidates = [s for s in mine if s in game.active_sides()] if must_be_active else mine
+            if len(candidates) == 1:
+                return candidates[0]
+            if len(mine) == 1:
+                return mine[0]
+            raise Invalid("say which side you act for", {"side": [f"you play {', '.join(mine)}"]})
+        if side not in game.sides:
+            raise Invalid(f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]})
+        if side not in mine:
+            raise Forbidden(f"you do not play {side}", {"side": [f"{side} is bound to another user"]})
+        return side
+
+    def _names(self, game: Game) -> dict[str, str]:
+        return {uid: self.users.username(uid) for uid in set(game.sides.values()) | {game.created_by}}
+
+    def _publish(self, game: Game, first: int, last: int) -> None:
+        self.broker.publish(
+            game_channel(game.id),
+            {"game": str(game.id), "version": game.version, "from": first, "to": last, "status": game.status},
+        )
+
+    def _redacted(
+        self, game: Game, rules: RulesSystem, stored: Any, after: int, viewer: str | None, names: dict[str, str]
+    ) -> Iterator[dict[str, Any]]:
+        state = copy_json(self.get(game.id, version=after).state) if after >= 1 else None
+        for event in stored:
+            item = present_event(event, names)
+            if isinstance(event, Game.Created):
+                state = copy_json(event.initial_state)
+                item["payload"]["initial_state"] = rules.view(copy_json(state), viewer)
+                item["redacted"] = True
+            elif isinstance(event, Game.Recorded) and state is not None:
+                rules_event = RulesEvent(event.kind, copy_json(event.data))
+                shown = rules.event_view(rules_event, state, viewer)
+                item["payload"]["data"] = shown.data
+                item["type"] = shown.type
+                item["redacted"] = shown.data != event.data
+                state = rules.apply(state, RulesEvent(event.kind, copy_json(event.data)))
+            yield item
+
+    @staticmethod
+    def _uuid(game_id: UUID | str) -> UUID:
+        try:
+            return game_id if isinstance(game_id, UUID) else UUID(str(game_id))
+        except ValueError:
+            raise NotFound(f"no game {game_id}", {"game": ["not a game id"]}) from None
+
+
+class RuleRefused(Unprocessable):
+    """A command broke a rule; ``rule`` cites it."""
+
+    code = "rule_violation"
+
+    def __init__(self, message: str, details: Mapping[str, list[str]], rule: str) -> None:
+        super().__init__(f"{message} (rule {rule})", details)
+        self.rule = rule
+
+
+def _hides_information(rules: RulesSystem) -> bool:
+    kind = type(rules)
+    return kind.view is not RulesSystem.view or kind.event_view is not RulesSystem.event_view

@@ -1,0 +1,24 @@
+"""Ports the application needs from the outside, implemented in service/adapters."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Subscription(Protocol):
+    def get(self, timeout: float) -> dict[str, Any] | None:
+        """The next message, or None after ``timeout`` seconds.  Raises ConnectionError when the
+        broker is lost (the stream then degrades; the game log is never affected)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Broker(Protocol):
+    def publish(self, channel: str, message: dict[str, Any]) -> bool:
+        """Publish; never raises.  Returns False when the message could not be delivered."""
+        ...
+
+    def subscribe(self, channel: str) -> Subscription: ...
+
+    def healthy(self) -> bool: ...

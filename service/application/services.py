@@ -1,0 +1,29 @@
+"""The application services of one process, built once by the composition root."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service.application.game_index import GameIndex
+from service.application.games import GameService
+from service.application.ports import Broker
+from service.application.store import ArbiterStore
+from service.application.users import UserService
+from service.config import Config
+from service.rules.registry import Registry
+
+
+@dataclass
+class Services:
+    config: Config
+    store: ArbiterStore
+    registry: Registry
+    broker: Broker
+    users: UserService
+    games: GameService
+    index: GameIndex
+    extras: dict[str, Any]
+
+    def close(self) -> None:
+        self.store.close()

@@ -1,0 +1,50 @@
+"""The composition root's wiring: config -> store, rules registry, broker, services.
+
+Used by ``create_app`` (HTTP) and by the CLI, so both see the same services."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from service.adapters.broker import InProcessBroker, RedisBroker
+from service.application.game_index import GameIndex
+from service.application.games import GameService
+from service.application.ports import Broker
+from service.application.services import Services
+from service.application.store import open_store
+from service.application.users import UserService
+from service.config import Config
+from service.domain import systems
+from service.rules.base import RulesEvent
+from service.rules.registry import Registry, build_registry
+
+
+def build_registry_for(config: Config) -> Registry:
+    if config.plugins and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # plug-ins named relative to the working directory
+    registry = build_registry(config.plugins)
+    systems.install(registry.get, RulesEvent)
+    return registry
+
+
+def build_broker(config: Config) -> Broker:
+    return RedisBroker(config.redis_url) if config.redis_url else InProcessBroker()
+
+
+def build_services(config: Config, *, snapshots: bool | None = None) -> Services:
+    registry = build_registry_for(config)
+    store = open_store(config, snapshots=snapshots)
+    broker = build_broker(config)
+    users = UserService(store)
+    games = GameService(store, registry, users, broker)
+    return Services(
+        config=config,
+        store=store,
+        registry=registry,
+        broker=broker,
+        users=users,
+        games=games,
+        index=GameIndex(store),
+        extras={},
+    )

@@ -1,0 +1,232 @@
+"""The ``arbiter`` command line: serve, users, games, dice, scenarios, rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from service.config import Config, ConfigError
+from service.domain.errors import DomainError
+
+
+class CliError(click.ClickException):
+    exit_code = 2
+
+
+def _services(ctx: click.Context) -> Any:
+    obj = ctx.ensure_object(dict)
+    if "services" not in obj:
+        from service.bootstrap import build_services
+
+        try:
+            obj["services"] = build_services(Config.from_env())
+        except ConfigError as exc:
+            raise CliError(str(exc)) from None
+    return obj["services"]
+
+
+def domain_errors(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn domain errors into a message on stderr and a non-zero exit."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except DomainError as exc:
+            detail = "; ".join(f"{k}: {', '.join(v)}" for k, v in exc.details.items())
+            raise CliError(f"{exc.message}" + (f" ({detail})" if detail else "")) from None
+
+    return wrapper
+
+
+def _json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, sort_keys=True, default=str))
+
+
+@click.group()
+@click.version_option(package_name="arbiter")
+def main() -> None:
+    """Arbiter: wargames online with every rule enforced."""
+
+
+# -- serve -------------------------------------------------------------------------------------
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port (default: $PORT or 5000).")
+def serve(host: str, port: int | None) -> None:
+    """Serve the web app and the API (one process, threaded; use gunicorn for several workers)."""
+    from werkzeug.serving import run_simple
+
+    from service.app import create_app
+
+    if port is None:
+        try:
+            port = int(os.environ.get("PORT", "5000"))
+        except ValueError:
+            raise CliError("PORT must be a number") from None
+    try:
+        app = create_app()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    click.echo(f"Arbiter on http://{host}:{port}/ (store: {app.extensions['arbiter'].config.store})")
+    run_simple(host, port, app, threaded=True, use_reloader=False)
+
+
+# -- users ---------------------------------------------------------------------------------------
+@main.group()
+def users() -> None:
+    """Manage users."""
+
+
+@users.command("add")
+@click.argument("username")
+@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True, help="At least 8 characters.")
+@click.pass_context
+@domain_errors
+def users_add(ctx: click.Context, username: str, password: str) -> None:
+    """Register USERNAME."""
+    user = _services(ctx).users.register(username, password)
+    click.echo(f"added {user.username} ({user.id})")
+
+
+# -- games ---------------------------------------------------------------------------------------
+@main.group()
+def games() -> None:
+    """Inspect games."""
+
+
+@games.command("list")
+@click.option("--status", type=click.Choice(["active", "ended"]), default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
+    """List games, newest first."""
+    svc = _services(ctx)
+    rows = svc.index.games(status=status)
+    for row in rows:
+        row["sides"] = {side: svc.users.username(uid) for side, uid in row["sides"].items()}
+    if as_json:
+        _json(rows)
+        return
+    if not rows:
+        click.echo("no games")
+    for row in rows:
+        sides = ", ".join(f"{s}: {u}" for s, u in row["sides"].items())
+        click.echo(f"{row['id']}  {row['system']}/{row['scenario']}  {row['status']:6}  {sides}")
+
+
+@games.command("show")
+@click.argument("game")
+@click.option("--version", type=click.IntRange(min=1), default=None, help="Show the game at this version.")
+@click.pass_context
+@domain_errors
+def games_show(ctx: click.Context, game: str, version: int | None) -> None:
+    """Print GAME (its full state: this is an operator's view)."""
+    svc = _services(ctx)
+    _json(svc.games.view(svc.games.get(game, version=version), None) | {"state": svc.games.get(game, version=version).state})
+
+
+@games.command("export")
+@click.argument("game")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", help="File (default stdout).")
+@click.pass_context
+@domain_errors
+def games_export(ctx: click.Context, game: str, output: str) -> None:
+    """Export every event of GAME as NDJSON (full, for audit)."""
+    svc = _services(ctx)
+    lines = (json.dumps(event, sort_keys=True) + "\n" for event in svc.games.iter_all_events(game))
+    if output == "-":
+        for line in lines:
+            click.echo(line, nl=False)
+    else:
+        count = 0
+        with open(output, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line)
+                count += 1
+        click.echo(f"wrote {count} events to {output}", err=True)
+
+
+@games.command("replay")
+@click.argument("game")
+@click.option("--to", "to", type=click.IntRange(min=1), required=True, help="Version to rebuild.")
+@click.pass_context
+@domain_errors
+def games_replay(ctx: click.Context, game: str, to: int) -> None:
+    """Rebuild GAME's state from its events up to version N and print it."""
+    svc = _services(ctx)
+    state = svc.games.get(game, version=to)
+    _json({"game": str(state.id), "version": state.version, "status": state.status, "state": state.state})
+
+
+# -- dice ----------------------------------------------------------------------------------------
+@main.group()
+def dice() -> None:
+    """Provably fair dice."""
+
+
+@dice.command("verify")
+@click.argument("game")
+@click.pass_context
+@domain_errors
+def dice_verify(ctx: click.Context, game: str) -> None:
+    """Re-derive every recorded roll of GAME from its seed; exit 1 on any mismatch."""
+    report = _services(ctx).games.verify_dice(game)
+    _json(report)
+    if not report["ok"]:
+        sys.exit(1)
+
+
+# -- scenarios -----------------------------------------------------------------------------------
+@main.group()
+def scenarios() -> None:
+    """Scenario files."""
+
+
+@scenarios.command("check")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--system", default=None, help="Rules system whose checks apply (default: the file's).")
+def scenarios_check(file: str, system: str | None) -> None:
+    """Report what in FILE is invalid (exit 1) or placeholder (warning)."""
+    from service.bootstrap import build_registry_for
+
+    problems = _check_scenario(Path(file), system, build_registry_for(Config.from_env()))
+    errors = [p for p in problems if p.get("level") == "error"]
+    for p in problems:
+        click.echo(f"{p.get('level', 'error'):7} {p.get('place', '')}: {p.get('message', '')}")
+    click.echo(f"{len(errors)} error(s), {len(problems) - len(errors)} placeholder/warning(s)")
+    if errors:
+        sys.exit(1)
+
+
+def _check_scenario(path: Path, system: str | None, registry: Any) -> list[dict[str, str]]:
+    try:
+        declared = json.loads(path.read_text(encoding="utf-8")).get("system")
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
+        return [{"level": "error", "place": str(path), "message": f"not a JSON object: {exc}"}]
+    name = system or declared
+    if name and name in registry:
+        return registry.get(name).check_scenario_file(str(path))
+    try:
+        from service.rules.scenario import check_file
+    except ImportError:
+        return [{"level": "error", "place": "system", "message": f"unknown rules system {name!r}"}]
+    return check_file(str(path))
+
+
+def _attach_optional_groups() -> None:
+    try:
+        from faq.cli import rules
+    except ImportError:
+        return
+    main.add_command(rules)
+
+
+_attach_optional_groups()

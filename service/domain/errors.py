@@ -1,0 +1,48 @@
+"""Domain errors.  The API maps each to an HTTP status; the CLI to a message and exit code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+
+class DomainError(Exception):
+    code = "error"
+
+    def __init__(self, message: str, details: Mapping[str, Sequence[str]] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = {k: list(v) for k, v in (details or {}).items()}
+
+
+class NotFound(DomainError):
+    code = "not_found"
+
+
+class Unauthenticated(DomainError):
+    code = "unauthenticated"
+
+
+class Forbidden(DomainError):
+    code = "forbidden"
+
+
+class StaleVersion(DomainError):
+    """The command was decided on a version of the game that is no longer the latest."""
+
+    code = "stale_version"
+
+
+class Conflict(DomainError):
+    code = "conflict"
+
+
+class Invalid(DomainError):
+    """Malformed input (400)."""
+
+    code = "invalid"
+
+
+class Unprocessable(DomainError):
+    """Well-formed input that the rules or the state refuse (422)."""
+
+    code = "unprocessable"

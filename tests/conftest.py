@@ -1,0 +1,50 @@
+"""Fixtures shared by every test: a configured app on a temporary SQLite file, its client, an API helper."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from service.config import Config
+from tests.support.api import ApiHelper
+
+FIXTURE_PLUGINS = ("tests.fixtures.skirmish",)
+
+
+def make_config(tmp_path: Path, **overrides: object) -> Config:
+    values: dict[str, object] = {
+        "store": "sqlite",
+        "var_dir": tmp_path / "var",
+        "plugins": FIXTURE_PLUGINS,
+        "secret_key": "test-secret",
+        "testing": True,
+    }
+    values.update(overrides)
+    return Config(**values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Config:
+    return make_config(tmp_path)
+
+
+@pytest.fixture
+def app(config: Config) -> Iterator[Flask]:
+    application = create_app(config)
+    yield application
+    application.extensions["arbiter"].close()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def api(client: FlaskClient) -> ApiHelper:
+    return ApiHelper(client)

@@ -1,0 +1,78 @@
+"""A small client of the HTTP API for tests: users with tokens, games, commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+PASSWORD = "correct horse battery"
+
+
+class ApiHelper:
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.tokens: dict[str, str] = {}
+
+    def user(self, name: str) -> dict[str, str]:
+        """Register ``name`` (once) and return its auth headers."""
+        if name not in self.tokens:
+            r = self.client.post("/api/users", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 201, r.get_json()
+            r = self.client.post("/api/tokens", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 201, r.get_json()
+            self.tokens[name] = r.get_json()["token"]
+        return {"Authorization": f"Bearer {self.tokens[name]}"}
+
+    def create_game(
+        self,
+        system: str,
+        scenario: str,
+        sides: dict[str, str],
+        options: dict[str, Any] | None = None,
+        creator: str | None = None,
+    ) -> dict[str, Any]:
+        creator = creator or next(iter(sides.values()))
+        for name in sides.values():
+            self.user(name)
+        r = self.client.post(
+            "/api/games",
+            json={"system": system, "scenario": scenario, "sides": sides, "options": options or {}},
+            headers=self.user(creator),
+        )
+        assert r.status_code == 201, r.get_json()
+        return r.get_json()
+
+    def game(self, game_id: str, username: str | None = None, **params: Any) -> dict[str, Any]:
+        headers = self.user(username) if username else {}
+        r = self.client.get(f"/api/games/{game_id}", query_string=params, headers=headers)
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def actions(self, game_id: str, username: str, side: str | None = None) -> dict[str, Any]:
+        r = self.client.get(
+            f"/api/games/{game_id}/actions", query_string={"side": side} if side else {}, headers=self.user(username)
+        )
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    def command(
+        self,
+        game_id: str,
+        username: str,
+        command: dict[str, Any],
+        expected_version: int | None = None,
+        side: str | None = None,
+    ) -> Any:
+        if expected_version is None:
+            expected_version = self.game(game_id, username)["version"]
+        body: dict[str, Any] = {"expected_version": expected_version, "command": command}
+        if side:
+            body["side"] = side
+        return self.client.post(f"/api/games/{game_id}/commands", json=body, headers=self.user(username))
+
+    def events(self, game_id: str, username: str | None = None, **params: Any) -> list[dict[str, Any]]:
+        headers = self.user(username) if username else {}
+        r = self.client.get(f"/api/games/{game_id}/events", query_string=params, headers=headers)
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()["events"]
