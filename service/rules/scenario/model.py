@@ -1,0 +1,129 @@
+"""The loaded scenario: plain frozen values built from a validated file."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.rules.base import ScenarioError, ScenarioInfo
+from service.rules.kernel.mapdata import MapData
+from service.rules.scenario.placeholders import Placeholder
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    id: str
+    side: str
+    type: str
+    steps: int = 1
+    values: Mapping[str, float] = field(default_factory=dict)
+    name: str = ""
+    hex: str | None = None  # its set-up hex; None for a reinforcement
+
+
+@dataclass(frozen=True)
+class Reinforcement:
+    turn: int
+    unit: str
+    hexes: tuple[str, ...]  # where it may enter: the entry's hexes or the one hex given
+    entry: str | None = None
+
+
+OPTION_TYPES = ("boolean", "integer", "number", "string")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    default: Any
+    description: str = ""
+    choices: tuple[Any, ...] | None = None
+    min: float | None = None
+    max: float | None = None
+    type: str | None = None  # one of OPTION_TYPES; None: the type of the default
+
+    @property
+    def kind(self) -> str | None:
+        return self.type or _kind_of(self.default)
+
+    def problems(self, value: Any) -> list[str]:
+        """Why ``value`` is not valid for this option (empty when it is)."""
+        kind = self.kind
+        if kind is not None and not _is_kind(value, kind):
+            return [f"must be a{'n' if kind == 'integer' else ''} {kind}, not {value!r}"]
+        if self.choices is not None and value not in self.choices:
+            return [f"must be one of {list(self.choices)}, not {value!r}"]
+        if self.min is not None and isinstance(value, int | float) and value < self.min:
+            return [f"must be at least {self.min:g}"]
+        if self.max is not None and isinstance(value, int | float) and value > self.max:
+            return [f"must be at most {self.max:g}"]
+        return []
+
+
+def _kind_of(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return None
+
+
+def _is_kind(value: Any, kind: str) -> bool:
+    if kind == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return _kind_of(value) == kind
+
+
+@dataclass(frozen=True)
+class Scenario:
+    id: str
+    system: str
+    title: str
+    sides: tuple[str, ...]
+    turns: int
+    map: MapData
+    units: Mapping[str, UnitSpec]
+    reinforcements: tuple[Reinforcement, ...] = ()
+    options: Mapping[str, OptionSpec] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    placeholders: tuple[Placeholder, ...] = ()
+
+    def info(self) -> ScenarioInfo:
+        return ScenarioInfo(
+            id=self.id,
+            system=self.system,
+            title=self.title,
+            sides=self.sides,
+            description=self.description,
+            placeholder=bool(self.placeholders),
+        )
+
+    def set_up(self) -> dict[str, str]:
+        """Unit id -> set-up hex, for the units on the map at the start."""
+        return {unit.id: unit.hex for unit in self.units.values() if unit.hex is not None}
+
+    def arriving(self, turn: int) -> list[Reinforcement]:
+        return [r for r in self.reinforcements if r.turn == turn]
+
+    def default_options(self) -> dict[str, Any]:
+        return {name: option.default for name, option in self.options.items()}
+
+    def options_with(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The defaults with ``given`` merged over them; raises ScenarioError listing every unknown
+        option and bad value (place ``options.<name>``)."""
+        problems: dict[str, list[str]] = {}
+        for name, value in given.items():
+            option = self.options.get(name)
+            if option is None:
+                problems[f"options.{name}"] = [f"unknown option (known: {sorted(self.options)})"]
+            elif reasons := option.problems(value):
+                problems[f"options.{name}"] = reasons
+        if problems:
+            raise ScenarioError(f"invalid options for scenario {self.id}", problems)
+        return {**self.default_options(), **given}
