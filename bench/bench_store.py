@@ -22,15 +22,22 @@ REPEATS = 15
 def build_game(config: Config) -> str:
     svc = build_services(config)
     user = svc.users.register("bench", "benchmark-password")
-    game = svc.games.create(system="bench-tally", scenario="race", sides={"a": "bench", "b": "bench"}, creator=user)
+    game = svc.games.create(
+        system="bench-tally", scenario="race", sides={"a": "bench", "b": "bench"}, creator=user
+    )
     version = game.version
     i = 0
-    svc.games.add_entropy(game.id, user, "bench entropy", side="b")  # one event, so the total is even
+    svc.games.add_entropy(
+        game.id, user, "bench entropy", side="b"
+    )  # one event, so the total is even
     version += 1
     while version < EVENTS:
         done = svc.games.execute(
-            game.id, user, {"type": "advance", "unit": f"u{i % 20}", "path": ["A1", "B2", "C3", "D4"]},
-            expected_version=version, side="a",
+            game.id,
+            user,
+            {"type": "advance", "unit": f"u{i % 20}", "path": ["A1", "B2", "C3", "D4"]},
+            expected_version=version,
+            side="a",
         )
         version = done.game.version
         i += 1
@@ -49,7 +56,13 @@ def timed(func, repeats: int = REPEATS) -> list[float]:  # type: ignore[no-untyp
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        config = Config(store="sqlite", var_dir=Path(tmp), plugins=("bench.systems",), secret_key="bench", cache_size=0)
+        config = Config(
+            store="sqlite",
+            var_dir=Path(tmp),
+            plugins=("bench.systems",),
+            secret_key="bench",
+            cache_size=0,
+        )
         started = time.perf_counter()
         game_id = build_game(config)
         print(f"built a game of {EVENTS} events in {time.perf_counter() - started:.1f} s")
@@ -101,8 +114,10 @@ def main() -> None:
         ):
             print(f"{label:40} {value * 1000:10.2f} {value / t_raw:8.2f}")
         verdict = "meets" if max(t_with, t_worst) <= 2 * t_raw else "MISSES"
-        print(f"snapshots vs raw read: {t_with / t_raw:.2f}x ({verdict} the 2x target); "
-              f"snapshots speed-up over full replay: {t_without / t_with:.1f}x")
+        print(
+            f"snapshots vs raw read: {t_with / t_raw:.2f}x ({verdict} the 2x target); "
+            f"snapshots speed-up over full replay: {t_without / t_with:.1f}x"
+        )
         db.close()
         with_snap.close()
         without.close()

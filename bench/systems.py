@@ -29,13 +29,26 @@ class Tally(RulesSystem):
     def legal_actions(self, state: State, side: str) -> list[dict[str, Any]]:
         return [{"type": "advance", "unit": u, "path": ["A1", "A2"]} for u in state["units"]]
 
-    def decide(self, state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    def decide(
+        self, state: State, side: str, command: Mapping[str, Any], dice: Dice
+    ) -> list[RulesEvent]:
         unit = command.get("unit")
         if unit not in state["units"]:
             raise InvalidCommand("unknown unit", {"unit": ["unknown unit"]})
         path = list(command.get("path") or [])
         roll = dice.roll(6, "tally")
-        return [RulesEvent("UnitMoved", {"unit": unit, "path": path, "cost": len(path), "roll": roll.value, "roll_index": roll.index})]
+        return [
+            RulesEvent(
+                "UnitMoved",
+                {
+                    "unit": unit,
+                    "path": path,
+                    "cost": len(path),
+                    "roll": roll.value,
+                    "roll_index": roll.index,
+                },
+            )
+        ]
 
     def apply(self, state: State, event: RulesEvent) -> State:
         unit = state["units"][event.data["unit"]]

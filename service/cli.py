@@ -59,7 +59,9 @@ def main() -> None:
 # -- serve -------------------------------------------------------------------------------------
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port (default: $PORT or 5000).")
+@click.option(
+    "--port", type=click.IntRange(1, 65535), default=None, help="Port (default: $PORT or 5000)."
+)
 def serve(host: str, port: int | None) -> None:
     """Serve the web app and the API (one process, threaded; use gunicorn for several workers)."""
     from werkzeug.serving import run_simple
@@ -75,7 +77,9 @@ def serve(host: str, port: int | None) -> None:
         app = create_app()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    click.echo(f"Arbiter on http://{host}:{port}/ (store: {app.extensions['arbiter'].config.store})")
+    click.echo(
+        f"Arbiter on http://{host}:{port}/ (store: {app.extensions['arbiter'].config.store})"
+    )
     run_simple(host, port, app, threaded=True, use_reloader=False)
 
 
@@ -87,7 +91,13 @@ def users() -> None:
 
 @users.command("add")
 @click.argument("username")
-@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True, help="At least 8 characters.")
+@click.option(
+    "--password",
+    prompt=True,
+    hide_input=True,
+    confirmation_prompt=True,
+    help="At least 8 characters.",
+)
 @click.pass_context
 @domain_errors
 def users_add(ctx: click.Context, username: str, password: str) -> None:
@@ -124,18 +134,29 @@ def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
 
 @games.command("show")
 @click.argument("game")
-@click.option("--version", type=click.IntRange(min=1), default=None, help="Show the game at this version.")
+@click.option(
+    "--version", type=click.IntRange(min=1), default=None, help="Show the game at this version."
+)
 @click.pass_context
 @domain_errors
 def games_show(ctx: click.Context, game: str, version: int | None) -> None:
     """Print GAME (its full state: this is an operator's view)."""
     svc = _services(ctx)
-    _json(svc.games.view(svc.games.get(game, version=version), None) | {"state": svc.games.get(game, version=version).state})
+    _json(
+        svc.games.view(svc.games.get(game, version=version), None)
+        | {"state": svc.games.get(game, version=version).state}
+    )
 
 
 @games.command("export")
 @click.argument("game")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-", help="File (default stdout).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, writable=True),
+    default="-",
+    help="File (default stdout).",
+)
 @click.pass_context
 @domain_errors
 def games_export(ctx: click.Context, game: str, output: str) -> None:
@@ -163,7 +184,14 @@ def games_replay(ctx: click.Context, game: str, to: int) -> None:
     """Rebuild GAME's state from its events up to version N and print it."""
     svc = _services(ctx)
     state = svc.games.get(game, version=to)
-    _json({"game": str(state.id), "version": state.version, "status": state.status, "state": state.state})
+    _json(
+        {
+            "game": str(state.id),
+            "version": state.version,
+            "status": state.status,
+            "state": state.state,
+        }
+    )
 
 
 # -- dice ----------------------------------------------------------------------------------------
@@ -192,7 +220,9 @@ def scenarios() -> None:
 
 @scenarios.command("check")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--system", default=None, help="Rules system whose checks apply (default: the file's).")
+@click.option(
+    "--system", default=None, help="Rules system whose checks apply (default: the file's)."
+)
 def scenarios_check(file: str, system: str | None) -> None:
     """Report what in FILE is invalid (exit 1) or placeholder (warning)."""
     from service.bootstrap import build_registry_for
@@ -230,3 +260,7 @@ def _attach_optional_groups() -> None:
 
 
 _attach_optional_groups()
+
+
+if __name__ == "__main__":
+    main()

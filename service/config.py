@@ -64,7 +64,9 @@ class Config:
 
     def validate(self) -> None:
         if self.store not in STORES:
-            raise ConfigError(f"ARBITER_STORE must be one of {', '.join(STORES)}, not {self.store!r}")
+            raise ConfigError(
+                f"ARBITER_STORE must be one of {', '.join(STORES)}, not {self.store!r}"
+            )
         if self.snapshot_interval < 0:
             raise ConfigError("ARBITER_SNAPSHOT_INTERVAL must be 0 (off) or more")
 

@@ -10,7 +10,13 @@ HERE = Path(__file__).parent
 
 
 def create_blueprint() -> Blueprint:
-    blp = Blueprint("web", __name__, template_folder=str(HERE / "templates"), static_folder=str(HERE / "static"), static_url_path="/static")
+    blp = Blueprint(
+        "web",
+        __name__,
+        template_folder=str(HERE / "templates"),
+        static_folder=str(HERE / "static"),
+        static_url_path="/static",
+    )
 
     @blp.get("/")
     def home() -> str:

@@ -4,6 +4,7 @@ Publishing never raises: a lost broker degrades the live stream, never the game 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import queue
@@ -83,10 +84,8 @@ class RedisSubscription:
         return json.loads(message["data"])
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(redis.RedisError, OSError):
             self._pubsub.close()
-        except (redis.RedisError, OSError):
-            pass
 
 
 class RedisBroker:
@@ -114,7 +113,9 @@ class RedisBroker:
         except (redis.RedisError, OSError) as exc:
             self.failures += 1
             self._down_since = time.monotonic()
-            log.warning("live update not published (Redis unavailable: %s); the game log is unaffected", exc)
+            log.warning(
+                "live update not published (Redis unavailable: %s); the game log is unaffected", exc
+            )
             return False
         self._down_since = None
         return True

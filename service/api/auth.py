@@ -33,7 +33,9 @@ def optional_user() -> User | None:
         if request.method in UNSAFE:
             sent = request.headers.get(CSRF_HEADER, "")
             if not hmac.compare_digest(sent, session.get("csrf", "")):
-                raise Forbidden("missing or wrong CSRF token", {CSRF_HEADER: ["required with a session cookie"]})
+                raise Forbidden(
+                    "missing or wrong CSRF token", {CSRF_HEADER: ["required with a session cookie"]}
+                )
         try:
             user = services().users.from_token(session["token"])
         except Unauthenticated:

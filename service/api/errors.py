@@ -33,7 +33,18 @@ STATUS: dict[type[DomainError], int] = {
     Unprocessable: 422,
 }
 
-HTTP_CODES = {400: "invalid", 401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type", 422: "invalid", 500: "internal"}
+HTTP_CODES = {
+    400: "invalid",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "too_large",
+    415: "unsupported_media_type",
+    422: "invalid",
+    500: "internal",
+}
 
 
 def error_body(code: str, message: str, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -66,7 +77,14 @@ class ArbiterApi(Api):
         if "messages" in data or "errors" in data:  # webargs / marshmallow validation
             raw = data.get("errors") or data.get("messages") or {}
             # drop the location level ("json", "query") webargs adds
-            if isinstance(raw, Mapping) and set(raw) <= {"json", "query", "form", "headers", "view_args", "files"}:
+            if isinstance(raw, Mapping) and set(raw) <= {
+                "json",
+                "query",
+                "form",
+                "headers",
+                "view_args",
+                "files",
+            }:
                 merged: dict[str, Any] = {}
                 for value in raw.values():
                     merged.update(value if isinstance(value, Mapping) else {"body": value})

@@ -15,7 +15,9 @@ from service.api.auth import optional_user, require_user, services
 from service.api.stream import game_stream
 from service.domain.errors import Invalid
 
-blp = Blueprint("games", __name__, url_prefix="/api/games", description="Games, commands and events")
+blp = Blueprint(
+    "games", __name__, url_prefix="/api/games", description="Games, commands and events"
+)
 
 
 @blp.route("")
@@ -26,7 +28,9 @@ class Games(MethodView):
         """Games, newest first (``mine=true``: the caller's)."""
         svc = services()
         user = require_user() if args["mine"] else optional_user()
-        rows = svc.index.games(user_id=str(user.id) if args["mine"] and user else None, status=args["status"])
+        rows = svc.index.games(
+            user_id=str(user.id) if args["mine"] and user else None, status=args["status"]
+        )
         for row in rows:
             row["sides"] = {side: svc.users.username(uid) for side, uid in row["sides"].items()}
         return rows
@@ -38,7 +42,11 @@ class Games(MethodView):
         user = require_user()
         games = services().games
         game = games.create(
-            system=body["system"], scenario=body["scenario"], sides=body["sides"], options=body["options"], creator=user
+            system=body["system"],
+            scenario=body["scenario"],
+            sides=body["sides"],
+            options=body["options"],
+            creator=user,
         )
         return games.view(game, games.viewer_side(game, user, None))
 
@@ -76,7 +84,11 @@ class Commands(MethodView):
         not the side's turn, 422 citing the rule if the rules refuse it."""
         games = services().games
         done = games.execute(
-            game_id, require_user(), body["command"], expected_version=body["expected_version"], side=body["side"]
+            game_id,
+            require_user(),
+            body["command"],
+            expected_version=body["expected_version"],
+            side=body["side"],
         )
         return {
             "version": done.game.version,

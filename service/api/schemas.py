@@ -17,12 +17,16 @@ class Lenient(Schema):
 
 class UserCreate(Strict):
     username = fields.String(required=True, validate=validate.Length(min=2, max=32))
-    password = fields.String(required=True, load_only=True, validate=validate.Length(min=8, max=200))
+    password = fields.String(
+        required=True, load_only=True, validate=validate.Length(min=8, max=200)
+    )
 
 
 class Credentials(Strict):
     username = fields.String(required=True, validate=validate.Length(min=1, max=32))
-    password = fields.String(required=True, load_only=True, validate=validate.Length(min=1, max=200))
+    password = fields.String(
+        required=True, load_only=True, validate=validate.Length(min=1, max=200)
+    )
     label = fields.String(load_default="api", validate=validate.Length(max=40))
 
 
@@ -38,7 +42,9 @@ class TokenOut(Schema):
 
 class SessionOut(Schema):
     user = fields.Nested(UserOut)
-    csrf = fields.String(metadata={"description": "send as the X-CSRF-Token header with a session cookie"})
+    csrf = fields.String(
+        metadata={"description": "send as the X-CSRF-Token header with a session cookie"}
+    )
 
 
 class GameCreate(Strict):
@@ -56,7 +62,9 @@ class GameCreate(Strict):
 
 class CommandIn(Strict):
     expected_version = fields.Integer(
-        required=True, strict=True, validate=validate.Range(min=1),
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1),
         metadata={"description": "the game version the command was decided on"},
     )
     side = fields.String(load_default=None, validate=validate.Length(min=1, max=40))

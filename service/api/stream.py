@@ -25,7 +25,11 @@ def game_stream(svc: Services, game_id: UUID, *, since: int, window: float) -> I
     version = svc.games.get(game_id).version
     yield "retry: 2000\n\n"
     if since and since < version:
-        yield _message("game", {"game": str(game_id), "version": version, "from": since + 1, "to": version}, version)
+        yield _message(
+            "game",
+            {"game": str(game_id), "version": version, "from": since + 1, "to": version},
+            version,
+        )
     subscription = None
     try:
         try:
@@ -36,7 +40,9 @@ def game_stream(svc: Services, game_id: UUID, *, since: int, window: float) -> I
         while time.monotonic() < deadline:
             if subscription is not None:
                 try:
-                    note = subscription.get(timeout=min(HEARTBEAT, max(0.05, deadline - time.monotonic())))
+                    note = subscription.get(
+                        timeout=min(HEARTBEAT, max(0.05, deadline - time.monotonic()))
+                    )
                 except ConnectionError as exc:
                     subscription.close()
                     subscription = None
@@ -49,7 +55,16 @@ def game_stream(svc: Services, game_id: UUID, *, since: int, window: float) -> I
                 time.sleep(POLL)
                 current = svc.games.get(game_id).version
                 if current > version:
-                    yield _message("game", {"game": str(game_id), "version": current, "from": version + 1, "to": current}, current)
+                    yield _message(
+                        "game",
+                        {
+                            "game": str(game_id),
+                            "version": current,
+                            "from": version + 1,
+                            "to": current,
+                        },
+                        current,
+                    )
                     version = current
             if time.monotonic() - last_beat >= HEARTBEAT:
                 last_beat = time.monotonic()

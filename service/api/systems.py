@@ -49,7 +49,9 @@ class Table(MethodView):
         """A table of a rules system, as data (``crt`` ...)."""
         tables = services().games.system(name).tables()
         if table not in tables:
-            raise NotFound(f"no table {table!r} in {name}", {"table": [f"known: {', '.join(sorted(tables))}"]})
+            raise NotFound(
+                f"no table {table!r} in {name}", {"table": [f"known: {', '.join(sorted(tables))}"]}
+            )
         return tables[table]
 
 
@@ -61,7 +63,9 @@ class CombatPreview(MethodView):
         system = services().games.system(name)
         situation = request.get_json(silent=True)
         if not isinstance(situation, dict):
-            raise Invalid("send the situation as a JSON object", {"body": ["a JSON object is required"]})
+            raise Invalid(
+                "send the situation as a JSON object", {"body": ["a JSON object is required"]}
+            )
         try:
             return system.combat_preview(situation)
         except InvalidCommand as exc:

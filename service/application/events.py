@@ -9,10 +9,18 @@ from typing import Any
 
 from service.domain.game import Game, copy_json
 
-_ENVELOPE = {"originator_id", "originator_version", "timestamp", "hash", "prev_hash", "originator_topic"}
+_ENVELOPE = {
+    "originator_id",
+    "originator_version",
+    "timestamp",
+    "hash",
+    "prev_hash",
+    "originator_topic",
+}
 
 
-def present_event(event: Game.Event, names: dict[str, str] | None = None) -> dict[str, Any]:
+def present_event(event: Any, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """A stored game event (a ``Game.Event``) as JSON-compatible data."""
     names = names or {}
     fields = {k: v for k, v in vars(event).items() if k not in _ENVELOPE}
     payload = copy_json(fields)
@@ -36,12 +44,13 @@ def present_event(event: Game.Event, names: dict[str, str] | None = None) -> dic
     return item
 
 
-def _type_of(event: Game.Event) -> str:
+def _type_of(event: Any) -> str:
     if isinstance(event, Game.Recorded):
         return event.kind
-    return {
+    names: dict[type, str] = {
         Game.Created: "GameCreated",
         Game.EntropyAdded: "EntropyAdded",
         Game.DiceRolled: "DiceRolled",
         Game.Ended: "GameEnded",
-    }.get(type(event), type(event).__name__)
+    }
+    return names.get(type(event), type(event).__name__)

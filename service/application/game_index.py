@@ -26,7 +26,7 @@ class GameIndex:
     def catch_up(self) -> None:
         with self._lock:
             while True:
-                batch = self.store.notification_log.select(
+                batch = self.store.recorder.select_notifications(
                     start=self._position, limit=500, topics=TOPICS, inclusive_of_start=False
                 )
                 for notification in batch:
@@ -53,7 +53,9 @@ class GameIndex:
             self._games[gid]["status"] = "ended"
             self._games[gid]["result"] = event.result
 
-    def games(self, *, user_id: str | None = None, status: str | None = None) -> list[dict[str, Any]]:
+    def games(
+        self, *, user_id: str | None = None, status: str | None = None
+    ) -> list[dict[str, Any]]:
         self.catch_up()
         with self._lock:
             rows = [dict(g, sides=dict(g["sides"])) for g in self._games.values()]

@@ -50,7 +50,8 @@ class GameService:
             return self.registry.get(name)
         except UnknownSystem:
             raise NotFound(
-                f"no rules system {name!r}", {"system": [f"unknown system; known: {', '.join(self.registry.names())}"]}
+                f"no rules system {name!r}",
+                {"system": [f"unknown system; known: {', '.join(self.registry.names())}"]},
             ) from None
 
     # -- commands -------------------------------------------------------------------------------
@@ -74,12 +75,18 @@ class GameService:
         if info is None:
             raise Unprocessable(
                 f"no scenario {scenario!r} in {system}",
-                {"scenario": [f"unknown scenario; known: {', '.join(s.id for s in rules.scenarios())}"]},
+                {
+                    "scenario": [
+                        f"unknown scenario; known: {', '.join(s.id for s in rules.scenarios())}"
+                    ]
+                },
             )
         problems: dict[str, list[str]] = {}
         for side in info.sides:
             if side not in sides:
-                problems.setdefault(f"sides.{side}", []).append("every side must be bound to a user")
+                problems.setdefault(f"sides.{side}", []).append(
+                    "every side must be bound to a user"
+                )
         for side in sides:
             if side not in info.sides:
                 problems.setdefault(f"sides.{side}", []).append(
@@ -97,7 +104,10 @@ class GameService:
         try:
             initial = rules.initial_state(scenario, merged)
         except ScenarioError as exc:
-            raise Unprocessable(exc.message, {f"options.{k}" if k else "options": v for k, v in exc.problems.items()} or {"options": [exc.message]}) from None
+            problems = {
+                k if k.startswith("options") else f"options.{k}": v for k, v in exc.problems.items()
+            }
+            raise Unprocessable(exc.message, problems or {"options": [exc.message]}) from None
         seed = dice_mod.new_seed()
         game = Game.start(
             system=system,
@@ -140,7 +150,10 @@ class GameService:
                 details[f"command.{exc.field}"] = [exc.message]
             raise RuleRefused(exc.message, details, rule=exc.rule) from None
         except InvalidCommand as exc:
-            raise Invalid(exc.message, {f"command.{k}": v for k, v in exc.details.items()} or {"command": [exc.message]}) from None
+            raise Invalid(
+                exc.message,
+                {f"command.{k}": v for k, v in exc.details.items()} or {"command": [exc.message]},
+            ) from None
         pending = list(game.pending_events)
         try:
             self.store.save(game)
@@ -153,7 +166,9 @@ class GameService:
         names = self._names(game)
         return Executed(game, [present_event(e, names) for e in pending])
 
-    def add_entropy(self, game_id: UUID | str, user: User, entropy: str, side: str | None = None) -> Game:
+    def add_entropy(
+        self, game_id: UUID | str, user: User, entropy: str, side: str | None = None
+    ) -> Game:
         game = self.get(game_id)
         side = self._acting_side(game, user, side, must_be_active=False)
         game.add_entropy(side=side, user=str(user.id), entropy=entropy)
@@ -170,14 +185,15 @@ class GameService:
         if version is not None and version < 1:
             raise Invalid("version must be 1 or more", {"version": ["must be >= 1"]})
         try:
-            game = self.store.repository.get(gid, version=version)
+            game: Any = self.store.repository.get(gid, version=version)
         except AggregateNotFoundError:
             raise NotFound(f"no game {game_id}", {"game": ["unknown game"]}) from None
         if not isinstance(game, Game):
             raise NotFound(f"no game {game_id}", {"game": ["unknown game"]})
         if version is not None and game.version != version:
             raise NotFound(
-                f"the game has no version {version}", {"version": [f"the game's latest version is {game.version}"]}
+                f"the game has no version {version}",
+                {"version": [f"the game's latest version is {game.version}"]},
             )
         return game
 
@@ -186,9 +202,13 @@ class GameService:
         mine = game.side_of(str(user.id)) if user else []
         if side is not None:
             if side not in game.sides:
-                raise Invalid(f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]})
+                raise Invalid(
+                    f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]}
+                )
             if side not in mine and game.status != "ended":
-                raise Forbidden(f"you do not play {side}", {"side": ["you may only see your own side's view"]})
+                raise Forbidden(
+                    f"you do not play {side}", {"side": ["you may only see your own side's view"]}
+                )
             return side
         return mine[0] if len(mine) == 1 else None
 
@@ -220,14 +240,22 @@ class GameService:
             "updated_at": game.modified_on.isoformat(),
         }
 
-    def legal_actions(self, game: Game, user: User, side: str | None) -> tuple[str, list[dict[str, Any]]]:
+    def legal_actions(
+        self, game: Game, user: User, side: str | None
+    ) -> tuple[str, list[dict[str, Any]]]:
         side = self._acting_side(game, user, side, must_be_active=False)
         if side not in game.active_sides():
             return side, []
         return side, self.system(game.system).legal_actions(game.state, side)
 
     def events(
-        self, game_id: UUID | str, *, after: int = 0, limit: int = 100, viewer: str | None = None, full: bool = False
+        self,
+        game_id: UUID | str,
+        *,
+        after: int = 0,
+        limit: int = 100,
+        viewer: str | None = None,
+        full: bool = False,
     ) -> list[dict[str, Any]]:
         """Events ``after`` a version, as ``viewer`` may see them (``full`` for arbiters and audit)."""
         game = self.get(game_id)
@@ -255,7 +283,7 @@ class GameService:
         with self._seeds_lock:
             seed = self._seeds.get(game.id)
         if seed is None:
-            vault = self.store.repository.get(seed_vault_id(game.id))
+            vault: DiceSeed = self.store.repository.get(seed_vault_id(game.id))
             seed = vault.seed
             with self._seeds_lock:
                 self._seeds[game.id] = seed
@@ -266,7 +294,9 @@ class GameService:
         game = self.get(game_id)
         seed = self.seed_of(game)
         rolls = [
-            dice_mod.RecordedRoll(r["index"], r["sides"], r["value"], r["entropy"], r.get("purpose", ""))
+            dice_mod.RecordedRoll(
+                r["index"], r["sides"], r["value"], r["entropy"], r.get("purpose", "")
+            )
             for event in self.store.events.get(game.id)
             if isinstance(event, Game.DiceRolled)
             for r in event.rolls
@@ -278,10 +308,14 @@ class GameService:
         return report
 
     # -- helpers --------------------------------------------------------------------------------
-    def _acting_side(self, game: Game, user: User, side: str | None, must_be_active: bool = True) -> str:
+    def _acting_side(
+        self, game: Game, user: User, side: str | None, must_be_active: bool = True
+    ) -> str:
         mine = game.side_of(str(user.id))
         if not mine:
-            raise Forbidden("you are not a player of this game", {"side": ["you play no side of this game"]})
+            raise Forbidden(
+                "you are not a player of this game", {"side": ["you play no side of this game"]}
+            )
         if side is None:
             candidates = [s for s in mine if s in game.active_sides()] if must_be_active else mine
             if len(candidates) == 1:
@@ -290,22 +324,40 @@ class GameService:
                 return mine[0]
             raise Invalid("say which side you act for", {"side": [f"you play {', '.join(mine)}"]})
         if side not in game.sides:
-            raise Invalid(f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]})
+            raise Invalid(
+                f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]}
+            )
         if side not in mine:
-            raise Forbidden(f"you do not play {side}", {"side": [f"{side} is bound to another user"]})
+            raise Forbidden(
+                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
+            )
         return side
 
     def _names(self, game: Game) -> dict[str, str]:
-        return {uid: self.users.username(uid) for uid in set(game.sides.values()) | {game.created_by}}
+        return {
+            uid: self.users.username(uid) for uid in set(game.sides.values()) | {game.created_by}
+        }
 
     def _publish(self, game: Game, first: int, last: int) -> None:
         self.broker.publish(
             game_channel(game.id),
-            {"game": str(game.id), "version": game.version, "from": first, "to": last, "status": game.status},
+            {
+                "game": str(game.id),
+                "version": game.version,
+                "from": first,
+                "to": last,
+                "status": game.status,
+            },
         )
 
     def _redacted(
-        self, game: Game, rules: RulesSystem, stored: Any, after: int, viewer: str | None, names: dict[str, str]
+        self,
+        game: Game,
+        rules: RulesSystem,
+        stored: Any,
+        after: int,
+        viewer: str | None,
+        names: dict[str, str],
     ) -> Iterator[dict[str, Any]]:
         state = copy_json(self.get(game.id, version=after).state) if after >= 1 else None
         for event in stored:

@@ -19,7 +19,10 @@ class ArbiterStore(Application):
 def open_store(config: Config, *, snapshots: bool | None = None) -> ArbiterStore:
     """Open the configured store.  ``snapshots=False`` turns snapshotting off (benchmarks)."""
     interval = config.snapshot_interval if snapshots is not False else 0
-    attrs: dict[str, Any] = {"name": "arbiter", "snapshotting_intervals": {Game: interval} if interval else {}}
+    attrs: dict[str, Any] = {
+        "name": "arbiter",
+        "snapshotting_intervals": {Game: interval} if interval else {},
+    }
     cls = type("ArbiterStore", (ArbiterStore,), attrs)
     env = config.eventsourcing_env()
     if interval:

@@ -15,6 +15,7 @@ from service.domain.users import User, check_password, user_id
 class UserService:
     def __init__(self, store: ArbiterStore) -> None:
         self.store = store
+        self._names: dict[str, str] = {}  # user id -> username (names never change)
 
     def register(self, username: str, password: str) -> User:
         user = User.register(username, password)
@@ -27,8 +28,9 @@ class UserService:
         return user
 
     def get(self, uid: UUID | str) -> User:
+        """A user to read (not to change: it may be the cached instance)."""
         try:
-            return self.store.repository.get(UUID(str(uid)))
+            return self.store.repository.get(UUID(str(uid)), deepcopy_from_cache=False)
         except (AggregateNotFoundError, ValueError):
             raise NotFound("no such user", {"user": [f"unknown user {uid}"]}) from None
 
@@ -36,13 +38,18 @@ class UserService:
         try:
             return self.store.repository.get(user_id(username))
         except AggregateNotFoundError:
-            raise NotFound(f"no user {username!r}", {"username": [f"unknown user {username!r}"]}) from None
+            raise NotFound(
+                f"no user {username!r}", {"username": [f"unknown user {username!r}"]}
+            ) from None
 
     def username(self, uid: UUID | str) -> str:
-        try:
-            return self.get(uid).username
-        except NotFound:
-            return str(uid)
+        key = str(uid)
+        if key not in self._names:
+            try:
+                self._names[key] = self.get(uid).username
+            except NotFound:
+                return key
+        return self._names[key]
 
     def sign_in(self, username: str, password: str, label: str = "api") -> tuple[User, str]:
         """Check the password and issue a new bearer token."""
@@ -59,7 +66,7 @@ class UserService:
     def from_token(self, token: str) -> User:
         try:
             uid_hex, token_id, secret = token.split(".", 2)
-            user = self.store.repository.get(UUID(hex=uid_hex))
+            user: User = self.store.repository.get(UUID(hex=uid_hex), deepcopy_from_cache=False)
         except (ValueError, AggregateNotFoundError):
             raise Unauthenticated("invalid token") from None
         if not user.token_matches(token_id, secret):
@@ -68,5 +75,6 @@ class UserService:
 
     def revoke(self, user: User, token: str) -> None:
         token_id = token.split(".", 2)[1]
-        user.revoke_token(token_id)
-        self.store.save(user)
+        fresh: User = self.store.repository.get(user.id)  # a copy to change, never the cached reader
+        fresh.revoke_token(token_id)
+        self.store.save(fresh)

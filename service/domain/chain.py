@@ -14,7 +14,9 @@ from typing import Any
 from uuid import UUID
 
 GENESIS = "0" * 64
-_ENVELOPE = frozenset({"originator_id", "originator_version", "timestamp", "hash", "originator_topic"})
+_ENVELOPE = frozenset(
+    {"originator_id", "originator_version", "timestamp", "hash", "originator_topic"}
+)
 
 
 def _default(value: Any) -> Any:
@@ -28,7 +30,9 @@ def _default(value: Any) -> Any:
 
 
 def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default)
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
+    )
 
 
 def event_hash(

@@ -76,7 +76,12 @@ class RollCheck:
         return self.recorded == self.derived
 
     def as_dict(self) -> dict[str, object]:
-        return {"index": self.index, "recorded": self.recorded, "derived": self.derived, "ok": self.ok}
+        return {
+            "index": self.index,
+            "recorded": self.recorded,
+            "derived": self.derived,
+            "ok": self.ok,
+        }
 
 
 @dataclass(frozen=True)

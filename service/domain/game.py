@@ -175,6 +175,13 @@ class Game(Aggregate):
     def __init__(self) -> None:  # all attributes are set by Created.on
         pass
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """A copy for a command (the repository copies cached aggregates): the attributes are JSON
+        data, datetimes, a UUID and the (immutable) pending events, so a JSON copy is enough."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update({k: copy_json(v) for k, v in self.__dict__.items()})
+        return twin
+
     # -- commands ---------------------------------------------------------------------------------
     @classmethod
     def start(
@@ -225,9 +232,13 @@ class Game(Aggregate):
         if self.status != ACTIVE:
             raise Conflict("the game is over", {"game": ["the game has ended"]})
         if side not in self.sides:
-            raise Unprocessable(f"no side {side!r} in this game", {"side": [f"unknown side {side!r}"]})
+            raise Unprocessable(
+                f"no side {side!r} in this game", {"side": [f"unknown side {side!r}"]}
+            )
         if self.sides[side] != user:
-            raise Forbidden(f"you do not play {side}", {"side": [f"{side} is bound to another user"]})
+            raise Forbidden(
+                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
+            )
         if side not in self.active_sides():
             active = ", ".join(self.active_sides()) or "nobody"
             raise Forbidden(
@@ -239,13 +250,19 @@ class Game(Aggregate):
         """Decide ``command`` for ``side`` and record what it causes.  Returns how many events."""
         self.check_may_act(side, user)
         rules = systems.system(self.system)
-        server_dice = ServerDice(seed, self.id, self.next_roll, dice_mod.entropy_digest(self.entropy))
+        server_dice = ServerDice(
+            seed, self.id, self.next_roll, dice_mod.entropy_digest(self.entropy)
+        )
         decided = rules.decide(self.state, side, command, server_dice)
         before = self.version
         if server_dice.rolled:
-            self._record(self.DiceRolled, side=side, rolls=[r.as_dict() for r in server_dice.rolled])
+            self._record(
+                self.DiceRolled, side=side, rolls=[r.as_dict() for r in server_dice.rolled]
+            )
         for event in decided:
-            self._record(self.Recorded, side=side, user=user, kind=event.type, data=copy_json(event.data))
+            self._record(
+                self.Recorded, side=side, user=user, kind=event.type, data=copy_json(event.data)
+            )
         outcome = rules.result(self.state)
         if outcome is not None:
             self._record(self.Ended, result=copy_json(outcome), seed=seed)
@@ -255,14 +272,18 @@ class Game(Aggregate):
         if self.status != ACTIVE:
             raise Conflict("the game is over", {"game": ["the game has ended"]})
         if self.sides.get(side) != user:
-            raise Forbidden(f"you do not play {side}", {"side": [f"{side} is bound to another user"]})
+            raise Forbidden(
+                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
+            )
         if side in self.rolled_sides:
             raise Conflict(
                 "entropy may only be added before the side's first roll",
                 {"entropy": [f"{side} has already rolled"]},
             )
         if not 1 <= len(entropy) <= 256:
-            raise Unprocessable("entropy must be 1 to 256 characters", {"entropy": ["1 to 256 characters"]})
+            raise Unprocessable(
+                "entropy must be 1 to 256 characters", {"entropy": ["1 to 256 characters"]}
+            )
         self._record(self.EntropyAdded, side=side, user=user, entropy=entropy)
 
 

@@ -19,7 +19,9 @@ class RulesPort(Protocol):
     name: str
 
     def apply(self, state: dict[str, Any], event: Any) -> dict[str, Any]: ...
-    def decide(self, state: dict[str, Any], side: str, command: Mapping[str, Any], dice: Any) -> list[Any]: ...
+    def decide(
+        self, state: dict[str, Any], side: str, command: Mapping[str, Any], dice: Any
+    ) -> list[Any]: ...
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None: ...
     def active_sides(self, state: dict[str, Any]) -> list[str]: ...
 
@@ -28,7 +30,9 @@ _lookup: Callable[[str], RulesPort] | None = None
 _event_factory: Callable[[str, dict[str, Any]], Any] | None = None
 
 
-def install(lookup: Callable[[str], RulesPort], event_factory: Callable[[str, dict[str, Any]], Any]) -> None:
+def install(
+    lookup: Callable[[str], RulesPort], event_factory: Callable[[str, dict[str, Any]], Any]
+) -> None:
     """Install the system lookup and the factory of rules events (``RulesEvent(type, data)``)."""
     global _lookup, _event_factory
     _lookup = lookup
@@ -37,7 +41,9 @@ def install(lookup: Callable[[str], RulesPort], event_factory: Callable[[str, di
 
 def system(name: str) -> RulesPort:
     if _lookup is None:
-        raise RuntimeError("no rules systems installed: call service.domain.systems.install() first")
+        raise RuntimeError(
+            "no rules systems installed: call service.domain.systems.install() first"
+        )
     return _lookup(name)
 
 

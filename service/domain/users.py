@@ -26,7 +26,11 @@ def validate_username(username: str) -> None:
     if not USERNAME.match(username or ""):
         raise Invalid(
             "invalid username",
-            {"username": ["2-32 letters, digits, '.', '_' or '-', starting with a letter or digit"]},
+            {
+                "username": [
+                    "2-32 letters, digits, '.', '_' or '-', starting with a letter or digit"
+                ]
+            },
         )
 
 
@@ -100,7 +104,9 @@ class User(Aggregate):
         """A new bearer token ``<user id>.<token id>.<secret>``; only its hash is stored."""
         token_id = secrets.token_hex(6)
         secret = secrets.token_urlsafe(24)
-        self.trigger_event(self.TokenIssued, token_id=token_id, token_hash=token_digest(secret), label=label)
+        self.trigger_event(
+            self.TokenIssued, token_id=token_id, token_hash=token_digest(secret), label=label
+        )
         return f"{self.id.hex}.{token_id}.{secret}"
 
     def revoke_token(self, token_id: str) -> None:

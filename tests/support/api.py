@@ -51,7 +51,9 @@ class ApiHelper:
 
     def actions(self, game_id: str, username: str, side: str | None = None) -> dict[str, Any]:
         r = self.client.get(
-            f"/api/games/{game_id}/actions", query_string={"side": side} if side else {}, headers=self.user(username)
+            f"/api/games/{game_id}/actions",
+            query_string={"side": side} if side else {},
+            headers=self.user(username),
         )
         assert r.status_code == 200, r.get_json()
         return r.get_json()
@@ -69,9 +71,13 @@ class ApiHelper:
         body: dict[str, Any] = {"expected_version": expected_version, "command": command}
         if side:
             body["side"] = side
-        return self.client.post(f"/api/games/{game_id}/commands", json=body, headers=self.user(username))
+        return self.client.post(
+            f"/api/games/{game_id}/commands", json=body, headers=self.user(username)
+        )
 
-    def events(self, game_id: str, username: str | None = None, **params: Any) -> list[dict[str, Any]]:
+    def events(
+        self, game_id: str, username: str | None = None, **params: Any
+    ) -> list[dict[str, Any]]:
         headers = self.user(username) if username else {}
         r = self.client.get(f"/api/games/{game_id}/events", query_string=params, headers=headers)
         assert r.status_code == 200, r.get_json()

@@ -11,7 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 
-PG = {"host": os.environ.get("TEST_POSTGRES_HOST", "127.0.0.1"), "port": int(os.environ.get("TEST_POSTGRES_PORT", "5432")), "user": os.environ.get("TEST_POSTGRES_USER", "postgres")}
+PG = {
+    "host": os.environ.get("TEST_POSTGRES_HOST", "127.0.0.1"),
+    "port": int(os.environ.get("TEST_POSTGRES_PORT", "5432")),
+    "user": os.environ.get("TEST_POSTGRES_USER", "postgres"),
+}
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 

@@ -1,0 +1,159 @@
+"""The new user's story, against a real `arbiter serve` process: two users, a game with dice, a 409,
+4xx on bad input, a restart that keeps the game, and dice verified by the CLI and by hand."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from service.domain import dice
+
+ARBITER = str(Path(sys.executable).parent / "arbiter")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [ARBITER, "serve", "--port", str(self.port)],
+            env=self.env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).ok:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.1)
+            if self.proc.poll() is not None:
+                raise AssertionError(
+                    self.proc.stderr.read().decode() if self.proc.stderr else "server died"
+                )
+        raise AssertionError("server did not start")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    values = dict(os.environ)
+    values.update(
+        ARBITER_VAR=str(tmp_path / "var"),
+        ARBITER_PLUGINS="tests.fixtures.skirmish",
+        ARBITER_STORE="sqlite",
+    )
+    values.pop("REDIS_URL", None)
+    return values
+
+
+@pytest.fixture
+def server(env: dict[str, str]) -> Iterator[Server]:
+    srv = Server(env)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [ARBITER, *args], env=env, cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_new_users_story(server: Server, env: dict[str, str]) -> None:
+    for name in ("alice", "bob"):
+        assert cli(env, "users", "add", name, "--password", "correct horse").returncode == 0
+    tokens = {}
+    for name in ("alice", "bob"):
+        r = requests.post(
+            server.url + "/api/tokens", json={"username": name, "password": "correct horse"}
+        )
+        tokens[name] = {"Authorization": f"Bearer {r.json()['token']}"}
+    r = requests.post(
+        server.url + "/api/games",
+        json={
+            "system": "skirmish",
+            "scenario": "meeting",
+            "sides": {"red": "alice", "blue": "bob"},
+            "options": {"turns": 1},
+        },
+        headers=tokens["alice"],
+    )
+    assert r.status_code == 201
+    game = r.json()
+    url = f"{server.url}/api/games/{game['id']}"
+
+    def command(user: str, body: dict, version: int) -> requests.Response:
+        return requests.post(
+            url + "/commands",
+            json={"expected_version": version, "command": body},
+            headers=tokens[user],
+        )
+
+    r = command("alice", {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}, 1)
+    assert r.status_code == 201
+    assert command("alice", {"type": "end_phase"}, 1).status_code == 409  # stale
+    assert command("alice", {"type": "teleport"}, 2).status_code == 400  # bad input
+    assert command("bob", {"type": "end_phase"}, 2).status_code == 403  # not bob's turn
+    assert command("alice", {"type": "end_phase"}, 2).status_code == 201
+    attack = next(
+        a
+        for a in requests.get(url + "/actions", headers=tokens["alice"]).json()["actions"]
+        if a["type"] == "attack"
+    )
+    r = command("alice", attack, 3)
+    assert r.status_code == 201 and any(e["type"] == "DiceRolled" for e in r.json()["events"])
+    before = requests.get(url, headers=tokens["alice"]).json()
+
+    server.stop()
+    server.start()
+    after = requests.get(url, headers=tokens["alice"]).json()
+    assert (after["version"], after["state"]) == (before["version"], before["state"])
+
+    verified = cli(env, "dice", "verify", game["id"])
+    assert verified.returncode == 0 and json.loads(verified.stdout)["ok"]
+    version = after["version"]
+    for user in ("alice", "bob", "bob"):
+        r = command(user, {"type": "end_phase"}, version)
+        assert r.status_code == 201, r.text
+        version = r.json()["version"]
+    final = requests.get(url).json()
+    assert final["status"] == "ended"
+    seed = final["dice"]["seed"]
+    rolls = [
+        roll
+        for e in requests.get(url + "/events").json()["events"]
+        if e["type"] == "DiceRolled"
+        for roll in e["payload"]["rolls"]
+    ]
+    assert rolls and all(
+        dice.derive_roll(seed, game["id"], x["index"], x["entropy"], x["sides"]) == x["value"]
+        for x in rolls
+    )

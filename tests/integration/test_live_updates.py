@@ -1,0 +1,122 @@
+"""Live updates: SSE fed by the in-process broker or Redis pub/sub; a lost Redis never loses a move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from service.adapters.broker import InProcessBroker, RedisBroker
+from service.app import create_app
+from tests.conftest import make_config
+from tests.support.api import ApiHelper
+from tests.support.services import redis_url
+from tests.support.sse import SseReader
+
+SIDES = {"red": "alice", "blue": "bob"}
+DEAD_REDIS = "redis://127.0.0.1:6399/0"  # nothing listens there
+
+
+def stream(api: ApiHelper, game_id: str, window: int = 3) -> SseReader:
+    response = api.client.get(
+        f"/api/games/{game_id}/stream", query_string={"window": window}, buffered=False
+    )
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    return SseReader(response)
+
+
+def test_in_process_broker_fans_out_to_subscribers() -> None:
+    broker = InProcessBroker()
+    a, b = broker.subscribe("game:1"), broker.subscribe("game:1")
+    other = broker.subscribe("game:2")
+    broker.publish("game:1", {"version": 2})
+    assert a.get(1) == {"version": 2} and b.get(1) == {"version": 2}
+    assert other.get(0.05) is None
+    a.close()
+    broker.publish("game:1", {"version": 3})
+    assert a.get(0.05) is None and b.get(1) == {"version": 3}
+
+
+def test_sse_stream_announces_a_move_in_process(api: ApiHelper) -> None:
+    game = api.create_game("skirmish", "meeting", SIDES)
+    reader = stream(api, game["id"])
+    assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
+    message = reader.wait_for("game")
+    assert message["data"]["version"] == 2 and message["id"] == "2"
+    reader.close()
+
+
+def test_stream_with_last_event_id_catches_up_at_once(api: ApiHelper) -> None:
+    game = api.create_game("skirmish", "meeting", SIDES)
+    api.command(game["id"], "alice", {"type": "end_phase"})
+    response = api.client.get(
+        f"/api/games/{game['id']}/stream",
+        query_string={"window": 1},
+        headers={"Last-Event-ID": "1"},
+        buffered=False,
+    )
+    reader = SseReader(response)
+    assert reader.wait_for("game")["data"]["version"] == 2
+    reader.close()
+
+
+def test_redis_pubsub_round_trip() -> None:
+    broker = RedisBroker(redis_url())
+    sub = broker.subscribe("game:test")
+    assert broker.publish("game:test", {"version": 7})
+    got = None
+    for _ in range(20):
+        got = sub.get(0.25)
+        if got:
+            break
+    assert got == {"version": 7}
+    sub.close()
+
+
+def test_any_worker_serves_any_client_through_redis(tmp_path: Path) -> None:
+    """A client of worker B sees a move made through worker A (same store, same Redis)."""
+    url = redis_url()
+    config = make_config(tmp_path, redis_url=url)
+    worker_a, worker_b = create_app(config), create_app(config)
+    api_a, api_b = ApiHelper(worker_a.test_client()), ApiHelper(worker_b.test_client())
+    game = api_a.create_game("skirmish", "meeting", SIDES)
+    api_b.tokens = api_a.tokens
+    reader = stream(api_b, game["id"])
+    import time
+
+    time.sleep(0.3)  # let B's subscription reach Redis before A publishes
+    assert api_a.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
+    assert reader.wait_for("game")["data"]["version"] == 2
+    reader.close()
+
+
+def test_commands_succeed_when_redis_is_down_and_the_stream_degrades(tmp_path: Path) -> None:
+    app = create_app(make_config(tmp_path, redis_url=DEAD_REDIS))
+    api = ApiHelper(app.test_client())
+    game = api.create_game("skirmish", "meeting", SIDES)
+    health = api.client.get("/healthz").get_json()
+    assert health["live"] == "redis" and health["live_ok"] is False
+    reader = stream(api, game["id"])
+    assert reader.wait_for("degraded")["data"]["reason"]
+    r = api.command(game["id"], "alice", {"type": "end_phase"})
+    assert r.status_code == 201
+    assert api.game(game["id"])["version"] == 2
+    assert app.extensions["arbiter"].broker.failures >= 1
+    # the degraded stream polls the store, which is the truth, so the client still hears of it
+    assert reader.wait_for("game")["data"]["version"] == 2
+    reader.close()
+
+
+def test_redis_lost_mid_game_then_back(tmp_path: Path) -> None:
+    url = redis_url()
+    app = create_app(make_config(tmp_path, redis_url=url))
+    api = ApiHelper(app.test_client())
+    game = api.create_game("skirmish", "meeting", SIDES)
+    broker = app.extensions["arbiter"].broker
+    real_client = broker.client
+    broker._client = RedisBroker(DEAD_REDIS).client  # the connection is cut
+    assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
+    assert broker.failures >= 1
+    broker._client = real_client
+    broker._down_since = None  # the retry delay has passed
+    assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
+    events = api.events(game["id"])
+    assert [e["type"] for e in events] == ["GameCreated", "PhaseEnded", "PhaseEnded"]
