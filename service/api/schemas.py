@@ -117,6 +117,7 @@ class GameOut(Schema):
     result = fields.Dict(allow_none=True)
     options = fields.Dict()
     state = fields.Dict()
+    counters = fields.List(fields.Dict())
     dice = fields.Nested(DiceOut)
     created_at = fields.String()
     updated_at = fields.String()

@@ -42,6 +42,17 @@ class System(MethodView):
         return system_json(services().games.system(name))
 
 
+@blp.route("/systems/<name>/scenarios/<scenario>/board")
+class Board(MethodView):
+    @blp.response(200)
+    def get(self, name: str, scenario: str) -> Any:
+        """The scenario's map as data for drawing: hexes with centres and terrain, hexsides, places."""
+        system = services().games.system(name)
+        if scenario not in {s.id for s in system.scenarios()}:
+            raise NotFound(f"no scenario {scenario!r} in {name}", {"scenario": ["unknown scenario"]})
+        return system.board(scenario)
+
+
 @blp.route("/systems/<name>/tables/<table>")
 class Table(MethodView):
     @blp.response(200)

@@ -230,6 +230,7 @@ class GameService:
             "result": game.result,
             "options": game.options,
             "state": state,
+            "counters": rules.counters(state),
             "dice": {
                 "commitment": game.seed_commitment,
                 "next_index": game.next_roll,

@@ -72,7 +72,12 @@ class DieRoll:
     purpose: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "sides": self.sides, "value": self.value, "purpose": self.purpose}
+        return {
+            "index": self.index,
+            "sides": self.sides,
+            "value": self.value,
+            "purpose": self.purpose,
+        }
 
 
 @dataclass
@@ -158,7 +163,9 @@ class RulesSystem(ABC):
         unit with its reachable hexes) as long as every entry is a valid command template."""
 
     @abstractmethod
-    def decide(self, state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    def decide(
+        self, state: State, side: str, command: Mapping[str, Any], dice: Dice
+    ) -> list[RulesEvent]:
         """Validate ``command`` for ``side`` and return the events it causes."""
 
     @abstractmethod
@@ -191,6 +198,42 @@ class RulesSystem(ABC):
     def describe(self, event: RulesEvent) -> str:
         """An event in words, for logs."""
         return f"{event.type} {event.data}"
+
+    # -- drawing -------------------------------------------------------------------------------------
+    def board(self, scenario: str) -> dict[str, Any]:
+        """The map to draw (for hex games ``service.rules.kernel.layout.board_json(map)``: the map's
+        fields plus each hex's centre), or ``{}`` for a system without one."""
+        return {}
+
+    def counters(self, state: State) -> list[dict[str, Any]]:
+        """The pieces to draw from a (viewed) state: ``[{"id", "side", "hex", "type", "name",
+        "values": {name: number}, "steps", "max_steps"}]``.  Default: ``state["units"]`` entries that
+        stand on a hex, their numeric fields as values."""
+        units = state.get("units") if isinstance(state, dict) else None
+        if not isinstance(units, dict):
+            return []
+        skip = {"steps", "max_steps"}
+        out = []
+        for uid, unit in units.items():
+            if not isinstance(unit, dict) or not unit.get("hex"):
+                continue
+            values = {
+                k: v for k, v in unit.items()
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in skip
+            }
+            out.append(
+                {
+                    "id": uid,
+                    "side": unit.get("side"),
+                    "hex": unit.get("hex"),
+                    "type": unit.get("type", ""),
+                    "name": unit.get("name", uid),
+                    "values": values,
+                    "steps": unit.get("steps"),
+                    "max_steps": unit.get("max_steps"),
+                }
+            )
+        return out
 
     # -- tables and previews ---------------------------------------------------------------------------
     def tables(self) -> dict[str, Any]:

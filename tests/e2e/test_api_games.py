@@ -314,3 +314,15 @@ def test_games_list_and_mine(api: ApiHelper, client: FlaskClient) -> None:
         "/api/games", query_string={"mine": "true"}, headers=api.user("alice")
     ).get_json()
     assert [g["id"] for g in mine] == [first["id"]] and mine[0]["sides"] == SIDES
+
+
+def test_the_board_and_counters_come_from_the_server(api: ApiHelper, client: FlaskClient) -> None:
+    board = client.get("/api/systems/skirmish/scenarios/meeting/board").get_json()
+    assert len(board["hexes"]) == 48 and board["coordinates"] == "letter-number"
+    assert {"hex": "C5", "x": 7.0, "y": 5.3301, "terrain": "hill"}  # col 5 (odd, shifted), row C in board["hexes"]
+    assert any(p["name"] == "Mill" for p in board["places"])
+    assert client.get("/api/systems/skirmish/scenarios/nowhere/board").status_code == 404
+    game = new_game(api)
+    counters = {c["id"]: c for c in game["counters"]}
+    assert counters["r2"]["hex"] == "D2" and counters["r2"]["values"]["attack"] == 4
+    assert "r4" not in counters  # a reinforcement not yet on the map
