@@ -1,0 +1,34 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from faq.corpus import Corpus, load_corpus
+from faq.search import KnowledgeBase
+
+
+@pytest.fixture(scope="session")
+def corpus() -> Corpus:
+    return load_corpus()
+
+
+@pytest.fixture(scope="session")
+def entries(corpus: Corpus) -> dict[str, object]:
+    return {e.id: e for e in corpus.entries}
+
+
+@pytest.fixture(scope="session")
+def index_dir(index_template: Path) -> Path:
+    """The session's index (built once by the root conftest's ``index_template``)."""
+    return index_template
+
+
+@pytest.fixture(scope="session")
+def kb(index_dir: Path) -> KnowledgeBase:
+    """A knowledge base shared by read-only tests (club-ruling tests use their own)."""
+    return KnowledgeBase(index_dir)
+
+
+def ids(results: list[dict]) -> list[str]:
+    return [r["id"] for r in results]

@@ -1,0 +1,108 @@
+"""Rulings linked to events (for_event), the rulebooks' conflicts, and topics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from faq.conflicts import CONFLICTS
+from faq.corpus import DEFAULT_CORPUS, read
+from faq.errors import QueryError
+from faq.model import ClubRuling
+from faq.search import KnowledgeBase
+from faq.topics import europa_topics, topics_for
+
+from .conftest import ids
+
+
+def test_for_event_governing_sections_in_order_with_conflicts(kb: KnowledgeBase) -> None:
+    out = kb.for_event("merida", sections=["8", "5"], topics=["combat"], facts=["river"], limit=5)
+    governing = ids(out["governing"])
+    assert governing[:4] == [
+        "merida:8",
+        "merida:8-retreats",
+        "merida:8-advances",
+        "merida:8-automatic-victory",
+    ]
+    assert governing[4:6] == ["merida:5", "merida:5-types-of-movement"]
+    assert "merida:conflict-strategic-movement-modifier" in governing
+    assert "merida:conflict-zoc-to-zoc" in governing
+
+
+def test_for_event_subsections_follow_their_parent(kb: KnowledgeBase) -> None:
+    governing = ids(kb.for_event("backbone", sections=["16"])["governing"])
+    assert governing[:3] == ["backbone:16", "backbone:16-1", "backbone:16-2"]
+    assert "backbone:16-7" in governing and "backbone:conflict-crt-errata" in governing
+
+
+def test_for_event_related_rulings_are_faq_or_club(kb: KnowledgeBase) -> None:
+    out = kb.for_event(
+        "merida", sections=["8"], topics=["retreat", "zoc"], facts=["eliminated"], limit=5
+    )
+    related = out["related"]
+    assert len(related) == 5
+    assert {r["kind"] for r in related} <= {"ruling", "club-ruling"}
+    assert all("retreat" in r["topics"] or "zoc" in r["topics"] for r in related)
+
+
+def test_for_event_club_rulings_for_other_rulebooks_are_left_out(tmp_path: Path) -> None:
+    kb = KnowledgeBase(tmp_path / "index")
+    for rid, doc in (("m", "merida"), ("b", "backbone")):
+        kb.add_club_ruling(
+            ClubRuling(
+                id=rid,
+                club="c",
+                question=f"zeppelin rule {rid}?",
+                answer="zeppelin ok",
+                applies_to=doc,
+            )
+        )
+    related = ids(kb.for_event("merida", facts=["zeppelin"], limit=10)["related"])
+    assert "club-ruling:m" in related and "club-ruling:b" not in related
+
+
+def test_for_event_rejects_unknown_rulebook(kb: KnowledgeBase) -> None:
+    with pytest.raises(QueryError) as info:
+        kb.for_event("monopoly", sections=["1"])
+    assert info.value.field == "document"
+
+
+def test_conflicts_quote_the_corpus_verbatim() -> None:
+    for conflict in CONFLICTS:
+        text = read(DEFAULT_CORPUS, conflict.document)
+        for reading in conflict.extra["readings"]:
+            assert reading["quote"] in text, (conflict.id, reading["quote"])
+
+
+def test_5_vs_8_strategic_movement_engine_applies_rule_5() -> None:
+    c = next(c for c in CONFLICTS if c.id == "merida:conflict-strategic-movement-modifier")
+    assert "attacker subtracts 2" in c.extra["engine_reading"]
+    assert "+2 in rule 8's list of modifiers is not applied" in c.extra["engine_reading"]
+
+
+def test_5_vs_7_zoc_to_zoc_default_is_rule_7_with_rule_5_as_option() -> None:
+    c = next(c for c in CONFLICTS if c.id == "merida:conflict-zoc-to-zoc")
+    assert c.extra["engine_reading"].startswith("rule 7")
+    assert "same enemy unit" in c.extra["option"]
+
+
+def test_backbone_crt_errata_6_to_1_rolls_7_and_8() -> None:
+    c = next(c for c in CONFLICTS if c.id == "backbone:conflict-crt-errata")
+    assert "-/4" in c.extra["engine_reading"] and "no retreat" in c.extra["engine_reading"]
+
+
+def test_topics_from_rule_numbers_and_words(entries: dict) -> None:
+    assert europa_topics(["5"]) == ["zoc"]
+    assert europa_topics(["12C1b"]) == ["supply"]
+    assert "supply" not in europa_topics(["1"]) and europa_topics(["40B3a"]) == [
+        "reinforcement",
+        "replacement",
+    ]
+    assert topics_for([], "Retreats", "") == ["retreat"]
+    assert "zoc" in entries["merida:7"].topics
+    assert (
+        "supply"
+        in entries["fwtbt-faq:rule-12c1-affiliation-of-full-general-supply-cities:q1"].topics
+    )
+    assert "naval" in entries["fwtbt-faq:rule-33a-naval-gunfire-support:q1"].topics
