@@ -1,0 +1,108 @@
+"""Land movement (15) with zones of control (7.1), special infiltration (9.2) and stacking (5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.rules.backbone import geography as geo
+from service.rules.backbone.units import State, Unit, enemy, occupied, on_map, tags
+from service.rules.base import RuleViolation
+from service.rules.kernel.movement import MoveError, reachable, walk
+from service.rules.kernel.stacking import StackLimit, check_stacking, stacks_by_hex
+
+_MOVE_RULES = {
+    "empty": "15.1",
+    "off_map": "15.1",
+    "not_adjacent": "15.1",
+    "prohibited": "15.2",
+    "too_costly": "15.2",
+    "after_stop": "7.1",
+    "cannot_end": "5",
+}
+
+
+def ignores_first_zoc(u: Unit) -> bool:
+    """Moors (Regulars, Mehalas), Commandos, Rangers + Para and Rif units ignore the first enemy
+    ZOC hex they enter (9.2, 10.2)."""
+    return bool({"moors", "infiltrate"} & tags(u))
+
+
+def _costs(state: State, u: Unit, blocked: set[str]):  # type: ignore[no-untyped-def]
+    def cost(frm: str, to: str) -> float | None:
+        if to in blocked:
+            return None  # enemy units (15.1)
+        return geo.step_cost(state, u, frm, to)
+
+    return cost
+
+
+def check_path(state: State, u: Unit, path: list[str]) -> dict[str, Any]:
+    """Validate a move and return its facts (path, cost, MP); RuleViolation citing the rule."""
+    if path[0] != u["hex"]:
+        raise RuleViolation("15.1", f"the path must start in {u['hex']}", "path")
+    grid = geo.board(state).grid
+    zoc = geo.enemy_zoc(state, u["side"])
+    blocked = occupied(state, enemy(u["side"]))
+    mp = geo.movement_allowance(state, u)
+    try:
+        moved = walk(grid, path, mp, _costs(state, u, blocked))
+    except MoveError as exc:
+        raise RuleViolation(_MOVE_RULES.get(exc.code, "15"), exc.message, "path") from exc
+    free = 1 if ignores_first_zoc(u) else 0
+    entered: list[str] = []
+    for index, hex_ in enumerate(path[1:], start=1):
+        if hex_ not in zoc:
+            continue
+        if free:
+            free -= 1
+            entered.append(hex_)
+            continue
+        if index != len(path) - 1:
+            raise RuleViolation("7.1", f"a unit entering the enemy ZOC in {hex_} must stop", "path")
+    zoc_to_zoc = path[0] in zoc and path[1] in zoc and len(path) == 2
+    return {
+        "unit": u["id"],
+        "path": list(path),
+        "cost": moved.cost,
+        "mp": mp,
+        "ignored_zoc": entered,
+        "zoc_to_zoc": zoc_to_zoc,
+    }
+
+
+def destinations(state: State, u: Unit) -> dict[str, float]:
+    """The hexes a unit may move to, with their cost (for legal_actions)."""
+    grid = geo.board(state).grid
+    zoc = geo.enemy_zoc(state, u["side"])
+    cost = _costs(state, u, occupied(state, enemy(u["side"])))
+    mp = geo.movement_allowance(state, u)
+    found = {
+        h: r.cost
+        for h, r in reachable(grid, u["hex"], mp, cost, must_stop=zoc.__contains__).items()
+    }
+    if ignores_first_zoc(u):
+        first = reachable(grid, u["hex"], mp, cost)
+        for hex_, reach in first.items():
+            if hex_ in zoc and not any(h in zoc for h in reach.path[1:-1]):
+                rest = reachable(grid, hex_, mp - reach.cost, cost, must_stop=zoc.__contains__)
+                for there, more in rest.items():
+                    if not any(h in zoc for h in more.path[1:-1]):
+                        total = reach.cost + more.cost
+                        found[there] = min(found.get(there, total), total)
+    found.pop(u["hex"], None)
+    return found
+
+
+def stacking_violations(state: State, side: str) -> list[dict[str, Any]]:
+    """Over-stacked hexes of a side (5), and US and British units ending together (5)."""
+    units = on_map(state, side)
+    stacks = stacks_by_hex((u["hex"], u) for u in units)
+    limit = StackLimit[Unit]("steps", lambda u: u["steps"], lambda h: geo.stacking_limit(state, h))
+    found = [v.as_dict() for v in check_stacking(stacks, [limit])]
+    for hex_, stack in sorted(stacks.items()):
+        nations = {u["nation"] for u in stack}
+        if {"us", "uk"} <= nations:
+            found.append({"hex": hex_, "limit": "US and British units together"})
+        if "rif" in {u["type"] for u in stack} and len({u["type"] == "rif" for u in stack}) > 1:
+            found.append({"hex": hex_, "limit": "Rif units do not stack with Allied units"})
+    return found

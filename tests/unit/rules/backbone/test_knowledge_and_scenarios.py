@@ -1,0 +1,96 @@
+"""Governing rules, facts and descriptions of events; tables; scenario files and placeholders (18)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from service.rules.backbone import SYSTEM
+from service.rules.backbone.setup import scenario_path
+from service.rules.base import InvalidCommand, RulesEvent, ScenarioError
+from service.rules.registry import build_registry
+
+
+def test_registry_ships_backbone() -> None:
+    system = build_registry().get("backbone")
+    assert system is SYSTEM and system.document == "backbone"
+
+
+def test_18_two_scenarios_marked_as_placeholder() -> None:
+    infos = SYSTEM.scenarios()
+    assert [i.id for i in infos] == ["scenario-1", "scenario-2"]
+    assert all(i.placeholder and i.sides == ("allied", "spanish") for i in infos)
+
+
+def test_18_unknown_scenario_and_option() -> None:
+    with pytest.raises(ScenarioError):
+        SYSTEM.initial_state("scenario-3", {})
+    with pytest.raises(ScenarioError) as err:
+        SYSTEM.initial_state("scenario-1", {"fog": True})
+    assert "options.fog" in err.value.problems
+
+
+def test_18_2_scenario_2_adds_the_kampfgruppe() -> None:
+    one = SYSTEM.initial_state("scenario-1", {})
+    two = SYSTEM.initial_state("scenario-2", {})
+    assert set(two["units"]) - set(one["units"]) == {"de-754ri", "de-pz"}
+    assert (
+        two["units"]["de-pz"]["formation"] == "IX CE" and two["units"]["de-pz"]["status"] == "map"
+    )
+
+
+def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path: Path) -> None:
+    report = SYSTEM.check_scenario_file(str(scenario_path("scenario-1")))
+    assert not [r for r in report if r["level"] == "error"]
+    places = {r["place"] for r in report if r["level"] == "warning"}
+    assert "map.terrain" in places and "units[1].values.mp" in places
+    assert "units[1].values.attack" not in places  # the 58th RI's factors come from the example
+    data = json.loads(scenario_path("scenario-1").read_text())
+    data["data"]["units"].pop("es-58ri")
+    data["units"][1]["hex"] = {"placeholder": True, "value": "3,1", "note": "x"}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    errors = [r for r in SYSTEM.check_scenario_file(str(bad)) if r["level"] == "error"]
+    assert {e["place"] for e in errors} == {"units[1]", "units[1].hex"}
+
+
+def test_governing_cites_rule_sections() -> None:
+    assert "16.6" in SYSTEM.governing("CombatResolved").sections
+    assert "16.5" in SYSTEM.governing("LastStandRolled").sections
+    assert SYSTEM.governing("Nothing").sections == ()
+
+
+def test_describe_and_facts() -> None:
+    st = SYSTEM.initial_state("scenario-1", {})
+    moved = RulesEvent(
+        "UnitMoved",
+        {
+            "unit": "us-7ri",
+            "path": ["11,3", "10,3"],
+            "cost": 1.0,
+            "mp": 3,
+            "ignored_zoc": [],
+            "zoc_to_zoc": False,
+        },
+    )
+    assert SYSTEM.describe(moved) == "us-7ri moves 11,3 -> 10,3 (1 of 3 MP)"
+    assert SYSTEM.event_facts(moved, st) == ["infantry", "us"]
+
+
+def test_tables_served() -> None:
+    tables = SYSTEM.tables()
+    assert {"crt", "terrain", "weather", "strait", "supports", "events", "replacements"} <= set(
+        tables
+    )
+    assert tables["terrain"]["terrain"]["mountain"]["stacking"] == 8
+
+
+def test_combat_preview_invalid_situations() -> None:
+    with pytest.raises(InvalidCommand) as err:
+        SYSTEM.combat_preview({"attacker_side": "french"})
+    assert "attacker_side" in err.value.details
+    with pytest.raises(InvalidCommand) as err:
+        SYSTEM.combat_preview({"attacker_side": "allied", "attackers": [], "defenders": []})
+    assert "attackers" in err.value.details

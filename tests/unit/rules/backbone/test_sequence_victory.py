@@ -1,0 +1,307 @@
+"""Sequence of play (8.2), events (10.2), replacements and fortifications (13.2, 13.3), victory and
+the end by agreement (17), and both scenarios played through ten turns (18)."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.rules.backbone import SYSTEM, sequence
+from service.rules.base import RuleViolation
+from tests.unit.rules.backbone.fixtures import play
+
+
+def started(scenario: str = "scenario-1", **options: object) -> dict:
+    st = SYSTEM.initial_state(scenario, options)
+    play(st, "spanish", {"type": "deploy", "fortifications": ["4,7", "4,7", "1,7", "1,4", "8,2"]})
+    play(st, "allied", {"type": "deploy"})
+    return st
+
+
+def test_13_3_five_fortifications_at_deployment_cumulative_in_a_hex() -> None:
+    st = started()
+    assert st["fortifications"] == {"4,7": 2, "1,7": 1, "1,4": 1, "8,2": 1}
+    st2 = SYSTEM.initial_state("scenario-1", {})
+    with pytest.raises(RuleViolation) as err:
+        play(st2, "spanish", {"type": "deploy", "fortifications": ["4,7"] * 6})
+    assert err.value.rule == "13.3"
+    with pytest.raises(RuleViolation):
+        play(
+            st2, "spanish", {"type": "deploy", "fortifications": ["14,2"]}
+        )  # Port-Lyautey: not Spanish
+
+
+def test_8_2_turn_1_sequence_of_scenario_1() -> None:
+    st = started()
+    assert sequence.turn_steps(st) == [
+        "administrative",
+        "events",
+        "strait",
+        "amphibious",
+        "allied_movement",
+        "allied_combat",
+        "spanish_movement",
+        "spanish_combat",
+    ]
+    st["turn"] = 2
+    assert sequence.turn_steps(st) == [
+        "administrative",
+        "events",
+        "strait",
+        "replacements",
+        "allied_movement",
+        "allied_combat",
+        "spanish_movement",
+        "spanish_combat",
+    ]
+
+
+def test_8_2_only_the_active_side_acts() -> None:
+    st = started()
+    with pytest.raises(RuleViolation) as err:
+        play(st, "spanish", {"type": "begin_turn"})
+    assert err.value.rule == "8.2"
+
+
+def test_10_2_spanish_draw_on_odd_turns_hidden_from_the_allies() -> None:
+    st = started()
+    events = play(st, "allied", {"type": "begin_turn"}, [2])
+    drawn = next(e for e in events if e.type == "EventChitDrawn")
+    assert drawn.data["side"] == "spanish" and drawn.data["chit"] == "luftwaffe"
+    assert "luftwaffe" in st["events"]["in_force"]  # in force from the moment it comes out
+    assert SYSTEM.active_sides(st) == ["spanish"]
+
+
+def test_10_2_spanish_initiative_spanish_go_first_but_not_turn_1_of_scenario_1() -> None:
+    st = started()
+    play(st, "allied", {"type": "begin_turn"}, [6])
+    assert st["events"]["hands"]["spanish"] == ["spanish_initiative"]
+    with pytest.raises(RuleViolation):
+        play(st, "spanish", {"type": "play_event", "chit": "spanish_initiative"})
+    st["turn"] = 3
+    play(st, "spanish", {"type": "play_event", "chit": "spanish_initiative"})
+    assert st["initiative"] == "spanish"
+    assert sequence.turn_steps(st)[4:6] == ["spanish_movement", "spanish_combat"]
+
+
+def test_10_2_tactical_air_and_naval_power() -> None:
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["tactical_air", "naval_power"]
+    play(st, "allied", {"type": "play_event", "chit": "tactical_air"})
+    assert st["air"]["allied"] == 12
+    play(st, "allied", {"type": "play_event", "chit": "naval_power"})
+    assert st["naval"]["points"] == 3 and "naval_power" in st["played_this_turn"]
+
+
+def test_10_2_ultra_steals_a_random_spanish_chit() -> None:
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["ultra"]
+    play(st, "allied", {"type": "play_event", "chit": "ultra"}, [1])
+    assert (
+        "baraka" in st["events"]["hands"]["allied"]
+        and "baraka" not in st["events"]["cups"]["spanish"]
+    )
+
+
+def test_10_2_oss_mehalas_lose_on_4_to_6_gfri_on_5_or_6() -> None:
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["oss"]
+    mehalas = [u for u in st["units"].values() if u["type"] == "mehalas"]
+    dice = [4] * len(mehalas) + [4]
+    events = play(st, "allied", {"type": "play_event", "chit": "oss", "gfri": "es-gfri3"}, dice)
+    assert sorted(events[0].data["effects"]["step_losses"]) == sorted(u["id"] for u in mehalas)
+
+
+def test_13_2_replacements_hidden_until_both_are_placed() -> None:
+    st = started()
+    st["turn"], st["step"] = 2, "replacements"
+    st["units"]["us-7ri"]["steps"] = 2
+    st["units"]["es-58ri"]["steps"] = 1
+    play(st, "allied", {"type": "replace", "steps": [{"unit": "us-7ri"}]})
+    assert st["units"]["us-7ri"]["steps"] == 2  # not yet in play
+    view = SYSTEM.view(st, "spanish")
+    assert view["replacements"]["allied"] == "hidden"
+    play(st, "spanish", {"type": "replace", "steps": [{"unit": "es-58ri"}], "fortify": "9,4"})
+    assert st["units"]["us-7ri"]["steps"] == 3 and st["units"]["es-58ri"]["steps"] == 2
+    assert st["fortifications"]["9,4"] == 1
+    assert st["step"] == "allied_movement"
+
+
+def test_13_2_replacement_limits() -> None:
+    st = started()
+    st["turn"], st["step"] = 3, "replacements"
+    st["units"]["us-ccb2ad"]["steps"] = 2
+    st["units"]["us-7ri"]["steps"] = 1
+    with pytest.raises(RuleViolation):  # an armor step costs 2 points, an infantry step 1
+        play(
+            st, "allied", {"type": "replace", "steps": [{"unit": "us-ccb2ad"}, {"unit": "us-7ri"}]}
+        )
+    st["units"]["us-rangers"]["steps"] = 1
+    with pytest.raises(RuleViolation):  # efficiency 3
+        play(st, "allied", {"type": "replace", "steps": [{"unit": "us-rangers"}]})
+    st["units"]["es-mehala-1"]["steps"] = 1
+    with pytest.raises(RuleViolation):  # Mehalas
+        play(st, "spanish", {"type": "replace", "steps": [{"unit": "es-mehala-1"}]})
+    with pytest.raises(RuleViolation):  # fortifications only on even turns
+        play(st, "spanish", {"type": "replace", "steps": [], "fortify": "9,4"})
+
+
+def test_17_victory_levels() -> None:
+    st = started()
+    assert sequence.victory(st)["winner"] == "spanish"
+    cities = {
+        "Tangier": "1,4",
+        "Ceuta": "1,7",
+        "Tetouan": "4,7",
+        "Asilah": "5,2",
+        "Larache": "8,2",
+        "Alcazarquivir": "9,4",
+        "Chauen": "6,9",
+        "Villa Sanjurjo": "3,16",
+        "Melilla": "4,24",
+    }
+    for hex_ in cities.values():
+        st["control"][hex_] = "allied"
+    for u in st["units"].values():
+        if u["side"] == "spanish":
+            u["status"] = "eliminated"
+    assert sequence.victory(st)["level"] == "strategic"
+    st["control"]["4,24"] = "spanish"
+    assert sequence.victory(st)["level"] == "tactical"
+    st["control"]["1,7"] = "spanish"
+    st["control"]["4,24"] = "allied"
+    assert sequence.victory(st)["level"] == "spanish"  # Ceuta is mandatory
+
+
+def test_17_road_must_be_free_of_enemy_zoc() -> None:
+    st = started()
+    for hex_ in ("1,4", "1,7", "4,7", "5,2", "8,2", "9,4", "6,9", "3,16", "4,24"):
+        st["control"][hex_] = "allied"
+    for u in st["units"].values():
+        if u["side"] == "spanish":
+            u["status"] = "eliminated"
+    st["units"]["es-58ri"].update(status="map", hex="12,20", steps=2)  # next to the road
+    outcome = sequence.victory(st)
+    assert outcome["winner"] == "spanish" and outcome["road_blocked_at"]
+
+
+def play_turn(st: dict, scenario: int) -> None:
+    """Pass a whole turn with the cheapest legal commands (and land the British when due)."""
+    play(st, "allied", {"type": "begin_turn"}, [1, 1] if st["turn"] > 1 else [1])
+    drawer = SYSTEM.active_sides(st)[0]
+    if "tunisia" in st["events"]["hands"][drawer]:
+        battalions = {"type": "play_event", "chit": "tunisia", "units": ["us-70tk", "us-601td"]}
+        play(st, drawer, battalions)
+    play(st, drawer, {"type": "pass"})
+    play(st, "allied", {"type": "roll_strait"}, [6] if not st["strait"]["open"] else [])
+    while st["step"] not in ("administrative", "agreement", "over"):
+        side = SYSTEM.active_sides(st)[0]
+        if st["step"] == "replacements":
+            play(st, side, {"type": "replace", "steps": []})
+        elif st["step"] == "amphibious":
+            hex_ = "4,22" if scenario == 1 else "4,2"  # clear: the reserve fits when it arrives (5)
+            play(st, "allied", {"type": "land", "hex": hex_, "units": ["uk-21tk", "uk-commando"]})
+        else:
+            play(st, side, {"type": "end_phase"})
+
+
+@pytest.mark.parametrize("scenario", ["scenario-1", "scenario-2"])
+def test_18_both_scenarios_play_ten_turns_to_a_spanish_victory(scenario: str) -> None:
+    st = started(scenario)
+    number = st["data"]["scenario_number"]
+    for _ in range(10):
+        play_turn(st, number)
+    assert st["turn"] == 10 and st["step"] == "over"
+    assert SYSTEM.result(st)["winner"] == "spanish"
+    assert SYSTEM.active_sides(st) == []
+    assert st["beachhead"] == ("4,22" if number == 1 else "4,2")
+    assert st["units"]["uk-10inf"]["hex"] == st["beachhead"]  # the reserve came ashore
+
+
+def test_18_2_scenario_2_lands_on_the_atlantic_from_turn_2_only() -> None:
+    st = started("scenario-2")
+    play_turn(st, 2)  # turn 1: no landing step
+    assert st["beachhead"] is None and st["turn"] == 2
+    play(st, "allied", {"type": "begin_turn"}, [1, 1])
+    play(st, "allied", {"type": "pass"})
+    play(st, "allied", {"type": "roll_strait"}, [6])
+    play(st, "allied", {"type": "replace", "steps": []})
+    play(st, "spanish", {"type": "replace", "steps": []})
+    assert st["step"] == "amphibious"
+    with pytest.raises(RuleViolation) as err:
+        play(
+            st, "allied", {"type": "land", "hex": "4,8", "units": ["uk-21tk"]}
+        )  # the Mediterranean
+    assert err.value.rule == "18.2"
+
+
+def test_17_early_end_by_agreement() -> None:
+    st = started()
+    st["step"] = "agreement"
+    play(st, "allied", {"type": "vote_end", "end": True})
+    assert SYSTEM.active_sides(st) == ["spanish"]
+    play(st, "spanish", {"type": "vote_end", "end": True})
+    assert st["result"]["by_agreement"]
+
+
+def test_10_2_rebellion_in_the_rif_places_two_allied_rif_units() -> None:
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["rif_rebellion"]
+    with pytest.raises(RuleViolation):
+        play(
+            st, "allied", {"type": "play_event", "chit": "rif_rebellion", "hexes": ["5,2", "6,12"]}
+        )
+    play(st, "allied", {"type": "play_event", "chit": "rif_rebellion", "hexes": ["6,12", "6,13"]})
+    rif = st["units"]["rif-1"]
+    assert (rif["side"], rif["hex"], rif["steps"]) == ("allied", "6,12", 2)
+    from service.rules.backbone import geography as geo
+
+    assert not set(geo.board(st).grid.neighbours("6,12")) & geo.zoc_of(st, "allied")  # no ZOC
+
+
+def test_10_2_german_offensive_in_tunisia_withdraws_two_battalions_at_once() -> None:
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["tunisia"]
+    with pytest.raises(RuleViolation):
+        play(st, "allied", {"type": "pass"})  # it is played at once
+    with pytest.raises(RuleViolation):
+        play(
+            st, "allied", {"type": "play_event", "chit": "tunisia", "units": ["us-7ri", "us-70tk"]}
+        )
+    play(st, "allied", {"type": "play_event", "chit": "tunisia", "units": ["us-70tk", "us-601td"]})
+    assert st["units"]["us-70tk"]["status"] == "withdrawn"
+    st["step"] = "replacements"
+    st["units"]["us-7ri"]["steps"] = 1
+    with pytest.raises(RuleViolation):  # no Allied replacements that turn
+        play(st, "allied", {"type": "replace", "steps": [{"unit": "us-7ri"}]})
+
+
+def test_18_1_deployment_areas_garrisons_and_stacking() -> None:
+    st = SYSTEM.initial_state("scenario-1", {})
+    with pytest.raises(RuleViolation) as err:  # X CE west of column 14
+        play(st, "spanish", {"type": "deploy", "positions": {"es-ri-52a": "6,10"}})
+    assert err.value.rule == "18.1"
+    with pytest.raises(RuleViolation) as err:  # Ceuta without its garrison
+        play(st, "spanish", {"type": "deploy", "positions": {"es-ri-ceuta": "2,8"}})
+    assert "Ceuta" in err.value.message
+    play(
+        st, "spanish", {"type": "deploy", "positions": {"es-mehala-1": "7,20"}}
+    )  # Mehalas anywhere
+    assert st["units"]["es-mehala-1"]["hex"] == "7,20" and st["step"] == "allied_deployment"
+    with pytest.raises(RuleViolation):  # the CTF starts from column 13
+        play(st, "allied", {"type": "deploy", "positions": {"us-16ri": "11,12"}})
+    play(st, "allied", {"type": "deploy", "positions": {"us-16ri": "12,14"}})
+    assert st["step"] == "administrative"
+
+
+def test_18_2_american_units_deploy_in_or_next_to_their_cities() -> None:
+    st = SYSTEM.initial_state("scenario-2", {})
+    play(st, "spanish", {"type": "deploy"})
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", {"type": "deploy", "positions": {"us-7ri": "11,3"}})
+    assert err.value.rule == "18.2"
+    play(st, "allied", {"type": "deploy"})
