@@ -1,0 +1,114 @@
+"""Helpers for the Merida rule tests: small boards in the scenario format, built into states."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from service.rules.base import RulesEvent, State
+from service.rules.merida import SYSTEM, sequence, setup
+from service.rules.scenario import load_scenario
+from tests.support.dice import ScriptedDice
+
+ROWS = "ABCDEFGHIJ"
+
+
+def unit(uid: str, side: str, kind: str, strength: float, hex_: str | None, **extra: Any) -> dict:
+    return {
+        "id": uid,
+        "side": side,
+        "type": kind,
+        "name": uid,
+        "values": {"strength": strength},
+        "hex": hex_,
+        **extra,
+    }
+
+
+def board_state(
+    units: Iterable[dict],
+    *,
+    phase: str = "movement",
+    side: str = "nationalist",
+    turn: int = 2,
+    terrain: dict[str, str] | None = None,
+    hex_features: dict[str, list[str]] | None = None,
+    hexsides: list[dict] | None = None,
+    reinforcements: list[dict] | None = None,
+    data: dict | None = None,
+    options: dict | None = None,
+    turns: int = 5,
+) -> State:
+    """A 12x10 board (rows A-J, columns 1-12); Nationalist supply on column 1, Republican on 12."""
+    raw = {
+        "format": "arbiter-scenario/1",
+        "id": "test",
+        "system": "merida",
+        "title": "test",
+        "sides": ["nationalist", "republican"],
+        "turns": turns,
+        "map": {
+            "coordinates": "letter-number",
+            "orientation": "flat",
+            "offset": "odd",
+            "bounds": {"min_col": 1, "max_col": 12, "min_row": 1, "max_row": 10},
+            "terrain_types": ["clear", "mountain"],
+            "terrain": terrain or {},
+            "hex_features": hex_features or {},
+            "hexsides": hexsides or [],
+            "supply_sources": {
+                "nationalist": [f"{r}1" for r in ROWS],
+                "republican": [f"{r}12" for r in ROWS],
+            },
+            "entries": [
+                {"name": "east", "side": "republican", "hexes": [f"{r}12" for r in "CDEFG"]}
+            ],
+        },
+        "units": list(units),
+        "reinforcements": reinforcements or [],
+        "options": {
+            "strategic_modifier": {"default": 2, "choices": [2, -2]},
+            "zoc_to_zoc": {"default": "same_unit", "choices": ["same_unit", "any"]},
+        },
+        "data": {"initial_control": {"nationalist": [1, 5], "republican": [6, 12]}, **(data or {})},
+    }
+    state = setup.build_state(load_scenario(raw, "merida"), options or {})
+    state.update(turn=turn, side=side, phase=phase)
+    state["deployment"]["units"] = {}
+    if phase == "combat":
+        state.update(sequence.combat_obligations(state))
+    return state
+
+
+def play(state: State, side: str, command: dict, dice: Iterable[int] = ()) -> list[RulesEvent]:
+    """Decide and apply a command; every scripted die must be used."""
+    scripted = ScriptedDice(dice)
+    events = SYSTEM.decide(state, side, command, scripted)
+    assert scripted.unused == [], f"unused dice {scripted.unused}"
+    for event in events:
+        SYSTEM.apply(state, event)
+    return events
+
+
+def types(events: Iterable[RulesEvent]) -> list[str]:
+    return [e.type for e in events]
+
+
+@pytest.fixture
+def system():
+    return SYSTEM
+
+
+def regain_lines(state: State, side: str) -> int:
+    """Rule 10: move every unit the server lists as having to regain its line, to the first hex it
+    lists; returns how many moves were made."""
+    made = 0
+    while True:
+        due = [a for a in SYSTEM.legal_actions(state, side) if "must_regain" in a]
+        if not due:
+            return made
+        hex_ = due[0]["must_regain"]["hexes"][0]
+        play(state, side, {"type": "move", "units": due[0]["units"], "path": due[0]["paths"][hex_]})
+        made += 1

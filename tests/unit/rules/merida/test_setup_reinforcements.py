@@ -1,0 +1,180 @@
+"""Rule 12: the Set up table, the deployment allowance of the 37 and 68 Div, reinforcements and
+removals by turn, the leader change, and rule 4A's reinforcement phase."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.rules.base import RuleViolation
+from service.rules.merida import SYSTEM, board, data, sequence
+from tests.unit.rules.merida.conftest import play, regain_lines, types
+
+
+@pytest.fixture
+def state():
+    return SYSTEM.initial_state("merida-1938", {})
+
+
+def deployed(state):
+    play(state, "republican", {"type": "deploy", "unit": "r-68-div-4", "hex": "AC10"})
+    play(state, "republican", {"type": "deploy", "unit": "r-37-div-4", "hex": "Y7"})
+    play(state, "republican", {"type": "end_phase"})
+    return state
+
+
+def at(state, turn, side, phase="combat"):
+    """Jump to the end of a phase (tests of what comes next)."""
+    state.update(turn=turn, side=side, phase=phase, must_attack=[], must_be_attacked=[])
+    return state
+
+
+def test_12_every_set_up_unit_at_its_printed_hex(state):
+    for side in ("nationalist", "republican"):
+        for entry in data.load("setup")[side]:
+            here = {u["name"].split(" #")[0] for u in board.units_at(state, entry["hex"], side)}
+            printed = {n.replace(" (2 units)", "").replace(" (1 unit)", "") for n in entry["units"]}
+            assert here == printed, entry
+
+
+def test_12_37_and_68_div_begin_overstacked_and_deploy_within_one_hex(state):
+    assert state["phase"] == "deployment" and SYSTEM.active_sides(state) == ["republican"]
+    with pytest.raises(RuleViolation) as err:
+        play(state, "republican", {"type": "end_phase"})
+    assert err.value.rule == "6"
+    with pytest.raises(RuleViolation) as err:
+        play(state, "republican", {"type": "deploy", "unit": "r-68-div-4", "hex": "AC12"})
+    assert err.value.rule == "12"
+    with pytest.raises(RuleViolation):
+        play(state, "republican", {"type": "deploy", "unit": "r-1-25", "hex": "S17"})
+    deployed(state)
+    assert (state["turn"], state["side"], state["phase"]) == (1, "nationalist", "movement")
+
+
+def test_4_nationalist_is_always_the_first_player(state):
+    deployed(state)
+    assert SYSTEM.phase(state)["side"] == "nationalist"
+
+
+def test_12_units_stacked_with_a_leader_remain_with_it_on_turn_1(state):
+    deployed(state)
+    regain_lines(state, "nationalist")  # rule 10, not under test here
+    play(state, "nationalist", {"type": "move", "units": ["n-19-div"], "path": ["O10", "O9"]})
+    with pytest.raises(RuleViolation) as err:
+        play(state, "nationalist", {"type": "end_phase"})
+    assert err.value.rule == "12" and "Solans" in err.value.message
+    play(state, "nationalist", {"type": "move", "units": ["n-solans"], "path": ["O10", "O9"]})
+    play(state, "nationalist", {"type": "end_phase"})
+
+
+def test_12_republican_reinforcements_enter_on_the_east_edge_m26_to_ao26(state):
+    events = play(at(deployed(state), 3, "nationalist"), "nationalist", {"type": "end_phase"})
+    due = next(e.data for e in events if e.type == "ReinforcementsDue")
+    assert due == {"side": "republican", "units": ["r-66-brg", "r-81-brg"]}
+    actions = {
+        a["unit"]: a
+        for a in SYSTEM.legal_actions(state, "republican")
+        if a["type"] == "place_reinforcement"
+    }
+    assert actions["r-66-brg"]["hexes"][0] == "M26" and actions["r-66-brg"]["hexes"][-1] == "AO26"
+    assert len(actions["r-66-brg"]["hexes"]) == 29
+    with pytest.raises(RuleViolation) as err:
+        play(state, "republican", {"type": "place_reinforcement", "unit": "r-66-brg", "hex": "L26"})
+    assert err.value.rule == "12"
+    with pytest.raises(RuleViolation) as err:
+        play(state, "republican", {"type": "end_phase"})
+    assert err.value.rule == "12"
+    play(state, "republican", {"type": "place_reinforcement", "unit": "r-66-brg", "hex": "M26"})
+    play(state, "republican", {"type": "place_reinforcement", "unit": "r-81-brg", "hex": "AO26"})
+    play(state, "republican", {"type": "end_phase"})
+    assert state["units"]["r-81-brg"]["hex"] == "AO26"
+
+
+def test_12_nationalist_14_div_enters_at_j1_on_turn_5(state):
+    at(deployed(state), 4, "republican")
+    events = play(state, "republican", {"type": "end_phase"})
+    assert {"side": "nationalist", "units": ["n-14-div"]} in [
+        e.data for e in events if e.type == "ReinforcementsDue"
+    ]
+    with pytest.raises(RuleViolation):
+        play(state, "nationalist", {"type": "place_reinforcement", "unit": "n-14-div", "hex": "J2"})
+    play(state, "nationalist", {"type": "place_reinforcement", "unit": "n-14-div", "hex": "J1"})
+
+
+def test_12_turn_3_removes_74_and_102_div(state):
+    at(deployed(state), 2, "republican")
+    events = play(state, "republican", {"type": "end_phase"})
+    assert {"side": "nationalist", "units": ["n-74-div", "n-102-div"]} in [e.data for e in events]
+    with pytest.raises(RuleViolation):
+        play(state, "nationalist", {"type": "end_phase"})
+    play(state, "nationalist", {"type": "remove", "unit": "n-74-div"})
+    play(state, "nationalist", {"type": "remove", "unit": "n-102-div"})
+    play(state, "nationalist", {"type": "end_phase"})
+    assert state["units"]["n-74-div"]["status"] == "removed"
+
+
+def test_12_an_eliminated_unit_due_for_removal_is_replaced_by_one_of_equal_or_greater_value(state):
+    at(deployed(state), 2, "republican")
+    state["units"]["n-74-div"].update(status="eliminated", hex=None)
+    state["units"]["n-cen-cav"]["strength"] = 1
+    play(state, "republican", {"type": "end_phase"})
+    with pytest.raises(RuleViolation) as err:
+        play(state, "nationalist", {"type": "remove", "unit": "n-74-div", "instead": "n-cen-cav"})
+    assert "equal or greater" in err.value.message
+    play(state, "nationalist", {"type": "remove", "unit": "n-74-div", "instead": "n-11-div"})
+    assert state["units"]["n-11-div"]["status"] == "removed"
+
+
+def test_12_turn_4_burillo_replaced_by_pradas_at_zarzacapilla(state):
+    at(deployed(state), 4, "nationalist")
+    events = play(state, "nationalist", {"type": "end_phase"})
+    assert "LeaderReplaced" in types(events) and state["units"]["r-burillo"]["status"] == "removed"
+    actions = [a for a in SYSTEM.legal_actions(state, "republican") if a.get("unit") == "r-pradas"]
+    assert actions == [{"type": "place_reinforcement", "unit": "r-pradas", "hexes": ["AC20"]}]
+
+
+def test_12_turn_14_102_div_returns_at_aq1(state):
+    deployed(state)
+    state["units"]["n-102-div"].update(status="removed", hex=None)
+    at(state, 13, "republican")
+    events = play(state, "republican", {"type": "end_phase"})
+    assert {"side": "nationalist", "unit": "n-102-div", "hex": "AQ1"} in [
+        e.data for e in events if e.type == "UnitReturned"
+    ]
+    assert state["units"]["n-102-div"]["hex"] == "AQ1"
+
+
+def test_12_71_div_removed_on_turn_11_or_kept_for_10_victory_points(state):
+    deployed(state)
+    state["units"]["r-71-div"].update(status="map", hex="M26")
+    at(state, 11, "nationalist")
+    play(state, "nationalist", {"type": "end_phase"})
+    assert "r-71-div" in state["pending_removals"]
+    play(state, "republican", {"type": "keep", "unit": "r-71-div"})
+    assert (
+        state["vp_adjustments"]["republican"] == -10
+        and state["units"]["r-71-div"]["status"] == "map"
+    )
+    with pytest.raises(RuleViolation):
+        play(state, "republican", {"type": "keep", "unit": "r-71-div"})
+
+
+def test_4_turn_marker_advances_after_the_republican_player(state):
+    at(deployed(state), 1, "republican")
+    play(state, "republican", {"type": "end_phase"})
+    assert (state["turn"], state["side"]) == (2, "nationalist")
+
+
+def test_4_commands_are_refused_out_of_phase_and_out_of_turn(state):
+    deployed(state)
+    with pytest.raises(RuleViolation) as err:
+        play(state, "republican", {"type": "end_phase"})
+    assert err.value.rule == "4"
+    with pytest.raises(RuleViolation) as err:
+        play(state, "nationalist", {"type": "attack", "attackers": ["n-19-div"], "hex": "O11"})
+    assert err.value.rule == "4"
+
+
+def test_air_points_available_by_turn_in_the_game(state):
+    deployed(state)
+    assert sequence.available_air(state, "nationalist") == {"Fiat": 2}
+    assert sequence.available_air(state, "republican") == {"Pol": 1, "Tup": 1}
