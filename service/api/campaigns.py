@@ -1,0 +1,125 @@
+"""Campaigns: ordered scenarios with a scoring table, organiser's notes, standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields, validate
+
+from service.api.auth import require_user, services
+from service.api.schemas import Strict
+
+blp = Blueprint("campaigns", __name__, url_prefix="/api", description="Campaigns")
+
+
+class StepIn(Strict):
+    title = fields.String(required=True, validate=validate.Length(min=1, max=120))
+    system = fields.String(load_default=None)
+    scenario = fields.String(load_default=None)
+
+
+class CampaignCreate(Strict):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    sides = fields.List(fields.String(validate=validate.Length(min=1, max=40)), required=True)
+    steps = fields.List(
+        fields.Nested(StepIn), required=True, validate=validate.Length(min=1, max=50)
+    )
+    scoring = fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=40)),
+        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=1000)),
+        required=True,
+        metadata={"description": "victory level -> campaign points ('draw' for each side)"},
+    )
+
+
+class StartIn(Strict):
+    sides = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
+
+class ScoreIn(Strict):
+    sides = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    winner = fields.String(required=True, allow_none=True)
+    level = fields.String(required=True, validate=validate.Length(min=1, max=40))
+
+
+class NoteIn(Strict):
+    text = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+
+class CampaignOut(Schema):
+    id = fields.String()
+    club = fields.String()
+    name = fields.String()
+    organiser = fields.String()
+    sides = fields.List(fields.String())
+    scoring = fields.Dict()
+    next_step = fields.Integer(allow_none=True)
+    steps = fields.List(fields.Dict())
+    standings = fields.Dict()
+    game = fields.String(allow_none=True)
+
+
+class CampaignSummary(Schema):
+    id = fields.String()
+    club = fields.String()
+    name = fields.String()
+
+
+@blp.route("/clubs/<club>/campaigns")
+class ClubCampaigns(MethodView):
+    @blp.response(200, CampaignSummary(many=True))
+    def get(self, club: str) -> list[dict[str, str]]:
+        """The club's campaigns."""
+        return services().campaigns.of_club(club)
+
+    @blp.arguments(CampaignCreate)
+    @blp.response(201, CampaignOut)
+    def post(self, body: dict[str, Any], club: str) -> dict[str, Any]:
+        """Create a campaign (club admins; the creator organises it)."""
+        campaigns = services().campaigns
+        return campaigns.view(campaigns.create(club, require_user(), **body))
+
+
+@blp.route("/campaigns/<campaign_id>")
+class CampaignResource(MethodView):
+    @blp.response(200, CampaignOut)
+    def get(self, campaign_id: str) -> dict[str, Any]:
+        """The campaign, its steps, notes and standings per side and per player."""
+        campaigns = services().campaigns
+        return campaigns.view(campaigns.get(campaign_id))
+
+
+@blp.route("/campaigns/<campaign_id>/steps/<int:step>/start")
+class Start(MethodView):
+    @blp.arguments(StartIn)
+    @blp.response(201, CampaignOut)
+    def post(self, body: dict[str, Any], campaign_id: str, step: int) -> dict[str, Any]:
+        """Start the step's game (side -> username); its end scores the step."""
+        campaigns = services().campaigns
+        campaign, game = campaigns.start_step(
+            campaign_id, require_user(), step, body["sides"], body["options"]
+        )
+        return campaigns.view(campaign) | {"game": str(game.id)}
+
+
+@blp.route("/campaigns/<campaign_id>/steps/<int:step>/result")
+class Score(MethodView):
+    @blp.arguments(ScoreIn)
+    @blp.response(201, CampaignOut)
+    def post(self, body: dict[str, Any], campaign_id: str, step: int) -> dict[str, Any]:
+        """Score a step played off-line (organiser)."""
+        campaigns = services().campaigns
+        return campaigns.view(campaigns.score_step(campaign_id, require_user(), step, **body))
+
+
+@blp.route("/campaigns/<campaign_id>/steps/<int:step>/notes")
+class Notes(MethodView):
+    @blp.arguments(NoteIn)
+    @blp.response(201, CampaignOut)
+    def post(self, body: dict[str, Any], campaign_id: str, step: int) -> dict[str, Any]:
+        """Note an effect carried over from this step (organiser)."""
+        campaigns = services().campaigns
+        return campaigns.view(campaigns.add_note(campaign_id, require_user(), step, body["text"]))

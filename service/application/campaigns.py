@@ -1,0 +1,226 @@
+"""Campaigns: create, start each step's game (or score an off-line one), notes, standings.
+
+A started step is scored by itself when its game ends: the ladder feed follows the log and calls
+``game_ended`` (whichever worker gets there first; a second attempt finds the step scored)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from service.application.clubs import ClubService
+from service.application.games import GameService
+from service.application.ports import Broker
+from service.application.standings import LadderFeed
+from service.application.store import ArbiterStore
+from service.application.users import UserService
+from service.domain.campaigns import STARTED, Campaign
+from service.domain.errors import Conflict, Forbidden, NotFound, Unprocessable
+from service.domain.game import Game
+from service.domain.users import User
+
+
+def campaign_channel(campaign_id: str) -> str:
+    return f"campaign:{campaign_id}"
+
+
+class CampaignService:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        users: UserService,
+        clubs: ClubService,
+        games: GameService,
+        feed: LadderFeed,
+        broker: Broker,
+    ) -> None:
+        self.store = store
+        self.users = users
+        self.clubs = clubs
+        self.games = games
+        self.feed = feed
+        self.broker = broker
+        feed.on_campaign_game_ended = self.game_ended
+        self._lock = threading.Lock()
+        self._position = 0
+        self._index: dict[str, dict[str, str]] = {}
+
+    # -- commands -------------------------------------------------------------------------------
+    def create(
+        self,
+        club: str,
+        by: User,
+        *,
+        name: str,
+        sides: Sequence[str],
+        steps: Sequence[Mapping[str, Any]],
+        scoring: Mapping[str, int],
+    ) -> Campaign:
+        found = self.clubs.require_role(club, by, "admin")
+        problems: dict[str, list[str]] = {}
+        for i, step in enumerate(steps):
+            if step.get("system") and step.get("scenario"):
+                rules = self.games.system(str(step["system"]))
+                info = {s.id: s for s in rules.scenarios()}.get(str(step["scenario"]))
+                if info is None:
+                    problems[f"steps.{i}.scenario"] = [f"no scenario {step['scenario']!r}"]
+                elif set(info.sides) != set(sides):
+                    problems[f"steps.{i}.scenario"] = [
+                        f"its sides ({', '.join(info.sides)}) are not the campaign's"
+                    ]
+        if problems:
+            raise Unprocessable("the steps do not fit the campaign", problems)
+        campaign = Campaign.create(
+            club_id=str(found.id),
+            name=name,
+            sides=sides,
+            steps=steps,
+            scoring=scoring,
+            organiser=str(by.id),
+        )
+        return self._save(campaign)
+
+    def start_step(
+        self,
+        campaign_id: str,
+        by: User,
+        step: int,
+        sides: Mapping[str, str],
+        options: Mapping[str, Any] | None = None,
+    ) -> tuple[Campaign, Game]:
+        """Create the step's game (side -> username) through the game service."""
+        campaign = self._organised(campaign_id, by)
+        spec = campaign.check_start(step, sides)  # order and sides, before any game exists
+        game = self.games.create(
+            system=spec["system"],
+            scenario=spec["scenario"],
+            sides=sides,
+            creator=by,
+            options=options,
+        )
+        bound = {side: str(self.users.by_name(name).id) for side, name in sides.items()}
+        campaign.start_step(step, str(game.id), bound)
+        return self._save(campaign), game
+
+    def score_step(
+        self,
+        campaign_id: str,
+        by: User,
+        step: int,
+        *,
+        sides: Mapping[str, str],
+        winner: str | None,
+        level: str,
+    ) -> Campaign:
+        """Score an off-line step (side -> username) with its victory level."""
+        campaign = self._organised(campaign_id, by)
+        bound = {side: str(self.users.by_name(name).id) for side, name in sides.items()}
+        campaign.score_step(step, sides=bound, winner=winner, level=level, source="report")
+        return self._save(campaign)
+
+    def add_note(self, campaign_id: str, by: User, step: int, text: str) -> Campaign:
+        campaign = self._organised(campaign_id, by)
+        campaign.add_note(step, text, str(by.id))
+        return self._save(campaign)
+
+    def game_ended(self, campaign_id: str, step: int, game_id: str, result: dict[str, Any]) -> None:
+        campaign = self._get(campaign_id, copy=True)
+        spec = campaign.steps[step]
+        if spec["status"] != STARTED or spec["game_id"] != game_id:
+            return  # already scored (by this or another worker)
+        campaign.score_step(
+            step,
+            sides=spec["sides"],
+            winner=result.get("winner"),
+            level=str(result.get("level") or ("victory" if result.get("winner") else "draw")),
+            source="game",
+        )
+        self.store.save(campaign)  # a second worker's attempt fails here, and the feed ignores it
+        self.broker.publish(
+            campaign_channel(campaign_id), {"campaign": campaign_id, "version": campaign.version}
+        )
+
+    # -- queries --------------------------------------------------------------------------------
+    def get(self, campaign_id: str) -> Campaign:
+        self.feed.catch_up_if_due()  # a campaign game that ended is scored before it is shown
+        return self._get(campaign_id)
+
+    def view(self, campaign: Campaign) -> dict[str, Any]:
+        name = self.users.username
+        standings = campaign.standings()
+        return {
+            "id": str(campaign.id),
+            "club": campaign.club_id,
+            "name": campaign.name,
+            "organiser": name(campaign.organiser),
+            "sides": campaign.sides,
+            "scoring": campaign.scoring,
+            "next_step": campaign.next_step(),
+            "steps": [
+                step | {"index": i, "sides": {s: name(u) for s, u in step["sides"].items()}}
+                for i, step in enumerate(campaign.steps)
+            ],
+            "standings": {
+                "sides": standings["sides"],
+                "players": [row | {"username": name(row["user"])} for row in standings["players"]],
+            },
+        }
+
+    def of_club(self, club: str) -> list[dict[str, str]]:
+        cid = str(self.clubs.get(club).id)
+        with self._lock:
+            while True:
+                batch = self.store.recorder.select_notifications(
+                    start=self._position,
+                    limit=500,
+                    topics=(get_topic(Campaign.Created),),
+                    inclusive_of_start=False,
+                )
+                for note in batch:
+                    event: Any = self.store.mapper.to_domain_event(note)
+                    self._index[str(event.originator_id)] = {
+                        "id": str(event.originator_id),
+                        "club": event.club_id,
+                        "name": event.name,
+                    }
+                    self._position = note.id
+                if len(batch) < 500:
+                    break
+            return [c for c in self._index.values() if c["club"] == cid]
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _organised(self, campaign_id: str, by: User) -> Campaign:
+        campaign = self._get(campaign_id, copy=True)
+        if str(by.id) != campaign.organiser and not self.clubs.has_role(
+            campaign.club_id, by.id, "admin"
+        ):
+            raise Forbidden(
+                "only the organiser or a club admin", {"campaign": ["not your campaign"]}
+            )
+        return campaign
+
+    def _get(self, campaign_id: str, copy: bool = False) -> Campaign:
+        try:
+            found: Any = self.store.repository.get(UUID(str(campaign_id)), deepcopy_from_cache=copy)
+        except (AggregateNotFoundError, ValueError):
+            raise NotFound(f"no campaign {campaign_id}", {"campaign": ["unknown"]}) from None
+        if not isinstance(found, Campaign):
+            raise NotFound(f"no campaign {campaign_id}", {"campaign": ["unknown"]})
+        return found
+
+    def _save(self, campaign: Campaign) -> Campaign:
+        try:
+            self.store.save(campaign)
+        except IntegrityError:
+            raise Conflict("the campaign changed meanwhile; try again") from None
+        self.broker.publish(
+            campaign_channel(str(campaign.id)),
+            {"campaign": str(campaign.id), "version": campaign.version},
+        )
+        return campaign

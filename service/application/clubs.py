@@ -1,0 +1,128 @@
+"""Clubs: found, list, members and roles.  ``has_role`` answers other features (e.g. disputes ask
+whether a user is an arbiter of the club a game belongs to)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from service.application.store import ArbiterStore
+from service.application.users import UserService
+from service.domain.clubs import ROLES, Club, club_id
+from service.domain.errors import Conflict, NotFound
+from service.domain.users import User
+
+
+class ClubService:
+    def __init__(self, store: ArbiterStore, users: UserService) -> None:
+        self.store = store
+        self.users = users
+        self._lock = threading.Lock()
+        self._position = 0
+        self._names: dict[str, str] = {}  # club id -> name (a projection of Club.Founded)
+
+    # -- commands -------------------------------------------------------------------------------
+    def create(self, name: str, founder: User) -> Club:
+        club = Club.found(name, str(founder.id))
+        try:
+            self.store.save(club)
+        except IntegrityError:
+            raise Conflict(f"club {club.name!r} already exists", {"name": ["taken"]}) from None
+        return club
+
+    def add_member(self, ref: str, by: User, username: str, roles: list[str]) -> Club:
+        club = self._fresh(ref)
+        club.add_member(str(by.id), str(self.users.by_name(username).id), roles)
+        return self._save(club)
+
+    def remove_member(self, ref: str, by: User, username: str) -> Club:
+        club = self._fresh(ref)
+        club.remove_member(str(by.id), str(self.users.by_name(username).id))
+        return self._save(club)
+
+    def grant(self, ref: str, by: User, username: str, role: str) -> Club:
+        club = self._fresh(ref)
+        club.grant(str(by.id), str(self.users.by_name(username).id), role)
+        return self._save(club)
+
+    def revoke(self, ref: str, by: User, username: str, role: str) -> Club:
+        club = self._fresh(ref)
+        club.revoke(str(by.id), str(self.users.by_name(username).id), role)
+        return self._save(club)
+
+    # -- queries --------------------------------------------------------------------------------
+    def get(self, ref: str | UUID) -> Club:
+        """A club by id or by name (to read, not to change)."""
+        return self._load(ref, copy=False)
+
+    def has_role(self, club: str | UUID, user: str | UUID, role: str) -> bool:
+        """Whether ``user`` (an id) holds ``role`` (admin, arbiter or player) in ``club``."""
+        try:
+            return self.get(club).has_role(str(user), role)
+        except NotFound:
+            return False
+
+    def require_role(self, club: str | UUID, user: User, role: str) -> Club:
+        found = self.get(club)
+        found.require_role(str(user.id), role)
+        return found
+
+    def view(self, club: Club) -> dict[str, Any]:
+        members = [
+            {"user": uid, "username": self.users.username(uid), "roles": sorted(roles)}
+            for uid, roles in club.members.items()
+        ]
+        return {
+            "id": str(club.id),
+            "name": club.name,
+            "founder": self.users.username(club.founder),
+            "members": sorted(members, key=lambda m: m["username"].lower()),
+            "roles": list(ROLES),
+        }
+
+    def list(self) -> list[dict[str, str]]:
+        with self._lock:
+            while True:
+                batch = self.store.recorder.select_notifications(
+                    start=self._position,
+                    limit=500,
+                    topics=(get_topic(Club.Founded),),
+                    inclusive_of_start=False,
+                )
+                for note in batch:
+                    event: Any = self.store.mapper.to_domain_event(note)
+                    self._names[str(event.originator_id)] = event.name
+                    self._position = note.id
+                if len(batch) < 500:
+                    break
+            rows = [{"id": cid, "name": name} for cid, name in self._names.items()]
+        return sorted(rows, key=lambda r: r["name"].lower())
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _load(self, ref: str | UUID, *, copy: bool) -> Club:
+        try:
+            cid = ref if isinstance(ref, UUID) else UUID(str(ref))
+        except ValueError:
+            cid = club_id(str(ref))
+        try:
+            club: Any = self.store.repository.get(cid, deepcopy_from_cache=copy)
+        except AggregateNotFoundError:
+            raise NotFound(f"no club {ref}", {"club": ["unknown club"]}) from None
+        if not isinstance(club, Club):
+            raise NotFound(f"no club {ref}", {"club": ["unknown club"]})
+        return club
+
+    def _fresh(self, ref: str) -> Club:
+        return self._load(ref, copy=True)
+
+    def _save(self, club: Club) -> Club:
+        try:
+            self.store.save(club)
+        except IntegrityError:
+            raise Conflict("the club changed meanwhile; try again") from None
+        return club

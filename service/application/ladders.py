@@ -1,0 +1,452 @@
+"""Ladder commands and queries: settings, players, challenges, face-to-face reports, standings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from service.application.clubs import ClubService
+from service.application.games import GameService
+from service.application.standings import LadderFeed, LadderState
+from service.application.store import ArbiterStore
+from service.application.users import UserService
+from service.domain.errors import Conflict, NotFound, Unprocessable
+from service.domain.game import Game
+from service.domain.ladders import Challenge, Ladder, LadderResult, ResultReport
+from service.domain.users import User
+from service.rules.base import ScenarioError
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class LadderService:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        users: UserService,
+        clubs: ClubService,
+        games: GameService,
+        feed: LadderFeed,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.store = store
+        self.users = users
+        self.clubs = clubs
+        self.games = games
+        self.feed = feed
+        self.clock = clock
+
+    # -- ladders ----------------------------------------------------------------------------------
+    def create(
+        self,
+        club: str,
+        by: User,
+        *,
+        name: str,
+        system: str,
+        scenario: str | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> Ladder:
+        found = self.clubs.require_role(club, by, "admin")
+        if system not in self.games.registry.names():
+            raise Unprocessable(
+                f"no rules system {system!r}",
+                {"system": [f"known: {', '.join(self.games.registry.names())}"]},
+            )
+        if scenario is not None:
+            self._scenario_sides(system, scenario)
+        ladder = Ladder.create(
+            club_id=str(found.id),
+            name=name,
+            system=system,
+            scenario=scenario,
+            settings=settings or {},
+            created_by=str(by.id),
+        )
+        return self._save(ladder)
+
+    def change_settings(self, ladder_id: str, by: User, changes: Mapping[str, Any]) -> Ladder:
+        ladder = self._get(ladder_id, Ladder, copy=True)
+        self.clubs.require_role(ladder.club_id, by, "admin")
+        ladder.change_settings(str(by.id), changes)
+        return self._save(ladder)
+
+    def join(self, ladder_id: str, user: User) -> Ladder:
+        ladder = self._get(ladder_id, Ladder, copy=True)
+        self.clubs.require_role(ladder.club_id, user, "player")
+        ladder.join(str(user.id))
+        return self._save(ladder)
+
+    def leave(self, ladder_id: str, user: User) -> Ladder:
+        ladder = self._get(ladder_id, Ladder, copy=True)
+        ladder.leave(str(user.id))
+        return self._save(ladder)
+
+    def get(self, ladder_id: str) -> Ladder:
+        return self._get(ladder_id, Ladder)
+
+    def of_club(self, club: str) -> list[dict[str, Any]]:
+        cid = str(self.clubs.get(club).id)
+        self.feed.catch_up()
+        return [self.summary(s) for s in self.feed.ladders.values() if s.club_id == cid]
+
+    def summary(self, state: LadderState) -> dict[str, Any]:
+        return {
+            "id": state.id,
+            "club": state.club_id,
+            "name": state.name,
+            "system": state.system,
+            "scenario": state.scenario,
+            "settings": dict(state.settings),
+            "players": len(state.players),
+            "results": state.table.results,
+            "period": state.table.period,
+            "created_at": state.created_at,
+        }
+
+    def view(self, ladder_id: str) -> dict[str, Any]:
+        self.feed.catch_up()
+        state = self._state(ladder_id)
+        recent = [self._result_view(r) for r in reversed(state.recent)]
+        return self.summary(state) | {"recent_results": recent}
+
+    # -- challenges -------------------------------------------------------------------------------
+    def challenge(
+        self,
+        ladder_id: str,
+        by: User,
+        opponent: str,
+        *,
+        scenario: str | None = None,
+        side: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> Challenge:
+        ladder = self.get(ladder_id)
+        me, them = str(by.id), str(self.users.by_name(opponent).id)
+        ladder.require_player(me, "ladder")
+        ladder.require_player(them, "opponent")
+        scenario = self._ladder_scenario(ladder, scenario)
+        sides = self._scenario_sides(ladder.system, scenario)
+        if side is not None and side not in sides:
+            raise Unprocessable(f"no side {side!r}", {"side": [f"one of {', '.join(sides)}"]})
+        self._check_options(ladder.system, scenario, options or {})
+        self.feed.catch_up()
+        state = self._state(ladder_id)
+        self._check_range(state, me, them)
+        for other in state.challenges.values():
+            if other["status"] == "open" and {other["challenger"], other["opponent"]} == {me, them}:
+                raise Conflict(
+                    "an open challenge between you already exists",
+                    {"opponent": [f"challenge {other['id']} is open"]},
+                )
+        challenge = Challenge.issue(
+            ladder_id=str(ladder.id),
+            challenger=me,
+            opponent=them,
+            scenario=scenario,
+            challenger_side=side,
+            options=options or {},
+            now=self.clock(),
+            hours=ladder.settings["challenge_deadline_hours"],
+        )
+        return self._save(challenge)
+
+    def accept(self, challenge_id: str, by: User) -> tuple[Challenge, Game]:
+        """Accept: the game is created (sides: the challenger's choice, else drawn at random)."""
+        challenge = self._get(challenge_id, Challenge, copy=True)
+        now = self.clock()
+        challenge.check_answer(str(by.id), now)
+        ladder = self.get(challenge.ladder_id)
+        sides = self._scenario_sides(ladder.system, challenge.scenario)
+        mine = challenge.challenger_side or random.SystemRandom().choice(sides)
+        bound = {
+            side: challenge.challenger if side == mine else challenge.opponent for side in sides
+        }
+        game = self.games.create(
+            system=ladder.system,
+            scenario=challenge.scenario,
+            sides={side: self.users.username(uid) for side, uid in bound.items()},
+            creator=by,
+            options=challenge.options,
+            labels={
+                "club": ladder.club_id,
+                "ladder": str(ladder.id),
+                "rated": True,
+                "takeback_policy": ladder.settings.get("takeback", "never"),
+                "pause_on_dispute": bool(ladder.settings.get("disputes_pause", False)),
+            },
+        )
+        challenge.accept(str(by.id), str(game.id), bound, now)
+        return self._save(challenge), game
+
+    def decline(self, challenge_id: str, by: User, reason: str = "") -> Challenge:
+        challenge = self._get(challenge_id, Challenge, copy=True)
+        challenge.decline(str(by.id), reason, self.clock())
+        return self._save(challenge)
+
+    def forfeit(self, challenge_id: str, by: User) -> Challenge:
+        """After the deadline the unanswered challenge is a win for the challenger."""
+        challenge = self._get(challenge_id, Challenge, copy=True)
+        ladder = self.get(challenge.ladder_id)
+        is_admin = self.clubs.has_role(ladder.club_id, by.id, "admin")
+        challenge.forfeit(str(by.id), self.clock(), is_admin=is_admin)
+        sides = self._scenario_sides(ladder.system, challenge.scenario)
+        mine = challenge.challenger_side or sides[0]
+        bound = {
+            side: challenge.challenger if side == mine else challenge.opponent for side in sides
+        }
+        result = LadderResult.record(
+            ladder_id=challenge.ladder_id,
+            scenario=challenge.scenario,
+            sides=bound,
+            winner=mine,
+            level="forfeit",
+            source="forfeit",
+            source_id=str(challenge.id),
+        )
+        return self._save(challenge, result)
+
+    def challenges(self, ladder_id: str, status: str | None = None) -> list[dict[str, Any]]:
+        self.feed.catch_up()
+        state = self._state(ladder_id)
+        rows = [self._challenge_view(c) for c in state.challenges.values()]
+        rows = [r for r in rows if status is None or r["status"] == status]
+        return sorted(rows, key=lambda r: r["issued_at"], reverse=True)
+
+    def challenge_view(self, challenge: Challenge) -> dict[str, Any]:
+        return self._challenge_view(
+            {
+                "id": str(challenge.id),
+                "ladder": challenge.ladder_id,
+                "challenger": challenge.challenger,
+                "opponent": challenge.opponent,
+                "scenario": challenge.scenario,
+                "challenger_side": challenge.challenger_side,
+                "deadline": challenge.deadline,
+                "status": challenge.status,
+                "game": challenge.game_id,
+                "sides": challenge.sides,
+                "issued_at": challenge.created_on.isoformat(),
+            }
+        )
+
+    def _challenge_view(self, row: dict[str, Any]) -> dict[str, Any]:
+        name = self.users.username
+        return row | {
+            "challenger": name(row["challenger"]),
+            "opponent": name(row["opponent"]),
+            "sides": {side: name(uid) for side, uid in row["sides"].items()},
+        }
+
+    # -- face-to-face results ---------------------------------------------------------------------
+    def report(
+        self,
+        ladder_id: str,
+        by: User,
+        *,
+        sides: Mapping[str, str],
+        winner: str | None,
+        level: str | None = None,
+        scenario: str | None = None,
+    ) -> ResultReport:
+        ladder = self.get(ladder_id)
+        scenario = self._ladder_scenario(ladder, scenario)
+        known = self._scenario_sides(ladder.system, scenario)
+        if set(sides) != set(known):
+            raise Unprocessable(
+                "name a player for every side", {"sides": [f"exactly {', '.join(known)}"]}
+            )
+        bound = {side: str(self.users.by_name(name).id) for side, name in sides.items()}
+        for uid in bound.values():
+            ladder.require_player(uid, "sides")
+        report = ResultReport.report(
+            ladder_id=str(ladder.id),
+            reporter=str(by.id),
+            scenario=scenario,
+            sides=bound,
+            winner=winner,
+            level=level,
+        )
+        return self._save(report)
+
+    def confirm(self, report_id: str, by: User) -> ResultReport:
+        report = self._get(report_id, ResultReport, copy=True)
+        report.confirm(str(by.id))
+        result = LadderResult.record(
+            ladder_id=report.ladder_id,
+            scenario=report.scenario,
+            sides=report.sides,
+            winner=report.winner,
+            level=report.level,
+            source="report",
+            source_id=str(report.id),
+        )
+        return self._save(report, result)
+
+    def reject(self, report_id: str, by: User, reason: str = "") -> ResultReport:
+        report = self._get(report_id, ResultReport, copy=True)
+        report.reject(str(by.id), reason)
+        return self._save(report)
+
+    def reports(self, ladder_id: str, status: str | None = None) -> list[dict[str, Any]]:
+        self.feed.catch_up()
+        state = self._state(ladder_id)
+        name = self.users.username
+        rows = [
+            r
+            | {
+                "reporter": name(r["reporter"]),
+                "opponent": name(r["opponent"]),
+                "sides": {s: name(u) for s, u in r["sides"].items()},
+            }
+            for r in state.reports.values()
+            if status is None or r["status"] == status
+        ]
+        return sorted(rows, key=lambda r: r["reported_at"], reverse=True)
+
+    def report_view(self, report: ResultReport) -> dict[str, Any]:
+        name = self.users.username
+        return {
+            "id": str(report.id),
+            "ladder": report.ladder_id,
+            "reporter": name(report.reporter),
+            "opponent": name(report.opponent),
+            "scenario": report.scenario,
+            "sides": {s: name(u) for s, u in report.sides.items()},
+            "winner": report.winner,
+            "level": report.level,
+            "status": report.status,
+            "reported_at": report.created_on.isoformat(),
+        }
+
+    # -- standings ----------------------------------------------------------------------------------
+    def standings(self, ladder_id: str, *, offset: int = 0, limit: int = 100) -> dict[str, Any]:
+        """The leaderboard: from Redis when configured (rebuilt from the events if Redis lost it),
+        else from this worker's projection."""
+        board = self.feed.leaderboard
+        if board is None:
+            self.feed.catch_up()
+        else:  # Redis serves; this worker follows the log at most every half second
+            self.feed.catch_up_if_due()
+        state = self._state(ladder_id)
+        if board is not None:
+            try:
+                rows = board.top(ladder_id, offset, limit)
+                if rows is None:  # Redis lost the board: write it again from the events
+                    self.feed.catch_up()
+                    self.feed.republish(ladder_id)
+                    rows = board.top(ladder_id, offset, limit)
+                if rows is not None:
+                    return {"ladder": ladder_id, "source": "redis", "standings": rows}
+            except ConnectionError:
+                pass  # Redis is down: the projection serves
+        rows = self.feed.standings(state)[offset : offset + limit]
+        return {"ladder": ladder_id, "source": "projection", "standings": rows}
+
+    def history(self, ladder_id: str, username: str) -> list[dict[str, Any]]:
+        uid = str(self.users.by_name(username).id)
+        self.feed.catch_up()
+        return self._state(ladder_id).table.history(uid)
+
+    def side_adjustments(self, ladder_id: str) -> dict[str, Any]:
+        self.feed.catch_up()
+        state = self._state(ladder_id)
+        scenarios = {name: s.as_dict() for name, s in state.table.sides.scenarios.items()}
+        return {"applied": state.settings["side_adjustment"], "scenarios": scenarios}
+
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+        """Replay the log from the start into a fresh projection (and a fresh Redis board)."""
+        results = self.feed.rebuild(progress)
+        return {"ladders": len(self.feed.ladders), "results": results}
+
+    def settings_for_game(self, game_id: str | UUID) -> dict[str, Any] | None:
+        """The settings of the ladder a game belongs to (takeback, disputes_pause ...), else None."""
+        state = self.feed.ladder_of_game(str(game_id))
+        return dict(state.settings) if state is not None else None
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def _result_view(self, row: dict[str, Any]) -> dict[str, Any]:
+        return row | {"sides": {s: self.users.username(u) for s, u in row["sides"].items()}}
+
+    def _state(self, ladder_id: str) -> LadderState:
+        state = self.feed.ladder(str(ladder_id))
+        if state is None:
+            raise NotFound(f"no ladder {ladder_id}", {"ladder": ["unknown ladder"]})
+        return state
+
+    def _ladder_scenario(self, ladder: Ladder, scenario: str | None) -> str:
+        if ladder.scenario is not None:
+            if scenario not in (None, ladder.scenario):
+                raise Unprocessable(
+                    "the ladder plays one scenario", {"scenario": [f"only {ladder.scenario}"]}
+                )
+            return ladder.scenario
+        if not scenario:
+            raise Unprocessable(
+                "say which scenario", {"scenario": [f"a scenario of {ladder.system}"]}
+            )
+        return scenario
+
+    def _scenario_sides(self, system: str, scenario: str) -> list[str]:
+        rules = self.games.system(system)
+        info = {s.id: s for s in rules.scenarios()}.get(scenario)
+        if info is None:
+            known = ", ".join(s.id for s in rules.scenarios())
+            raise Unprocessable(f"no scenario {scenario!r}", {"scenario": [f"known: {known}"]})
+        if len(info.sides) != 2:
+            raise Unprocessable(
+                "ladders rate two-sided scenarios",
+                {"scenario": [f"{scenario} has {len(info.sides)} sides"]},
+            )
+        return list(info.sides)
+
+    def _check_options(self, system: str, scenario: str, options: Mapping[str, Any]) -> None:
+        rules = self.games.system(system)
+        try:
+            rules.initial_state(scenario, {**rules.default_options(scenario), **dict(options)})
+        except ScenarioError as exc:
+            raise Unprocessable(
+                exc.message, {f"options.{k}": v for k, v in exc.problems.items()} or {}
+            ) from None
+
+    def _check_range(self, state: LadderState, me: str, them: str) -> None:
+        ranks = {row["user"]: row["rank"] for row in self.feed.standings(state)}
+        reach = state.settings["challenge_range"]
+        mine, theirs = ranks.get(me, len(ranks) + 1), ranks.get(them, len(ranks) + 1)
+        if not 0 < mine - theirs <= reach:
+            raise Unprocessable(
+                "out of challenge range",
+                {
+                    "opponent": [
+                        f"ranked {theirs}, you are {mine}: challenge a player 1 to {reach} places above you"
+                    ]
+                },
+            )
+
+    def _get(self, aggregate_id: str | UUID, kind: type, *, copy: bool = False) -> Any:
+        label = kind.__name__.lower().replace("resultreport", "report")
+        try:
+            found: Any = self.store.repository.get(
+                UUID(str(aggregate_id)), deepcopy_from_cache=copy
+            )
+        except (AggregateNotFoundError, ValueError):
+            raise NotFound(f"no {label} {aggregate_id}", {label: [f"unknown {label}"]}) from None
+        if not isinstance(found, kind):
+            raise NotFound(f"no {label} {aggregate_id}", {label: [f"unknown {label}"]})
+        return found
+
+    def _save(self, *aggregates: Any) -> Any:
+        try:
+            self.store.save(*aggregates)
+        except IntegrityError:
+            raise Conflict("it changed meanwhile; reload and try again") from None
+        self.feed.catch_up()
+        return aggregates[0]

@@ -1,0 +1,135 @@
+"""Clubs: a name, members and their roles (admin, arbiter, player).  Admins manage members."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from service.domain.errors import Conflict, Forbidden, Invalid, NotFound
+
+CLUBS_NAMESPACE = UUID("0b6f4c1e-3d2a-4e8f-9c7b-5a1d2e3f4a5b")
+ROLES = ("admin", "arbiter", "player")
+CLUB_NAME = re.compile(r"^[^\s].{1,58}[^\s]$")
+
+
+def club_id(name: str) -> UUID:
+    return uuid5(CLUBS_NAMESPACE, "club:" + " ".join(name.lower().split()))
+
+
+def check_roles(roles: list[str]) -> None:
+    unknown = [r for r in roles if r not in ROLES]
+    if unknown:
+        raise Invalid(
+            f"unknown role {unknown[0]!r}", {"roles": [f"each one of {', '.join(ROLES)}"]}
+        )
+
+
+class Club(Aggregate):
+    class Founded(Aggregate.Created):
+        name: str
+        founder: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.name = self.name
+            aggregate.founder = self.founder
+            aggregate.members = {self.founder: list(ROLES)}
+
+    class MemberAdded(Aggregate.Event):
+        user: str
+        roles: list[str]
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.members[self.user] = list(self.roles)
+
+    class MemberRemoved(Aggregate.Event):
+        user: str
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.members.pop(self.user, None)
+
+    class RoleGranted(Aggregate.Event):
+        user: str
+        role: str
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.members[self.user].append(self.role)
+
+    class RoleRevoked(Aggregate.Event):
+        user: str
+        role: str
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.members[self.user].remove(self.role)
+
+    name: str
+    founder: str
+    members: dict[str, list[str]]  # user id -> roles
+
+    def __init__(self) -> None:  # attributes are set by Founded.apply
+        pass
+
+    @classmethod
+    def found(cls, name: str, founder: str) -> Club:
+        name = " ".join((name or "").split())
+        if not CLUB_NAME.match(name):
+            raise Invalid("invalid club name", {"name": ["3 to 60 characters"]})
+        return cls._create(cls.Founded, id=club_id(name), name=name, founder=founder)
+
+    # -- queries ------------------------------------------------------------------------------------
+    def has_role(self, user: str, role: str) -> bool:
+        return role in self.members.get(user, ())
+
+    def require_role(self, user: str, role: str) -> None:
+        if not self.has_role(user, role):
+            raise Forbidden(
+                f"only a club {role} may do this",
+                {"club": [f"you are not a {role} of {self.name}"]},
+            )
+
+    def _admins(self) -> list[str]:
+        return [u for u, roles in self.members.items() if "admin" in roles]
+
+    def _member(self, user: str) -> list[str]:
+        if user not in self.members:
+            raise NotFound("not a member of the club", {"user": ["not a member"]})
+        return self.members[user]
+
+    # -- commands (every one by an admin) ----------------------------------------------------------
+    def add_member(self, by: str, user: str, roles: list[str]) -> None:
+        self.require_role(by, "admin")
+        roles = list(dict.fromkeys(roles or ["player"]))
+        check_roles(roles)
+        if user in self.members:
+            raise Conflict("already a member", {"user": ["already a member of the club"]})
+        self.trigger_event(self.MemberAdded, user=user, roles=roles, by=by)
+
+    def remove_member(self, by: str, user: str) -> None:
+        if by != user:  # anyone may leave; only an admin removes someone else
+            self.require_role(by, "admin")
+        roles = self._member(user)
+        if "admin" in roles and self._admins() == [user]:
+            raise Conflict("the last admin cannot leave", {"user": ["the club's last admin"]})
+        self.trigger_event(self.MemberRemoved, user=user, by=by)
+
+    def grant(self, by: str, user: str, role: str) -> None:
+        self.require_role(by, "admin")
+        check_roles([role])
+        if role in self._member(user):
+            raise Conflict(f"already {role}", {"role": [f"the member already is {role}"]})
+        self.trigger_event(self.RoleGranted, user=user, role=role, by=by)
+
+    def revoke(self, by: str, user: str, role: str) -> None:
+        self.require_role(by, "admin")
+        check_roles([role])
+        if role not in self._member(user):
+            raise Conflict(f"not {role}", {"role": [f"the member is not {role}"]})
+        if role == "admin" and self._admins() == [user]:
+            raise Conflict("the club needs an admin", {"role": ["the club's last admin"]})
+        self.trigger_event(self.RoleRevoked, user=user, role=role, by=by)

@@ -1,0 +1,383 @@
+"""Clubs, ladders and campaigns through the HTTP API (SQLite, in-process broker)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.support.api import ApiHelper
+from tests.support.sse import SseReader
+
+PLAYERS = ("bob", "cat", "dan")
+
+
+def ok(response: Any, status: int = 200) -> Any:
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def play_to_the_end(api: ApiHelper, game_id: str, red_takes_the_crossroads: bool) -> dict:
+    """One turn of skirmish: red may move 2nd Foot onto the Crossroads (1 VP), then all phases end."""
+    game = api.game(game_id)
+    red, blue = game["sides"]["red"], game["sides"]["blue"]
+    if red_takes_the_crossroads:
+        move = {"type": "move", "unit": "r2", "path": ["D3", "D4"]}
+        assert api.command(game_id, red, move).status_code == 201
+    for user in (red, red, blue, blue):
+        assert api.command(game_id, user, {"type": "end_phase"}).status_code == 201
+    return api.game(game_id)
+
+
+@pytest.fixture
+def club(api: ApiHelper) -> dict[str, Any]:
+    body = ok(
+        api.client.post("/api/clubs", json={"name": "Hex Club"}, headers=api.user("ann")), 201
+    )
+    for name in PLAYERS:
+        api.user(name)
+        ok(
+            api.client.post(
+                f"/api/clubs/{body['id']}/members",
+                json={"username": name, "roles": ["player"]},
+                headers=api.user("ann"),
+            ),
+            201,
+        )
+    return body
+
+
+@pytest.fixture
+def ladder(api: ApiHelper, club: dict[str, Any]) -> dict[str, Any]:
+    body = ok(
+        api.client.post(
+            f"/api/clubs/{club['id']}/ladders",
+            json={
+                "name": "Mill ladder",
+                "system": "skirmish",
+                "scenario": "meeting",
+                "settings": {"challenge_range": 2, "challenge_deadline_hours": 24},
+            },
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    for name in ("ann", *PLAYERS):
+        ok(api.client.post(f"/api/ladders/{body['id']}/players", headers=api.user(name)), 201)
+    return body
+
+
+def standings(api: ApiHelper, ladder_id: str) -> list[dict[str, Any]]:
+    return ok(api.client.get(f"/api/ladders/{ladder_id}/standings"))["standings"]
+
+
+def test_club_members_and_roles(api: ApiHelper, club: dict[str, Any]) -> None:
+    cid = club["id"]
+    shown = ok(api.client.get("/api/clubs/Hex Club"))
+    assert shown["id"] == cid
+    assert {m["username"]: m["roles"] for m in shown["members"]} == {
+        "ann": ["admin", "arbiter", "player"],
+        "bob": ["player"],
+        "cat": ["player"],
+        "dan": ["player"],
+    }
+    # only admins manage members
+    r = api.client.put(f"/api/clubs/{cid}/members/cat/roles/arbiter", headers=api.user("bob"))
+    assert r.status_code == 403 and r.get_json()["error"] == "forbidden"
+    ok(api.client.put(f"/api/clubs/{cid}/members/cat/roles/arbiter", headers=api.user("ann")))
+    r = api.client.put(f"/api/clubs/{cid}/members/cat/roles/arbiter", headers=api.user("ann"))
+    assert r.status_code == 409
+    r = api.client.post(
+        f"/api/clubs/{cid}/members",
+        json={"username": "eve", "roles": ["king"]},
+        headers=api.user("ann"),
+    )
+    assert r.status_code == 400 and "roles.0" in r.get_json()["details"]
+    svc = api.client.application.extensions["arbiter"]
+    cat = svc.users.by_name("cat")
+    assert svc.clubs.has_role(cid, cat.id, "arbiter") and not svc.clubs.has_role(
+        cid, cat.id, "admin"
+    )
+    ok(api.client.delete(f"/api/clubs/{cid}/members/cat/roles/arbiter", headers=api.user("ann")))
+    assert not svc.clubs.has_role(cid, cat.id, "arbiter")
+    r = api.client.delete(f"/api/clubs/{cid}/members/ann/roles/admin", headers=api.user("ann"))
+    assert r.status_code == 409  # the last admin stays
+    ok(api.client.delete(f"/api/clubs/{cid}/members/dan", headers=api.user("ann")))
+    assert "dan" not in [m["username"] for m in ok(api.client.get(f"/api/clubs/{cid}"))["members"]]
+    assert (
+        api.client.post(
+            "/api/clubs", json={"name": "hex  club"}, headers=api.user("bob")
+        ).status_code
+        == 409
+    )
+    assert [c["name"] for c in ok(api.client.get("/api/clubs"))] == ["Hex Club"]
+
+
+def test_ladder_settings_are_validated_and_changed_by_admins(api: ApiHelper, ladder: dict) -> None:
+    lid = ladder["id"]
+    assert ladder["settings"]["takeback"] == "never" and ladder["settings"]["challenge_range"] == 2
+    r = api.client.patch(
+        f"/api/ladders/{lid}/settings", json={"takeback": "sometimes"}, headers=api.user("ann")
+    )
+    assert r.status_code == 400 and "takeback" in r.get_json()["details"]
+    r = api.client.patch(
+        f"/api/ladders/{lid}/settings", json={"takeback": "casual"}, headers=api.user("bob")
+    )
+    assert r.status_code == 403
+    body = ok(
+        api.client.patch(
+            f"/api/ladders/{lid}/settings",
+            json={"takeback": "casual", "disputes_pause": False},
+            headers=api.user("ann"),
+        )
+    )
+    assert body["settings"]["takeback"] == "casual" and body["settings"]["disputes_pause"] is False
+    assert body["players"] == 4
+    api.user("eve")  # not a club member: may not join
+    assert (
+        api.client.post(f"/api/ladders/{lid}/players", headers=api.user("eve")).status_code == 403
+    )
+
+
+def test_a_challenge_accepted_makes_a_game_whose_end_moves_the_standings(
+    api: ApiHelper, app: Flask, ladder: dict
+) -> None:
+    lid = ladder["id"]
+    ranks = [r["username"] for r in standings(api, lid)]
+    low, above, far = ranks[3], ranks[2], ranks[0]
+    r = api.client.post(
+        f"/api/ladders/{lid}/challenges", json={"opponent": far}, headers=api.user(low)
+    )
+    assert r.status_code == 422 and "out of challenge range" in r.get_json()["message"]
+    r = api.client.post(
+        f"/api/ladders/{lid}/challenges", json={"opponent": ranks[3]}, headers=api.user(above)
+    )
+    assert r.status_code == 422  # only players ranked above may be challenged
+    challenge = ok(
+        api.client.post(
+            f"/api/ladders/{lid}/challenges",
+            json={"opponent": above, "side": "red", "options": {"turns": 1}},
+            headers=api.user(low),
+        ),
+        201,
+    )
+    assert challenge["status"] == "open"
+    assert (
+        api.client.post(
+            f"/api/challenges/{challenge['id']}/accept", headers=api.user(low)
+        ).status_code
+        == 403
+    )
+    accepted = ok(
+        api.client.post(f"/api/challenges/{challenge['id']}/accept", headers=api.user(above)), 201
+    )
+    assert accepted["status"] == "accepted" and accepted["sides"] == {"red": low, "blue": above}
+    game = play_to_the_end(api, accepted["game"], red_takes_the_crossroads=True)
+    assert game["status"] == "ended" and game["result"]["winner"] == "red"
+    rows = {r["username"]: r for r in standings(api, lid)}
+    assert rows[low]["wins"] == 1 and rows[low]["rating"] > 1500 > rows[above]["rating"]
+    assert rows[low]["rank"] == 1
+    view = ok(api.client.get(f"/api/ladders/{lid}"))
+    assert view["results"] == 1 and view["recent_results"][0]["source_id"] == accepted["game"]
+    assert view["recent_results"][0]["level"] == "victory"
+    history = ok(api.client.get(f"/api/ladders/{lid}/history/{low}"))["history"]
+    assert history[-1]["provisional"] is True and history[-1]["rating"] == rows[low]["rating"]
+    sides = ok(api.client.get(f"/api/ladders/{lid}/sides"))
+    assert sides["scenarios"]["meeting"]["wins"]["red"] == 1
+    svc = app.extensions["arbiter"]
+    assert svc.ladders.settings_for_game(accepted["game"])["takeback"] == "never"
+    assert svc.ladders.settings_for_game("00000000-0000-0000-0000-000000000000") is None
+
+
+def test_decline_and_forfeit_after_the_deadline(api: ApiHelper, app: Flask, ladder: dict) -> None:
+    lid = ladder["id"]
+    ranks = [r["username"] for r in standings(api, lid)]
+    low, above = ranks[3], ranks[2]
+
+    def challenge() -> dict[str, Any]:
+        return ok(
+            api.client.post(
+                f"/api/ladders/{lid}/challenges", json={"opponent": above}, headers=api.user(low)
+            ),
+            201,
+        )
+
+    first = challenge()
+    r = api.client.post(
+        f"/api/ladders/{lid}/challenges", json={"opponent": above}, headers=api.user(low)
+    )
+    assert r.status_code == 409  # one open challenge per pair
+    declined = ok(
+        api.client.post(
+            f"/api/challenges/{first['id']}/decline",
+            json={"reason": "busy"},
+            headers=api.user(above),
+        )
+    )
+    assert declined["status"] == "declined"
+    second = challenge()
+    r = api.client.post(f"/api/challenges/{second['id']}/forfeit", headers=api.user(low))
+    assert r.status_code == 409  # the deadline has not passed
+    later = datetime.now(UTC) + timedelta(hours=25)
+    app.extensions["arbiter"].ladders.clock = lambda: later
+    assert (
+        api.client.post(
+            f"/api/challenges/{second['id']}/accept", headers=api.user(above)
+        ).status_code
+        == 409
+    )
+    assert (
+        api.client.post(
+            f"/api/challenges/{second['id']}/forfeit", headers=api.user(above)
+        ).status_code
+        == 403
+    )
+    forfeited = ok(
+        api.client.post(f"/api/challenges/{second['id']}/forfeit", headers=api.user(low))
+    )
+    assert forfeited["status"] == "forfeited"
+    rows = {r["username"]: r for r in standings(api, lid)}
+    assert (rows[low]["wins"], rows[above]["losses"]) == (1, 1)
+    assert ok(api.client.get(f"/api/ladders/{lid}"))["recent_results"][0]["level"] == "forfeit"
+    # a forfeit teaches the side adjustment nothing
+    assert ok(api.client.get(f"/api/ladders/{lid}/sides"))["scenarios"] == {}
+    statuses = sorted(c["status"] for c in ok(api.client.get(f"/api/ladders/{lid}/challenges")))
+    assert statuses == ["declined", "forfeited"]
+
+
+def test_face_to_face_result_counts_once_the_opponent_confirms(
+    api: ApiHelper, ladder: dict
+) -> None:
+    lid = ladder["id"]
+    body = {"sides": {"red": "bob", "blue": "cat"}, "winner": "blue", "level": "decisive"}
+    r = api.client.post(f"/api/ladders/{lid}/reports", json=body, headers=api.user("dan"))
+    assert r.status_code == 403  # only a player of the game reports it
+    r = api.client.post(
+        f"/api/ladders/{lid}/reports", json=body | {"winner": "green"}, headers=api.user("bob")
+    )
+    assert r.status_code == 422 and "winner" in r.get_json()["details"]
+    report = ok(
+        api.client.post(f"/api/ladders/{lid}/reports", json=body, headers=api.user("bob")), 201
+    )
+    assert report["status"] == "reported" and report["opponent"] == "cat"
+    assert all(r["games"] == 0 for r in standings(api, lid))
+    assert (
+        api.client.post(f"/api/reports/{report['id']}/confirm", headers=api.user("bob")).status_code
+        == 403
+    )
+    confirmed = ok(api.client.post(f"/api/reports/{report['id']}/confirm", headers=api.user("cat")))
+    assert confirmed["status"] == "confirmed"
+    assert (
+        api.client.post(f"/api/reports/{report['id']}/confirm", headers=api.user("cat")).status_code
+        == 409
+    )
+    rows = {r["username"]: r for r in standings(api, lid)}
+    assert rows["cat"]["wins"] == 1 and rows["bob"]["losses"] == 1
+    second = ok(
+        api.client.post(f"/api/ladders/{lid}/reports", json=body, headers=api.user("cat")), 201
+    )
+    ok(
+        api.client.post(
+            f"/api/reports/{second['id']}/reject",
+            json={"reason": "never played"},
+            headers=api.user("bob"),
+        )
+    )
+    assert {r["username"]: r["games"] for r in standings(api, lid)}["cat"] == 1
+    assert [r["status"] for r in ok(api.client.get(f"/api/ladders/{lid}/reports"))] == [
+        "rejected",
+        "confirmed",
+    ]
+
+
+def test_campaign_scores_steps_by_victory_level(api: ApiHelper, club: dict) -> None:
+    body = {
+        "name": "Autumn campaign",
+        "sides": ["red", "blue"],
+        "steps": [
+            {"title": "Meeting at the Mill", "system": "skirmish", "scenario": "meeting"},
+            {"title": "The river crossing (played at the club)"},
+        ],
+        "scoring": {"victory": 3, "decisive": 5, "draw": 1},
+    }
+    r = api.client.post(f"/api/clubs/{club['id']}/campaigns", json=body, headers=api.user("bob"))
+    assert r.status_code == 403
+    campaign = ok(
+        api.client.post(f"/api/clubs/{club['id']}/campaigns", json=body, headers=api.user("ann")),
+        201,
+    )
+    cid = campaign["id"]
+    r = api.client.post(
+        f"/api/campaigns/{cid}/steps/1/result",
+        json={"sides": {"red": "bob", "blue": "cat"}, "winner": "red", "level": "victory"},
+        headers=api.user("ann"),
+    )
+    assert r.status_code == 409  # steps are played in order
+    started = ok(
+        api.client.post(
+            f"/api/campaigns/{cid}/steps/0/start",
+            json={"sides": {"red": "bob", "blue": "cat"}, "options": {"turns": 1}},
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    play_to_the_end(api, started["game"], red_takes_the_crossroads=True)
+    after = ok(api.client.get(f"/api/campaigns/{cid}"))
+    assert after["steps"][0]["status"] == "scored" and after["steps"][0]["result"]["points"] == {
+        "red": 3,
+        "blue": 0,
+    }
+    ok(
+        api.client.post(
+            f"/api/campaigns/{cid}/steps/0/notes",
+            json={"text": "Blue starts the crossing one unit short."},
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    r = api.client.post(
+        f"/api/campaigns/{cid}/steps/1/result",
+        json={"sides": {"red": "cat", "blue": "dan"}, "winner": "blue", "level": "crushing"},
+        headers=api.user("ann"),
+    )
+    assert r.status_code == 422 and "level" in r.get_json()["details"]
+    final = ok(
+        api.client.post(
+            f"/api/campaigns/{cid}/steps/1/result",
+            json={"sides": {"red": "cat", "blue": "dan"}, "winner": "blue", "level": "decisive"},
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    assert final["steps"][0]["notes"] == ["Blue starts the crossing one unit short."]
+    assert final["next_step"] is None
+    assert final["standings"]["sides"] == {"red": 3, "blue": 5}
+    points = {p["username"]: p["points"] for p in final["standings"]["players"]}
+    assert points == {"dan": 5, "bob": 3, "cat": 0}
+    assert [c["name"] for c in ok(api.client.get(f"/api/clubs/{club['id']}/campaigns"))] == [
+        "Autumn campaign"
+    ]
+
+
+def test_standings_stream_announces_a_confirmed_result(api: ApiHelper, ladder: dict) -> None:
+    lid = ladder["id"]
+    response = api.client.get(
+        f"/api/ladders/{lid}/stream", query_string={"window": 4}, buffered=False
+    )
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    reader = SseReader(response)
+    report = ok(
+        api.client.post(
+            f"/api/ladders/{lid}/reports",
+            json={"sides": {"red": "bob", "blue": "cat"}, "winner": "red"},
+            headers=api.user("bob"),
+        ),
+        201,
+    )
+    ok(api.client.post(f"/api/reports/{report['id']}/confirm", headers=api.user("cat")))
+    message = reader.wait_for("standings")
+    assert message["data"]["results"] == 1 and message["data"]["top"][0]["username"] == "bob"
+    reader.close()
+    assert api.client.get("/api/ladders/nope/stream").status_code == 404
