@@ -1,12 +1,19 @@
-"""The web app's blueprint (pages, templates, static files; no build step)."""
+"""The web app's blueprint: server-rendered page shells; every page's data comes from the public API
+through small JavaScript modules under ``static/js`` (no build step, nothing from a CDN)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, session
 
 HERE = Path(__file__).parent
+
+
+def _page(template: str, **context: Any) -> str:
+    """Render a page with the session's CSRF token (sent back as ``X-CSRF-Token`` on writes)."""
+    return render_template(template, csrf=session.get("csrf", ""), **context)
 
 
 def create_blueprint() -> Blueprint:
@@ -20,6 +27,18 @@ def create_blueprint() -> Blueprint:
 
     @blp.get("/")
     def home() -> str:
-        return render_template("home.html")
+        return _page("home.html")
+
+    @blp.get("/games/<game_id>")
+    def game(game_id: str) -> str:
+        return _page("game.html", game_id=game_id)
+
+    @blp.get("/rules")
+    def rules() -> str:
+        return _page("rules.html")
+
+    @blp.get("/rules/<path:entry_id>")
+    def rule_entry(entry_id: str) -> str:
+        return _page("entry.html", entry_id=entry_id)
 
     return blp

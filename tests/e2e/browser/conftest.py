@@ -1,0 +1,156 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real ``arbiter serve`` process
+(one server per module, one browser per session).  Without /usr/bin/chromium the tests skip locally
+and fail under CI=true; the browser is never downloaded."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+ARBITER = str(Path(sys.executable).parent / "arbiter")
+REPO = Path(__file__).resolve().parents[3]
+PASSWORD = "correct horse battery"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """A real ``arbiter serve`` on a free port, with users made through the API."""
+
+    def __init__(self, var: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ)
+        env.update(
+            ARBITER_VAR=str(var),
+            ARBITER_PLUGINS="tests.fixtures.skirmish",
+            ARBITER_STORE="sqlite",
+        )
+        env.pop("REDIS_URL", None)
+        self.proc = subprocess.Popen(
+            [ARBITER, "serve", "--port", str(self.port)],
+            env=env,
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self.tokens: dict[str, str] = {}
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).ok:
+                    return
+            except requests.ConnectionError:
+                time.sleep(0.1)
+            if self.proc.poll() is not None:
+                raise AssertionError(self.proc.stderr.read().decode() if self.proc.stderr else "")
+        raise AssertionError("the server did not start")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+
+    def user(self, name: str) -> dict[str, str]:
+        if name not in self.tokens:
+            r = requests.post(
+                self.url + "/api/users", json={"username": name, "password": PASSWORD}
+            )
+            assert r.status_code == 201, r.text
+            r = requests.post(
+                self.url + "/api/tokens", json={"username": name, "password": PASSWORD}
+            )
+            self.tokens[name] = r.json()["token"]
+        return {"Authorization": f"Bearer {self.tokens[name]}"}
+
+    def create_game(self, sides: dict[str, str], **options: Any) -> dict[str, Any]:
+        for name in sides.values():
+            self.user(name)
+        r = requests.post(
+            self.url + "/api/games",
+            json={"system": "skirmish", "scenario": "meeting", "sides": sides, "options": options},
+            headers=self.user(next(iter(sides.values()))),
+        )
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def command(self, game_id: str, user: str, command: dict[str, Any]) -> dict[str, Any]:
+        version = requests.get(f"{self.url}/api/games/{game_id}").json()["version"]
+        r = requests.post(
+            f"{self.url}/api/games/{game_id}/commands",
+            json={"expected_version": version, "command": command},
+            headers=self.user(user),
+        )
+        assert r.status_code == 201, r.text
+        return r.json()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("arbiter") / "var")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        reason = f"{CHROMIUM} is missing (install Debian's chromium package)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason}: the browser suite must run in CI")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    """A temporary folder kept after the run (pytest's own are pruned) for looking at the pages."""
+    folder = Path(
+        os.environ.get("ARBITER_SCREENSHOTS") or tempfile.mkdtemp(prefix="arbiter-shots-")
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"\nscreenshots: {folder}")
+    return folder
+
+
+def signed_in(browser: Any, server: Server, user: str, viewport: dict[str, int] = DESKTOP) -> Any:
+    """A new browser context signed in as ``user`` through POST /api/session; returns a page."""
+    server.user(user)
+    context = browser.new_context(viewport=viewport, base_url=server.url)
+    context.set_default_timeout(10_000)
+    r = context.request.post(
+        server.url + "/api/session", data={"username": user, "password": PASSWORD}
+    )
+    assert r.status == 201, r.text()
+    return context.new_page()

@@ -1,0 +1,181 @@
+"""Playing in the browser: sign in and out, start a game, move, attack with the combat preview, the
+dice, time travel, the keyboard, and a phone-sized screen."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+from tests.e2e.browser.conftest import PASSWORD, PHONE, Server, signed_in
+
+
+def open_game(page: Any, server: Server, game_id: str) -> None:
+    page.goto(f"{server.url}/games/{game_id}")
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+
+
+def counter_hex(page: Any, unit: str) -> str:
+    return page.locator(f'.stack:has(.counter[data-unit="{unit}"])').get_attribute("data-hex")
+
+
+def test_sign_in_and_out_through_the_form(browser: Any, server: Server, shots: Path) -> None:
+    server.user("signin")
+    page = browser.new_page(base_url=server.url)
+    page.goto("/")
+    page.get_by_label("Username").first.fill("signin")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.get_by_role("heading", name="My games")).to_be_visible()
+    expect(page.locator("#username")).to_have_text("signin")
+    page.screenshot(path=shots / "home-signed-in.png", full_page=True)
+    page.get_by_role("button", name="Sign out").click()
+    expect(page.get_by_role("heading", name="Sign in", exact=True)).to_be_visible()
+    page.get_by_label("Username").first.fill("signin")
+    page.get_by_label("Password", exact=True).fill("wrong password")
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page.locator("#signin-form .error")).not_to_be_empty()
+    page.close()
+
+
+def test_start_a_game_from_the_home_page(browser: Any, server: Server, shots: Path) -> None:
+    server.user("hbob")
+    page = signed_in(browser, server, "halice")
+    page.goto("/")
+    page.get_by_label("Rules system").select_option("skirmish")
+    page.get_by_label("Scenario").select_option("meeting")
+    expect(page.get_by_label("red")).to_have_value("halice")
+    page.get_by_label("blue").fill("hbob")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    expect(page.locator("#title")).to_contain_text("Meeting at the Mill")
+    expect(page.locator("#turn")).to_contain_text("Turn 1")
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    page.goto("/")
+    game = page.locator(".game-list li").first
+    expect(game).to_contain_text("Meeting at the Mill")
+    expect(game).to_contain_text("Your turn (red)")
+    page.context.close()
+
+
+def test_move_attack_and_the_dice(browser: Any, server: Server, shots: Path) -> None:
+    game = server.create_game({"red": "malice", "blue": "mbob"})
+    page = signed_in(browser, server, "malice")
+    open_game(page, server, game["id"])
+    # the board: every hex, the river and road hexsides, the named places, the counters
+    expect(page.locator("#board .hex")).to_have_count(48)
+    expect(page.locator("#board .feature-river")).to_have_count(4)
+    expect(page.locator("#board .places")).to_contain_text("Mill")
+    expect(page.locator("#board .counter")).to_have_count(6)
+    page.screenshot(path=shots / "board-start.png", full_page=True)
+
+    reachable = requests.get(
+        f"{server.url}/api/games/{game['id']}/actions", headers=server.user("malice")
+    ).json()["actions"]
+    r2 = next(a for a in reachable if a.get("unit") == "r2")
+    page.locator('.stack[data-hex="D2"]').click()
+    expect(page.locator(".mark-dest")).to_have_count(len(r2["reachable"]))
+    page.screenshot(path=shots / "board-selected.png", full_page=True)
+    page.locator('.mark[data-hex="D6"]').click()
+    expect(page.locator("#selection")).to_contain_text(
+        "Move r2 to D6 via D3 → D4 → D5 → D6 (cost 2)"
+    )
+    page.get_by_role("button", name="Confirm: move to D6").click()
+    expect(page.locator('.stack[data-hex="D6"] .counter[data-unit="r2"]')).to_have_count(1)
+    expect(page.locator("#log")).to_contain_text("r2 moved D2 → D6")
+
+    page.get_by_role("button", name="End phase").click()
+    expect(page.locator("#turn")).to_contain_text("Combat phase")
+    expect(page.locator(".mark-target")).to_have_count(2)  # C6 and D7, from the legal actions
+    page.locator('.mark[data-hex="C6"]').click()
+    expect(page.locator("#odds-column")).to_have_text("1-1")  # 4 against 4
+    expect(page.locator("table.crt")).to_contain_text("Results on the 1-1 column")
+    page.screenshot(path=shots / "board-attack-preview.png", full_page=True)
+    page.get_by_role("button", name="Confirm attack on C6").click()
+    expect(page.locator("#log")).to_contain_text(re.compile(r"Die #0 \(d6, combat\) rolled [1-6]"))
+    expect(page.locator("#log")).to_contain_text(re.compile(r"r2 attacked C6 \(b1\): 4 against 4"))
+    events = requests.get(f"{server.url}/api/games/{game['id']}/events").json()["events"]
+    roll = next(e for e in events if e["type"] == "DiceRolled")["payload"]["rolls"][0]
+    expect(page.locator("#log .dice-details").first).to_contain_text(
+        f"Die #0: {roll['value']} on a d6 (combat)"
+    )
+    page.get_by_role("button", name="Verify the dice").click()
+    expect(page.locator("#dice-result")).to_contain_text("The 1 roll matches the committed seed")
+    page.screenshot(path=shots / "board-after-attack.png", full_page=True)
+    page.context.close()
+
+
+def test_a_refused_or_stale_command_is_explained(browser: Any, server: Server) -> None:
+    game = server.create_game({"red": "salice", "blue": "sbob"})
+    page = signed_in(browser, server, "salice")
+    page.route("**/stream*", lambda route: route.abort())  # no live update: the page goes stale
+    open_game(page, server, game["id"])
+    page.locator('.stack[data-hex="D2"]').click()
+    page.locator('.mark[data-hex="D3"]').click()
+    # meanwhile the same player moves another unit elsewhere (another tab): this page is stale
+    server.command(game["id"], "salice", {"type": "move", "unit": "r1", "path": ["B2"]})
+    page.get_by_role("button", name="Confirm: move to D3").click()
+    expect(page.locator("#message")).to_contain_text("The game moved on")
+    expect(page.locator('.stack[data-hex="B2"] .counter[data-unit="r1"]')).to_have_count(1)
+    page.context.close()
+
+
+def test_time_travel_shows_the_board_at_any_version(browser: Any, server: Server) -> None:
+    game = server.create_game({"red": "talice", "blue": "tbob"})
+    server.command(game["id"], "talice", {"type": "move", "unit": "r2", "path": ["D3", "D4"]})
+    server.command(game["id"], "talice", {"type": "move", "unit": "r1", "path": ["B2"]})
+    page = signed_in(browser, server, "talice")
+    open_game(page, server, game["id"])
+    assert counter_hex(page, "r2") == "D4"
+    page.locator("#slider").fill("1")
+    page.locator("#slider").dispatch_event("change")
+    latest = requests.get(f"{server.url}/api/games/{game['id']}").json()["version"]
+    expect(page.locator("#viewing")).to_contain_text(f"version 1 of {latest}")
+    expect(page.locator('.stack[data-hex="D2"] .counter[data-unit="r2"]')).to_have_count(1)
+    expect(page.locator(".mark")).to_have_count(0)  # no orders in the past
+    page.locator("#log li", has_text="r2 moved D2 → D4").get_by_role("button", name="show").click()
+    expect(page.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
+    expect(page.locator('.stack[data-hex="C2"] .counter[data-unit="r1"]')).to_have_count(1)
+    page.get_by_role("button", name="Back to now").click()
+    expect(page.locator("#viewing")).to_be_hidden()
+    expect(page.locator('.stack[data-hex="B2"] .counter[data-unit="r1"]')).to_have_count(1)
+    page.context.close()
+
+
+def test_orders_by_keyboard_alone(browser: Any, server: Server) -> None:
+    game = server.create_game({"red": "kalice", "blue": "kbob"})
+    page = signed_in(browser, server, "kalice")
+    open_game(page, server, game["id"])
+    stack = page.locator('.stack[data-hex="D2"]')
+    expect(stack).to_have_attribute("aria-label", re.compile(r"D2: r2 \(red infantry"))
+    stack.focus()
+    page.keyboard.press("Enter")
+    dest = page.locator('.mark[data-hex="D4"]')
+    expect(dest).to_have_attribute("aria-label", "Move r2 to D4, cost 1")
+    dest.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#confirm")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
+    page.context.close()
+
+
+def test_a_phone_sized_screen(browser: Any, server: Server, shots: Path) -> None:
+    game = server.create_game({"red": "palice", "blue": "pbob"})
+    page = signed_in(browser, server, "palice", viewport=PHONE)
+    open_game(page, server, game["id"])
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    box = page.locator("#board").bounding_box()
+    assert box and box["width"] >= PHONE["width"] - 60
+    page.locator('.stack[data-hex="D2"]').click()
+    expect(page.locator(".mark-dest").first).to_be_visible()
+    page.screenshot(path=shots / "phone-board.png", full_page=True)
+    page.goto("/")
+    expect(page.locator("#games li")).to_have_count(1)
+    expect(page.locator("select[name=system] option")).not_to_have_count(0)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=shots / "phone-home.png", full_page=True)
+    page.context.close()

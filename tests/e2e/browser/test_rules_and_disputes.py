@@ -1,0 +1,99 @@
+"""From an event: its rules (governing sections and related rulings), a dispute, and a take back
+asked by one player and accepted by the other in another browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+from tests.e2e.browser.conftest import Server, signed_in
+
+
+def open_game(page: Any, server: Server, game_id: str) -> None:
+    page.goto(f"{server.url}/games/{game_id}")
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+
+
+def test_the_rules_of_an_event(browser: Any, server: Server, shots: Path) -> None:
+    game = server.create_game({"red": "ralice", "blue": "rbob"})
+    server.command(game["id"], "ralice", {"type": "move", "unit": "r2", "path": ["D3", "D4"]})
+    page = signed_in(browser, server, "ralice")
+    open_game(page, server, game["id"])
+    moved = page.locator("#log li", has_text="r2 moved D2 → D4")
+    seq = moved.get_attribute("data-seq")
+    expected = requests.get(f"{server.url}/api/games/{game['id']}/events/{seq}/rulings").json()
+    moved.get_by_role("button", name="rules").click()
+    dialog = page.locator("#rules-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text(f"Rules for event #{seq} (UnitMoved)")
+    expect(dialog.locator("section", has_text="Related rulings").locator(".entry")).to_have_count(
+        len(expected["related"])
+    )
+    if expected["related"]:
+        first = expected["related"][0]
+        expect(dialog.locator(".entry").first).to_contain_text(first["heading"])
+        expect(dialog.locator(".entry mark").first).to_be_visible()  # the snippet's matches
+    page.screenshot(path=shots / "event-rules.png", full_page=True)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    page.context.close()
+
+
+def test_take_back_accepted_in_the_other_browser(browser: Any, server: Server) -> None:
+    game = server.create_game({"red": "kbalice", "blue": "kbbob"})
+    alice = signed_in(browser, server, "kbalice")
+    bob = signed_in(browser, server, "kbbob")
+    for page in (alice, bob):
+        open_game(page, server, game["id"])
+    alice.locator('.stack[data-hex="D2"]').click()
+    alice.locator('.mark[data-hex="D4"]').click()
+    alice.get_by_role("button", name="Confirm: move to D4").click()
+    expect(alice.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
+    alice.get_by_role("button", name="Ask to take back my last orders").click()
+    expect(alice.locator(".takeback")).to_contain_text("waiting for the answer")
+    expect(bob.locator("#log")).to_contain_text("red asked to take back")
+    bob.get_by_role("button", name="Accept take back").click()
+    for page in (alice, bob):
+        expect(page.locator('.stack[data-hex="D2"] .counter[data-unit="r2"]')).to_have_count(1)
+        expect(page.locator("#log")).to_contain_text("blue accepted the take back")
+    alice.context.close()
+    bob.context.close()
+
+
+def test_dispute_an_event(browser: Any, server: Server) -> None:
+    game = server.create_game({"red": "dalice", "blue": "dbob"})
+    server.command(game["id"], "dalice", {"type": "move", "unit": "r2", "path": ["D3", "D4"]})
+    bob = signed_in(browser, server, "dbob")
+    open_game(bob, server, game["id"])
+    moved = bob.locator("#log li", has_text="r2 moved D2 → D4")
+    seq = moved.get_attribute("data-seq")
+    moved.get_by_role("button", name="dispute").click()
+    bob.get_by_label("What is wrong, in your words").fill("The road does not cross the river here.")
+    bob.get_by_role("button", name="Open the dispute").click()
+    expect(bob.locator("#log")).to_contain_text(f"blue disputed event #{seq}")
+    disputes = requests.get(f"{server.url}/api/games/{game['id']}/disputes").json()
+    assert [d["claim"] for d in disputes] == ["The road does not cross the river here."]
+    bob.context.close()
+
+
+def test_rules_search_as_one_types(browser: Any, server: Server, shots: Path) -> None:
+    api = requests.get(
+        f"{server.url}/api/rules/search", params={"q": "zone of control", "limit": 20}
+    )
+    page = browser.new_page(base_url=server.url)
+    page.goto("/rules")
+    page.get_by_label("Search the rulebooks and rulings").press_sequentially("zone of control")
+    status = page.locator("#search-status")
+    if api.status_code == 404:  # the knowledge base's API is not on this server
+        expect(status).to_have_text("Rules search is not available on this server.")
+    else:
+        found = api.json()["results"][:20]
+        expect(page.locator("#results .entry")).to_have_count(len(found))
+        expect(page.locator("#results .entry").first).to_contain_text(found[0]["heading"])
+        page.locator("#results .entry a").first.click()
+        expect(page.locator("#entry h1")).to_have_text(found[0]["heading"])
+    page.screenshot(path=shots / "rules-search.png", full_page=True)
+    page.close()

@@ -1,0 +1,75 @@
+// Reading the server's legal actions (GET /api/games/<id>/actions) into what can be clicked.  The
+// browser never works out what is legal: it only reads these command templates.
+//   - a unit's move: {unit | units:[one], reachable: {hex: {cost, path}}}  or  {paths: {hex: [path]}}
+//     or {hexes: [hex, ...]} -> clicking a destination sends the action with its "path" or "hex";
+//   - an attack: {attackers: [...], defender_hex | hex} -> clicking the target composes the attack;
+//   - anything else (end_phase, ...) is a button that sends the action as it is.
+
+const DEST_KEYS = ["reachable", "paths", "hexes"];
+
+export function unitOf(action) {
+  if (typeof action.unit === "string") return action.unit;
+  if (Array.isArray(action.units) && action.units.length === 1) return action.units[0];
+  return null;
+}
+
+export function targetOf(action) {
+  if (!Array.isArray(action.attackers)) return null;
+  return action.defender_hex || action.hex || null;
+}
+
+function without(action, keys) {
+  const out = { ...action };
+  for (const key of keys) delete out[key];
+  return out;
+}
+
+// {hex: {command, cost?, path?}} for a unit-bound action with destinations, else null.
+export function destinations(action) {
+  const base = without(action, DEST_KEYS);
+  if (action.reachable && typeof action.reachable === "object") {
+    return Object.fromEntries(
+      Object.entries(action.reachable).map(([hex, r]) => [hex, { command: { ...base, path: r.path }, cost: r.cost, path: r.path }]),
+    );
+  }
+  if (action.paths && typeof action.paths === "object" && !Array.isArray(action.paths)) {
+    return Object.fromEntries(Object.entries(action.paths).map(([hex, path]) => [hex, { command: { ...base, path }, path }]));
+  }
+  if (Array.isArray(action.hexes)) {
+    return Object.fromEntries(action.hexes.map((hex) => [hex, { command: { ...base, hex } }]));
+  }
+  return null;
+}
+
+export function interpret(actions) {
+  const byUnit = new Map();
+  const targets = new Map();
+  const general = [];
+  for (const action of actions || []) {
+    const unit = unitOf(action);
+    const dests = unit ? destinations(action) : null;
+    const target = targetOf(action);
+    if (unit && dests) {
+      if (!byUnit.has(unit)) byUnit.set(unit, []);
+      byUnit.get(unit).push({ action, destinations: dests });
+    } else if (target) {
+      if (!targets.has(target)) targets.set(target, []);
+      targets.get(target).push(action);
+    } else {
+      general.push(action);
+    }
+  }
+  return { byUnit, targets, general };
+}
+
+export function actionLabel(action) {
+  const words = String(action.type || "action").replace(/_/g, " ");
+  const extra = [];
+  const unit = unitOf(action);
+  if (unit) extra.push(unit);
+  if (action.mode) extra.push(action.mode);
+  const target = targetOf(action) || action.hex;
+  if (target) extra.push(target);
+  const text = words.charAt(0).toUpperCase() + words.slice(1);
+  return extra.length ? `${text} (${extra.join(", ")})` : text;
+}

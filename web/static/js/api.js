@@ -1,0 +1,61 @@
+// The one way pages talk to the server: JSON over fetch, the session cookie, the CSRF header on writes.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+  get details() {
+    return this.body.details || {};
+  }
+}
+
+let csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
+
+export function setCsrf(token) {
+  csrf = token || "";
+}
+
+export async function api(path, { method = "GET", body, signal } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method !== "GET" && csrf) headers["X-CSRF-Token"] = csrf;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "same-origin",
+    signal,
+  });
+  if (response.status === 204) return null;
+  const type = response.headers.get("Content-Type") || "";
+  const data = type.includes("json") ? await response.json() : await response.text();
+  if (!response.ok) throw new ApiError(response.status, typeof data === "object" ? data : { message: data });
+  return data;
+}
+
+// The signed-in user, or null (cached for the page's life).
+let me;
+export async function currentUser() {
+  if (me === undefined) {
+    try {
+      me = await api("/api/me");
+    } catch (err) {
+      if (err.status !== 401) throw err;
+      me = null;
+    }
+  }
+  return me;
+}
+
+// Text of an API error for a person: the message and every field's reasons.
+export function explain(err) {
+  if (!(err instanceof ApiError)) return String(err.message || err);
+  const parts = [err.message];
+  for (const [field, reasons] of Object.entries(err.details)) {
+    if (field === "rule") continue;
+    parts.push(`${field}: ${reasons.join("; ")}`);
+  }
+  return parts.join(" — ");
+}

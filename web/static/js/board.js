@@ -1,0 +1,250 @@
+// Drawing the board as SVG from the server's board data: every hex's centre comes from the server
+// (units of the hex radius), so the browser does no hex arithmetic beyond drawing corners and edges.
+import { s } from "./dom.js";
+
+export const R = 40; // pixels per unit of hex radius
+
+const TERRAIN_COLOURS = {
+  clear: "#eef0d8",
+  open: "#eef0d8",
+  forest: "#9cc28a",
+  woods: "#9cc28a",
+  hill: "#d8c08e",
+  hills: "#d8c08e",
+  mountain: "#b59a7a",
+  rough: "#cdbb95",
+  marsh: "#a9cfc3",
+  swamp: "#a9cfc3",
+  desert: "#f1dfa6",
+  city: "#c9c3cf",
+  town: "#dcd6e0",
+  water: "#8fbfe6",
+  sea: "#8fbfe6",
+  lake: "#8fbfe6",
+};
+
+export function terrainColour(name) {
+  if (TERRAIN_COLOURS[name]) return TERRAIN_COLOURS[name];
+  let hash = 0;
+  for (const ch of String(name)) hash = (hash * 31 + ch.charCodeAt(0)) % 360;
+  return `hsl(${hash} 35% 78%)`;
+}
+
+export function corners(x, y, orientation) {
+  const start = orientation === "pointy" ? 30 : 0;
+  const points = [];
+  for (let i = 0; i < 6; i += 1) {
+    const a = ((start + 60 * i) * Math.PI) / 180;
+    points.push(`${((x + Math.cos(a)) * R).toFixed(1)},${((y + Math.sin(a)) * R).toFixed(1)}`);
+  }
+  return points.join(" ");
+}
+
+// The shared edge of two neighbouring hexes: perpendicular to the line between their centres.
+function edge(a, b) {
+  const mx = (a.x + b.x) / 2;
+  const my = (a.y + b.y) / 2;
+  const len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+  const px = -(b.y - a.y) / len / 2;
+  const py = (b.x - a.x) / len / 2;
+  return { x1: (mx - px) * R, y1: (my - py) * R, x2: (mx + px) * R, y2: (my + py) * R };
+}
+
+const PALETTE = ["red", "blue", "green", "brown"];
+
+const CENTRE_LINE_FEATURES = new Set(["road", "rail", "railroad", "railway", "track", "trail"]);
+
+export class BoardView {
+  constructor(svg, board, { sides = [] } = {}) {
+    this.svg = svg;
+    this.board = board;
+    this.sides = sides;
+    this.byHex = new Map(board.hexes.map((hx) => [hx.hex, hx]));
+    this.draw();
+  }
+
+  centre(label) {
+    return this.byHex.get(label);
+  }
+
+  draw() {
+    const { board, svg } = this;
+    const orientation = board.orientation || "flat";
+    svg.setAttribute("viewBox", `0 0 ${(board.size.width * R).toFixed(1)} ${(board.size.height * R).toFixed(1)}`);
+    const hexLayer = s("g", { class: "hexes" });
+    for (const hx of board.hexes) {
+      hexLayer.append(
+        s(
+          "g",
+          { class: `hex terrain-${hx.terrain}`, "data-hex": hx.hex },
+          s("polygon", { points: corners(hx.x, hx.y, orientation), fill: terrainColour(hx.terrain) }),
+          s("text", { class: "hex-label", x: hx.x * R, y: (hx.y - 0.62) * R, "aria-hidden": "true" }, hx.hex),
+        ),
+      );
+    }
+    const sideLayer = s("g", { class: "hexsides", "aria-hidden": "true" });
+    for (const side of board.hexsides || []) {
+      const [a, b] = side.hexes.map((label) => this.centre(label));
+      if (!a || !b) continue;
+      for (const feature of side.features) {
+        const title = s("title", {}, `${feature} between ${side.hexes[0]} and ${side.hexes[1]}`);
+        if (CENTRE_LINE_FEATURES.has(feature)) {
+          sideLayer.append(
+            s("line", { class: `feature feature-${feature}`, x1: a.x * R, y1: a.y * R, x2: b.x * R, y2: b.y * R }, title),
+          );
+        } else {
+          sideLayer.append(s("line", { class: `feature edge feature-${feature}`, ...edge(a, b) }, title));
+        }
+      }
+    }
+    const placeLayer = s("g", { class: "places", "aria-hidden": "true" });
+    for (const place of board.places || []) {
+      const c = this.centre(place.hex);
+      if (!c) continue;
+      const vp = place.values && place.values.vp ? ` (${place.values.vp} VP)` : "";
+      placeLayer.append(
+        s(
+          "g",
+          { class: `place place-${place.kind}` },
+          s("title", {}, `${place.name}, ${place.kind}${vp}, ${place.hex}`),
+          place.kind === "objective" ? s("circle", { cx: c.x * R, cy: (c.y + 0.42) * R, r: 4 }) : null,
+          s("text", { x: c.x * R, y: (c.y + 0.72) * R }, place.name),
+        ),
+      );
+    }
+    for (const [label, features] of Object.entries(board.hex_features || {})) {
+      const c = this.centre(label);
+      if (!c || !features || !features.length) continue;
+      placeLayer.append(
+        s("text", { class: "hex-feature", x: (c.x - 0.55) * R, y: (c.y + 0.1) * R }, features.map((f) => f[0]).join(""), s("title", {}, features.join(", "))),
+      );
+    }
+    this.highlightLayer = s("g", { class: "highlights" });
+    this.counterLayer = s("g", { class: "counters" });
+    svg.replaceChildren(hexLayer, sideLayer, placeLayer, this.counterLayer, this.highlightLayer);
+  }
+
+  // A side's colour: its own name when it is one of the palette's colours, else its place in the
+  // scenario's order of sides.
+  sideClass(side) {
+    const named = (x) => PALETTE.includes(String(x).toLowerCase());
+    if (named(side)) return `side-${PALETTE.indexOf(String(side).toLowerCase())}`;
+    const taken = this.sides.filter(named).map((x) => PALETTE.indexOf(String(x).toLowerCase()));
+    const free = [0, 1, 2, 3].filter((i) => !taken.includes(i));
+    const i = this.sides.filter((x) => !named(x)).indexOf(side);
+    return i >= 0 && i < free.length ? `side-${free[i]}` : "side-x";
+  }
+
+  // Destinations and targets: {hex: {kind: "dest"|"target"|"selected", label}}.
+  highlight(marks, onActivate) {
+    const layer = this.highlightLayer;
+    layer.replaceChildren();
+    const orientation = this.board.orientation || "flat";
+    for (const [label, mark] of Object.entries(marks)) {
+      const c = this.centre(label);
+      if (!c) continue;
+      const g = s(
+        "g",
+        {
+          class: `mark mark-${mark.kind}`,
+          "data-hex": label,
+          tabindex: mark.kind === "selected" ? undefined : 0,
+          role: mark.kind === "selected" ? undefined : "button",
+          "aria-label": mark.label,
+        },
+        s("polygon", { points: corners(c.x, c.y, orientation) }),
+        mark.note ? s("text", { class: "mark-note", x: c.x * R, y: (c.y + 0.55) * R }, mark.note) : null,
+      );
+      if (onActivate && mark.kind !== "selected") activate(g, () => onActivate(label, mark));
+      layer.append(g);
+    }
+  }
+
+  // Counters grouped in stacks; a stack's top counter is drawn with the others peeking out behind.
+  drawCounters(counters, onStack) {
+    const layer = this.counterLayer;
+    layer.replaceChildren();
+    const stacks = new Map();
+    for (const c of counters) {
+      if (!stacks.has(c.hex)) stacks.set(c.hex, []);
+      stacks.get(c.hex).push(c);
+    }
+    for (const [label, units] of stacks) {
+      const c = this.centre(label);
+      if (!c) continue;
+      const cx = c.x * R;
+      const cy = c.y * R;
+      const size = R * 0.95;
+      const g = s("g", {
+        class: `stack ${this.sideClass(units[0].side)}`,
+        "data-hex": label,
+        tabindex: 0,
+        role: "button",
+        "aria-label": `${label}: ${units.map(describeCounter).join("; ")}`,
+      });
+      units.slice(1).forEach((_, i) => {
+        const off = (units.length - 1 - i) * 4;
+        g.append(s("rect", { class: "counter-shadow", x: cx - size / 2 + off, y: cy - size / 2 - off, width: size, height: size, rx: 3 }));
+      });
+      g.append(counterShape(units[0], cx, cy, size, this.sideClass(units[0].side)));
+      if (units.length > 1) {
+        g.append(
+          s("circle", { class: "stack-badge", cx: cx + size / 2, cy: cy - size / 2, r: 8 }),
+          s("text", { class: "stack-count", x: cx + size / 2, y: cy - size / 2 + 3.5 }, units.length),
+        );
+      }
+      if (onStack) activate(g, () => onStack(label, units));
+      layer.append(g);
+    }
+  }
+}
+
+function counterShape(unit, cx, cy, size, sideClass) {
+  const reduced = unit.max_steps && unit.steps < unit.max_steps;
+  const values = Object.values(unit.values || {}).map(formatValue).join("-");
+  return s(
+    "g",
+    { class: `counter ${sideClass}${reduced ? " reduced" : ""}`, "data-unit": unit.id },
+    s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 3 }),
+    s("text", { class: "counter-name", x: cx, y: cy - size / 2 + 11 }, unit.name || unit.id),
+    s("text", { class: "counter-type", x: cx, y: cy + 3 }, typeSymbol(unit.type)),
+    s("text", { class: "counter-values", x: cx, y: cy + size / 2 - 5 }, values),
+    reduced ? s("rect", { class: "reduced-band", x: cx - size / 2, y: cy - 9, width: 4, height: 18 }) : null,
+    unit.max_steps > 1
+      ? Array.from({ length: unit.max_steps }, (_, i) =>
+          s("circle", { class: i < unit.steps ? "pip" : "pip lost", cx: cx + size / 2 - 5, cy: cy - size / 2 + 6 + i * 6, r: 2.2 }),
+        )
+      : null,
+  );
+}
+
+export function formatValue(v) {
+  if (v && typeof v === "object" && "value" in v) return formatValue(v.value);
+  return Number.isInteger(v) ? String(v) : typeof v === "number" ? String(Math.round(v * 10) / 10) : String(v);
+}
+
+function typeSymbol(type) {
+  return { infantry: "INF", cavalry: "CAV", artillery: "ART", armor: "ARM", armour: "ARM", leader: "HQ", air: "AIR", train: "TRN" }[type] || String(type || "").slice(0, 4).toUpperCase();
+}
+
+export function describeCounter(unit) {
+  const values = Object.entries(unit.values || {})
+    .map(([k, v]) => `${k} ${formatValue(v)}`)
+    .join(", ");
+  const steps = unit.max_steps ? `, ${unit.steps} of ${unit.max_steps} steps` : "";
+  return `${unit.name || unit.id} (${unit.side} ${unit.type}; ${values}${steps})`;
+}
+
+// Click, Enter or Space.
+export function activate(el, handler) {
+  el.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    handler(ev);
+  });
+  el.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      handler(ev);
+    }
+  });
+}

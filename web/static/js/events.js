@@ -1,0 +1,74 @@
+// Each game event in words.  Known event types of the bundled systems get a sentence; any other type
+// is shown as its name and fields, so a new rules system's events are never hidden.
+import { humanize } from "./dom.js";
+
+const list = (xs) => (xs || []).join(", ");
+
+const SENTENCES = {
+  GameCreated: (p) =>
+    `Game created: ${p.labels && p.labels.title ? p.labels.title + ", " : ""}${p.system} scenario ${p.scenario}`,
+  EntropyAdded: (p, e) => `${e.side || "A player"} added entropy to the dice`,
+  DiceRolled: (p) =>
+    (p.rolls || [])
+      .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + r.purpose : ""}) rolled ${r.value}`)
+      .join("; "),
+  CommandAccepted: (p) => `Order: ${commandWords(p.command || {})}${p.origin ? ` (${humanize(String(p.origin.kind || p.origin.type || "")).toLowerCase() || "from " + JSON.stringify(p.origin)})` : ""}`,
+  TakebackRequested: (p, e) => `${e.side || p.side} asked to take back everything from event #${p.from_seq}`,
+  TakebackAnswered: (p, e) => `${e.side || p.side} ${p.accepted ? "accepted" : "declined"} the take back`,
+  Retracted: (p) => `Events retracted (${p.reason || "take back"}${p.ref ? " " + p.ref : ""}): the board is restored`,
+  DisputeOpened: (p, e) => `${e.side || p.side} disputed event #${p.seq} (${p.dispute}): “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations)}` : ""}`,
+  DisputeResolved: (p) => `Dispute ${p.dispute} ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
+  GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
+  UnitMoved: (d) =>
+    `${d.unit || list(d.units)} moved ${d.from ? d.from + " → " : ""}${d.to || (d.path || []).slice(-1)[0]}` +
+    (d.cost !== undefined ? ` (cost ${d.cost})` : "") +
+    (d.stopped_in_zoc ? ", stopped in an enemy zone of control" : ""),
+  CombatResolved: (d) =>
+    `${list(d.attackers)} attacked ${d.defender_hex || d.hex}${d.defenders ? ` (${list(d.defenders)})` : ""}: ` +
+    `${d.attack} against ${d.defence}, odds ${d.odds}` +
+    (d.shifts && d.shifts.length ? ` after ${d.shifts.map((x) => `${x.shift} for ${x.cause} (${x.rule})`).join(", ")}` : "") +
+    (d.roll ? `, die #${d.roll.index} = ${d.roll.value}` : "") +
+    (d.modifier ? ` ${d.modifier > 0 ? "+" : ""}${d.modifier}` : "") +
+    ` → ${d.result}`,
+  StepLost: (d) => `${d.unit} lost ${d.steps} step${d.steps === 1 ? "" : "s"} (${d.steps_left} left)`,
+  UnitEliminated: (d) => `${d.unit} was eliminated${d.hex ? " in " + d.hex : ""}`,
+  UnitRetreated: (d) => `${d.unit} retreated ${(d.path || []).join(" → ")}`,
+  UnitArrived: (d) => `${d.unit} arrived at ${d.hex}${d.turn ? ` on turn ${d.turn}` : ""}`,
+  PhaseEnded: (d) => `${d.side} ended the ${d.phase} phase of turn ${d.turn}`,
+  TurnEnded: (d) => `Turn ${d.turn} ended${d.next_turn ? `; turn ${d.next_turn} begins` : ""}`,
+};
+
+function commandWords(command) {
+  const parts = [String(command.type || "command").replace(/_/g, " ")];
+  if (command.unit || command.units) parts.push(command.unit || list(command.units));
+  if (command.attackers) parts.push(`with ${list(command.attackers)}`);
+  if (command.path) parts.push(`along ${command.path.join(" → ")}`);
+  const target = command.defender_hex || command.hex;
+  if (target) parts.push(command.attackers ? `on ${target}` : `to ${target}`);
+  return parts.join(" ");
+}
+
+function fields(data) {
+  return Object.entries(data || {})
+    .map(([k, v]) => `${humanize(k).toLowerCase()}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
+    .join(", ");
+}
+
+export function describe(event) {
+  const p = event.payload || {};
+  const data = event.kind === "Game.Recorded" ? p.data || {} : p;
+  if (event.type === "GameEnded" && event.kind === "Game.Recorded") {
+    const winner = data.winner;
+    return `Game over: ${winner ? winner + " wins" : data.outcome || "draw"}${data.vp ? ` (VP ${fields(data.vp)})` : ""}`;
+  }
+  const sentence = SENTENCES[event.type];
+  if (sentence) {
+    try {
+      return sentence(data, event);
+    } catch {
+      /* fall through to the generic text */
+    }
+  }
+  const rest = fields(data);
+  return rest ? `${humanize(event.type)}: ${rest}` : humanize(event.type);
+}

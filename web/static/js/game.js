@@ -1,0 +1,378 @@
+// The game page: the board, orders composed by clicking, the event log with time travel, the dice,
+// and live updates from the game's event stream.
+import { api, ApiError, currentUser, explain } from "./api.js";
+import { actionLabel, interpret } from "./actions.js";
+import { BoardView, describeCounter, formatValue, terrainColour } from "./board.js";
+import { attackPanel } from "./combat.js";
+import { diceBox, rollDetails } from "./dice.js";
+import { clear, h, humanize, toast } from "./dom.js";
+import { openDisputeForm, takebackControls } from "./disputes.js";
+import { describe } from "./events.js";
+import { openRulings } from "./rulings.js";
+
+const root = document.querySelector(".game-page");
+const id = root.dataset.game;
+const $ = (sel) => document.getElementById(sel);
+
+const st = {
+  me: null,
+  game: null, // the latest version
+  shown: null, // the version on the board (the latest unless time-travelling)
+  events: [],
+  actions: { side: null, actions: [] },
+  plan: interpret([]),
+  selection: null,
+  system: null,
+  busy: false,
+};
+
+const live = () => st.shown === st.game;
+const mySides = () => Object.entries(st.game.sides).filter(([, user]) => st.me && user === st.me.username).map(([side]) => side);
+const unitById = (uid) => (st.shown.counters || []).find((c) => c.id === uid);
+
+// -- loading ---------------------------------------------------------------------------------------
+async function loadEvents() {
+  let after = st.events.length ? st.events[st.events.length - 1].seq : 0;
+  for (;;) {
+    const page = await api(`/api/games/${id}/events?after=${after}&limit=500`);
+    st.events.push(...page.events);
+    if (page.next_after === null || page.next_after === undefined) break;
+    after = page.next_after;
+  }
+}
+
+async function loadActions() {
+  st.actions = { side: null, actions: [] };
+  if (st.game.status === "ended" || !mySides().some((s) => st.game.active_sides.includes(s))) return;
+  try {
+    st.actions = await api(`/api/games/${id}/actions`);
+  } catch (err) {
+    if (!(err instanceof ApiError) || ![401, 403].includes(err.status)) throw err;
+  }
+}
+
+// One refresh at a time; a request made meanwhile runs once more after it.
+let refreshing = null;
+let again = false;
+async function refresh() {
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      again = false;
+      await reload();
+    } while (again);
+  })();
+  try {
+    await refreshing;
+  } finally {
+    refreshing = null;
+  }
+}
+
+async function reload() {
+  const wasLive = !st.game || live();
+  const before = st.game && st.game.version;
+  st.game = await api(`/api/games/${id}`);
+  if (wasLive) st.shown = st.game;
+  if (before !== st.game.version) st.selection = null;
+  await Promise.all([loadEvents(), loadActions()]);
+  st.plan = live() && st.actions.version === st.game.version ? interpret(st.actions.actions) : interpret([]);
+  render();
+}
+
+async function showVersion(version) {
+  if (version >= st.game.version) {
+    st.shown = st.game;
+  } else {
+    st.shown = await api(`/api/games/${id}?version=${version}`);
+  }
+  st.selection = null;
+  st.plan = live() ? interpret(st.actions.actions) : interpret([]);
+  render();
+}
+
+// -- commands --------------------------------------------------------------------------------------
+async function send(command, done) {
+  if (st.busy) return;
+  st.busy = true;
+  $("message").textContent = "";
+  try {
+    const body = { expected_version: st.decidedOn, command }; // the version the player saw
+    if (st.actions.side) body.side = st.actions.side;
+    const result = await api(`/api/games/${id}/commands`, { method: "POST", body });
+    st.selection = null;
+    toast(done || `${humanize(command.type)} done (version ${result.version})`);
+  } catch (err) {
+    if (err.status === 409) $("message").textContent = "The game moved on while you decided: the board is reloaded, decide again.";
+    else if (err.status === 422 && err.details.rule) $("message").textContent = `Refused by rule ${err.details.rule.join(", ")}: ${err.message}`;
+    else $("message").textContent = explain(err);
+  } finally {
+    await refresh();
+    st.busy = false;
+  }
+}
+
+// -- selection -------------------------------------------------------------------------------------
+function onStack(hex, units) {
+  if (!live()) {
+    st.selection = { kind: "stack", hex, units };
+    return render();
+  }
+  const movable = units.filter((u) => st.plan.byUnit.has(u.id));
+  if (units.length === 1 && movable.length === 1) return selectUnit(movable[0].id);
+  st.selection = { kind: "stack", hex, units };
+  render();
+}
+
+function selectUnit(uid) {
+  st.selection = { kind: "unit", unit: uid, option: 0 };
+  render();
+}
+
+function onMark(hex, mark) {
+  if (mark.kind === "dest") {
+    const sel = st.selection;
+    const option = st.plan.byUnit.get(sel.unit)[sel.option];
+    st.selection = { ...sel, kind: "move", hex, dest: option.destinations[hex] };
+  } else if (mark.kind === "target") {
+    st.selection = { kind: "attack", hex, actions: st.plan.targets.get(hex) };
+  }
+  render();
+}
+
+function marks() {
+  const out = {};
+  const sel = st.selection;
+  if (!live()) return out;
+  if (sel && (sel.kind === "unit" || sel.kind === "move")) {
+    const option = st.plan.byUnit.get(sel.unit)[sel.option];
+    for (const [hex, dest] of Object.entries(option.destinations)) {
+      const cost = dest.cost !== undefined ? `, cost ${dest.cost}` : "";
+      out[hex] = { kind: "dest", label: `Move ${sel.unit} to ${hex}${cost}`, note: dest.cost !== undefined ? formatValue(dest.cost) : "" };
+    }
+    const unit = unitById(sel.unit);
+    if (unit) out[unit.hex] = { kind: "selected", label: `${sel.unit} selected` };
+    if (sel.kind === "move") out[sel.hex] = { ...out[sel.hex], kind: "chosen" };
+  }
+  for (const [hex, actions] of st.plan.targets) {
+    out[hex] = { kind: "target", label: `Attack ${hex} (with ${actions[0].attackers.join(", ")})` };
+  }
+  if (sel && sel.kind === "attack") out[sel.hex] = { ...out[sel.hex], kind: "target chosen" };
+  return out;
+}
+
+// -- rendering -------------------------------------------------------------------------------------
+function render() {
+  const g = st.shown;
+  st.decidedOn = st.game.version;
+  $("title").textContent = `${g.title} (${g.system})`;
+  document.title = `${g.title} · Arbiter`;
+  $("turn").replaceChildren(turnLine(st.game));
+  const viewing = $("viewing");
+  viewing.hidden = live();
+  viewing.textContent = live() ? "" : `Viewing the board at version ${g.version} of ${st.game.version}: orders are off until you go back to now.`;
+  $("live-button").hidden = live();
+  st.view.drawCounters(g.counters || [], onStack);
+  st.view.highlight(marks(), onMark);
+  renderSelection();
+  renderGeneral();
+  renderLog();
+  diceBox($("dice"), st.game, id);
+}
+
+function turnLine(game) {
+  if (game.status === "ended") {
+    const winner = game.result && game.result.winner;
+    return h("strong", {}, winner ? `Game over: ${winner} (${game.sides[winner]}) wins` : "Game over");
+  }
+  const p = game.phase || {};
+  const active = game.active_sides.map((side) => `${side} (${game.sides[side]})`).join(", ");
+  const mine = mySides().filter((side) => game.active_sides.includes(side));
+  return h(
+    "span",
+    {},
+    p.turn !== undefined ? `Turn ${p.turn}` : "",
+    p.phase ? ` · ${humanize(p.phase)} phase` : "",
+    active ? ` · ${active} to act` : "",
+    mine.length ? h("strong", { class: "your-turn" }, " · Your turn") : mySides().length ? " · waiting for your opponent" : "",
+    mySides().length ? ` · you play ${mySides().join(", ")}` : "",
+  );
+}
+
+function counterItem(unit, { selectable }) {
+  const text = describeCounter(unit);
+  const reduced = unit.max_steps && unit.steps < unit.max_steps ? " (reduced)" : "";
+  if (!selectable) return h("li", {}, text + reduced);
+  return h("li", {}, h("button", { type: "button", class: "link", onclick: () => selectUnit(unit.id) }, `Select ${text}${reduced}`));
+}
+
+function renderSelection() {
+  const body = $("selection-body");
+  const sel = st.selection;
+  if (!sel) {
+    const mine = live() ? [...st.plan.byUnit.keys()].map(unitById).filter(Boolean) : [];
+    const hint = live()
+      ? st.plan.targets.size
+        ? "Choose a highlighted enemy hex to attack it."
+        : mine.length
+          ? "Select a unit that can move (on the map or below)."
+          : "Nothing to order now."
+      : "Click a stack to see its units.";
+    clear(body, h("p", {}, hint), mine.length ? h("ul", { class: "units", "aria-label": "Units that can move" }, mine.map((u) => counterItem(u, { selectable: true }))) : null);
+    return;
+  }
+  const cancel = h("button", { type: "button", class: "secondary", onclick: () => ((st.selection = null), render()) }, "Cancel");
+  if (sel.kind === "stack") {
+    clear(
+      body,
+      h("h3", {}, `Stack in ${sel.hex}`),
+      h("ul", { class: "units stack-list" }, sel.units.map((u) => counterItem(u, { selectable: live() && st.plan.byUnit.has(u.id) }))),
+      cancel,
+    );
+  } else if (sel.kind === "unit" || sel.kind === "move") {
+    const options = st.plan.byUnit.get(sel.unit);
+    const unit = unitById(sel.unit);
+    const parts = [h("h3", {}, `Selected: ${unit ? describeCounter(unit) : sel.unit}`)];
+    if (options.length > 1) {
+      parts.push(
+        h(
+          "fieldset",
+          {},
+          h("legend", {}, "How"),
+          options.map((o, i) =>
+            h(
+              "label",
+              {},
+              h("input", { type: "radio", name: "option", checked: i === sel.option, onchange: () => ((st.selection = { kind: "unit", unit: sel.unit, option: i }), render()) }),
+              ` ${actionLabel(o.action)}`,
+            ),
+          ),
+        ),
+      );
+    }
+    if (sel.kind === "unit") {
+      parts.push(h("p", {}, `Choose one of the ${Object.keys(options[sel.option].destinations).length} highlighted hexes.`));
+    } else {
+      const path = sel.dest.path ? ` via ${sel.dest.path.join(" → ")}` : "";
+      const cost = sel.dest.cost !== undefined ? ` (cost ${sel.dest.cost})` : "";
+      parts.push(
+        h("p", {}, `${humanize(sel.dest.command.type)} ${sel.unit} to ${sel.hex}${path}${cost}.`),
+        h("button", { type: "button", id: "confirm", onclick: () => send(sel.dest.command, `${sel.unit} moved to ${sel.hex}`) }, `Confirm: ${sel.dest.command.type.replace(/_/g, " ")} to ${sel.hex}`),
+      );
+    }
+    parts.push(cancel);
+    clear(body, parts);
+    const confirm = body.querySelector("#confirm");
+    if (confirm) confirm.focus();
+  } else if (sel.kind === "attack") {
+    clear(body, attackPanel({ sel, game: st.game, counters: st.shown.counters, system: st.system, send, cancel }));
+  }
+}
+
+function renderGeneral() {
+  const box = $("general-actions");
+  if (!live()) return clear(box, h("p", {}, "Orders are off while viewing the past."));
+  const takeback = st.game.status === "active" ? takebackControls({ gameId: id, events: st.events, mySides: mySides(), done: refresh }) : null;
+  if (!st.plan.general.length) {
+    clear(box, h("p", {}, st.game.status === "ended" ? "The game is over." : "Nothing for you to do now."), takeback);
+    return;
+  }
+  clear(
+    box,
+    st.plan.general.map((action) =>
+      h("button", { type: "button", class: action.type === "end_phase" ? "end-phase" : "", onclick: () => send(action) }, actionLabel(action)),
+    ),
+    takeback,
+  );
+}
+
+function renderLog() {
+  const slider = $("slider");
+  slider.max = String(st.game.version);
+  slider.value = String(st.shown.version);
+  $("slider-value").textContent = `${st.shown.version} of ${st.game.version}`;
+  const log = $("log");
+  const items = st.events.map((event) => {
+    const current = event.seq === st.shown.version;
+    const who = event.user ? `${event.user}${event.side ? " (" + event.side + ")" : ""}` : event.side || "";
+    return h(
+      "li",
+      { class: `event${current ? " current" : ""}${event.seq > st.shown.version ? " future" : ""}`, "data-seq": event.seq, "aria-current": current ? "step" : undefined },
+      h("span", { class: "seq" }, `#${event.seq}`),
+      h("span", { class: "words" }, describe(event)),
+      who ? h("span", { class: "meta" }, who) : null,
+      rollDetails(event, st.game),
+      h(
+        "span",
+        { class: "event-buttons" },
+        h("button", { type: "button", class: "link", onclick: () => showVersion(event.seq), "aria-label": `Show the board after event ${event.seq}` }, "show"),
+        h("button", { type: "button", class: "link rules-button", onclick: () => openRulings(id, event), "aria-label": `Rules for event ${event.seq}` }, "rules"),
+        mySides().length && event.seq > 1 && st.game.status === "active"
+          ? h("button", { type: "button", class: "link", onclick: () => openDisputeForm(id, event, refresh), "aria-label": `Dispute event ${event.seq}` }, "dispute")
+          : null,
+      ),
+    );
+  });
+  clear(log, items.reverse());
+}
+
+function legend(board) {
+  const terrains = [...new Set(board.hexes.map((x) => x.terrain))];
+  const features = [...new Set((board.hexsides || []).flatMap((x) => x.features))];
+  clear(
+    $("legend"),
+    h("ul", {}, terrains.map((t) => h("li", {}, h("span", { class: "swatch", style: `background:${terrainColour(t)}` }), t))),
+    features.length ? h("ul", {}, features.map((f) => h("li", {}, h("span", { class: `swatch line feature-${f}` }), f))) : null,
+    (board.places || []).length ? h("p", {}, "Places: ", board.places.map((p) => `${p.name} (${p.hex}${p.kind ? ", " + p.kind : ""})`).join("; ")) : null,
+  );
+}
+
+// -- live ------------------------------------------------------------------------------------------
+function connect() {
+  const source = new EventSource(`/api/games/${id}/stream?since=${st.game.version}`);
+  source.addEventListener("game", (ev) => {
+    const note = JSON.parse(ev.data);
+    if (note.version > st.game.version) refresh();
+  });
+  root.dataset.live = "connecting";
+  source.addEventListener("open", () => (root.dataset.live = "open"));
+}
+
+// -- start -----------------------------------------------------------------------------------------
+async function main() {
+  try {
+    st.me = await currentUser();
+    st.game = await api(`/api/games/${id}`);
+  } catch (err) {
+    clear($("main"), h("h1", {}, "Game not found"), h("p", {}, explain(err)), h("p", {}, h("a", { href: "/" }, "Back to my games")));
+    return;
+  }
+  st.shown = st.game;
+  const [board, system] = await Promise.all([
+    api(`/api/systems/${st.game.system}/scenarios/${st.game.scenario}/board`),
+    api(`/api/systems/${st.game.system}`),
+  ]);
+  st.system = system;
+  const scenario = (system.scenarios || []).find((x) => x.id === st.game.scenario);
+  const sides = scenario ? scenario.sides : Object.keys(st.game.sides);
+  st.view = new BoardView($("board"), board, { sides });
+  $("board").style.minWidth = `${Math.round(board.size.width * 30)}px`; // legible counters; the map scrolls
+  legend(board);
+  $("slider").addEventListener("change", (ev) => showVersion(Number(ev.target.value)));
+  $("slider").addEventListener("input", (ev) => ($("slider-value").textContent = `${ev.target.value} of ${st.game.version}`));
+  $("live-button").addEventListener("click", () => showVersion(st.game.version));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && st.selection) {
+      st.selection = null;
+      render();
+    }
+  });
+  await refresh();
+  connect();
+  root.dataset.ready = "true";
+}
+
+main();

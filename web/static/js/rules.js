@@ -1,0 +1,79 @@
+// Rules search: results as one types (GET /api/rules/search), filtered by document and kind.
+import { api, explain } from "./api.js";
+import { clear, h } from "./dom.js";
+import { entryItem } from "./entries.js";
+
+const q = document.getElementById("q");
+const documentFilter = document.getElementById("document");
+const kindFilter = document.getElementById("kind");
+const status = document.getElementById("search-status");
+const results = document.getElementById("results");
+const seenDocuments = new Set();
+const seenKinds = new Set();
+let timer;
+let controller;
+
+function addOptions(select, seen, values) {
+  for (const value of values) {
+    if (!value || seen.has(value)) continue;
+    seen.add(value);
+    select.append(h("option", { value }, value));
+  }
+}
+
+async function search() {
+  const text = q.value.trim();
+  const params = new URLSearchParams(location.search);
+  params.set("q", text);
+  if (documentFilter.value) params.set("document", documentFilter.value);
+  else params.delete("document");
+  if (kindFilter.value) params.set("kind", kindFilter.value);
+  else params.delete("kind");
+  history.replaceState(null, "", `?${params}`);
+  if (!text) {
+    clear(results);
+    status.textContent = "Type to search.";
+    return;
+  }
+  controller?.abort();
+  controller = new AbortController();
+  const query = new URLSearchParams({ q: text, limit: "20" });
+  if (documentFilter.value) query.set("document", documentFilter.value);
+  try {
+    const found = await api(`/api/rules/search?${query}`, { signal: controller.signal });
+    const items = found.results || [];
+    addOptions(documentFilter, seenDocuments, items.map((r) => r.document));
+    addOptions(kindFilter, seenKinds, items.map((r) => r.kind));
+    const shown = kindFilter.value ? items.filter((r) => r.kind === kindFilter.value) : items;
+    status.textContent = `${shown.length} result${shown.length === 1 ? "" : "s"}${found.took_ms !== undefined ? ` in ${found.took_ms} ms` : ""}`;
+    clear(results, shown.map(entryItem));
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    clear(results);
+    status.textContent = err.status === 404 ? "Rules search is not available on this server." : explain(err);
+  }
+}
+
+function soon() {
+  clearTimeout(timer);
+  timer = setTimeout(search, 150);
+}
+
+document.getElementById("search-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  search();
+});
+q.addEventListener("input", soon);
+documentFilter.addEventListener("change", search);
+kindFilter.addEventListener("change", search);
+
+const initial = new URLSearchParams(location.search);
+for (const [select, seen, key] of [[documentFilter, seenDocuments, "document"], [kindFilter, seenKinds, "kind"]]) {
+  if (initial.get(key)) {
+    addOptions(select, seen, [initial.get(key)]);
+    select.value = initial.get(key);
+  }
+}
+q.value = initial.get("q") || "";
+search();
+q.focus();

@@ -1,0 +1,21 @@
+// The "rules" button of an event: the governing sections and related rulings, from the knowledge
+// base (GET /api/games/<id>/events/<seq>/rulings); "not available" where the server has none.
+import { api, explain } from "./api.js";
+import { clear, h } from "./dom.js";
+import { entryItem } from "./entries.js";
+
+export async function openRulings(gameId, event) {
+  const dialog = document.getElementById("rules-dialog");
+  const body = document.getElementById("rules-dialog-body");
+  document.getElementById("rules-dialog-title").textContent = `Rules for event #${event.seq} (${event.type})`;
+  clear(body, h("p", {}, "Looking up…"));
+  if (!dialog.open) dialog.showModal();
+  try {
+    const found = await api(`/api/games/${gameId}/events/${event.seq}/rulings`);
+    const section = (title, items) =>
+      h("section", {}, h("h3", {}, title), items && items.length ? h("ul", { class: "results" }, items.map(entryItem)) : h("p", {}, "None found."));
+    clear(body, section("Governing sections", found.governing), section("Related rulings", found.related));
+  } catch (err) {
+    clear(body, h("p", { class: "unavailable" }, err.status === 404 ? "Rules look-up is not available on this server." : explain(err)));
+  }
+}
