@@ -7,7 +7,12 @@ from typing import Any
 
 from flask import Flask, jsonify
 
+from service.api import campaigns as campaigns_api
+from service.api import clubs as clubs_api
+from service.api import disputes as disputes_api
 from service.api import games as games_api
+from service.api import ladders as ladders_api
+from service.api import rules as rules_api
 from service.api import systems as systems_api
 from service.api import users as users_api
 from service.api.errors import ArbiterApi, register_error_handlers
@@ -36,7 +41,16 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
 
     api = ArbiterApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for blueprint in (users_api.blp, systems_api.blp, games_api.blp):
+    for blueprint in (
+        users_api.blp,
+        systems_api.blp,
+        games_api.blp,
+        clubs_api.blp,
+        ladders_api.blp,
+        campaigns_api.blp,
+        disputes_api.blp,
+        rules_api.blp,
+    ):
         api.register_blueprint(blueprint)
     register_error_handlers(app)
 

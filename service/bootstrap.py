@@ -8,14 +8,22 @@ import os
 import sys
 
 from service.adapters.broker import InProcessBroker, RedisBroker
+from service.adapters.leaderboard import RedisLeaderboard
+from service.application.audit import AuditService
+from service.application.campaigns import CampaignService
+from service.application.clubs import ClubService
+from service.application.disputes import DisputeService
 from service.application.game_index import GameIndex
 from service.application.games import GameService
+from service.application.knowledge import KnowledgeService
+from service.application.ladders import LadderService
 from service.application.ports import Broker
 from service.application.services import Services
+from service.application.standings import LadderFeed
 from service.application.store import open_store
 from service.application.users import UserService
 from service.config import Config
-from service.domain import systems
+from service.domain import chain, systems
 from service.rules.base import RulesEvent
 from service.rules.registry import Registry, build_registry
 
@@ -34,10 +42,23 @@ def build_broker(config: Config) -> Broker:
 
 def build_services(config: Config, *, snapshots: bool | None = None) -> Services:
     registry = build_registry_for(config)
+    chain.install_seal_key(chain.seal_key_from_secret(config.secret_key))
     store = open_store(config, snapshots=snapshots)
     broker = build_broker(config)
     users = UserService(store)
     games = GameService(store, registry, users, broker)
+    clubs = ClubService(store, users)
+    board = RedisLeaderboard(config.redis_url) if config.redis_url else None
+    feed = LadderFeed(store, users, broker, board)
+    knowledge = KnowledgeService(store, games, config.index_dir)
+    disputes = DisputeService(
+        store,
+        games,
+        knowledge=lambda: knowledge.kb,
+        clubs=lambda: clubs,
+        on_club_ruling=knowledge.publish_ruling,
+    )
+    audit = AuditService(store, games, chain.seal_key_from_secret(config.secret_key))
     return Services(
         config=config,
         store=store,
@@ -47,4 +68,10 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         games=games,
         index=GameIndex(store),
         extras={},
+        clubs=clubs,
+        ladders=LadderService(store, users, clubs, games, feed),
+        campaigns=CampaignService(store, users, clubs, games, feed, broker),
+        knowledge=knowledge,
+        disputes=disputes,
+        audit=audit,
     )

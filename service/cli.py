@@ -252,11 +252,15 @@ def _check_scenario(path: Path, system: str | None, registry: Any) -> list[dict[
 
 
 def _attach_optional_groups() -> None:
-    try:
-        from faq.cli import rules
-    except ImportError:
-        return
+    from service.cli_clubs import campaigns, clubs, ladders
+
+    for group in (clubs, ladders, campaigns):
+        main.add_command(group)
+    from faq.cli import rules
+    from service.cli_audit import attach
+
     main.add_command(rules)
+    attach(main)
 
 
 _attach_optional_groups()

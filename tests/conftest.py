@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,9 +29,21 @@ def make_config(tmp_path: Path, **overrides: object) -> Config:
     return Config(**values)  # type: ignore[arg-type]
 
 
+@pytest.fixture(scope="session")
+def index_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The knowledge-base index, built once per test session (about 2 s) and copied per app."""
+    from faq.search import KnowledgeBase
+
+    path = tmp_path_factory.mktemp("kb") / "index"
+    KnowledgeBase(path).close()
+    return path
+
+
 @pytest.fixture
-def config(tmp_path: Path) -> Config:
-    return make_config(tmp_path)
+def config(tmp_path: Path, index_template: Path) -> Config:
+    config = make_config(tmp_path)
+    shutil.copytree(index_template, config.index_dir)
+    return config
 
 
 @pytest.fixture

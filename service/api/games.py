@@ -33,6 +33,14 @@ class Games(MethodView):
         )
         for row in rows:
             row["sides"] = {side: svc.users.username(uid) for side, uid in row["sides"].items()}
+            if args["mine"]:  # whose turn it is, for the caller's own (few) games
+                game = svc.games.get(row["id"])
+                row.update(
+                    version=game.version,
+                    active_sides=game.active_sides(),
+                    phase=svc.games.system(game.system).phase(game.state),
+                    status=game.status,
+                )
         return rows
 
     @blp.arguments(schemas.GameCreate)
@@ -73,6 +81,17 @@ class Actions(MethodView):
         game = games.get(game_id)
         side, actions = games.legal_actions(game, require_user(), args["side"])
         return {"side": side, "version": game.version, "actions": actions}
+
+
+@blp.route("/<game_id>/preview")
+class Preview(MethodView):
+    @blp.arguments(schemas.PreviewIn)
+    @blp.response(200)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """What a command would meet before it is sent: for an attack, the odds column and every
+        modifier with its rule, computed on what the caller's side may see.  Nothing is written."""
+        games = services().games
+        return games.preview(games.get(game_id), require_user(), body["command"], body["side"])
 
 
 @blp.route("/<game_id>/commands")

@@ -119,12 +119,24 @@ class GameOut(Schema):
     state = fields.Dict()
     counters = fields.List(fields.Dict())
     dice = fields.Nested(DiceOut)
+    takeback = fields.Dict(allow_none=True, metadata={"description": "the pending takeback request"})
+    disputes = fields.Dict(metadata={"description": "dispute id -> {seq, side, status}"})
+    paused_by = fields.String(allow_none=True)
+    labels = fields.Dict()
     created_at = fields.String()
     updated_at = fields.String()
 
 
+class PreviewIn(Strict):
+    command = fields.Dict(keys=fields.String(), required=True)
+    side = fields.String(load_default=None)
+
+
 class GameSummary(Schema):
     id = fields.String()
+    version = fields.Integer()
+    active_sides = fields.List(fields.String())
+    phase = fields.Dict()
     system = fields.String()
     scenario = fields.String()
     title = fields.String()
@@ -145,7 +157,9 @@ class EventOut(Schema):
     payload = fields.Dict()
     prev_hash = fields.String()
     hash = fields.String()
+    seal = fields.String()
     redacted = fields.Boolean()
+    retracted = fields.Boolean()
 
 
 class EventPage(Schema):

@@ -49,7 +49,9 @@ class Board(MethodView):
         """The scenario's map as data for drawing: hexes with centres and terrain, hexsides, places."""
         system = services().games.system(name)
         if scenario not in {s.id for s in system.scenarios()}:
-            raise NotFound(f"no scenario {scenario!r} in {name}", {"scenario": ["unknown scenario"]})
+            raise NotFound(
+                f"no scenario {scenario!r} in {name}", {"scenario": ["unknown scenario"]}
+            )
         return system.board(scenario)
 
 

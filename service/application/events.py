@@ -14,6 +14,7 @@ _ENVELOPE = {
     "originator_version",
     "timestamp",
     "hash",
+    "seal",
     "prev_hash",
     "originator_topic",
 }
@@ -34,6 +35,7 @@ def present_event(event: Any, names: dict[str, str] | None = None) -> dict[str, 
         "payload": payload,
         "prev_hash": event.prev_hash,
         "hash": event.hash,
+        "seal": event.seal,
     }
     side = getattr(event, "side", None)
     if side is not None:
@@ -50,6 +52,7 @@ def _type_of(event: Any) -> str:
     names: dict[type, str] = {
         Game.Created: "GameCreated",
         Game.EntropyAdded: "EntropyAdded",
+        Game.CommandAccepted: "CommandAccepted",
         Game.DiceRolled: "DiceRolled",
         Game.Ended: "GameEnded",
     }

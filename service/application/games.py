@@ -63,7 +63,10 @@ class GameService:
         sides: Mapping[str, str],
         creator: User,
         options: Mapping[str, Any] | None = None,
+        labels: Mapping[str, Any] | None = None,
     ) -> Game:
+        """Create a game.  ``labels``: what the core keeps beside the rules (``club``, ``ladder``,
+        ``rated``, ``takeback_policy`` never/casual/always, ``pause_on_dispute``)."""
         try:
             rules = self.registry.get(system)
         except UnknownSystem:
@@ -117,12 +120,12 @@ class GameService:
             created_by=str(creator.id),
             seed=seed,
             initial_state=initial,
-            labels={"title": info.title},
+            labels={"title": info.title, **dict(labels or {})},
         )
         self.store.save(game, DiceSeed.for_game(game.id, seed))
         with self._seeds_lock:
             self._seeds[game.id] = seed
-        self._publish(game, 1, game.version)
+        self.publish(game, 1, game.version)
         return game
 
     def execute(
@@ -140,7 +143,7 @@ class GameService:
                 f"the game is at version {game.version}, not {expected_version}",
                 {"expected_version": [f"stale: the game is at version {game.version}"]},
             )
-        side = self._acting_side(game, user, side)
+        side = self.acting_side(game, user, side)
         first = game.version + 1
         try:
             game.execute(side=side, user=str(user.id), command=command, seed=self.seed_of(game))
@@ -162,7 +165,7 @@ class GameService:
                 "another command was recorded first; reload and decide again",
                 {"expected_version": ["stale: the game moved on"]},
             ) from None
-        self._publish(game, first, game.version)
+        self.publish(game, first, game.version)
         names = self._names(game)
         return Executed(game, [present_event(e, names) for e in pending])
 
@@ -170,13 +173,13 @@ class GameService:
         self, game_id: UUID | str, user: User, entropy: str, side: str | None = None
     ) -> Game:
         game = self.get(game_id)
-        side = self._acting_side(game, user, side, must_be_active=False)
+        side = self.acting_side(game, user, side, must_be_active=False)
         game.add_entropy(side=side, user=str(user.id), entropy=entropy)
         try:
             self.store.save(game)
         except IntegrityError:
             raise StaleVersion("the game moved on; try again") from None
-        self._publish(game, game.version, game.version)
+        self.publish(game, game.version, game.version)
         return game
 
     # -- queries --------------------------------------------------------------------------------
@@ -237,14 +240,32 @@ class GameService:
                 "entropy_count": len(game.entropy),
                 "seed": game.seed,
             },
+            "takeback": game.takeback,
+            "disputes": {d: dict(info) for d, info in game.disputes.items()},
+            "paused_by": game.paused_by(),
+            "labels": {k: v for k, v in game.labels.items() if k != "title"},
             "created_at": game.created_on.isoformat(),
             "updated_at": game.modified_on.isoformat(),
         }
 
+    def preview(
+        self, game: Game, user: User, command: Mapping[str, Any], side: str | None
+    ) -> dict[str, Any]:
+        """What a command would meet (an attack's odds and modifiers), on the side's own view."""
+        side = self.acting_side(game, user, side, must_be_active=False)
+        rules = self.system(game.system)
+        try:
+            return rules.preview(copy_json(rules.view(game.state, side)), side, command)
+        except RuleViolation as exc:
+            raise RuleRefused(exc.message, {"rule": [exc.rule]}, rule=exc.rule) from None
+        except InvalidCommand as exc:
+            details = {f"command.{k}": v for k, v in exc.details.items()}
+            raise Invalid(exc.message, details or {"command": [exc.message]}) from None
+
     def legal_actions(
         self, game: Game, user: User, side: str | None
     ) -> tuple[str, list[dict[str, Any]]]:
-        side = self._acting_side(game, user, side, must_be_active=False)
+        side = self.acting_side(game, user, side, must_be_active=False)
         if side not in game.active_sides():
             return side, []
         return side, self.system(game.system).legal_actions(game.state, side)
@@ -263,9 +284,14 @@ class GameService:
         names = self._names(game)
         rules = self.system(game.system)
         stored = self.store.events.get(game.id, gt=after, limit=limit)
-        if full or game.status == "ended" or not _hides_information(rules):
-            return [present_event(e, names) for e in stored]
-        return list(self._redacted(game, rules, stored, after, viewer, names))
+        if full or game.status == "ended" or not hides_information(rules):
+            items = [present_event(e, names) for e in stored]
+        else:
+            items = list(self._redacted(game, rules, stored, after, viewer, names))
+        retracted = set(game.retracted)
+        for item in items:
+            item["retracted"] = item["seq"] in retracted
+        return items
 
     def iter_all_events(self, game_id: UUID | str, *, page: int = 500) -> Iterator[dict[str, Any]]:
         """Every event of a game, in full, page by page (for export and audit)."""
@@ -281,13 +307,16 @@ class GameService:
             after = batch[-1].originator_version
 
     def seed_of(self, game: Game) -> str:
+        return self.seed_of_id(game.id)
+
+    def seed_of_id(self, game_id: UUID) -> str:
         with self._seeds_lock:
-            seed = self._seeds.get(game.id)
+            seed = self._seeds.get(game_id)
         if seed is None:
-            vault: DiceSeed = self.store.repository.get(seed_vault_id(game.id))
+            vault: DiceSeed = self.store.repository.get(seed_vault_id(game_id))
             seed = vault.seed
             with self._seeds_lock:
-                self._seeds[game.id] = seed
+                self._seeds[game_id] = seed
         return seed
 
     def verify_dice(self, game_id: UUID | str) -> dict[str, Any]:
@@ -309,7 +338,7 @@ class GameService:
         return report
 
     # -- helpers --------------------------------------------------------------------------------
-    def _acting_side(
+    def acting_side(
         self, game: Game, user: User, side: str | None, must_be_active: bool = True
     ) -> str:
         mine = game.side_of(str(user.id))
@@ -339,7 +368,7 @@ class GameService:
             uid: self.users.username(uid) for uid in set(game.sides.values()) | {game.created_by}
         }
 
-    def _publish(self, game: Game, first: int, last: int) -> None:
+    def publish(self, game: Game, first: int, last: int) -> None:
         self.broker.publish(
             game_channel(game.id),
             {
@@ -363,9 +392,16 @@ class GameService:
         state = copy_json(self.get(game.id, version=after).state) if after >= 1 else None
         for event in stored:
             item = present_event(event, names)
-            if isinstance(event, Game.Created):
+            if isinstance(event, Game.Retracted):
+                state = copy_json(event.restored_state)
+                item["payload"]["restored_state"] = rules.view(copy_json(state), viewer)
+                item["redacted"] = True
+            elif isinstance(event, Game.Created):
                 state = copy_json(event.initial_state)
                 item["payload"]["initial_state"] = rules.view(copy_json(state), viewer)
+                item["redacted"] = True
+            elif isinstance(event, Game.CommandAccepted) and viewer != event.side:
+                item["payload"]["command"] = {"type": event.command.get("type")}
                 item["redacted"] = True
             elif isinstance(event, Game.Recorded) and state is not None:
                 rules_event = RulesEvent(event.kind, copy_json(event.data))
@@ -394,6 +430,6 @@ class RuleRefused(Unprocessable):
         self.rule = rule
 
 
-def _hides_information(rules: RulesSystem) -> bool:
+def hides_information(rules: RulesSystem) -> bool:
     kind = type(rules)
     return kind.view is not RulesSystem.view or kind.event_view is not RulesSystem.event_view

@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from service.application.audit import AuditService
+from service.application.campaigns import CampaignService
+from service.application.clubs import ClubService
+from service.application.disputes import DisputeService
 from service.application.game_index import GameIndex
 from service.application.games import GameService
+from service.application.knowledge import KnowledgeService
+from service.application.ladders import LadderService
 from service.application.ports import Broker
 from service.application.store import ArbiterStore
 from service.application.users import UserService
@@ -24,6 +30,13 @@ class Services:
     games: GameService
     index: GameIndex
     extras: dict[str, Any]
+    clubs: ClubService
+    ladders: LadderService
+    campaigns: CampaignService
+    knowledge: KnowledgeService
+    disputes: DisputeService
+    audit: AuditService
 
     def close(self) -> None:
+        self.knowledge.close()
         self.store.close()

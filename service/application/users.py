@@ -75,6 +75,8 @@ class UserService:
 
     def revoke(self, user: User, token: str) -> None:
         token_id = token.split(".", 2)[1]
-        fresh: User = self.store.repository.get(user.id)  # a copy to change, never the cached reader
+        fresh: User = self.store.repository.get(
+            user.id
+        )  # a copy to change, never the cached reader
         fresh.revoke_token(token_id)
         self.store.save(fresh)

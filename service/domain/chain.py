@@ -7,6 +7,7 @@ its payload, serialised as canonical JSON (sorted keys, no spaces), so any chang
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from collections.abc import Mapping
 from datetime import datetime
@@ -15,8 +16,9 @@ from uuid import UUID
 
 GENESIS = "0" * 64
 _ENVELOPE = frozenset(
-    {"originator_id", "originator_version", "timestamp", "hash", "originator_topic"}
+    {"originator_id", "originator_version", "timestamp", "hash", "seal", "originator_topic"}
 )
+_seal_key: bytes | None = None
 
 
 def _default(value: Any) -> Any:
@@ -48,3 +50,22 @@ def event_hash(
         "body": body,
     }
     return hashlib.sha256(canonical_json(document).encode("utf-8")).hexdigest()
+
+
+def install_seal_key(key: bytes | None) -> None:
+    """The server's sealing key (kept outside the event store: the session secret's derivative)."""
+    global _seal_key
+    _seal_key = key
+
+
+def seal_key_from_secret(secret: str) -> bytes:
+    return hmac.new(secret.encode("utf-8"), b"arbiter-event-seal-v1", hashlib.sha256).digest()
+
+
+def seal(event_digest: str, key: bytes | None = None) -> str:
+    """HMAC-SHA256 of an event's hash under the server key: a forger who rewrites the store and
+    recomputes the SHA-256 chain still cannot produce the seals.  Empty when no key is installed."""
+    key = key if key is not None else _seal_key
+    if key is None:
+        return ""
+    return hmac.new(key, event_digest.encode("ascii"), hashlib.sha256).hexdigest()

@@ -18,7 +18,7 @@ from eventsourcing.domain import Aggregate
 
 from service.domain import dice as dice_mod
 from service.domain import systems
-from service.domain.chain import GENESIS, event_hash
+from service.domain.chain import GENESIS, event_hash, seal
 from service.domain.errors import Conflict, Forbidden, Unprocessable
 
 ACTIVE = "active"
@@ -77,11 +77,17 @@ class Game(Aggregate):
     class Event(Aggregate.Event):
         prev_hash: str
         hash: str
+        seal: str
+
+        #: bookkeeping events (entropy, takebacks, disputes, retractions) are never retracted
+        bookkeeping = False
 
         def apply(self, aggregate: Any) -> None:
             game = cast(Game, aggregate)
             self.on(game)
             game.last_hash = self.hash
+            if self.bookkeeping:
+                game.bookkeeping.append(self.originator_version)
 
         def on(self, game: Game) -> None:  # pragma: no cover - overridden
             pass
@@ -113,14 +119,35 @@ class Game(Aggregate):
             game.next_roll = 0
             game.last_hash = GENESIS
             game.moves = 0
+            game.retracted = []
+            game.tail = {"side": None, "commands": [], "dice": False, "reveals": False}
+            game.takeback = None
+            game.disputes = {}
+            game.bookkeeping = []
 
     class EntropyAdded(Event):
+        bookkeeping = True
         side: str
         user: str
         entropy: str
 
         def on(self, game: Game) -> None:
             game.entropy.append(f"{self.side}:{self.entropy}")
+
+    class CommandAccepted(Event):
+        """A command as its side sent it; the events it caused follow.  ``origin`` is the seq of the
+        command it re-decides after a rebase, else None."""
+
+        side: str
+        user: str
+        command: dict[str, Any]
+        origin: int | None
+
+        def on(self, game: Game) -> None:
+            if game.tail["side"] != self.side:
+                game.tail = {"side": self.side, "commands": [], "dice": False, "reveals": False}
+            game.tail["commands"].append(self.originator_version)
+            game.takeback = None  # a pending takeback request lapses when anyone acts
 
     class DiceRolled(Event):
         side: str
@@ -130,6 +157,7 @@ class Game(Aggregate):
             game.next_roll = max(r["index"] for r in self.rolls) + 1
             if self.side not in game.rolled_sides:
                 game.rolled_sides.append(self.side)
+            game.tail["dice"] = True
 
     class Recorded(Event):
         """One rules event (``kind`` is its type, ``data`` its resolved facts)."""
@@ -142,6 +170,8 @@ class Game(Aggregate):
         def on(self, game: Game) -> None:
             rules = systems.system(game.system)
             event = systems.rules_event(self.kind, copy_json(self.data))
+            if systems.reveals(rules, event):
+                game.tail["reveals"] = True
             game.state = rules.apply(game.state, event)
             game.moves += 1
 
@@ -153,6 +183,74 @@ class Game(Aggregate):
             game.status = ENDED
             game.result = copy_json(self.result)
             game.seed = self.seed
+
+    class TakebackRequested(Event):
+        bookkeeping = True
+        request: str
+        side: str
+        user: str
+        from_seq: int
+
+        def on(self, game: Game) -> None:
+            game.takeback = {"request": self.request, "side": self.side, "from_seq": self.from_seq}
+
+    class TakebackAnswered(Event):
+        bookkeeping = True
+        request: str
+        side: str
+        user: str
+        accepted: bool
+
+        def on(self, game: Game) -> None:
+            game.takeback = None
+
+    class Retracted(Event):
+        """Events ``seqs`` no longer count; play resumes from ``restored_state`` (the state before the
+        first of them, a resolved fact so that replay reads nothing else)."""
+
+        bookkeeping = True
+        seqs: list[int]
+        restored_state: dict[str, Any]
+        reason: str
+        ref: str
+
+        def on(self, game: Game) -> None:
+            game.retracted.extend(self.seqs)
+            game.state = copy_json(self.restored_state)
+            game.tail = {"side": None, "commands": [], "dice": False, "reveals": False}
+            game.takeback = None
+
+    class DisputeOpened(Event):
+        bookkeeping = True
+        dispute: str
+        seq: int
+        side: str
+        user: str
+        claim: str
+        citations: list[dict[str, Any]]
+
+        def on(self, game: Game) -> None:
+            game.disputes[self.dispute] = {"seq": self.seq, "side": self.side, "status": "open"}
+
+    class DisputeResolved(Event):
+        bookkeeping = True
+        dispute: str
+        arbiter: str
+        verdict: str
+        remedy: str | None
+        citations: list[dict[str, Any]]
+        note: str
+        club_ruling: str | None
+
+        def on(self, game: Game) -> None:
+            game.disputes[self.dispute]["status"] = self.verdict
+
+    class Rebased(Event):
+        """What a rebase did with each later command: kept, re-rolled or dropped."""
+
+        bookkeeping = True
+        dispute: str
+        report: list[dict[str, Any]]
 
     # -- attributes (set by Created.on) ------------------------------------------------------------
     system: str
@@ -171,6 +269,11 @@ class Game(Aggregate):
     next_roll: int
     last_hash: str
     moves: int
+    retracted: list[int]
+    tail: dict[str, Any]
+    takeback: dict[str, Any] | None
+    disputes: dict[str, dict[str, Any]]
+    bookkeeping: list[int]
 
     def __init__(self) -> None:  # all attributes are set by Created.on
         pass
@@ -211,14 +314,18 @@ class Game(Aggregate):
         }
         timestamp = cls.Created.create_timestamp()
         digest = event_hash(game_id, cls.INITIAL_VERSION, "Game.Created", timestamp, payload)
-        return cls._create(cls.Created, id=game_id, timestamp=timestamp, hash=digest, **payload)
+        return cls._create(
+            cls.Created, id=game_id, timestamp=timestamp, hash=digest, seal=seal(digest), **payload
+        )
 
     def _record(self, event_class: type[Game.Event], **payload: Any) -> None:
         payload["prev_hash"] = self.last_hash
         timestamp = event_class.create_timestamp()
         kind = event_class.__qualname__
         digest = event_hash(self.id, self.version + 1, kind, timestamp, payload)
-        self.trigger_event(event_class, timestamp=timestamp, hash=digest, **payload)
+        self.trigger_event(
+            event_class, timestamp=timestamp, hash=digest, seal=seal(digest), **payload
+        )
 
     def side_of(self, user: str) -> list[str]:
         return [side for side, bound in self.sides.items() if bound == user]
@@ -239,6 +346,11 @@ class Game(Aggregate):
             raise Forbidden(
                 f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
             )
+        if self.paused_by():
+            raise Conflict(
+                "the game is paused while a dispute is open",
+                {"game": [f"paused by dispute {self.paused_by()}"]},
+            )
         if side not in self.active_sides():
             active = ", ".join(self.active_sides()) or "nobody"
             raise Forbidden(
@@ -246,8 +358,22 @@ class Game(Aggregate):
                 {"side": [f"{side} may not act now; active: {active}"]},
             )
 
-    def execute(self, *, side: str, user: str, command: Mapping[str, Any], seed: str) -> int:
-        """Decide ``command`` for ``side`` and record what it causes.  Returns how many events."""
+    def paused_by(self) -> str | None:
+        """The open dispute that pauses the game, if disputes pause it (a ladder or scenario setting)."""
+        if not self.labels.get("pause_on_dispute"):
+            return None
+        return next((d for d, info in self.disputes.items() if info["status"] == "open"), None)
+
+    def execute(
+        self,
+        *,
+        side: str,
+        user: str,
+        command: Mapping[str, Any],
+        seed: str,
+        origin: int | None = None,
+    ) -> int:
+        """Decide ``command`` for ``side`` and record it and what it causes.  Returns how many events."""
         self.check_may_act(side, user)
         rules = systems.system(self.system)
         server_dice = ServerDice(
@@ -255,6 +381,13 @@ class Game(Aggregate):
         )
         decided = rules.decide(self.state, side, command, server_dice)
         before = self.version
+        self._record(
+            self.CommandAccepted,
+            side=side,
+            user=user,
+            command=copy_json(dict(command)),
+            origin=origin,
+        )
         if server_dice.rolled:
             self._record(
                 self.DiceRolled, side=side, rolls=[r.as_dict() for r in server_dice.rolled]
@@ -285,6 +418,192 @@ class Game(Aggregate):
                 "entropy must be 1 to 256 characters", {"entropy": ["1 to 256 characters"]}
             )
         self._record(self.EntropyAdded, side=side, user=user, entropy=entropy)
+
+    # -- takebacks ---------------------------------------------------------------------------------
+    def request_takeback(self, *, side: str, user: str, from_seq: int | None, policy: str) -> str:
+        """Ask to take back ``side``'s latest commands from ``from_seq`` (default: the last one).
+
+        Allowed while no die has been rolled and no hidden information revealed by them, and the
+        opponent has not acted since; a ladder's ``policy`` may forbid takebacks."""
+        if policy == "never" or (policy == "casual" and self.labels.get("rated")):
+            raise Forbidden(
+                "takebacks are not allowed in this game", {"takeback": [f"policy: {policy}"]}
+            )
+        if self.status != ACTIVE:
+            raise Conflict("the game is over", {"game": ["the game has ended"]})
+        if self.sides.get(side) != user:
+            raise Forbidden(
+                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
+            )
+        commands = self.tail["commands"] if self.tail["side"] == side else []
+        if not commands:
+            raise Conflict(
+                "there is nothing of yours to take back: the opponent has acted since",
+                {"takeback": ["no own command since the opponent last acted"]},
+            )
+        first = commands[-1] if from_seq is None else from_seq
+        if first not in commands:
+            raise Unprocessable(
+                f"seq {first} is not one of your latest commands",
+                {"from_seq": [f"one of {', '.join(map(str, commands))}"]},
+            )
+        if self.tail["dice"]:
+            raise Conflict(
+                "dice have been rolled since; no takeback", {"takeback": ["dice were rolled"]}
+            )
+        if self.tail["reveals"]:
+            raise Conflict(
+                "hidden information has been revealed since; no takeback",
+                {"takeback": ["hidden information was revealed"]},
+            )
+        if self.takeback is not None:
+            raise Conflict(
+                "a takeback request is already pending", {"takeback": ["already pending"]}
+            )
+        request = f"t{self.version + 1}"
+        self._record(self.TakebackRequested, request=request, side=side, user=user, from_seq=first)
+        return request
+
+    def answer_takeback(
+        self, *, side: str, user: str, accept: bool, restored_state: Mapping[str, Any] | None
+    ) -> None:
+        """The opponent accepts (the commands are retracted) or declines."""
+        pending = self.takeback
+        if pending is None:
+            raise Conflict("no takeback request is pending", {"takeback": ["nothing to answer"]})
+        if self.sides.get(side) != user:
+            raise Forbidden(
+                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
+            )
+        if side == pending["side"]:
+            raise Forbidden(
+                "only the opponent answers a takeback request", {"side": ["you asked for it"]}
+            )
+        request = pending["request"]
+        self._record(self.TakebackAnswered, request=request, side=side, user=user, accepted=accept)
+        if accept:
+            if restored_state is None:
+                raise ValueError("an accepted takeback needs the state to restore")
+            skip = set(self.retracted) | set(self.bookkeeping)
+            seqs = [s for s in range(pending["from_seq"], self.version) if s not in skip]
+            self._record(
+                self.Retracted,
+                seqs=seqs,
+                restored_state=copy_json(dict(restored_state)),
+                reason="takeback",
+                ref=request,
+            )
+
+    # -- disputes ----------------------------------------------------------------------------------
+    def open_dispute(
+        self, *, side: str, user: str, seq: int, claim: str, citations: list[dict[str, Any]]
+    ) -> str:
+        if self.sides.get(side) != user:
+            raise Forbidden(
+                "only the players of a game dispute its events", {"side": ["not your side"]}
+            )
+        if not 1 < seq <= self.version:
+            raise Unprocessable(f"no event {seq} to dispute", {"seq": [f"2 to {self.version}"]})
+        if seq in self.retracted:
+            raise Conflict(f"event {seq} is already retracted", {"seq": ["already retracted"]})
+        if any(d["seq"] == seq and d["status"] == "open" for d in self.disputes.values()):
+            raise Conflict(f"event {seq} is already under dispute", {"seq": ["a dispute is open"]})
+        if not claim.strip():
+            raise Unprocessable("say what is wrong", {"claim": ["required"]})
+        dispute = f"d{self.version + 1}"
+        self._record(
+            self.DisputeOpened,
+            dispute=dispute,
+            seq=seq,
+            side=side,
+            user=user,
+            claim=claim,
+            citations=copy_json(citations),
+        )
+        return dispute
+
+    def resolve_dispute(
+        self,
+        *,
+        dispute: str,
+        arbiter: str,
+        verdict: str,
+        remedy: str | None,
+        citations: list[dict[str, Any]],
+        note: str,
+        club_ruling: str | None,
+        restored_state: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Record the arbiter's decision; for an overturn with ``rewind`` also retract every event
+        from the disputed one on (``restored_state`` is the state before it).  A ``rebase`` goes on
+        with :meth:`redecide` for each later command and ends with :meth:`finish_rebase`."""
+        info = self.disputes.get(dispute)
+        if info is None:
+            raise Unprocessable(f"no dispute {dispute}", {"dispute": ["unknown dispute"]})
+        if info["status"] != "open":
+            raise Conflict(
+                f"dispute {dispute} is already {info['status']}", {"dispute": ["already resolved"]}
+            )
+        if arbiter in self.sides.values():
+            raise Forbidden(
+                "a player of this game may not arbitrate it", {"arbiter": ["plays this game"]}
+            )
+        if verdict not in ("upheld", "overturned"):
+            raise Unprocessable(
+                "verdict must be upheld or overturned", {"verdict": ["upheld or overturned"]}
+            )
+        if verdict == "upheld" and remedy is not None:
+            raise Unprocessable(
+                "an upheld event needs no remedy", {"remedy": ["only when overturned"]}
+            )
+        if verdict == "overturned":
+            if remedy not in ("rewind", "rebase"):
+                raise Unprocessable("choose rewind or rebase", {"remedy": ["rewind or rebase"]})
+            if self.status != ACTIVE:
+                raise Conflict(
+                    "the game has ended and its seed is public: it cannot be rewound",
+                    {
+                        "remedy": [
+                            "the game has ended; record the decision as a club ruling instead"
+                        ]
+                    },
+                )
+        if not citations:
+            raise Unprocessable(
+                "cite the rules or rulings applied", {"citations": ["at least one"]}
+            )
+        self._record(
+            self.DisputeResolved,
+            dispute=dispute,
+            arbiter=arbiter,
+            verdict=verdict,
+            remedy=remedy,
+            citations=copy_json(citations),
+            note=note,
+            club_ruling=club_ruling,
+        )
+        if verdict == "overturned":
+            if restored_state is None:
+                raise ValueError("an overturn needs the state to restore")
+            first = info["seq"]
+            skip = set(self.retracted) | set(self.bookkeeping)
+            seqs = [s for s in range(first, self.version) if s not in skip]
+            self._record(
+                self.Retracted,
+                seqs=seqs,
+                restored_state=copy_json(dict(restored_state)),
+                reason=f"dispute {remedy}",
+                ref=dispute,
+            )
+
+    def redecide(
+        self, *, side: str, user: str, command: Mapping[str, Any], seed: str, origin: int
+    ) -> int:
+        """Re-decide a later command during a rebase, on the corrected state."""
+        return self.execute(side=side, user=user, command=command, seed=seed, origin=origin)
+
+    def finish_rebase(self, *, dispute: str, report: list[dict[str, Any]]) -> None:
+        self._record(self.Rebased, dispute=dispute, report=copy_json(report))
 
 
 def seed_vault_id(game_id: UUID) -> UUID:

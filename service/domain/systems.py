@@ -51,3 +51,9 @@ def rules_event(kind: str, data: dict[str, Any]) -> Any:
     if _event_factory is None:
         raise RuntimeError("no rules event factory installed")
     return _event_factory(kind, data)
+
+
+def reveals(rules: Any, event: Any) -> bool:
+    """Whether a rules event reveals hidden information (a takeback is then refused)."""
+    hook = getattr(rules, "reveals", None)
+    return bool(hook(event)) if hook is not None else False

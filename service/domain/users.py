@@ -15,6 +15,8 @@ from service.domain.errors import Invalid, NotFound
 
 USERS_NAMESPACE = UUID("6f1d2c3e-9a4b-4c5d-8e7f-0a1b2c3d4e5f")
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
+#: site-wide roles: an ``arbiter`` resolves disputes of games that belong to no club
+SITE_ROLES = ("arbiter", "admin")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 
 
@@ -67,6 +69,21 @@ class User(Aggregate):
             aggregate.username = self.username
             aggregate.password_hash = self.password_hash
             aggregate.tokens = {}
+            aggregate.roles = []
+
+    class RoleGranted(Aggregate.Event):
+        role: str
+
+        def apply(self, aggregate: Any) -> None:
+            if self.role not in aggregate.roles:
+                aggregate.roles.append(self.role)
+
+    class RoleRevoked(Aggregate.Event):
+        role: str
+
+        def apply(self, aggregate: Any) -> None:
+            if self.role in aggregate.roles:
+                aggregate.roles.remove(self.role)
 
     class TokenIssued(Aggregate.Event):
         token_id: str
@@ -85,6 +102,7 @@ class User(Aggregate):
     username: str
     password_hash: str
     tokens: dict[str, dict[str, str]]
+    roles: list[str]
 
     def __init__(self) -> None:  # attributes are set by Registered.apply
         pass
@@ -108,6 +126,17 @@ class User(Aggregate):
             self.TokenIssued, token_id=token_id, token_hash=token_digest(secret), label=label
         )
         return f"{self.id.hex}.{token_id}.{secret}"
+
+    def grant(self, role: str) -> None:
+        if role not in SITE_ROLES:
+            raise Invalid(f"unknown role {role!r}", {"role": [f"one of {', '.join(SITE_ROLES)}"]})
+        if role not in self.roles:
+            self.trigger_event(self.RoleGranted, role=role)
+
+    def revoke(self, role: str) -> None:
+        if role not in self.roles:
+            raise NotFound(f"{self.username} has no role {role!r}", {"role": ["not granted"]})
+        self.trigger_event(self.RoleRevoked, role=role)
 
     def revoke_token(self, token_id: str) -> None:
         if token_id not in self.tokens:

@@ -186,6 +186,11 @@ class RulesSystem(ABC):
         """An event as ``side`` may see it, given the state before it.  Default: all of it."""
         return event
 
+    def reveals(self, event: RulesEvent) -> bool:
+        """Whether an event reveals information the opponent could not see before (it then ends the
+        acting side's right to a takeback).  Default: nothing is hidden, so nothing is revealed."""
+        return False
+
     # -- knowledge base -------------------------------------------------------------------------------
     def governing(self, event_type: str) -> Governing:
         """The rulebook sections and topics that govern an event type."""
@@ -239,6 +244,12 @@ class RulesSystem(ABC):
     def tables(self) -> dict[str, Any]:
         """Named tables as data (``{"crt": {...}}``)."""
         return {}
+
+    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+        """What ``command`` would meet before it is sent -- for an attack the odds column and every
+        modifier with its rule -- computed on ``state`` as ``side`` sees it (the caller passes the
+        side's view, so a preview never reveals hidden units).  Raises InvalidCommand or RuleViolation."""
+        raise InvalidCommand("this rules system previews no command", {"command.type": ["no preview"]})
 
     def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
         """Odds, modifiers with rules, and for a roll the result.  Raises InvalidCommand."""

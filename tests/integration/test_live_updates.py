@@ -40,7 +40,7 @@ def test_sse_stream_announces_a_move_in_process(api: ApiHelper) -> None:
     reader = stream(api, game["id"])
     assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
     message = reader.wait_for("game")
-    assert message["data"]["version"] == 2 and message["id"] == "2"
+    assert message["data"]["version"] == 3 and message["id"] == "3"
     reader.close()
 
 
@@ -54,7 +54,7 @@ def test_stream_with_last_event_id_catches_up_at_once(api: ApiHelper) -> None:
         buffered=False,
     )
     reader = SseReader(response)
-    assert reader.wait_for("game")["data"]["version"] == 2
+    assert reader.wait_for("game")["data"]["version"] == 3
     reader.close()
 
 
@@ -84,7 +84,7 @@ def test_any_worker_serves_any_client_through_redis(tmp_path: Path) -> None:
 
     time.sleep(0.3)  # let B's subscription reach Redis before A publishes
     assert api_a.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
-    assert reader.wait_for("game")["data"]["version"] == 2
+    assert reader.wait_for("game")["data"]["version"] == 3
     reader.close()
 
 
@@ -98,10 +98,10 @@ def test_commands_succeed_when_redis_is_down_and_the_stream_degrades(tmp_path: P
     assert reader.wait_for("degraded")["data"]["reason"]
     r = api.command(game["id"], "alice", {"type": "end_phase"})
     assert r.status_code == 201
-    assert api.game(game["id"])["version"] == 2
+    assert api.game(game["id"])["version"] == 3
     assert app.extensions["arbiter"].broker.failures >= 1
     # the degraded stream polls the store, which is the truth, so the client still hears of it
-    assert reader.wait_for("game")["data"]["version"] == 2
+    assert reader.wait_for("game")["data"]["version"] == 3
     reader.close()
 
 
@@ -119,4 +119,4 @@ def test_redis_lost_mid_game_then_back(tmp_path: Path) -> None:
     broker._down_since = None  # the retry delay has passed
     assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
     events = api.events(game["id"])
-    assert [e["type"] for e in events] == ["GameCreated", "PhaseEnded", "PhaseEnded"]
+    assert [e["type"] for e in events] == ["GameCreated", "CommandAccepted", "PhaseEnded", "CommandAccepted", "PhaseEnded"]

@@ -93,12 +93,13 @@ def test_time_travel_rebuilds_each_past_state(store_config: Config) -> None:
         game.id, alice, {"type": "move", "unit": "r2", "path": ["D3", "D4"]}, expected_version=1
     )
     svc.games.execute(
-        game.id, alice, {"type": "move", "unit": "r1", "path": ["C3"]}, expected_version=2
+        game.id, alice, {"type": "move", "unit": "r1", "path": ["C3"]}, expected_version=3
     )
-    assert svc.games.get(game.id, version=1).state["units"]["r2"]["hex"] == "D2"
-    assert svc.games.get(game.id, version=2).state["units"]["r2"]["hex"] == "D4"
-    assert svc.games.get(game.id, version=2).state["units"]["r1"]["hex"] == "C2"
-    assert svc.games.get(game.id, version=3).state["units"]["r1"]["hex"] == "C3"
+    # 1 created; 2 command accepted, 3 r2 moved; 4 command accepted, 5 r1 moved
+    assert svc.games.get(game.id, version=2).state["units"]["r2"]["hex"] == "D2"
+    assert svc.games.get(game.id, version=3).state["units"]["r2"]["hex"] == "D4"
+    assert svc.games.get(game.id, version=3).state["units"]["r1"]["hex"] == "C2"
+    assert svc.games.get(game.id, version=5).state["units"]["r1"]["hex"] == "C3"
     svc.close()
 
 
@@ -158,6 +159,6 @@ def test_a_save_that_loses_the_race_is_a_stale_version(store_config: Config) -> 
     else:
         raise AssertionError("the losing save must be refused")
     other.games.get = real_get  # type: ignore[method-assign]
-    assert len(list(svc.games.iter_all_events(game.id))) == 2
+    assert len(list(svc.games.iter_all_events(game.id))) == 3  # created, accepted, phase ended
     svc.close()
     other.close()

@@ -20,9 +20,7 @@ def test_commitment_is_sha256_of_the_seed_bytes() -> None:
 def test_a_roll_is_a_pure_function_of_seed_game_index_entropy_and_die() -> None:
     first = dice.derive_roll(SEED, GAME, 7, "e", 6)
     assert first == dice.derive_roll(SEED, GAME, 7, "e", 6)
-    varied = {
-        dice.derive_roll(SEED, GAME, i, "e", 6) for i in range(40)
-    }
+    varied = {dice.derive_roll(SEED, GAME, i, "e", 6) for i in range(40)}
     assert varied == {1, 2, 3, 4, 5, 6}
 
 
@@ -43,7 +41,9 @@ def test_faces_are_uniform(sides: int) -> None:
     assert set(counts) == set(range(1, sides + 1))
     expected = 6000 / sides
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    assert chi2 < 30  # far below any bias a 2^32 modulo could cause; a biased mapping fails at this size
+    assert (
+        chi2 < 30
+    )  # far below any bias a 2^32 modulo could cause; a biased mapping fails at this size
 
 
 def test_rejection_sampling_rejects_the_biased_tail(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,7 +67,10 @@ def test_a_die_has_two_sides_at_least() -> None:
 
 def test_verify_accepts_honest_rolls_and_names_each_mismatch() -> None:
     entropy = dice.entropy_digest(["red:abc"])
-    rolls = [dice.RecordedRoll(i, 6, dice.derive_roll(SEED, GAME, i, entropy, 6), entropy) for i in range(5)]
+    rolls = [
+        dice.RecordedRoll(i, 6, dice.derive_roll(SEED, GAME, i, entropy, 6), entropy)
+        for i in range(5)
+    ]
     assert dice.verify(SEED, dice.commitment(SEED), GAME, rolls).ok
     forged = list(rolls)
     forged[3] = dice.RecordedRoll(3, 6, rolls[3].value % 6 + 1, entropy)

@@ -20,8 +20,17 @@ def test_user_ids_are_derived_from_the_name_case_insensitively() -> None:
     assert User.register("Alice", "long enough").id == user_id("alice")
 
 
-@pytest.mark.parametrize(("name", "password", "field"), [("a", "long enough", "username"), ("al ice", "long enough", "username"), ("alice", "short", "password")])
-def test_bad_names_and_passwords_are_refused_with_the_field(name: str, password: str, field: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "password", "field"),
+    [
+        ("a", "long enough", "username"),
+        ("al ice", "long enough", "username"),
+        ("alice", "short", "password"),
+    ],
+)
+def test_bad_names_and_passwords_are_refused_with_the_field(
+    name: str, password: str, field: str
+) -> None:
     with pytest.raises(Invalid) as info:
         User.register(name, password)
     assert field in info.value.details

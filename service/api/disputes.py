@@ -1,0 +1,219 @@
+"""Takebacks, disputes, the arbiter's queue, audit and the rulings that govern an event."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import fields, validate
+
+from service.api.auth import optional_user, require_user, services
+from service.api.schemas import Lenient, Strict
+from service.domain.game import Game
+
+blp = Blueprint(
+    "disputes", __name__, url_prefix="/api", description="Takebacks, disputes, audit, rulings"
+)
+
+
+class TakebackIn(Strict):
+    side = fields.String(load_default=None)
+    from_seq = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=2))
+
+
+class TakebackAnswerIn(Strict):
+    accept = fields.Boolean(required=True)
+    side = fields.String(load_default=None)
+
+
+class DisputeIn(Strict):
+    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=2))
+    claim = fields.String(required=True, validate=validate.Length(min=1, max=4000))
+    citations = fields.List(
+        fields.String(validate=validate.Length(min=1, max=200)), load_default=list
+    )
+    side = fields.String(load_default=None)
+
+
+class ClubRulingIn(Strict):
+    heading = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    text = fields.String(required=True, validate=validate.Length(min=1, max=8000))
+    rule_refs = fields.List(fields.String(validate=validate.Length(max=40)), load_default=list)
+    event_types = fields.List(
+        fields.String(validate=validate.Length(min=1, max=80)),
+        required=True,
+        validate=validate.Length(min=1),
+    )
+
+
+class ResolutionIn(Strict):
+    verdict = fields.String(required=True, validate=validate.OneOf(["upheld", "overturned"]))
+    remedy = fields.String(
+        load_default=None, allow_none=True, validate=validate.OneOf(["rewind", "rebase"])
+    )
+    citations = fields.List(
+        fields.String(validate=validate.Length(min=1, max=200)),
+        required=True,
+        validate=validate.Length(min=1),
+    )
+    note = fields.String(load_default="", validate=validate.Length(max=4000))
+    club_ruling = fields.Nested(ClubRulingIn, load_default=None, allow_none=True)
+
+
+class DiffArgs(Lenient):
+    from_ = fields.Integer(data_key="from", required=True, validate=validate.Range(min=1))
+    to = fields.Integer(required=True, validate=validate.Range(min=1))
+    side = fields.String(load_default=None)
+
+
+class SideArgs(Lenient):
+    side = fields.String(load_default=None)
+
+
+def _status(game: Game) -> dict[str, Any]:
+    return {"version": game.version, "status": game.status, "takeback": game.takeback}
+
+
+@blp.route("/games/<game_id>/takebacks")
+class Takebacks(MethodView):
+    @blp.arguments(TakebackIn)
+    @blp.response(201)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Ask to take back your latest commands (no dice rolled, nothing revealed, opponent idle)."""
+        game = services().disputes.request_takeback(
+            game_id, require_user(), side=body["side"], from_seq=body["from_seq"]
+        )
+        return _status(game)
+
+
+@blp.route("/games/<game_id>/takebacks/answer")
+class TakebackAnswer(MethodView):
+    @blp.arguments(TakebackAnswerIn)
+    @blp.response(200)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The opponent accepts (the commands are retracted by an appended event) or declines."""
+        game = services().disputes.answer_takeback(
+            game_id, require_user(), accept=body["accept"], side=body["side"]
+        )
+        return _status(game)
+
+
+@blp.route("/games/<game_id>/disputes")
+class Disputes(MethodView):
+    @blp.response(200)
+    def get(self, game_id: str) -> list[dict[str, Any]]:
+        """Every dispute of the game with its claim, citations and resolution."""
+        svc = services()
+        game = svc.games.get(game_id)
+        out: dict[str, dict[str, Any]] = {}
+        for event in svc.store.events.get(game.id):
+            if isinstance(event, Game.DisputeOpened):
+                out[event.dispute] = {
+                    "dispute": event.dispute,
+                    "seq": event.seq,
+                    "side": event.side,
+                    "by": svc.users.username(event.user),
+                    "claim": event.claim,
+                    "citations": event.citations,
+                    "opened_at": event.timestamp.isoformat(),
+                    "status": "open",
+                    "resolution": None,
+                }
+            elif isinstance(event, Game.DisputeResolved):
+                out[event.dispute]["status"] = event.verdict
+                out[event.dispute]["resolution"] = {
+                    "arbiter": svc.users.username(event.arbiter),
+                    "verdict": event.verdict,
+                    "remedy": event.remedy,
+                    "citations": event.citations,
+                    "note": event.note,
+                    "club_ruling": event.club_ruling,
+                    "at": event.timestamp.isoformat(),
+                    "seq": event.originator_version,
+                }
+            elif isinstance(event, Game.Rebased):
+                out[event.dispute]["resolution"]["report"] = event.report
+        return list(out.values())
+
+    @blp.arguments(DisputeIn)
+    @blp.response(201)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Flag an event: a claim and the knowledge-base entries it cites."""
+        game, dispute = services().disputes.open(
+            game_id,
+            require_user(),
+            seq=body["seq"],
+            claim=body["claim"],
+            cite=body["citations"],
+            side=body["side"],
+        )
+        return {"dispute": dispute, **_status(game), "paused": game.paused_by() == dispute}
+
+
+@blp.route("/games/<game_id>/disputes/<dispute>/resolution")
+class Resolution(MethodView):
+    @blp.arguments(ResolutionIn)
+    @blp.response(201)
+    def post(self, body: dict[str, Any], game_id: str, dispute: str) -> dict[str, Any]:
+        """An arbiter (never a player of the game) upholds or overturns, citing entries; an overturn
+        rewinds or rebases; optionally the decision becomes a club ruling."""
+        return services().disputes.resolve(
+            game_id,
+            require_user(),
+            dispute=dispute,
+            verdict=body["verdict"],
+            remedy=body["remedy"],
+            cite=body["citations"],
+            note=body["note"],
+            club_ruling=body["club_ruling"],
+        )
+
+
+@blp.route("/disputes/queue")
+class Queue(MethodView):
+    @blp.response(200)
+    def get(self) -> list[dict[str, Any]]:
+        """The open disputes the caller may resolve."""
+        return services().disputes.queue(require_user())
+
+
+@blp.route("/games/<game_id>/audit")
+class Audit(MethodView):
+    @blp.response(200)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """Recompute the hash chain, seals and dice over the stored events; the first bad event."""
+        return services().audit.verify(game_id)
+
+
+@blp.route("/games/<game_id>/audit/actions")
+class AuditActions(MethodView):
+    @blp.arguments(SideArgs, location="query")
+    @blp.response(200)
+    def get(self, args: dict[str, Any], game_id: str) -> list[dict[str, Any]]:
+        """Who did what and when (commands with their effects in words, and every bookkeeping event)."""
+        svc = services()
+        viewer = svc.games.viewer_side(svc.games.get(game_id), optional_user(), None)
+        return svc.audit.actions(game_id, args["side"], viewer=viewer)
+
+
+@blp.route("/games/<game_id>/audit/diff")
+class AuditDiff(MethodView):
+    @blp.arguments(DiffArgs, location="query")
+    @blp.response(200)
+    def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The difference between the states at two versions, as the caller's side sees them."""
+        svc = services()
+        viewer = svc.games.viewer_side(svc.games.get(game_id), optional_user(), args["side"])
+        return svc.audit.diff(game_id, args["from_"], args["to"], viewer)
+
+
+@blp.route("/games/<game_id>/events/<int:seq>/rulings")
+class EventRulings(MethodView):
+    @blp.arguments(SideArgs, location="query")
+    @blp.response(200)
+    def get(self, args: dict[str, Any], game_id: str, seq: int) -> dict[str, Any]:
+        """The game's own governing rule sections, then FWtBT and club rulings for this event."""
+        svc = services()
+        viewer = svc.games.viewer_side(svc.games.get(game_id), optional_user(), args["side"])
+        return svc.knowledge.for_event(game_id, seq, viewer)

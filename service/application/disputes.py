@@ -1,0 +1,345 @@
+"""Takebacks, disputes and their remedies (rewind, rebase), and club rulings made from them.
+
+Nothing is ever deleted: a takeback or an overturn appends a ``Retracted`` event that restores the
+state before the retracted events; a rebase then re-decides the later commands on that state."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from service.application.games import GameService
+from service.application.store import ArbiterStore
+from service.domain.chain import canonical_json
+from service.domain.errors import DomainError, Forbidden, NotFound, StaleVersion, Unprocessable
+from service.domain.game import Game
+from service.domain.rulings import ClubRuling
+from service.domain.users import User
+from service.rules.base import InvalidCommand, RuleViolation
+
+
+class KnowledgePort(Protocol):
+    """What disputes need of the knowledge base (faq.search.KnowledgeBase satisfies it)."""
+
+    def get(self, entry_id: str) -> dict[str, Any]: ...
+
+
+class ClubRoles(Protocol):
+    def has_role(self, club_id: str, user_id: str, role: str) -> bool: ...
+
+
+def entry_hash(entry: Mapping[str, Any]) -> str:
+    """The hash of an entry's text at the moment it is cited."""
+    return hashlib.sha256(canonical_json(entry).encode("utf-8")).hexdigest()
+
+
+class DisputeService:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        games: GameService,
+        knowledge: Callable[[], KnowledgePort | None],
+        clubs: Callable[[], ClubRoles | None] = lambda: None,
+        on_club_ruling: Callable[[ClubRuling], None] = lambda ruling: None,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self._knowledge = knowledge
+        self._clubs = clubs
+        self._on_club_ruling = on_club_ruling
+
+    # -- takebacks ---------------------------------------------------------------------------------
+    def request_takeback(
+        self, game_id: UUID | str, user: User, *, side: str | None, from_seq: int | None
+    ) -> Game:
+        game = self.games.get(game_id)
+        side = self.games.acting_side(game, user, side, must_be_active=False)
+        policy = str(game.labels.get("takeback_policy", "always"))
+        game.request_takeback(side=side, user=str(user.id), from_seq=from_seq, policy=policy)
+        return self._save(game)
+
+    def answer_takeback(
+        self, game_id: UUID | str, user: User, *, accept: bool, side: str | None
+    ) -> Game:
+        game = self.games.get(game_id)
+        side = self.games.acting_side(game, user, side, must_be_active=False)
+        restored = None
+        if accept and game.takeback is not None:
+            restored = self.games.get(game.id, version=game.takeback["from_seq"] - 1).state
+        game.answer_takeback(side=side, user=str(user.id), accept=accept, restored_state=restored)
+        return self._save(game)
+
+    # -- disputes ----------------------------------------------------------------------------------
+    def open(
+        self,
+        game_id: UUID | str,
+        user: User,
+        *,
+        seq: int,
+        claim: str,
+        cite: Iterable[str],
+        side: str | None,
+    ) -> tuple[Game, str]:
+        game = self.games.get(game_id)
+        mine = game.side_of(str(user.id))
+        if not mine:
+            raise Forbidden(
+                "only the players of a game dispute its events", {"game": ["you play no side"]}
+            )
+        side = side or mine[0]
+        if side not in mine:
+            raise Forbidden(f"you do not play {side}", {"side": ["not your side"]})
+        citations = self._citations(cite, required=False)
+        dispute = game.open_dispute(
+            side=side, user=str(user.id), seq=seq, claim=claim, citations=citations
+        )
+        return self._save(game), dispute
+
+    def resolve(
+        self,
+        game_id: UUID | str,
+        arbiter: User,
+        *,
+        dispute: str,
+        verdict: str,
+        remedy: str | None,
+        cite: Iterable[str],
+        note: str = "",
+        club_ruling: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        game = self.games.get(game_id)
+        self._check_arbiter(game, arbiter)
+        info = game.disputes.get(dispute)
+        if info is None:
+            raise NotFound(f"no dispute {dispute} in this game", {"dispute": ["unknown dispute"]})
+        citations = self._citations(cite, required=True)
+        ruling = (
+            self._club_ruling(game, arbiter, dispute, club_ruling, citations)
+            if club_ruling
+            else None
+        )
+        restored = None
+        later: list[Game.CommandAccepted] = []
+        if verdict == "overturned":
+            restored = self.games.get(game.id, version=info["seq"] - 1).state
+            later = self._later_commands(game, info["seq"]) if remedy == "rebase" else []
+        game.resolve_dispute(
+            dispute=dispute,
+            arbiter=str(arbiter.id),
+            verdict=verdict,
+            remedy=remedy,
+            citations=citations,
+            note=note,
+            club_ruling=str(ruling.id) if ruling else None,
+            restored_state=restored,
+        )
+        report = (
+            self._rebase(game, dispute, later)
+            if remedy == "rebase" and verdict == "overturned"
+            else []
+        )
+        self._save(game, *([ruling] if ruling else []))
+        if ruling is not None:
+            self._on_club_ruling(ruling)
+        return {
+            "dispute": dispute,
+            "verdict": verdict,
+            "remedy": remedy,
+            "version": game.version,
+            "report": report,
+            "club_ruling": str(ruling.id) if ruling else None,
+            "citations": citations,
+        }
+
+    def queue(self, arbiter: User) -> list[dict[str, Any]]:
+        """Open disputes this user may resolve, oldest first (projected from the notification log)."""
+        topics = (get_topic(Game.DisputeOpened), get_topic(Game.DisputeResolved))
+        open_: dict[tuple[str, str], dict[str, Any]] = {}
+        position = 0
+        while True:
+            batch = self.store.recorder.select_notifications(
+                start=position, limit=500, topics=topics, inclusive_of_start=False
+            )
+            for notification in batch:
+                event: Any = self.store.mapper.to_domain_event(notification)
+                key = (str(event.originator_id), event.dispute)
+                if isinstance(event, Game.DisputeOpened):
+                    open_[key] = {
+                        "game": key[0],
+                        "dispute": event.dispute,
+                        "seq": event.seq,
+                        "side": event.side,
+                        "claim": event.claim,
+                        "citations": event.citations,
+                        "opened_at": event.timestamp.isoformat(),
+                    }
+                else:
+                    open_.pop(key, None)
+                position = notification.id
+            if len(batch) < 500:
+                break
+        out = []
+        for item in open_.values():
+            game = self.games.get(item["game"])
+            if self.may_arbitrate(game, arbiter):
+                item["title"] = game.labels.get("title", game.scenario)
+                item["system"] = game.system
+                item["by"] = self.games.users.username(game.sides[item["side"]])
+                out.append(item)
+        return out
+
+    def may_arbitrate(self, game: Game, user: User) -> bool:
+        if str(user.id) in game.sides.values():
+            return False
+        club = game.labels.get("club")
+        clubs = self._clubs()
+        if club and clubs is not None:
+            return clubs.has_role(str(club), str(user.id), "arbiter")
+        return "arbiter" in getattr(user, "roles", [])
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def _check_arbiter(self, game: Game, user: User) -> None:
+        if str(user.id) in game.sides.values():
+            raise Forbidden(
+                "a player of this game may not arbitrate it", {"arbiter": ["you play this game"]}
+            )
+        if not self.may_arbitrate(game, user):
+            raise Forbidden(
+                "only an arbiter resolves disputes", {"arbiter": ["you are not an arbiter here"]}
+            )
+
+    def _citations(self, cite: Iterable[str], required: bool) -> list[dict[str, Any]]:
+        ids = [c for c in cite if isinstance(c, str) and c.strip()]
+        if required and not ids:
+            raise Unprocessable(
+                "cite the rules or rulings applied", {"citations": ["at least one entry id"]}
+            )
+        if not ids:
+            return []
+        knowledge = self._knowledge()
+        if knowledge is None:
+            raise Unprocessable(
+                "the rules knowledge base is not available", {"citations": ["unavailable"]}
+            )
+        out: list[dict[str, Any]] = []
+        problems: dict[str, list[str]] = {}
+        for entry_id in ids:
+            try:
+                entry = knowledge.get(entry_id)
+            except (KeyError, LookupError, ValueError):
+                problems.setdefault("citations", []).append(f"unknown entry {entry_id}")
+                continue
+            out.append(
+                {
+                    "id": entry_id,
+                    "heading": entry.get("heading", ""),
+                    "document": entry.get("document", ""),
+                    "text_hash": entry_hash(entry),
+                }
+            )
+        if problems:
+            raise Unprocessable("every cited entry must exist", problems)
+        return out
+
+    def _club_ruling(
+        self,
+        game: Game,
+        arbiter: User,
+        dispute: str,
+        spec: Mapping[str, Any],
+        citations: list[dict[str, Any]],
+    ) -> ClubRuling:
+        refs = spec.get("rule_refs") or []
+        types = spec.get("event_types") or []
+        if not isinstance(refs, list) or not isinstance(types, list):
+            raise Unprocessable(
+                "rule_refs and event_types are lists", {"club_ruling": ["lists expected"]}
+            )
+        return ClubRuling.make(
+            club=str(game.labels.get("club") or "site"),
+            system=game.system,
+            heading=str(spec.get("heading") or ""),
+            text=str(spec.get("text") or ""),
+            rule_refs=[str(r) for r in refs],
+            event_types=[str(t) for t in types],
+            game=str(game.id),
+            dispute=dispute,
+            arbiter=str(arbiter.id),
+            citations=citations,
+        )
+
+    def _later_commands(self, game: Game, seq: int) -> list[Game.CommandAccepted]:
+        """Commands after the one that caused event ``seq``, not retracted, in order."""
+        retracted = set(game.retracted)
+        return [
+            event
+            for event in self.store.events.get(game.id, gt=seq)
+            if isinstance(event, Game.CommandAccepted) and event.originator_version not in retracted
+        ]
+
+    def _rebase(
+        self, game: Game, dispute: str, later: list[Game.CommandAccepted]
+    ) -> list[dict[str, Any]]:
+        seed = self.games.seed_of(game)
+        rolled_before = self._rolled_commands(game)
+        report = []
+        for command in later:
+            entry: dict[str, Any] = {
+                "origin": command.originator_version,
+                "side": command.side,
+                "user": self.games.users.username(command.user),
+                "command": command.command.get("type"),
+            }
+            first = game.version + 1
+            try:
+                game.redecide(
+                    side=command.side,
+                    user=command.user,
+                    command=command.command,
+                    seed=seed,
+                    origin=command.originator_version,
+                )
+            except RuleViolation as exc:
+                entry.update(status="dropped", reason=f"{exc.message} (rule {exc.rule})")
+            except InvalidCommand as exc:
+                entry.update(status="dropped", reason=exc.message)
+            except DomainError as exc:
+                entry.update(status="dropped", reason=exc.message)
+            else:
+                rolled = any(
+                    isinstance(e, Game.DiceRolled) and e.originator_version >= first
+                    for e in game.pending_events
+                )
+                if rolled or command.originator_version in rolled_before:
+                    entry["status"] = "re-rolled" if rolled else "kept"
+                else:
+                    entry["status"] = "kept"
+                entry["seqs"] = [first, game.version]
+            report.append(entry)
+        game.finish_rebase(dispute=dispute, report=report)
+        return report
+
+    def _rolled_commands(self, game: Game) -> set[int]:
+        out, current = set(), None
+        for event in self.store.events.get(game.id):
+            if isinstance(event, Game.CommandAccepted):
+                current = event.originator_version
+            elif isinstance(event, Game.DiceRolled) and current is not None:
+                out.add(current)
+        return out
+
+    def _save(self, game: Game, *others: Any) -> Game:
+        first = game.version - len(game.pending_events) + 1
+        try:
+            self.store.save(game, *others)
+        except IntegrityError:
+            raise StaleVersion(
+                "the game moved on; try again", {"game": ["changed meanwhile"]}
+            ) from None
+        self.games.publish(game, first, game.version)
+        return game

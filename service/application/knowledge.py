@@ -1,0 +1,151 @@
+"""The rules knowledge base as the game service sees it: lazily opened, club rulings from the log,
+and the rulings that govern an event of a game."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.utils import get_topic
+
+from faq.errors import QueryError
+from faq.model import ClubRuling as IndexedRuling
+from faq.search import KnowledgeBase
+from service.application.games import GameService
+from service.application.store import ArbiterStore
+from service.domain.errors import NotFound
+from service.domain.rulings import ClubRuling
+from service.rules.base import RulesEvent
+
+RULING_TOPICS = (get_topic(ClubRuling.Made), get_topic(ClubRuling.Withdrawn))
+
+
+class KnowledgeService:
+    def __init__(self, store: ArbiterStore, games: GameService, index_dir: Path) -> None:
+        self.store = store
+        self.games = games
+        self.index_dir = index_dir
+        self._kb: KnowledgeBase | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        """The knowledge base, built on first use (and rebuilt when the corpus changed)."""
+        if self._kb is None:
+            with self._lock:
+                if self._kb is None:
+                    self._kb = KnowledgeBase(self.index_dir, club_rulings=self._indexed_rulings)
+        return self._kb
+
+    def close(self) -> None:
+        if self._kb is not None:
+            self._kb.close()
+
+    # -- club rulings: the log is their store, the index a cache ----------------------------------------
+    def club_rulings(self) -> list[ClubRuling]:
+        ids: dict[UUID | str, bool] = {}
+        position = 0
+        while True:
+            batch = self.store.recorder.select_notifications(
+                start=position, limit=500, topics=RULING_TOPICS, inclusive_of_start=False
+            )
+            for note in batch:
+                ids[note.originator_id] = True
+                position = note.id
+            if len(batch) < 500:
+                break
+        rulings: list[ClubRuling] = [self.store.repository.get(UUID(str(rid))) for rid in ids]
+        return [r for r in rulings if not r.withdrawn]
+
+    def _indexed_rulings(self) -> Iterator[IndexedRuling]:
+        for ruling in self.club_rulings():
+            yield indexed(ruling)
+
+    def publish_ruling(self, ruling: ClubRuling) -> None:
+        """Make a new club ruling searchable at once (every worker's searcher refreshes)."""
+        self.kb.add_club_ruling(indexed(ruling))
+
+    def withdraw_ruling(self, ruling: ClubRuling) -> None:
+        self.kb.remove_club_ruling(str(ruling.id))
+
+    # -- rulings for an event ---------------------------------------------------------------------------
+    def for_event(self, game_id: UUID | str, seq: int, viewer: str | None) -> dict[str, Any]:
+        """The game's own governing sections first, then FWtBT and club rulings ranked for the
+        event, using its facts as the query.  Club rulings made for this event type come first."""
+        game = self.games.get(game_id)
+        if not 1 <= seq <= game.version:
+            raise NotFound(f"no event {seq}", {"seq": [f"1 to {game.version}"]})
+        events = self.games.events(game.id, after=seq - 1, limit=1, viewer=viewer)
+        item = events[0]
+        rules = self.games.system(game.system)
+        kind = item["type"]
+        governing = rules.governing(kind)
+        facts: list[str] = []
+        if item["kind"] == "Game.Recorded":
+            before = self.games.get(game.id, version=seq - 1).state
+            facts = rules.event_facts(
+                RulesEvent(kind, item["payload"]["data"]), rules.view(before, viewer)
+            )
+        document = rules.document or game.system
+        try:
+            found = self.kb.for_event(
+                document, governing.sections, governing.topics, facts, limit=8
+            )
+        except QueryError:  # a system whose rulebook is not indexed (a test fixture): rulings only
+            words = " ".join([*governing.topics, *facts])
+            try:
+                found = {
+                    "governing": [],
+                    "related": self.kb.search(words, limit=8, document="fwtbt-faq"),
+                }
+            except QueryError:
+                found = {"governing": [], "related": []}
+        exact = [
+            indexed_entry(r)
+            for r in self.club_rulings()
+            if kind in r.event_types and r.system == game.system
+        ]
+        seen = {e["id"] for e in exact}
+        related = exact + [r for r in found["related"] if r.get("id") not in seen]
+        return {
+            "event": {"seq": seq, "type": kind, "kind": item["kind"], "facts": facts},
+            "sections": list(governing.sections),
+            "topics": list(governing.topics),
+            "governing": found["governing"],
+            "related": related,
+        }
+
+
+def indexed(ruling: ClubRuling) -> IndexedRuling:
+    return IndexedRuling(
+        id=str(ruling.id),
+        club=ruling.club,
+        question=ruling.heading,
+        answer=ruling.text,
+        authority="Club ruling",
+        date=ruling.made_on,
+        heading=ruling.heading,
+        rule_refs=tuple(ruling.rule_refs),
+        applies_to=ruling.system,
+        topics=tuple(ruling.event_types),
+    )
+
+
+def indexed_entry(ruling: ClubRuling) -> dict[str, Any]:
+    return {
+        "id": f"club-ruling:{ruling.id}",
+        "kind": "club-ruling",
+        "document": f"club:{ruling.club}",
+        "heading": ruling.heading,
+        "rule_refs": list(ruling.rule_refs),
+        "snippet": ruling.text[:240],
+        "score": None,
+        "question": ruling.heading,
+        "answers": [{"text": ruling.text, "authority": "Club ruling", "date": ruling.made_on}],
+        "event_types": list(ruling.event_types),
+        "game": ruling.game,
+        "dispute": ruling.dispute,
+    }

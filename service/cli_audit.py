@@ -1,0 +1,209 @@
+"""`arbiter audit`, `arbiter disputes`, `arbiter users grant|revoke` and `arbiter rules for-event`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from service.cli import CliError, _json, _services, domain_errors, users
+from service.domain.audit import Broken, verify_log
+from service.domain.chain import seal_key_from_secret
+
+
+@click.group()
+def audit() -> None:
+    """Verify game logs."""
+
+
+@audit.command("verify")
+@click.argument("game", required=False)
+@click.option(
+    "--file",
+    "path",
+    type=click.Path(exists=True, dir_okay=False),
+    help="Verify an NDJSON export offline.",
+)
+@click.option(
+    "--secret",
+    envvar="ARBITER_SECRET_KEY",
+    default=None,
+    help="Server secret to check seals (default: $ARBITER_SECRET_KEY).",
+)
+@click.pass_context
+@domain_errors
+def audit_verify(
+    ctx: click.Context, game: str | None, path: str | None, secret: str | None
+) -> None:
+    """Recompute GAME's hash chain, seals and dice over the stored events, or an export's with
+    --file (no server needed); print the first event where anything differs.  Exit 1 if any does."""
+    if (game is None) == (path is None):
+        raise CliError("give either GAME or --file EXPORT")
+    if path is not None:
+        report = verify_file(Path(path), secret)
+    else:
+        report = _services(ctx).audit.verify(game)
+    _json(report)
+    if not report["ok"]:
+        first = report["first_bad"]
+        click.echo(f"FAILED at event {first['seq']}: {first['reason']}", err=True)
+        sys.exit(1)
+
+
+def verify_file(path: Path, secret: str | None) -> dict[str, Any]:
+    items: list[dict[str, Any] | Broken] = []
+    game = None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            items.append(Broken(number, f"line {number} is not JSON: {exc.msg}"))
+            continue
+        if not isinstance(item, dict):
+            items.append(Broken(number, f"line {number} is not an event object"))
+            continue
+        game = game or item.get("game")
+        items.append(item)
+    if game is None:
+        raise CliError(f"{path} holds no events")
+    key = seal_key_from_secret(secret) if secret else None
+    report = verify_log(items, game=str(game), seal_key=key).as_dict()
+    report["file"] = str(path)
+    return report
+
+
+@click.group()
+def disputes() -> None:
+    """Disputes of game events (an operator's tool: it acts as the user named with --as)."""
+
+
+@disputes.command("list")
+@click.argument("game")
+@click.pass_context
+@domain_errors
+def disputes_list(ctx: click.Context, game: str) -> None:
+    """Every dispute of GAME."""
+    from service.domain.game import Game
+
+    svc = _services(ctx)
+    rows = []
+    for event in svc.store.events.get(svc.games.get(game).id):
+        if isinstance(event, Game.DisputeOpened):
+            rows.append(
+                {
+                    "dispute": event.dispute,
+                    "seq": event.seq,
+                    "side": event.side,
+                    "claim": event.claim,
+                    "status": "open",
+                }
+            )
+        elif isinstance(event, Game.DisputeResolved):
+            for row in rows:
+                if row["dispute"] == event.dispute:
+                    row.update(status=event.verdict, remedy=event.remedy)
+    _json(rows)
+
+
+@disputes.command("open")
+@click.argument("game")
+@click.argument("seq", type=click.IntRange(min=2))
+@click.option("--as", "username", required=True, help="The player who disputes.")
+@click.option("--claim", required=True, help="What is wrong.")
+@click.option("--cite", multiple=True, help="Knowledge-base entry id (repeatable).")
+@click.pass_context
+@domain_errors
+def disputes_open(
+    ctx: click.Context, game: str, seq: int, username: str, claim: str, cite: tuple[str, ...]
+) -> None:
+    """Flag event SEQ of GAME."""
+    svc = _services(ctx)
+    _, dispute = svc.disputes.open(
+        game, svc.users.by_name(username), seq=seq, claim=claim, cite=cite, side=None
+    )
+    click.echo(f"opened {dispute}")
+
+
+@disputes.command("resolve")
+@click.argument("game")
+@click.argument("dispute")
+@click.option("--as", "username", required=True, help="The arbiter.")
+@click.option("--verdict", type=click.Choice(["upheld", "overturned"]), required=True)
+@click.option("--remedy", type=click.Choice(["rewind", "rebase"]), default=None)
+@click.option("--cite", multiple=True, required=True, help="Knowledge-base entry id (repeatable).")
+@click.option("--note", default="")
+@click.pass_context
+@domain_errors
+def disputes_resolve(
+    ctx: click.Context,
+    game: str,
+    dispute: str,
+    username: str,
+    verdict: str,
+    remedy: str | None,
+    cite: tuple[str, ...],
+    note: str,
+) -> None:
+    """Resolve DISPUTE of GAME as an arbiter."""
+    svc = _services(ctx)
+    result = svc.disputes.resolve(
+        game,
+        svc.users.by_name(username),
+        dispute=dispute,
+        verdict=verdict,
+        remedy=remedy,
+        cite=cite,
+        note=note,
+    )
+    _json(result)
+
+
+@users.command("grant")
+@click.argument("username")
+@click.option("--role", type=click.Choice(["arbiter", "admin"]), required=True)
+@click.pass_context
+@domain_errors
+def users_grant(ctx: click.Context, username: str, role: str) -> None:
+    """Give USERNAME a site-wide role (an arbiter resolves disputes of games of no club)."""
+    svc = _services(ctx)
+    user = svc.users.by_name(username)
+    user.grant(role)
+    svc.store.save(user)
+    click.echo(f"{username} is now {role}")
+
+
+@users.command("revoke")
+@click.argument("username")
+@click.option("--role", type=click.Choice(["arbiter", "admin"]), required=True)
+@click.pass_context
+@domain_errors
+def users_revoke(ctx: click.Context, username: str, role: str) -> None:
+    """Take a site-wide role from USERNAME."""
+    svc = _services(ctx)
+    user = svc.users.by_name(username)
+    user.revoke(role)
+    svc.store.save(user)
+    click.echo(f"{username} is no longer {role}")
+
+
+@click.command("for-event")
+@click.argument("game")
+@click.argument("seq", type=click.IntRange(min=1))
+@click.pass_context
+@domain_errors
+def rules_for_event(ctx: click.Context, game: str, seq: int) -> None:
+    """The rule sections and rulings that govern event SEQ of GAME (JSON)."""
+    _json(_services(ctx).knowledge.for_event(game, seq, None))
+
+
+def attach(main: click.Group) -> None:
+    main.add_command(audit)
+    main.add_command(disputes)
+    rules = main.commands.get("rules")
+    if isinstance(rules, click.Group):
+        rules.add_command(rules_for_event)

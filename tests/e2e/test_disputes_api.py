@@ -1,0 +1,382 @@
+"""Takebacks, disputes, remedies (rewind, rebase), club rulings and audit, through the HTTP API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from tests.support.api import ApiHelper
+
+SIDES = {"red": "alice", "blue": "bob"}
+RULING = "merida:8-retreats"  # a rulebook section of the knowledge base
+
+
+def make_arbiter(app: Flask, api: ApiHelper, name: str = "carol") -> dict[str, str]:
+    headers = api.user(name)
+    svc = app.extensions["arbiter"]
+    user = svc.users.by_name(name)
+    user.grant("arbiter")
+    svc.store.save(user)
+    return headers
+
+
+def faq_entry(api: ApiHelper, query: str = "retreat zone of control") -> str:
+    svc = api.client.application.extensions["arbiter"]
+    return next(r["id"] for r in svc.knowledge.kb.search(query, limit=10, document="fwtbt-faq"))
+
+
+def ok(response: Any, status: int = 201) -> dict[str, Any]:
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def move_r2(api: ApiHelper, game_id: str, path: list[str]) -> dict[str, Any]:
+    return ok(api.command(game_id, "alice", {"type": "move", "unit": "r2", "path": path}))
+
+
+def test_a_takeback_accepted_retracts_by_appending(api: ApiHelper, client: Any) -> None:
+    game = api.create_game("skirmish", "meeting", SIDES)
+    gid = game["id"]
+    move_r2(api, gid, ["D3", "D4"])
+    r = client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice"))
+    assert ok(r)["takeback"]["side"] == "red"
+    assert (
+        client.post(
+            f"/api/games/{gid}/takebacks/answer", json={"accept": True}, headers=api.user("alice")
+        ).status_code
+        == 403
+    )
+    ok(
+        client.post(
+            f"/api/games/{gid}/takebacks/answer", json={"accept": True}, headers=api.user("bob")
+        ),
+        200,
+    )
+    now = api.game(gid, "alice")
+    assert now["state"]["units"]["r2"]["hex"] == "D2"
+    events = api.events(gid, "alice")
+    moved = next(e for e in events if e["type"] == "UnitMoved")
+    assert moved["retracted"] and any(e["type"] == "Retracted" for e in events)
+    assert ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+    move_r2(api, gid, ["D3"])  # red may move the unit again
+    assert api.game(gid, "alice")["state"]["units"]["r2"]["hex"] == "D3"
+
+
+def test_a_takeback_declined_changes_nothing(api: ApiHelper, client: Any) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    move_r2(api, gid, ["D3", "D4"])
+    ok(client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice")))
+    ok(
+        client.post(
+            f"/api/games/{gid}/takebacks/answer", json={"accept": False}, headers=api.user("bob")
+        ),
+        200,
+    )
+    assert api.game(gid, "alice")["state"]["units"]["r2"]["hex"] == "D4"
+    assert not any(e["retracted"] for e in api.events(gid, "alice"))
+
+
+def test_no_takeback_after_dice_or_once_the_opponent_acted(api: ApiHelper, client: Any) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    move_r2(api, gid, ["D3", "D4", "D5", "D6"])
+    ok(api.command(gid, "alice", {"type": "end_phase"}))
+    attack = next(a for a in api.actions(gid, "alice")["actions"] if a["type"] == "attack")
+    ok(api.command(gid, "alice", attack))
+    r = client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice"))
+    assert r.status_code == 409 and "dice" in r.get_json()["message"]
+    ok(api.command(gid, "alice", {"type": "end_phase"}))
+    ok(api.command(gid, "bob", {"type": "end_phase"}))
+    r = client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice"))
+    assert r.status_code == 409 and "opponent" in r.get_json()["message"]
+    r = client.post(
+        f"/api/games/{gid}/takebacks/answer", json={"accept": True}, headers=api.user("bob")
+    )
+    assert r.status_code == 409
+    assert (
+        client.post(
+            f"/api/games/{gid}/takebacks", json={"from_seq": "x"}, headers=api.user("bob")
+        ).status_code
+        == 400
+    )
+
+
+def test_a_ladder_policy_may_forbid_takebacks(app: Flask, api: ApiHelper) -> None:
+    api.user("alice")
+    api.user("bob")
+    svc = app.extensions["arbiter"]
+    alice = svc.users.by_name("alice")
+    game = svc.games.create(
+        system="skirmish",
+        scenario="meeting",
+        sides=SIDES,
+        creator=alice,
+        labels={"takeback_policy": "never"},
+    )
+    move_r2(api, str(game.id), ["D3"])
+    r = api.client.post(f"/api/games/{game.id}/takebacks", json={}, headers=api.user("alice"))
+    assert r.status_code == 403 and "not allowed" in r.get_json()["message"]
+
+
+def play_to_an_attack(api: ApiHelper, gid: str) -> dict[str, Any]:
+    move_r2(api, gid, ["D3", "D4", "D5", "D6"])
+    ok(api.command(gid, "alice", {"type": "end_phase"}))
+    attack = next(a for a in api.actions(gid, "alice")["actions"] if a["type"] == "attack")
+    return ok(api.command(gid, "alice", attack))
+
+
+def test_only_players_dispute_and_only_arbiters_resolve(
+    app: Flask, api: ApiHelper, client: Any
+) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    moved = move_r2(api, gid, ["D3", "D4"])
+    seq = next(e["seq"] for e in moved["events"] if e["type"] == "UnitMoved")
+    api.user("mallory")
+    r = client.post(
+        f"/api/games/{gid}/disputes", json={"seq": seq, "claim": "bad"}, headers=api.user("mallory")
+    )
+    assert r.status_code == 403
+    r = client.post(
+        f"/api/games/{gid}/disputes",
+        json={"seq": seq, "claim": "bad", "citations": ["no-such-entry"]},
+        headers=api.user("bob"),
+    )
+    assert r.status_code == 422 and "citations" in r.get_json()["details"]
+    assert (
+        client.post(
+            f"/api/games/{gid}/disputes", json={"claim": "bad"}, headers=api.user("bob")
+        ).status_code
+        == 400
+    )
+    dispute = ok(
+        client.post(
+            f"/api/games/{gid}/disputes",
+            json={"seq": seq, "claim": "the road does not reach D4"},
+            headers=api.user("bob"),
+        )
+    )["dispute"]
+    url = f"/api/games/{gid}/disputes/{dispute}/resolution"
+    body = {"verdict": "upheld", "citations": [RULING]}
+    assert client.post(url, json=body, headers=api.user("alice")).status_code == 403  # a player
+    assert (
+        client.post(url, json=body, headers=api.user("mallory")).status_code == 403
+    )  # not an arbiter
+    arbiter = make_arbiter(app, api)
+    assert client.post(url, json={"verdict": "upheld"}, headers=arbiter).status_code == 400
+    assert (
+        client.post(
+            url, json={"verdict": "overturned", "citations": [RULING]}, headers=arbiter
+        ).status_code
+        == 422
+    )
+    before = api.game(gid)["version"]
+    result = ok(client.post(url, json=body, headers=arbiter))
+    assert result["verdict"] == "upheld" and result["citations"][0]["id"] == RULING
+    assert len(result["citations"][0]["text_hash"]) == 64
+    assert api.game(gid)["version"] == before + 1
+    assert client.post(url, json=body, headers=arbiter).status_code == 409  # already resolved
+    listed = ok(client.get(f"/api/games/{gid}/disputes"), 200)
+    assert listed[0]["status"] == "upheld" and listed[0]["resolution"]["arbiter"] == "carol"
+
+
+def test_an_open_dispute_pauses_the_game_when_the_setting_says_so(
+    app: Flask, api: ApiHelper, client: Any
+) -> None:
+    api.user("alice")
+    api.user("bob")
+    svc = app.extensions["arbiter"]
+    game = svc.games.create(
+        system="skirmish",
+        scenario="meeting",
+        sides=SIDES,
+        creator=svc.users.by_name("alice"),
+        labels={"pause_on_dispute": True},
+    )
+    gid = str(game.id)
+    moved = move_r2(api, gid, ["D3"])
+    seq = moved["events"][-1]["seq"]
+    opened = ok(
+        client.post(
+            f"/api/games/{gid}/disputes", json={"seq": seq, "claim": "no"}, headers=api.user("bob")
+        )
+    )
+    assert opened["paused"]
+    r = api.command(gid, "alice", {"type": "end_phase"})
+    assert r.status_code == 409 and "paused" in r.get_json()["message"]
+    arbiter = make_arbiter(app, api)
+    ok(
+        client.post(
+            f"/api/games/{gid}/disputes/{opened['dispute']}/resolution",
+            json={"verdict": "upheld", "citations": [RULING]},
+            headers=arbiter,
+        )
+    )
+    ok(api.command(gid, "alice", {"type": "end_phase"}))
+
+
+def test_overturn_with_rewind_retracts_everything_from_the_disputed_event(
+    app: Flask, api: ApiHelper, client: Any
+) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    first = move_r2(api, gid, ["D3", "D4"])
+    disputed = next(e["seq"] for e in first["events"] if e["type"] == "UnitMoved")
+    ok(api.command(gid, "alice", {"type": "move", "unit": "r1", "path": ["C3"]}))
+    dispute = ok(
+        client.post(
+            f"/api/games/{gid}/disputes",
+            json={"seq": disputed, "claim": "illegal"},
+            headers=api.user("bob"),
+        )
+    )["dispute"]
+    arbiter = make_arbiter(app, api)
+    result = ok(
+        client.post(
+            f"/api/games/{gid}/disputes/{dispute}/resolution",
+            json={
+                "verdict": "overturned",
+                "remedy": "rewind",
+                "citations": [RULING, faq_entry(api)],
+            },
+            headers=arbiter,
+        )
+    )
+    assert result["report"] == []
+    state = api.game(gid, "alice")["state"]
+    assert state["units"]["r2"]["hex"] == "D2" and state["units"]["r1"]["hex"] == "C2"
+    events = {e["seq"]: e for e in api.events(gid, "alice")}
+    assert events[disputed]["retracted"] and not events[disputed - 1]["retracted"]
+    assert not any(
+        e["retracted"] for e in events.values() if e["type"] in ("DisputeOpened", "DisputeResolved")
+    )
+    assert ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+
+
+def test_overturn_with_rebase_keeps_the_later_legal_commands(
+    app: Flask, api: ApiHelper, client: Any
+) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    disputed = next(
+        e["seq"] for e in move_r2(api, gid, ["D3", "D4"])["events"] if e["type"] == "UnitMoved"
+    )
+    ok(
+        api.command(gid, "alice", {"type": "move", "unit": "r1", "path": ["C3"]})
+    )  # still legal after
+    ok(api.command(gid, "alice", {"type": "end_phase"}))
+    dispute = ok(
+        client.post(
+            f"/api/games/{gid}/disputes",
+            json={"seq": disputed, "claim": "illegal"},
+            headers=api.user("bob"),
+        )
+    )["dispute"]
+    arbiter = make_arbiter(app, api)
+    result = ok(
+        client.post(
+            f"/api/games/{gid}/disputes/{dispute}/resolution",
+            json={"verdict": "overturned", "remedy": "rebase", "citations": [RULING]},
+            headers=arbiter,
+        )
+    )
+    assert [(r["command"], r["status"]) for r in result["report"]] == [
+        ("move", "kept"),
+        ("end_phase", "kept"),
+    ]
+    game = api.game(gid, "alice")
+    assert (
+        game["state"]["units"]["r2"]["hex"] == "D2" and game["state"]["units"]["r1"]["hex"] == "C3"
+    )
+    assert game["phase"]["phase"] == "combat"
+    actions = ok(client.get(f"/api/games/{gid}/audit/actions"), 200)
+    assert [a["origin"] for a in actions if a["action"] == "command" and not a["retracted"]][
+        -2:
+    ] == [r["origin"] for r in result["report"]]
+    assert ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+
+
+def test_rebase_rerolls_with_new_indexes_and_drops_what_became_illegal(
+    app: Flask, api: ApiHelper, client: Any
+) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    first_move = move_r2(api, gid, ["D3", "D4", "D5", "D6"])
+    disputed = next(e["seq"] for e in first_move["events"] if e["type"] == "UnitMoved")
+    ok(api.command(gid, "alice", {"type": "end_phase"}))
+    attack = next(a for a in api.actions(gid, "alice")["actions"] if a["type"] == "attack")
+    attacked = ok(api.command(gid, "alice", attack))
+    old_index = next(e for e in attacked["events"] if e["type"] == "DiceRolled")["payload"][
+        "rolls"
+    ][0]["index"]
+    dispute = ok(
+        client.post(
+            f"/api/games/{gid}/disputes",
+            json={"seq": disputed, "claim": "too far"},
+            headers=api.user("bob"),
+        )
+    )["dispute"]
+    result = ok(
+        client.post(
+            f"/api/games/{gid}/disputes/{dispute}/resolution",
+            json={"verdict": "overturned", "remedy": "rebase", "citations": [RULING]},
+            headers=make_arbiter(app, api),
+        )
+    )
+    statuses = [(r["command"], r["status"]) for r in result["report"]]
+    assert statuses[0] == ("end_phase", "kept")
+    assert (
+        statuses[1][0] == "attack" and statuses[1][1] == "dropped"
+    )  # r2 is no longer next to the enemy
+    dice = ok(client.get(f"/api/games/{gid}/dice"), 200)
+    assert dice["ok"] and dice["reused_indexes"] == [] and old_index == 0
+
+
+def test_a_club_ruling_is_searchable_and_returned_with_later_events(
+    app: Flask, api: ApiHelper, client: Any
+) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    disputed = next(
+        e["seq"] for e in move_r2(api, gid, ["D3", "D4"])["events"] if e["type"] == "UnitMoved"
+    )
+    dispute = ok(
+        client.post(
+            f"/api/games/{gid}/disputes",
+            json={"seq": disputed, "claim": "road"},
+            headers=api.user("bob"),
+        )
+    )["dispute"]
+    ruling = {
+        "heading": "Road movement at the Crossroads",
+        "text": "A unit entering the Crossroads by road pays the road rate even from a hill hexside.",
+        "rule_refs": ["S4.1"],
+        "event_types": ["UnitMoved"],
+    }
+    result = ok(
+        client.post(
+            f"/api/games/{gid}/disputes/{dispute}/resolution",
+            json={"verdict": "upheld", "citations": [RULING], "club_ruling": ruling},
+            headers=make_arbiter(app, api),
+        )
+    )
+    assert result["club_ruling"]
+    kb = app.extensions["arbiter"].knowledge.kb
+    found = kb.search("crossroads road rate hill hexside", limit=5)
+    assert found[0]["kind"] == "club-ruling" and found[0]["heading"] == ruling["heading"]
+    moved = ok(api.command(gid, "alice", {"type": "move", "unit": "r1", "path": ["C3"]}))
+    later = next(e["seq"] for e in moved["events"] if e["type"] == "UnitMoved")
+    rulings = ok(client.get(f"/api/games/{gid}/events/{later}/rulings"), 200)
+    assert rulings["related"][0]["heading"] == ruling["heading"]
+    assert rulings["sections"] == ["S4.1", "S4.2", "S5.1", "S6.1"]
+
+
+def test_audit_views_and_state_diff(api: ApiHelper, client: Any) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    moved = move_r2(api, gid, ["D3", "D4"])
+    diff = ok(
+        client.get(
+            f"/api/games/{gid}/audit/diff", query_string={"from": 1, "to": moved["version"]}
+        ),
+        200,
+    )
+    assert {"path": "units.r2.hex", "before": "D2", "after": "D4"} in diff["changes"]
+    actions = ok(client.get(f"/api/games/{gid}/audit/actions", query_string={"side": "red"}), 200)
+    assert actions[0]["user"] == "alice" and actions[0]["command"]["unit"] == "r2"
+    assert actions[0]["effects"][0]["type"] == "UnitMoved"
+    assert client.get(f"/api/games/{gid}/audit/diff", query_string={"from": 1}).status_code == 400
