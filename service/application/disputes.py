@@ -20,7 +20,8 @@ from service.domain.errors import DomainError, Forbidden, NotFound, StaleVersion
 from service.domain.game import Game
 from service.domain.rulings import ClubRuling
 from service.domain.users import User
-from service.rules.base import InvalidCommand, RuleViolation
+from service.domain.game import copy_json
+from service.rules.base import InvalidCommand, RulesEvent, RuleViolation
 
 
 class KnowledgePort(Protocol):
@@ -123,11 +124,11 @@ class DisputeService:
             if club_ruling
             else None
         )
-        restored = None
+        restored: dict[str, Any] | None = None
+        retract: list[int] = []
         later: list[Game.CommandAccepted] = []
-        if verdict == "overturned":
-            restored = self.games.get(game.id, version=info["seq"] - 1).state
-            later = self._later_commands(game, info["seq"]) if remedy == "rebase" else []
+        if verdict == "overturned" and remedy in ("rewind", "rebase"):
+            retract, restored, later = self._remedy(game, info["seq"], remedy)
         game.resolve_dispute(
             dispute=dispute,
             arbiter=str(arbiter.id),
@@ -136,6 +137,7 @@ class DisputeService:
             citations=citations,
             note=note,
             club_ruling=str(ruling.id) if ruling else None,
+            retract=retract,
             restored_state=restored,
         )
         report = (
@@ -273,14 +275,42 @@ class DisputeService:
             citations=citations,
         )
 
-    def _later_commands(self, game: Game, seq: int) -> list[Game.CommandAccepted]:
-        """Commands after the one that caused event ``seq``, not retracted, in order."""
-        retracted = set(game.retracted)
-        return [
-            event
-            for event in self.store.events.get(game.id, gt=seq)
-            if isinstance(event, Game.CommandAccepted) and event.originator_version not in retracted
-        ]
+    def _remedy(
+        self, game: Game, seq: int, remedy: str
+    ) -> tuple[list[int], dict[str, Any], list[Game.CommandAccepted]]:
+        """What an overturn retracts, the state play resumes from, and (rebase) the later commands.
+
+        * rewind: the whole command that caused event ``seq`` and everything after it; play resumes
+          before that command, whose side acts again;
+        * rebase: the disputed event alone (all of its command when the command itself is disputed)
+          and every later command's events; the corrected state is the state before the disputed
+          event with the rest of its command applied, and the later commands are re-decided on it."""
+        skip = set(game.retracted) | set(game.bookkeeping)
+        live = [e for e in self.store.events.get(game.id) if e.originator_version not in skip]
+        start = max(
+            (e.originator_version for e in live if isinstance(e, Game.CommandAccepted) and e.originator_version <= seq),
+            default=seq,
+        )
+        after = [e for e in live if e.originator_version > seq]
+        following = next((e.originator_version for e in after if isinstance(e, Game.CommandAccepted)), None)
+        own_rest = [e for e in after if following is None or e.originator_version < following]
+        later_events = [e for e in after if following is not None and e.originator_version >= following]
+        later = [e for e in later_events if isinstance(e, Game.CommandAccepted)]
+        if any(isinstance(e, Game.Ended) for e in after):
+            raise Unprocessable("the game has ended", {"remedy": ["the game has ended"]})
+        if remedy == "rewind":
+            retract = [e.originator_version for e in live if e.originator_version >= start]
+            return retract, self.games.get(game.id, version=start - 1).state, []
+        if seq == start:  # the command itself is disputed: none of it stands
+            retract = [seq, *(e.originator_version for e in after)]
+            return retract, self.games.get(game.id, version=seq - 1).state, later
+        rules = self.games.system(game.system)
+        corrected = self.games.get(game.id, version=seq - 1).state
+        for event in own_rest:
+            if isinstance(event, Game.Recorded):
+                corrected = rules.apply(corrected, RulesEvent(event.kind, copy_json(event.data)))
+        retract = [seq, *(e.originator_version for e in later_events)]
+        return retract, corrected, later
 
     def _rebase(
         self, game: Game, dispute: str, later: list[Game.CommandAccepted]

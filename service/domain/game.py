@@ -506,6 +506,11 @@ class Game(Aggregate):
             raise Unprocessable(f"no event {seq} to dispute", {"seq": [f"2 to {self.version}"]})
         if seq in self.retracted:
             raise Conflict(f"event {seq} is already retracted", {"seq": ["already retracted"]})
+        if seq in self.bookkeeping:
+            raise Unprocessable(
+                f"event {seq} is bookkeeping (entropy, takeback, dispute), not a game event",
+                {"seq": ["dispute a command or its effects"]},
+            )
         if any(d["seq"] == seq and d["status"] == "open" for d in self.disputes.values()):
             raise Conflict(f"event {seq} is already under dispute", {"seq": ["a dispute is open"]})
         if not claim.strip():
@@ -532,11 +537,13 @@ class Game(Aggregate):
         citations: list[dict[str, Any]],
         note: str,
         club_ruling: str | None,
+        retract: list[int] | None = None,
         restored_state: Mapping[str, Any] | None = None,
     ) -> None:
-        """Record the arbiter's decision; for an overturn with ``rewind`` also retract every event
-        from the disputed one on (``restored_state`` is the state before it).  A ``rebase`` goes on
-        with :meth:`redecide` for each later command and ends with :meth:`finish_rebase`."""
+        """Record the arbiter's decision; for an overturn also retract the events ``retract`` and
+        resume from ``restored_state`` (the application works both out from the log: see
+        ``service.application.disputes``).  A ``rebase`` goes on with :meth:`redecide` for each
+        later command and ends with :meth:`finish_rebase`."""
         info = self.disputes.get(dispute)
         if info is None:
             raise Unprocessable(f"no dispute {dispute}", {"dispute": ["unknown dispute"]})
@@ -583,11 +590,12 @@ class Game(Aggregate):
             club_ruling=club_ruling,
         )
         if verdict == "overturned":
-            if restored_state is None:
-                raise ValueError("an overturn needs the state to restore")
-            first = info["seq"]
+            if restored_state is None or not retract:
+                raise ValueError("an overturn needs the events to retract and the state to restore")
             skip = set(self.retracted) | set(self.bookkeeping)
-            seqs = [s for s in range(first, self.version) if s not in skip]
+            if info["seq"] not in retract or any(s in skip or not 1 < s < self.version for s in retract):
+                raise ValueError(f"cannot retract {retract}: it must hold the disputed event and only live game events")
+            seqs = sorted(retract)
             self._record(
                 self.Retracted,
                 seqs=seqs,

@@ -244,7 +244,9 @@ def test_overturn_with_rewind_retracts_everything_from_the_disputed_event(
     state = api.game(gid, "alice")["state"]
     assert state["units"]["r2"]["hex"] == "D2" and state["units"]["r1"]["hex"] == "C2"
     events = {e["seq"]: e for e in api.events(gid, "alice")}
-    assert events[disputed]["retracted"] and not events[disputed - 1]["retracted"]
+    # rewind retracts the whole command that caused the disputed event, and all after it
+    assert events[disputed - 1]["type"] == "CommandAccepted" and events[disputed - 1]["retracted"]
+    assert events[disputed]["retracted"] and not events[1]["retracted"]
     assert not any(
         e["retracted"] for e in events.values() if e["type"] in ("DisputeOpened", "DisputeResolved")
     )
