@@ -77,9 +77,12 @@ def serve(host: str, port: int | None) -> None:
         app = create_app()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    svc = app.extensions["arbiter"]
     click.echo(
-        f"Arbiter on http://{host}:{port}/ (store: {app.extensions['arbiter'].config.store})"
+        "opening the rules knowledge base (built on first start, rebuilt when the corpus changes)"
     )
+    svc.knowledge.kb  # noqa: B018 - build or open the index before the first request
+    click.echo(f"Arbiter on http://{host}:{port}/ (store: {svc.config.store})")
     run_simple(host, port, app, threaded=True, use_reloader=False)
 
 

@@ -201,9 +201,25 @@ def rules_for_event(ctx: click.Context, game: str, seq: int) -> None:
     _json(_services(ctx).knowledge.for_event(game, seq, None))
 
 
+def _club_rulings_from_the_log() -> Any:
+    """The club rulings' true store (the event log), for `arbiter rules index` rebuilds."""
+    from service.application.knowledge import indexed
+    from service.bootstrap import build_services
+    from service.config import Config
+
+    svc = build_services(Config.from_env())
+    try:
+        return [indexed(ruling) for ruling in svc.knowledge.club_rulings()]
+    finally:
+        svc.store.close()
+
+
 def attach(main: click.Group) -> None:
+    from faq.cli import configure
+
     main.add_command(audit)
     main.add_command(disputes)
     rules = main.commands.get("rules")
     if isinstance(rules, click.Group):
         rules.add_command(rules_for_event)
+    configure(club_rulings=_club_rulings_from_the_log)

@@ -119,7 +119,9 @@ class GameOut(Schema):
     state = fields.Dict()
     counters = fields.List(fields.Dict())
     dice = fields.Nested(DiceOut)
-    takeback = fields.Dict(allow_none=True, metadata={"description": "the pending takeback request"})
+    takeback = fields.Dict(
+        allow_none=True, metadata={"description": "the pending takeback request"}
+    )
     disputes = fields.Dict(metadata={"description": "dispute id -> {seq, side, status}"})
     paused_by = fields.String(allow_none=True)
     labels = fields.Dict()

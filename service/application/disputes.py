@@ -17,10 +17,9 @@ from service.application.games import GameService
 from service.application.store import ArbiterStore
 from service.domain.chain import canonical_json
 from service.domain.errors import DomainError, Forbidden, NotFound, StaleVersion, Unprocessable
-from service.domain.game import Game
+from service.domain.game import Game, copy_json
 from service.domain.rulings import ClubRuling
 from service.domain.users import User
-from service.domain.game import copy_json
 from service.rules.base import InvalidCommand, RulesEvent, RuleViolation
 
 
@@ -288,13 +287,21 @@ class DisputeService:
         skip = set(game.retracted) | set(game.bookkeeping)
         live = [e for e in self.store.events.get(game.id) if e.originator_version not in skip]
         start = max(
-            (e.originator_version for e in live if isinstance(e, Game.CommandAccepted) and e.originator_version <= seq),
+            (
+                e.originator_version
+                for e in live
+                if isinstance(e, Game.CommandAccepted) and e.originator_version <= seq
+            ),
             default=seq,
         )
         after = [e for e in live if e.originator_version > seq]
-        following = next((e.originator_version for e in after if isinstance(e, Game.CommandAccepted)), None)
+        following = next(
+            (e.originator_version for e in after if isinstance(e, Game.CommandAccepted)), None
+        )
         own_rest = [e for e in after if following is None or e.originator_version < following]
-        later_events = [e for e in after if following is not None and e.originator_version >= following]
+        later_events = [
+            e for e in after if following is not None and e.originator_version >= following
+        ]
         later = [e for e in later_events if isinstance(e, Game.CommandAccepted)]
         if any(isinstance(e, Game.Ended) for e in after):
             raise Unprocessable("the game has ended", {"remedy": ["the game has ended"]})

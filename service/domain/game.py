@@ -593,8 +593,12 @@ class Game(Aggregate):
             if restored_state is None or not retract:
                 raise ValueError("an overturn needs the events to retract and the state to restore")
             skip = set(self.retracted) | set(self.bookkeeping)
-            if info["seq"] not in retract or any(s in skip or not 1 < s < self.version for s in retract):
-                raise ValueError(f"cannot retract {retract}: it must hold the disputed event and only live game events")
+            if info["seq"] not in retract or any(
+                s in skip or not 1 < s < self.version for s in retract
+            ):
+                raise ValueError(
+                    f"cannot retract {retract}: it must hold the disputed event and only live game events"
+                )
             seqs = sorted(retract)
             self._record(
                 self.Retracted,

@@ -223,7 +223,8 @@ class RulesSystem(ABC):
             if not isinstance(unit, dict) or not unit.get("hex"):
                 continue
             values = {
-                k: v for k, v in unit.items()
+                k: v
+                for k, v in unit.items()
                 if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in skip
             }
             out.append(
@@ -249,7 +250,9 @@ class RulesSystem(ABC):
         """What ``command`` would meet before it is sent -- for an attack the odds column and every
         modifier with its rule -- computed on ``state`` as ``side`` sees it (the caller passes the
         side's view, so a preview never reveals hidden units).  Raises InvalidCommand or RuleViolation."""
-        raise InvalidCommand("this rules system previews no command", {"command.type": ["no preview"]})
+        raise InvalidCommand(
+            "this rules system previews no command", {"command.type": ["no preview"]}
+        )
 
     def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
         """Odds, modifiers with rules, and for a roll the result.  Raises InvalidCommand."""

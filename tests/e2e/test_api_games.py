@@ -319,7 +319,12 @@ def test_games_list_and_mine(api: ApiHelper, client: FlaskClient) -> None:
 def test_the_board_and_counters_come_from_the_server(api: ApiHelper, client: FlaskClient) -> None:
     board = client.get("/api/systems/skirmish/scenarios/meeting/board").get_json()
     assert len(board["hexes"]) == 48 and board["coordinates"] == "letter-number"
-    assert {"hex": "C5", "x": 7.0, "y": 5.3301, "terrain": "hill"}  # col 5 (odd, shifted), row C in board["hexes"]
+    assert {
+        "hex": "C5",
+        "x": 7.0,
+        "y": 5.3301,
+        "terrain": "hill",
+    }  # col 5 (odd, shifted), row C in board["hexes"]
     assert any(p["name"] == "Mill" for p in board["places"])
     assert client.get("/api/systems/skirmish/scenarios/nowhere/board").status_code == 404
     game = new_game(api)
@@ -328,22 +333,38 @@ def test_the_board_and_counters_come_from_the_server(api: ApiHelper, client: Fla
     assert "r4" not in counters  # a reinforcement not yet on the map
 
 
-def test_an_attack_is_previewed_with_its_rules_before_it_is_sent(api: ApiHelper, client: FlaskClient) -> None:
+def test_an_attack_is_previewed_with_its_rules_before_it_is_sent(
+    api: ApiHelper, client: FlaskClient
+) -> None:
     game = new_game(api)
-    api.command(game["id"], "alice", {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]})
+    api.command(
+        game["id"], "alice", {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}
+    )
     api.command(game["id"], "alice", {"type": "end_phase"})
     attack = next(a for a in api.actions(game["id"], "alice")["actions"] if a["type"] == "attack")
     before = api.game(game["id"], "alice")["version"]
-    r = client.post(f"/api/games/{game['id']}/preview", json={"command": attack}, headers=api.user("alice"))
+    r = client.post(
+        f"/api/games/{game['id']}/preview", json={"command": attack}, headers=api.user("alice")
+    )
     assert r.status_code == 200, r.get_json()
     preview = r.get_json()
     assert preview["attack"] == 4 and preview["odds"]["column"]
     assert api.game(game["id"], "alice")["version"] == before  # nothing written
-    bad = client.post(f"/api/games/{game['id']}/preview", json={"command": {"type": "end_phase"}}, headers=api.user("alice"))
+    bad = client.post(
+        f"/api/games/{game['id']}/preview",
+        json={"command": {"type": "end_phase"}},
+        headers=api.user("alice"),
+    )
     assert bad.status_code == 400 and "command.type" in bad.get_json()["details"]
 
 
 def test_my_games_say_whose_turn_it_is(api: ApiHelper, client: FlaskClient) -> None:
     new_game(api)
-    mine = client.get("/api/games", query_string={"mine": "true"}, headers=api.user("bob")).get_json()
-    assert mine[0]["active_sides"] == ["red"] and mine[0]["version"] == 1 and mine[0]["phase"]["phase"] == "movement"
+    mine = client.get(
+        "/api/games", query_string={"mine": "true"}, headers=api.user("bob")
+    ).get_json()
+    assert (
+        mine[0]["active_sides"] == ["red"]
+        and mine[0]["version"] == 1
+        and mine[0]["phase"]["phase"] == "movement"
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Flask
@@ -382,3 +383,43 @@ def test_audit_views_and_state_diff(api: ApiHelper, client: Any) -> None:
     assert actions[0]["user"] == "alice" and actions[0]["command"]["unit"] == "r2"
     assert actions[0]["effects"][0]["type"] == "UnitMoved"
     assert client.get(f"/api/games/{gid}/audit/diff", query_string={"from": 1}).status_code == 400
+
+
+def test_rules_index_rebuild_keeps_club_rulings_from_the_log(
+    app: Flask, api: ApiHelper, client: Any, monkeypatch: Any
+) -> None:
+    """The index is only a cache: `arbiter rules index` re-adds the club rulings from the event log."""
+    from click.testing import CliRunner
+
+    from service.cli import main
+
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    seq = move_r2(api, gid, ["D3"])["events"][-1]["seq"]
+    dispute = ok(
+        client.post(
+            f"/api/games/{gid}/disputes", json={"seq": seq, "claim": "x"}, headers=api.user("bob")
+        )
+    )["dispute"]
+    ruling = {
+        "heading": "Fords of the Mill",
+        "text": "The fords of the Mill stream are clear terrain.",
+        "event_types": ["UnitMoved"],
+    }
+    ok(
+        client.post(
+            f"/api/games/{gid}/disputes/{dispute}/resolution",
+            json={"verdict": "upheld", "citations": [RULING], "club_ruling": ruling},
+            headers=make_arbiter(app, api),
+        )
+    )
+    config = app.extensions["arbiter"].config
+    for key, value in {
+        "ARBITER_VAR": str(config.var_dir),
+        "ARBITER_SECRET_KEY": config.secret_key,
+        "ARBITER_PLUGINS": "tests.fixtures.skirmish",
+    }.items():
+        monkeypatch.setenv(key, value)
+    result = CliRunner().invoke(main, ["rules", "index"])
+    assert result.exit_code == 0, result.output
+    found = CliRunner().invoke(main, ["rules", "search", "fords of the mill stream", "--json"])
+    assert json.loads(found.output)[0]["heading"] == "Fords of the Mill"

@@ -52,8 +52,13 @@ def start(app: Flask, api: ApiHelper) -> str:
     )
     seed = dice.new_seed()
     game = Game.start(
-        system="merida", scenario="merida-1938", options={}, initial_state=state, seed=seed,
-        sides={side: ids[name] for side, name in SIDES.items()}, created_by=ids["franco"],
+        system="merida",
+        scenario="merida-1938",
+        options={},
+        initial_state=state,
+        seed=seed,
+        sides={side: ids[name] for side, name in SIDES.items()},
+        created_by=ids["franco"],
         labels={"title": "Rule 10 at E9"},
     )
     svc.store.save(game, DiceSeed.for_game(game.id, seed))
@@ -70,20 +75,34 @@ def retreats(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == "UnitsRetreated"]
 
 
-def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(app: Flask, api: ApiHelper, tmp_path: Path) -> None:
+def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(
+    app: Flask, api: ApiHelper, tmp_path: Path
+) -> None:
     client = api.client
     gid = start(app, api)
     ended = send(api, gid, "nationalist", {"type": "end_phase"})
     disputed = retreats(ended["events"])[0]
-    assert disputed["payload"]["data"]["rule"] == "10" and disputed["payload"]["data"]["retreats"][0]["units"] == ["u"]
+    assert disputed["payload"]["data"]["rule"] == "10" and disputed["payload"]["data"]["retreats"][
+        0
+    ]["units"] == ["u"]
     send(api, gid, "republican", {"type": "move", "units": ["s"], "path": ["I12", "H12"]})
     send(api, gid, "republican", {"type": "end_phase"})
     send(api, gid, "nationalist", {"type": "move", "units": ["w"], "path": ["B2", "C2"]})
 
-    faq = next(r["id"] for r in client.get("/api/rules/search", query_string={"q": "retreat zone of control", "document": "fwtbt-faq"}).get_json()["results"])
+    faq = next(
+        r["id"]
+        for r in client.get(
+            "/api/rules/search",
+            query_string={"q": "retreat zone of control", "document": "fwtbt-faq"},
+        ).get_json()["results"]
+    )
     opened = client.post(
         f"/api/games/{gid}/disputes",
-        json={"seq": disputed["seq"], "claim": "the 2nd infantry was in command; it must not retreat", "citations": [RULE_10]},
+        json={
+            "seq": disputed["seq"],
+            "claim": "the 2nd infantry was in command; it must not retreat",
+            "citations": [RULE_10],
+        },
         headers=api.user("rojo"),
     )
     assert opened.status_code == 201, opened.get_json()
@@ -98,7 +117,12 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(app: Flask, a
     assert [(q["game"], q["dispute"]) for q in queue] == [(gid, dispute)]
     resolved = client.post(
         f"/api/games/{gid}/disputes/{dispute}/resolution",
-        json={"verdict": "overturned", "remedy": "rebase", "citations": [RULE_10, faq], "club_ruling": RULING},
+        json={
+            "verdict": "overturned",
+            "remedy": "rebase",
+            "citations": [RULE_10, faq],
+            "club_ruling": RULING,
+        },
         headers=headers,
     )
     assert resolved.status_code == 201, resolved.get_json()
@@ -125,7 +149,9 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(app: Flask, a
     for _ in range(10):  # through the air allocations to the combat the rules force
         game = api.game(gid, "rojo")
         side = game["active_sides"][0]
-        events = send(api, gid, side, _next_command(api, gid, side, game["phase"]["phase"]))["events"]
+        events = send(api, gid, side, _next_command(api, gid, side, game["phase"]["phase"]))[
+            "events"
+        ]
         later = next((e for e in events if e["type"] == "CombatResolved"), None)
         if later:
             break
@@ -136,7 +162,9 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(app: Flask, a
     assert rulings["sections"][0] == "8" and rulings["governing"][0]["id"].startswith("merida:8")
     retreat_rulings = client.get(f"/api/games/{gid}/events/{disputed['seq']}/rulings").get_json()
     assert retreat_rulings["governing"][0]["id"] == RULE_10
-    found = client.get("/api/rules/search", query_string={"q": "command line before any retreat"}).get_json()["results"]
+    found = client.get(
+        "/api/rules/search", query_string={"q": "command line before any retreat"}
+    ).get_json()["results"]
     assert found[0]["kind"] == "club-ruling"
 
     events = {e["seq"]: e for e in api.events(gid, "franco", limit=1000)}
@@ -147,7 +175,9 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(app: Flask, a
     export = tmp_path / "story.ndjson"
     export.write_bytes(client.get(f"/api/games/{gid}/events.ndjson").get_data())
     secret = app.extensions["arbiter"].config.secret_key
-    offline = CliRunner().invoke(main, ["audit", "verify", "--file", str(export), "--secret", secret])
+    offline = CliRunner().invoke(
+        main, ["audit", "verify", "--file", str(export), "--secret", secret]
+    )
     assert offline.exit_code == 0 and json.loads(offline.output)["ok"], offline.output
     lines = export.read_text().splitlines()
     tampered = json.loads(lines[disputed["seq"] - 1])
@@ -155,5 +185,7 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(app: Flask, a
     lines[disputed["seq"] - 1] = json.dumps(tampered)
     forged = tmp_path / "tampered.ndjson"
     forged.write_text("\n".join(lines) + "\n")
-    caught = CliRunner().invoke(main, ["audit", "verify", "--file", str(forged), "--secret", secret])
+    caught = CliRunner().invoke(
+        main, ["audit", "verify", "--file", str(forged), "--secret", secret]
+    )
     assert caught.exit_code == 1 and f"FAILED at event {disputed['seq']}" in caught.output

@@ -33,7 +33,9 @@ class Rows:
         else:
             import psycopg
 
-            self.conn = psycopg.connect(dbname=config.postgres_dbname, host="127.0.0.1", user="postgres", autocommit=True)
+            self.conn = psycopg.connect(
+                dbname=config.postgres_dbname, host="127.0.0.1", user="postgres", autocommit=True
+            )
             self.table, self.mark = "arbiter_events", "%s"
 
     def key(self, game: UUID) -> Any:
@@ -44,28 +46,65 @@ class Rows:
         return cursor.fetchall() if cursor.description else []
 
     def state(self, game: UUID, version: int) -> bytes:
-        return bytes(self.run(f"SELECT state FROM {self.table} WHERE originator_id = ? AND originator_version = ?", self.key(game), version)[0][0])
+        return bytes(
+            self.run(
+                f"SELECT state FROM {self.table} WHERE originator_id = ? AND originator_version = ?",
+                self.key(game),
+                version,
+            )[0][0]
+        )
 
     def set_state(self, game: UUID, version: int, state: bytes, topic: str | None = None) -> None:
-        self.run(f"UPDATE {self.table} SET state = ? WHERE originator_id = ? AND originator_version = ?", state, self.key(game), version)
+        self.run(
+            f"UPDATE {self.table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            state,
+            self.key(game),
+            version,
+        )
         if topic is not None:
-            self.run(f"UPDATE {self.table} SET topic = ? WHERE originator_id = ? AND originator_version = ?", topic, self.key(game), version)
+            self.run(
+                f"UPDATE {self.table} SET topic = ? WHERE originator_id = ? AND originator_version = ?",
+                topic,
+                self.key(game),
+                version,
+            )
 
     def topic(self, game: UUID, version: int) -> str:
-        return str(self.run(f"SELECT topic FROM {self.table} WHERE originator_id = ? AND originator_version = ?", self.key(game), version)[0][0])
+        return str(
+            self.run(
+                f"SELECT topic FROM {self.table} WHERE originator_id = ? AND originator_version = ?",
+                self.key(game),
+                version,
+            )[0][0]
+        )
 
     def delete(self, game: UUID, version: int) -> None:
-        self.run(f"DELETE FROM {self.table} WHERE originator_id = ? AND originator_version = ?", self.key(game), version)
+        self.run(
+            f"DELETE FROM {self.table} WHERE originator_id = ? AND originator_version = ?",
+            self.key(game),
+            version,
+        )
 
 
 def played(svc: Services) -> UUID:
     alice = svc.users.register("alice", "correct horse")
     svc.users.register("bob", "battery staple")
-    game = svc.games.create(system="skirmish", scenario="meeting", sides={"red": "alice", "blue": "bob"}, creator=alice)
-    svc.games.execute(game.id, alice, {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}, expected_version=1)
+    game = svc.games.create(
+        system="skirmish", scenario="meeting", sides={"red": "alice", "blue": "bob"}, creator=alice
+    )
+    svc.games.execute(
+        game.id,
+        alice,
+        {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]},
+        expected_version=1,
+    )
     version = svc.games.get(game.id).version
     svc.games.execute(game.id, alice, {"type": "end_phase"}, expected_version=version)
-    attack = next(a for a in svc.games.legal_actions(svc.games.get(game.id), alice, None)[1] if a["type"] == "attack")
+    attack = next(
+        a
+        for a in svc.games.legal_actions(svc.games.get(game.id), alice, None)[1]
+        if a["type"] == "attack"
+    )
     svc.games.execute(game.id, alice, attack, expected_version=svc.games.get(game.id).version)
     return game.id
 
@@ -94,10 +133,23 @@ def forge_with_a_valid_link(svc: Services, game: UUID) -> int:
     """A forger with write access to the database who knows the hash recipe: the chain link is
     right, only the server's seal is missing."""
     head = svc.games.get(game)
-    payload = {"side": "red", "user": head.sides["red"], "kind": "UnitEliminated", "data": {"unit": "b2"}, "prev_hash": head.last_hash}
+    payload = {
+        "side": "red",
+        "user": head.sides["red"],
+        "kind": "UnitEliminated",
+        "data": {"unit": "b2"},
+        "prev_hash": head.last_hash,
+    }
     timestamp = Game.Recorded.create_timestamp()
     digest = event_hash(game, head.version + 1, "Game.Recorded", timestamp, payload)
-    forged = Game.Recorded(originator_id=game, originator_version=head.version + 1, timestamp=timestamp, hash=digest, seal="0" * 64, **payload)
+    forged = Game.Recorded(
+        originator_id=game,
+        originator_version=head.version + 1,
+        timestamp=timestamp,
+        hash=digest,
+        seal="0" * 64,
+        **payload,
+    )
     svc.store.recorder.insert_events([svc.store.mapper.to_stored_event(forged)])
     return head.version + 1
 
@@ -119,7 +171,9 @@ def first_bad(config: Config) -> dict[str, Any] | None:
         ("swap two rows", swap),
     ],
 )
-def test_tampered_rows_are_caught_at_the_event(store_config: Config, case: str, tamper: Callable[..., None]) -> None:
+def test_tampered_rows_are_caught_at_the_event(
+    store_config: Config, case: str, tamper: Callable[..., None]
+) -> None:
     svc = build_services(store_config)
     game = played(svc)
     report = svc.audit.verify(game)
@@ -146,7 +200,9 @@ def test_a_naively_forged_row_breaks_the_chain(store_config: Config) -> None:
     rows = Rows(store_config)
     head = svc.games.get(game).version
     copy = svc.store.recorder.select_events(game, gt=head - 1)[0]
-    svc.store.recorder.insert_events([type(copy)(copy.originator_id, head + 1, copy.topic, copy.state)])
+    svc.store.recorder.insert_events(
+        [type(copy)(copy.originator_id, head + 1, copy.topic, copy.state)]
+    )
     found = first_bad(store_config)
     assert found is not None and found["seq"] == head + 1
     assert rows.state(game, head + 1)
@@ -164,7 +220,9 @@ def verify_file(path: Path, secret: str | None = "test-secret") -> Any:
     return CliRunner().invoke(main, args)
 
 
-def test_an_export_verifies_offline_and_every_tampered_copy_fails(tmp_path: Path, config: Config) -> None:
+def test_an_export_verifies_offline_and_every_tampered_copy_fails(
+    tmp_path: Path, config: Config
+) -> None:
     svc = build_services(config)
     game = played(svc)
     good = tmp_path / "game.ndjson"
@@ -183,13 +241,27 @@ def test_an_export_verifies_offline_and_every_tampered_copy_fails(tmp_path: Path
     deleted = events[:3] + events[4:]
     swapped = events[:3] + [events[4], events[3]] + events[5:]
     forged = dict(events[-1], seq=len(events) + 1, prev_hash=events[-1]["hash"])
-    forged["hash"] = event_hash(str(game), forged["seq"], forged["kind"], __import__("datetime").datetime.fromisoformat(forged["at"]), {**forged["payload"], "prev_hash": forged["prev_hash"]})
+    forged["hash"] = event_hash(
+        str(game),
+        forged["seq"],
+        forged["kind"],
+        __import__("datetime").datetime.fromisoformat(forged["at"]),
+        {**forged["payload"], "prev_hash": forged["prev_hash"]},
+    )
     cases = {
         "changed": (write("changed.ndjson", changed), 4),
         "deleted": (write("deleted.ndjson", deleted), 4),
         "swapped": (write("swapped.ndjson", swapped), 4),
         "forged": (write("forged.ndjson", [*events, forged]), len(events) + 1),
-        "garbled": (write("garbled.ndjson", [json.dumps(e) for e in events[:3]] + ["{not json"] + [json.dumps(e) for e in events[4:]]), 4),
+        "garbled": (
+            write(
+                "garbled.ndjson",
+                [json.dumps(e) for e in events[:3]]
+                + ["{not json"]
+                + [json.dumps(e) for e in events[4:]],
+            ),
+            4,
+        ),
     }
     for name, (path, seq) in cases.items():
         result = verify_file(path)
@@ -198,7 +270,9 @@ def test_an_export_verifies_offline_and_every_tampered_copy_fails(tmp_path: Path
     svc.close()
 
 
-def test_audit_verify_cli_on_the_live_store(config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_audit_verify_cli_on_the_live_store(
+    config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
     svc = build_services(config)
     game = played(svc)
     svc.close()

@@ -119,4 +119,10 @@ def test_redis_lost_mid_game_then_back(tmp_path: Path) -> None:
     broker._down_since = None  # the retry delay has passed
     assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
     events = api.events(game["id"])
-    assert [e["type"] for e in events] == ["GameCreated", "CommandAccepted", "PhaseEnded", "CommandAccepted", "PhaseEnded"]
+    assert [e["type"] for e in events] == [
+        "GameCreated",
+        "CommandAccepted",
+        "PhaseEnded",
+        "CommandAccepted",
+        "PhaseEnded",
+    ]

@@ -31,10 +31,14 @@ def centre(grid: HexGrid, label: str) -> tuple[float, float]:
 def board_json(mapdata: MapData) -> dict[str, Any]:
     """The map as data for drawing: the map's own fields plus every hex's centre and terrain."""
     grid = mapdata.grid
-    hexes = []
+    hexes: list[dict[str, Any]] = []
     for label in grid.labels():
         x, y = centre(grid, label)
         hexes.append({"hex": label, "x": x, "y": y, "terrain": mapdata.terrain(label)})
     width = max(h["x"] for h in hexes) + 1.0
     height = max(h["y"] for h in hexes) + 1.0
-    return {**mapdata.to_dict(), "hexes": hexes, "size": {"width": round(width, 4), "height": round(height, 4)}}
+    return {
+        **mapdata.to_dict(),
+        "hexes": hexes,
+        "size": {"width": round(width, 4), "height": round(height, 4)},
+    }
