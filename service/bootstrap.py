@@ -67,7 +67,6 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         users=users,
         games=games,
         index=GameIndex(store),
-        extras={},
         clubs=clubs,
         ladders=LadderService(store, users, clubs, games, feed),
         campaigns=CampaignService(store, users, clubs, games, feed, broker),

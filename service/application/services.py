@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
@@ -29,7 +28,6 @@ class Services:
     users: UserService
     games: GameService
     index: GameIndex
-    extras: dict[str, Any]
     clubs: ClubService
     ladders: LadderService
     campaigns: CampaignService
