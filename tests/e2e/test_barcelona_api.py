@@ -1,0 +1,181 @@
+"""Back to Barcelona through the HTTP API with the server's real dice: two generated columns play a
+skirmish on a table measured in inches to a result; written orders stay hidden from the other side
+until revealed; and the Game aggregate's audit, disputes and rulings work as for the hex games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.support.api import ApiHelper
+
+SIDES = {"nationalist": "franco", "republican": "rojo"}
+TROOPS = {"nationalist": "Falangists", "republican": "Militia"}
+
+
+def _ok(response: Any, status: int = 201) -> Any:
+    assert response.status_code == status, response.get_json()
+    return response.get_json()
+
+
+def _command(game: dict[str, Any], side: str, action: dict[str, Any]) -> dict[str, Any]:
+    """The scripted player: the first thing the server offers, with its suggestions."""
+    kind = action["type"]
+    if kind == "generate_column":
+        return {"type": kind, "troop_type": TROOPS[side]}
+    if kind == "deploy":
+        return {"type": kind, "unit": action["unit"], **action["suggest"]}
+    if kind == "write_orders":
+        return {
+            "type": kind,
+            "orders": {u: {"text": "advance on the enemy", "move": True} for u in action["units"]},
+        }
+    if kind == "roll_move":
+        return {"type": kind, "unit": action["unit"], "going": action["suggest"]["going"]}
+    if kind == "move":
+        return {"type": kind, "unit": action["unit"], **action["suggest"]}
+    if kind == "shoot":
+        target = action["targets"][0]
+        units = game["state"]["units"]
+        dice = (
+            1
+            if "template_ko" in target
+            else min(action["max_dice"], max(1, units[target["target"]]["figures"]))
+        )
+        return {
+            "type": kind,
+            "unit": action["unit"],
+            "weapon": action["weapon"],
+            "targets": [{"unit": target["target"], "dice": dice, "figure": 0}],
+        }
+    return {"type": kind}
+
+
+def _play(api: ApiHelper, game_id: str, limit: int = 600) -> int:
+    sent = 0
+    while True:
+        game = api.game(game_id, "franco")
+        if not game["active_sides"]:
+            return sent
+        side = game["active_sides"][0]
+        actions = api.actions(game_id, SIDES[side], side=side)["actions"]
+        command = _command(api.game(game_id, SIDES[side]), side, actions[0])
+        _ok(api.command(game_id, SIDES[side], command, side=side))
+        sent += 1
+        assert sent < limit
+
+
+def _events(api: ApiHelper, game_id: str, user: str | None) -> list[dict[str, Any]]:
+    return api.events(game_id, user, limit=1000)
+
+
+def test_barcelona_tables_board_and_preview(client: FlaskClient) -> None:
+    board = _ok(client.get("/api/systems/barcelona/scenarios/skirmish/board"), 200)
+    assert board["kind"] == "table" and (board["width"], board["height"]) == (48, 36)
+    weapons = _ok(client.get("/api/systems/barcelona/tables/weapons"), 200)
+    assert weapons["weapons"]["HMG"]["range"] == 40
+    preview = _ok(
+        client.post(
+            "/api/systems/barcelona/combat-preview",
+            json={
+                "weapon": "Field Gun",
+                "distance": 50,
+                "target": {"kind": "figures", "works": True},
+            },
+        ),
+        200,
+    )
+    assert preview["modifier_total"] == -3
+
+
+def test_two_generated_columns_play_a_skirmish_to_a_result(api: ApiHelper) -> None:
+    game = api.create_game("barcelona", "skirmish", SIDES)
+    gid = game["id"]
+    assert (
+        sorted(game["active_sides"]) == ["nationalist", "republican"]
+        and game["phase"]["phase"] == "muster"
+    )
+    refused = api.command(
+        gid, "franco", {"type": "deploy", "unit": "nat1", "x": 1, "y": 1}, side="nationalist"
+    )
+    assert refused.status_code == 422 and refused.get_json()["details"]["rule"] == [
+        "SEQUENCE OF PLAY"
+    ]
+
+    # the muster and deployment, then turn 1's orders: the Nationalist writes first
+    while api.game(gid, "franco")["phase"]["phase"] != "orders":
+        game = api.game(gid, "franco")
+        side = game["active_sides"][0]
+        action = api.actions(gid, SIDES[side], side=side)["actions"][0]
+        _ok(
+            api.command(
+                gid, SIDES[side], _command(api.game(gid, SIDES[side]), side, action), side=side
+            )
+        )
+    columns = [e for e in _events(api, gid, "franco") if e["type"] == "ColumnGenerated"]
+    assert len(columns) == 2 and all(len(e["payload"]["data"]["rolls"]) >= 3 for e in columns)
+    order = {"type": "write_orders", "orders": {"nat1": {"text": "seize the masia", "move": True}}}
+    written = _ok(api.command(gid, "franco", order, side="nationalist"))
+    seq = next(e["seq"] for e in written["events"] if e["type"] == "OrdersWritten")
+    seen_by_rojo = next(e for e in _events(api, gid, "rojo") if e["seq"] == seq)
+    assert seen_by_rojo["payload"]["data"] == {"side": "nationalist", "units": 1, "hidden": True}
+    assert "seize" not in str(api.game(gid, "rojo")["state"])
+    assert "seize" in str(api.game(gid, "franco")["state"])
+
+    _play(api, gid)
+    final = api.game(gid, "franco")
+    assert final["status"] == "ended" and final["result"]["outcome"] in ("win", "draw")
+    assert set(final["result"]["points"]) == set(SIDES)
+    events = _events(api, gid, "rojo")
+    kinds = {e["type"] for e in events}
+    assert {
+        "TransmissionRolled",
+        "MovementRolled",
+        "UnitMoved",
+        "ShotResolved",
+        "OrdersRevealed",
+        "GameEnded",
+    } <= kinds
+    revealed = next(e for e in events if e["type"] == "OrdersRevealed")
+    assert revealed["payload"]["data"]["orders"]["nationalist"]["nat1"]["text"] == "seize the masia"
+    for moved in (e for e in events if e["type"] == "UnitMoved"):
+        assert moved["payload"]["data"]["length"] <= moved["payload"]["data"]["distance"] + 1e-6
+    assert all("x" in c and "hex" not in c for c in final["counters"])
+
+
+def test_audit_disputes_and_rulings_work_the_same(
+    app: Flask, api: ApiHelper, client: FlaskClient
+) -> None:
+    gid = api.create_game("barcelona", "skirmish", SIDES)["id"]
+    made = _ok(
+        api.command(
+            gid, "franco", {"type": "generate_column", "troop_type": "Moors"}, side="nationalist"
+        )
+    )
+    seq = next(e["seq"] for e in made["events"] if e["type"] == "ColumnGenerated")
+    assert _ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+    rulings = _ok(
+        client.get(f"/api/games/{gid}/events/{seq}/rulings", headers=api.user("franco")), 200
+    )
+    assert rulings["sections"][0] == "GENERATING A COLUMN"
+    assert rulings["governing"][0]["id"] == "barcelona:chart-generating-a-column"
+    dispute = _ok(
+        client.post(
+            f"/api/games/{gid}/disputes",
+            json={"seq": seq, "claim": "the MG die was a 4"},
+            headers=api.user("rojo"),
+        )
+    )["dispute"]
+    arbiter = api.user("carol")
+    svc = app.extensions["arbiter"]
+    user = svc.users.by_name("carol")
+    user.grant("arbiter")
+    svc.store.save(user)
+    body = {"verdict": "upheld", "citations": ["barcelona:chart-generating-a-column"]}
+    resolved = _ok(
+        client.post(f"/api/games/{gid}/disputes/{dispute}/resolution", json=body, headers=arbiter)
+    )
+    assert resolved["verdict"] == "upheld"
+    assert _ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
