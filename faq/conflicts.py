@@ -46,12 +46,13 @@ CONFLICTS: tuple[Entry, ...] = (
             },
             {"rule": "8", "quote": "+2 if defender moved by strategic movement in previous phase"},
         ],
-        "rule 5's text. When a unit that used strategic movement (or rail movement, to which rule 5 "
-        "applies the same strategic-movement rules) is attacked in the next player's phase, the "
-        "attacker subtracts 2 from the combat die roll; the +2 in rule 8's list of modifiers is "
-        "not applied. On the Merida CRT low rolls favour the defender (roll 0 gives A2 at 1-4 "
-        "through 1-1), so the -2 makes such attacks less successful.",
-        None,
+        "rule 8's +2 by default. When a unit that used strategic movement is attacked in the next "
+        "player's phase, the attacker adds 2 to the combat die roll. On the Merida CRT high rolls "
+        "favour the attacker, and strategic movement trades safety for speed (a doubled allowance, "
+        "no attacking, no entering enemy ZOCs), so a rules judge reads the modifier as a penalty "
+        "for the unit that moved; rule 5's 'subtracts' would reward it. The modifier is reported "
+        "with the rule it came from.",
+        "rule 5's literal text (the attacker subtracts 2): scenario option strategic_modifier = -2.",
         ["combat", "movement"],
     ),
     _entry(
@@ -66,11 +67,12 @@ CONFLICTS: tuple[Entry, ...] = (
             },
             {"rule": "7", "quote": "Units may never move directly from one ZOC to another."},
         ],
-        "rule 7, the stricter reading, by default: a unit may never move directly from a hex in an "
-        "enemy ZOC to another hex in an enemy ZOC, whichever enemy units exert them (a unit may "
-        "still leave an enemy ZOC at the beginning of its movement, rule 5).",
-        "rule 5's reading, which forbids the move only between two ZOC hexes of the same enemy "
-        "unit.",
+        "rule 5's reading by default: a unit may not move directly from one ZOC hex to another ZOC "
+        "hex of the same enemy unit (for stacks: of any exerting stack in common). Rule 5 is the "
+        "movement rule and the more specific statement; since units stop on entering an enemy ZOC "
+        "(rule 7), the question only arises for a unit leaving its start hex.",
+        "rule 7's stricter reading (never from one enemy ZOC hex to another, whoever exerts them): "
+        "scenario option zoc_to_zoc = 'any'.",
         ["zoc", "movement"],
     ),
     _entry(

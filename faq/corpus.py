@@ -25,7 +25,11 @@ def read(corpus_dir: Path, document: str) -> str:
 
 
 def corpus_hash(corpus_dir: Path = DEFAULT_CORPUS) -> str:
+    """What the index is built from: the corpus files and this package's own source (parsers,
+    conflicts, topics, synonyms), so any change to either rebuilds the index."""
     h = hashlib.sha256(f"parser {PARSER_VERSION}\n".encode())
+    for source in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(source.name.encode() + b"\n" + source.read_bytes())
     for document, name in sorted(DOCUMENTS.items()):
         h.update(f"{document} {name}\n".encode())
         h.update((corpus_dir / name).read_bytes())

@@ -75,16 +75,25 @@ def test_conflicts_quote_the_corpus_verbatim() -> None:
             assert reading["quote"] in text, (conflict.id, reading["quote"])
 
 
-def test_5_vs_8_strategic_movement_engine_applies_rule_5() -> None:
+def test_5_vs_8_strategic_movement_says_what_the_merida_engine_applies() -> None:
+    """The conflict entry and the rules module agree: rule 8's +2 by default, rule 5 as an option."""
+    from service.rules.merida import SYSTEM
+
     c = next(c for c in CONFLICTS if c.id == "merida:conflict-strategic-movement-modifier")
-    assert "attacker subtracts 2" in c.extra["engine_reading"]
-    assert "+2 in rule 8's list of modifiers is not applied" in c.extra["engine_reading"]
+    assert c.extra["engine_reading"].startswith("rule 8's +2 by default")
+    assert "strategic_modifier = -2" in c.extra["option"]
+    options = SYSTEM.default_options("merida-1938")
+    assert options["strategic_modifier"] == 2
 
 
-def test_5_vs_7_zoc_to_zoc_default_is_rule_7_with_rule_5_as_option() -> None:
+def test_5_vs_7_zoc_to_zoc_says_what_the_merida_engine_applies() -> None:
+    """Rule 5's same-enemy-unit reading by default, rule 7's as the option ``zoc_to_zoc = any``."""
+    from service.rules.merida import SYSTEM
+
     c = next(c for c in CONFLICTS if c.id == "merida:conflict-zoc-to-zoc")
-    assert c.extra["engine_reading"].startswith("rule 7")
-    assert "same enemy unit" in c.extra["option"]
+    assert c.extra["engine_reading"].startswith("rule 5's reading by default")
+    assert "zoc_to_zoc = 'any'" in c.extra["option"]
+    assert SYSTEM.default_options("merida-1938")["zoc_to_zoc"] == "same_unit"
 
 
 def test_backbone_crt_errata_6_to_1_rolls_7_and_8() -> None:
