@@ -92,7 +92,7 @@ def main() -> None:
                 version = r.json()["version"]
             p50, p99 = percentile(times, 50), percentile(times, 99)
             print(
-                f"{COMMANDS} commands (decide, roll, append 2 events, respond) over HTTP on SQLite"
+                f"{COMMANDS} commands (decide, roll, append 3 events: command, dice, move; respond) over HTTP on SQLite"
             )
             print(
                 f"p50 {p50 * 1000:.2f} ms   p99 {p99 * 1000:.2f} ms   mean {statistics.mean(times) * 1000:.2f} ms   "
