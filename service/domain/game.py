@@ -120,7 +120,7 @@ class Game(Aggregate):
             game.last_hash = GENESIS
             game.moves = 0
             game.retracted = []
-            game.tail = {"side": None, "commands": [], "dice": False, "reveals": False}
+            game.tail = {"side": None, "commands": [], "cut": None}
             game.takeback = None
             game.disputes = {}
             game.bookkeeping = []
@@ -145,7 +145,7 @@ class Game(Aggregate):
 
         def on(self, game: Game) -> None:
             if game.tail["side"] != self.side:
-                game.tail = {"side": self.side, "commands": [], "dice": False, "reveals": False}
+                game.tail = {"side": self.side, "commands": [], "cut": None}
             game.tail["commands"].append(self.originator_version)
             game.takeback = None  # a pending takeback request lapses when anyone acts
 
@@ -157,7 +157,8 @@ class Game(Aggregate):
             game.next_roll = max(r["index"] for r in self.rolls) + 1
             if self.side not in game.rolled_sides:
                 game.rolled_sides.append(self.side)
-            game.tail["dice"] = True
+            game.tail["commands"] = []  # a command that rolled dice can never be taken back
+            game.tail["cut"] = "dice"
 
     class Recorded(Event):
         """One rules event (``kind`` is its type, ``data`` its resolved facts)."""
@@ -171,7 +172,8 @@ class Game(Aggregate):
             rules = systems.system(game.system)
             event = systems.rules_event(self.kind, copy_json(self.data))
             if systems.reveals(rules, event):
-                game.tail["reveals"] = True
+                game.tail["commands"] = []  # nor one that revealed hidden information
+                game.tail["cut"] = "reveals"
             game.state = rules.apply(game.state, event)
             game.moves += 1
 
@@ -217,7 +219,7 @@ class Game(Aggregate):
         def on(self, game: Game) -> None:
             game.retracted.extend(self.seqs)
             game.state = copy_json(self.restored_state)
-            game.tail = {"side": None, "commands": [], "dice": False, "reveals": False}
+            game.tail = {"side": None, "commands": [], "cut": None}
             game.takeback = None
 
     class DisputeOpened(Event):
@@ -435,7 +437,17 @@ class Game(Aggregate):
             raise Forbidden(
                 f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
             )
-        commands = self.tail["commands"] if self.tail["side"] == side else []
+        mine = self.tail["side"] == side
+        commands = self.tail["commands"] if mine else []
+        if not commands and mine and self.tail["cut"] == "dice":
+            raise Conflict(
+                "dice have been rolled since; no takeback", {"takeback": ["dice were rolled"]}
+            )
+        if not commands and mine and self.tail["cut"] == "reveals":
+            raise Conflict(
+                "hidden information has been revealed since; no takeback",
+                {"takeback": ["hidden information was revealed"]},
+            )
         if not commands:
             raise Conflict(
                 "there is nothing of yours to take back: the opponent has acted since",
@@ -446,15 +458,6 @@ class Game(Aggregate):
             raise Unprocessable(
                 f"seq {first} is not one of your latest commands",
                 {"from_seq": [f"one of {', '.join(map(str, commands))}"]},
-            )
-        if self.tail["dice"]:
-            raise Conflict(
-                "dice have been rolled since; no takeback", {"takeback": ["dice were rolled"]}
-            )
-        if self.tail["reveals"]:
-            raise Conflict(
-                "hidden information has been revealed since; no takeback",
-                {"takeback": ["hidden information was revealed"]},
             )
         if self.takeback is not None:
             raise Conflict(

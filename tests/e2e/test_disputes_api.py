@@ -423,3 +423,26 @@ def test_rules_index_rebuild_keeps_club_rulings_from_the_log(
     assert result.exit_code == 0, result.output
     found = CliRunner().invoke(main, ["rules", "search", "fords of the mill stream", "--json"])
     assert json.loads(found.output)[0]["heading"] == "Fords of the Mill"
+
+
+def test_a_command_after_a_roll_may_still_be_taken_back(api: ApiHelper, client: Any) -> None:
+    """Only the commands that rolled dice (or revealed something) and those before them are locked."""
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    play_to_an_attack(api, gid)
+    ended = ok(api.command(gid, "alice", {"type": "end_phase"}))
+    r = client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice"))
+    assert ok(r)["takeback"]["from_seq"] == ended["events"][0]["seq"]
+    r = client.post(f"/api/games/{gid}/takebacks", json={"from_seq": 2}, headers=api.user("alice"))
+    assert r.status_code == 422 and "from_seq" in r.get_json()["details"]  # not one of the latest
+    assert (
+        client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice")).status_code
+        == 409
+    )
+    ok(
+        client.post(
+            f"/api/games/{gid}/takebacks/answer", json={"accept": True}, headers=api.user("bob")
+        ),
+        200,
+    )
+    game = api.game(gid, "alice")
+    assert game["active_sides"] == ["red"] and game["phase"]["phase"] == "combat"
