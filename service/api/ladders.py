@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,14 +12,13 @@ from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
 from service.api.schemas import Lenient, Strict
+from service.api.stream import TICK, follow
 from service.application.services import Services
 from service.application.standings import ladder_channel
 from service.domain.errors import Invalid
 from service.domain.ladders import RATING_SYSTEMS, TAKEBACKS
 
 blp = Blueprint("ladders", __name__, url_prefix="/api", description="Ladders, ratings, challenges")
-HEARTBEAT = 15.0
-POLL = 1.0
 
 
 class Settings(Strict):
@@ -323,56 +320,30 @@ class Stream(MethodView):
         )
 
 
-def _message(kind: str, data: dict[str, Any], event_id: int | None = None) -> str:
-    head = f"id: {event_id}\n" if event_id is not None else ""
-    return f"{head}event: {kind}\ndata: {json.dumps(data)}\n\n"
-
-
 def ladder_stream(svc: Services, ladder_id: str, *, window: float) -> Iterator[str]:
     """Standings notices from the broker for ``window`` seconds.  While idle the worker follows the
     log (so a ladder game that ended anywhere is rated and announced); with the broker lost it polls."""
     feed = svc.ladders.feed
-    deadline = time.monotonic() + window
     state = feed.ladder(ladder_id)
-    seen = state.position if state is not None else 0
-    yield "retry: 2000\n\n"
-    subscription = None
-    try:
-        try:
-            subscription = svc.broker.subscribe(ladder_channel(ladder_id))
-        except ConnectionError as exc:
-            yield _message("degraded", {"reason": str(exc)})
-        last_beat = time.monotonic()
-        while time.monotonic() < deadline:
-            note = None
-            if subscription is not None:
-                try:
-                    note = subscription.get(
-                        timeout=min(POLL, max(0.05, deadline - time.monotonic()))
-                    )
-                except ConnectionError as exc:
-                    subscription.close()
-                    subscription = None
-                    yield _message("degraded", {"reason": str(exc)})
-                    continue
-            else:
-                time.sleep(POLL)
-            if note is None:
-                feed.catch_up_if_due(POLL)
-                state = feed.ladder(ladder_id)
-                if subscription is None and state is not None and state.position > seen:
-                    note = {
-                        "ladder": ladder_id,
-                        "position": state.position,
-                        "results": state.table.results,
-                        "top": feed.standings(state)[:10],
-                    }
-            if note is not None and note.get("position", 0) > seen:
-                seen = note["position"]
-                yield _message("standings", note, seen)
-            if time.monotonic() - last_beat >= HEARTBEAT:
-                last_beat = time.monotonic()
-                yield ": keep-alive\n\n"
-    finally:
-        if subscription is not None:
-            subscription.close()
+
+    def idle(degraded: bool) -> dict[str, Any] | None:
+        feed.catch_up_if_due(TICK)
+        current = feed.ladder(ladder_id)
+        if not degraded or current is None:
+            return None
+        return {
+            "ladder": ladder_id,
+            "position": current.position,
+            "results": current.table.results,
+            "top": feed.standings(current)[:10],
+        }
+
+    yield from follow(
+        svc.broker,
+        ladder_channel(ladder_id),
+        kind="standings",
+        window=window,
+        since=state.position if state is not None else 0,
+        position=lambda note: int(note.get("position", 0)),
+        idle=idle,
+    )
