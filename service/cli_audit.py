@@ -163,6 +163,17 @@ def disputes_resolve(
     _json(result)
 
 
+def _set_role(ctx: click.Context, username: str, role: str, *, grant: bool) -> None:
+    svc = _services(ctx)
+    user = svc.users.by_name(username)
+    if grant:
+        user.grant(role)
+    else:
+        user.revoke(role)
+    svc.store.save(user)
+    click.echo(f"{username} is {'now' if grant else 'no longer'} {role}")
+
+
 @users.command("grant")
 @click.argument("username")
 @click.option("--role", type=click.Choice(["arbiter", "admin"]), required=True)
@@ -170,11 +181,7 @@ def disputes_resolve(
 @domain_errors
 def users_grant(ctx: click.Context, username: str, role: str) -> None:
     """Give USERNAME a site-wide role (an arbiter resolves disputes of games of no club)."""
-    svc = _services(ctx)
-    user = svc.users.by_name(username)
-    user.grant(role)
-    svc.store.save(user)
-    click.echo(f"{username} is now {role}")
+    _set_role(ctx, username, role, grant=True)
 
 
 @users.command("revoke")
@@ -184,11 +191,7 @@ def users_grant(ctx: click.Context, username: str, role: str) -> None:
 @domain_errors
 def users_revoke(ctx: click.Context, username: str, role: str) -> None:
     """Take a site-wide role from USERNAME."""
-    svc = _services(ctx)
-    user = svc.users.by_name(username)
-    user.revoke(role)
-    svc.store.save(user)
-    click.echo(f"{username} is no longer {role}")
+    _set_role(ctx, username, role, grant=False)
 
 
 @click.command("for-event")

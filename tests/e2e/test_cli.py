@@ -143,3 +143,14 @@ def test_scenarios_check_reports_placeholders_and_errors(
     junk = tmp_path / "junk.json"
     junk.write_text("{ not json")
     assert run("scenarios", "check", str(junk)).exit_code == 1
+
+
+def test_users_grant_and_revoke_a_site_role(env: dict[str, str]) -> None:
+    assert run("users", "add", "judge", "--password", "correct horse").exit_code == 0
+    granted = run("users", "grant", "judge", "--role", "arbiter")
+    assert granted.exit_code == 0 and "judge is now arbiter" in granted.output
+    assert run("users", "revoke", "judge", "--role", "arbiter").exit_code == 0
+    again = run("users", "revoke", "judge", "--role", "arbiter")
+    assert again.exit_code != 0 and "has no role" in again.output
+    assert run("users", "grant", "nobody", "--role", "arbiter").exit_code != 0
+    assert run("users", "grant", "judge", "--role", "king").exit_code == 2
