@@ -33,6 +33,30 @@ def create_blueprint() -> Blueprint:
     def game(game_id: str) -> str:
         return _page("game.html", game_id=game_id)
 
+    @blp.get("/games/<game_id>/audit")
+    def audit(game_id: str) -> str:
+        return _page("audit.html", game_id=game_id)
+
+    @blp.get("/disputes")
+    def disputes() -> str:
+        return _page("queue.html")
+
+    @blp.get("/clubs")
+    def clubs() -> str:
+        return _page("clubs.html")
+
+    @blp.get("/clubs/<club>")
+    def club(club: str) -> str:
+        return _page("club.html", club=club)
+
+    @blp.get("/ladders/<ladder_id>")
+    def ladder(ladder_id: str) -> str:
+        return _page("ladder.html", ladder_id=ladder_id)
+
+    @blp.get("/campaigns/<campaign_id>")
+    def campaign(campaign_id: str) -> str:
+        return _page("campaign.html", campaign_id=campaign_id)
+
     @blp.get("/rules")
     def rules() -> str:
         return _page("rules.html")

@@ -53,6 +53,7 @@ class Server:
             ARBITER_STORE="sqlite",
         )
         env.pop("REDIS_URL", None)
+        self.env = env
         self.proc = subprocess.Popen(
             [ARBITER, "serve", "--port", str(self.port)],
             env=env,
@@ -88,6 +89,25 @@ class Server:
             )
             self.tokens[name] = r.json()["token"]
         return {"Authorization": f"Bearer {self.tokens[name]}"}
+
+    def grant(self, name: str, role: str) -> None:
+        """A site-wide role through the CLI (``arbiter users grant``) on the server's own store."""
+        self.user(name)
+        done = subprocess.run(
+            [ARBITER, "users", "grant", name, "--role", role],
+            env=self.env,
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+
+    def api(self, method: str, path: str, user: str, **kwargs: Any) -> Any:
+        """An API call as ``user`` that must succeed; returns the JSON body."""
+        r = requests.request(method, self.url + path, headers=self.user(user), **kwargs)
+        assert r.ok, r.text
+        return r.json() if r.content else None
 
     def create_game(self, sides: dict[str, str], **options: Any) -> dict[str, Any]:
         for name in sides.values():

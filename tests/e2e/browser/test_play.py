@@ -150,7 +150,7 @@ def test_orders_by_keyboard_alone(browser: Any, server: Server) -> None:
     page = signed_in(browser, server, "kalice")
     open_game(page, server, game["id"])
     stack = page.locator('.stack[data-hex="D2"]')
-    expect(stack).to_have_attribute("aria-label", re.compile(r"D2: r2 \(red infantry"))
+    expect(stack).to_have_attribute("aria-label", re.compile(r"^D2: [^(]+\(red infantry"))
     stack.focus()
     page.keyboard.press("Enter")
     dest = page.locator('.mark[data-hex="D4"]')
@@ -179,3 +179,50 @@ def test_a_phone_sized_screen(browser: Any, server: Server, shots: Path) -> None
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / "phone-home.png", full_page=True)
     page.context.close()
+
+
+def test_a_merida_game_started_and_played_in_two_browsers(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    scenario = next(
+        s for s in requests.get(f"{server.url}/api/scenarios").json() if s["system"] == "merida"
+    )
+    assert scenario["sides"] == ["nationalist", "republican"]
+    server.user("rojo")
+    franco = signed_in(browser, server, "franco")
+    franco.goto("/")
+    franco.get_by_label("Rules system").select_option("merida")
+    franco.get_by_label("Scenario").select_option(scenario["id"])
+    expect(franco.get_by_role("textbox", name="nationalist")).to_have_value("franco")
+    franco.get_by_role("textbox", name="republican").fill("rojo")
+    franco.get_by_role("button", name="Start the game").click()
+    expect(franco).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    expect(franco.locator(".game-page[data-ready=true]")).to_have_count(1)
+    expect(franco.locator("#turn")).to_contain_text("Deployment phase")
+    expect(franco.locator("#turn")).to_contain_text("waiting for your opponent")
+
+    rojo = signed_in(browser, server, "rojo")
+    open_game(rojo, server, franco.url.rsplit("/", 1)[1])
+    expect(rojo.locator("#turn")).to_contain_text("Your turn")
+    for unit, hex_ in (("r-37-div-4", "Y7"), ("r-68-div-4", "AC10")):  # the republican set-up
+        rojo.locator(f'#selection button[data-unit="{unit}"]').click()
+        rojo.locator(f'.mark[data-hex="{hex_}"]').click()
+        rojo.get_by_role("button", name=f"Confirm: deploy to {hex_}").click()
+        expect(
+            franco.locator(f'.stack[data-hex="{hex_}"] .counter[data-unit="{unit}"]')
+        ).to_have_count(1)
+    rojo.get_by_role("button", name="End phase").click()
+    expect(franco.locator("#turn")).to_contain_text("Your turn")
+    expect(franco.locator("#turn")).to_contain_text("Movement phase")
+
+    franco.locator('#selection button[data-unit="n-1-21-div"]').click()
+    franco.locator('.mark[data-hex="Z3"]').click()
+    expect(franco.locator("#selection")).to_contain_text("via AA3 → Z3")
+    franco.get_by_role("button", name="Confirm: move to Z3").click()
+    expect(rojo.locator('.stack[data-hex="Z3"] .counter[data-unit="n-1-21-div"]')).to_have_count(1)
+    expect(franco.locator("#message")).to_be_empty()
+    franco.screenshot(path=shots / "merida-board.png", full_page=True)
+    rojo.set_viewport_size(PHONE)
+    rojo.screenshot(path=shots / "phone-merida.png", full_page=True)
+    franco.context.close()
+    rojo.context.close()

@@ -43,6 +43,7 @@ export function destinations(action) {
 
 export function interpret(actions) {
   const byUnit = new Map();
+  const unitOther = new Map(); // a unit's orders without destinations (shown when it is selected)
   const targets = new Map();
   const general = [];
   for (const action of actions || []) {
@@ -52,6 +53,9 @@ export function interpret(actions) {
     if (unit && dests) {
       if (!byUnit.has(unit)) byUnit.set(unit, []);
       byUnit.get(unit).push({ action, destinations: dests });
+    } else if (unit && !target) {
+      if (!unitOther.has(unit)) unitOther.set(unit, []);
+      unitOther.get(unit).push(action);
     } else if (target) {
       if (!targets.has(target)) targets.set(target, []);
       targets.get(target).push(action);
@@ -59,7 +63,14 @@ export function interpret(actions) {
       general.push(action);
     }
   }
-  return { byUnit, targets, general };
+  // a unit with no destination to click keeps its orders among the buttons
+  for (const [unit, actions] of unitOther) {
+    if (!byUnit.has(unit)) {
+      general.push(...actions);
+      unitOther.delete(unit);
+    }
+  }
+  return { byUnit, unitOther, targets, general };
 }
 
 export function actionLabel(action) {

@@ -1,80 +1,92 @@
-// Composing an attack: choose the attackers among those the server allows, see the combat preview
-// (odds, every shift and modifier with its rule, the table column), then confirm.
+// Composing an attack: choose the attackers among those the server allows, see the server's combat
+// preview (POST /api/games/<id>/preview: odds, every shift and modifier with its rule, computed on
+// what this side may see), then confirm.  Nothing about the odds is worked out in the browser.
 import { api, explain } from "./api.js";
 import { describeCounter, formatValue } from "./board.js";
 import { clear, h } from "./dom.js";
 
 const tableCache = new Map();
 
-async function crt(system) {
-  if (!(system.tables || []).includes("crt")) return null;
-  if (!tableCache.has(system.name)) tableCache.set(system.name, api(`/api/systems/${system.name}/tables/crt`).catch(() => null));
-  return tableCache.get(system.name);
+async function table(system, name) {
+  if (!name || !(system.tables || []).includes(name)) return null;
+  const key = `${system.name}/${name}`;
+  if (!tableCache.has(key)) tableCache.set(key, api(`/api/systems/${system.name}/tables/${name}`).catch(() => null));
+  return tableCache.get(key);
 }
 
-function numeric(v) {
-  const x = v && typeof v === "object" && "value" in v ? v.value : v;
-  return typeof x === "number" ? x : null;
+const signed = (v) => `${v > 0 ? "+" : ""}${v}`;
+
+// Every shift and modifier of a preview as {text, rule}, whatever the rules module calls them.
+export function previewRules(preview) {
+  const out = [];
+  const add = (m) => {
+    if (!m) return;
+    if (typeof m === "number") return m && out.push({ text: `modifier ${signed(m)}`, rule: null });
+    const amount = m.shift !== undefined ? `column shift ${signed(m.shift)}` : m.value !== undefined ? `die modifier ${signed(m.value)}` : "";
+    out.push({ text: [m.cause || m.reason, amount].filter(Boolean).join(": ") || "modifier", rule: m.rule || null });
+  };
+  for (const key of ["shifts", "strength_effects", "modifiers"]) (preview[key] || []).forEach(add);
+  add(preview.modifier);
+  return out;
 }
 
-// The situation for POST /api/systems/<name>/combat-preview: the server's own if the action carries
-// one; otherwise, for systems whose counters show "attack" and "defence", their printed totals.
-function situationFor(action, chosen, attackers, defenders) {
-  if (action.situation) return { situation: action.situation, estimated: false };
-  const a = attackers.filter((u) => chosen.has(u.id)).map((u) => numeric(u.values && u.values.attack));
-  const d = defenders.map((u) => numeric(u.values && u.values.defence));
-  if (!a.length || !d.length || [...a, ...d].some((x) => x === null)) return null;
-  return { situation: { attack: a.reduce((x, y) => x + y, 0), defence: d.reduce((x, y) => x + y, 0) }, estimated: true };
-}
-
-function previewView(preview, estimated, table) {
+function previewView(preview, crt) {
   const odds = preview.odds || {};
-  const column = odds.column || preview.column;
-  const attack = odds.attack ?? preview.attack_strength;
-  const defence = odds.defence ?? preview.defense_strength;
-  const lines = [];
-  lines.push(h("p", { class: "odds" }, `Odds column: `, h("strong", { id: "odds-column" }, column || "none (not allowed)"), attack !== undefined ? ` — attack ${formatValue(attack)} against defence ${formatValue(defence)}` : ""));
-  const rules = [...(preview.shifts || []), ...(preview.strength_effects || []), ...(preview.modifiers || [])];
-  if (odds.shift) rules.push({ cause: "column shift", value: odds.shift });
-  if (rules.length) {
+  const column = odds.column || preview.column || odds.label;
+  const attack = preview.attack ?? odds.attack ?? preview.attack_strength;
+  const defence = preview.defence ?? odds.defence ?? preview.defense_strength;
+  const lines = [
+    h(
+      "p",
+      { class: "odds" },
+      "Odds column: ",
+      h("strong", { id: "odds-column" }, column || "none (not allowed)"),
+      attack !== undefined ? ` — attack ${formatValue(attack)} against defence ${formatValue(defence)}` : "",
+    ),
+  ];
+  if (odds.below_min || odds.above_max) lines.push(h("p", { class: "note" }, odds.below_min ? "Worse than the table's first column." : "Better than the table's last column: the last column is used."));
+  const rules = previewRules(preview);
+  lines.push(
+    rules.length
+      ? h("ul", { class: "modifiers", "aria-label": "Shifts and modifiers" }, rules.map((m) => h("li", {}, m.text, m.rule ? h("span", { class: "rule" }, ` (rule ${m.rule})`) : "")))
+      : h("p", {}, "No shifts or modifiers."),
+  );
+  if (crt && column && crt.columns.includes(column)) {
+    const i = crt.columns.indexOf(column);
     lines.push(
-      h("ul", { class: "modifiers", "aria-label": "Shifts and modifiers" }, rules.map((m) => h("li", {}, `${m.cause || "modifier"}${m.value !== undefined ? ` ${m.value > 0 ? "+" : ""}${m.value}` : m.shift !== undefined ? ` shift ${m.shift}` : ""}${m.rule ? ` (rule ${m.rule})` : ""}`))),
-    );
-  } else {
-    lines.push(h("p", {}, "No shifts or modifiers."));
-  }
-  if (estimated) {
-    lines.push(h("p", { class: "note" }, "Estimated from the printed values on the counters; the server applies supply, step losses, terrain and every other rule when it resolves the attack, and records each with its rule."));
-  }
-  if (table && column && table.columns.includes(column)) {
-    const i = table.columns.indexOf(column);
-    lines.push(
-      h("table", { class: "crt" }, h("caption", {}, `Results on the ${column} column`), h("tr", {}, h("th", { scope: "row" }, "Roll"), table.rows.map((r) => h("td", {}, r.roll))), h("tr", {}, h("th", { scope: "row" }, "Result"), table.rows.map((r) => h("td", {}, r.results[i])))),
+      h(
+        "table",
+        { class: "crt" },
+        h("caption", {}, `Results on the ${column} column`),
+        h("tr", {}, h("th", { scope: "row" }, "Roll"), crt.rows.map((r) => h("td", {}, r.roll))),
+        h("tr", {}, h("th", { scope: "row" }, "Result"), crt.rows.map((r) => h("td", {}, r.results[i]))),
+      ),
     );
   }
   return lines;
 }
 
-export function attackPanel({ sel, game, counters, system, send, cancel }) {
+export function attackPanel({ sel, game, side, counters, system, send, cancel }) {
   const action = sel.actions[0];
   const byId = new Map(counters.map((c) => [c.id, c]));
   const attackers = action.attackers.map((uid) => byId.get(uid) || { id: uid, name: uid, values: {} });
   const defenders = counters.filter((c) => c.hex === sel.hex);
   const chosen = new Set(action.attackers);
   const previewBox = h("div", { class: "preview", "aria-live": "polite" }, h("p", {}, "Working out the odds…"));
+  const command = () => ({ ...action, attackers: action.attackers.filter((a) => chosen.has(a)) });
+  let asked = 0;
 
   async function refreshPreview() {
-    if (action.preview) return clear(previewBox, previewView(action.preview, false, await crt(system)));
-    const found = situationFor(action, chosen, attackers, defenders);
-    if (!found || !chosen.size) return clear(previewBox, h("p", {}, "No combat preview for this attack."));
+    if (!chosen.size) return clear(previewBox, h("p", {}, "Choose at least one attacker."));
+    const mine = ++asked;
     try {
-      const [preview, table] = await Promise.all([
-        api(`/api/systems/${game.system}/combat-preview`, { method: "POST", body: found.situation }),
-        crt(system),
-      ]);
-      clear(previewBox, previewView(preview, found.estimated, table));
+      const body = { command: command() };
+      if (side) body.side = side;
+      const preview = await api(`/api/games/${game.id}/preview`, { method: "POST", body });
+      const crt = await table(system, preview.table || "crt");
+      if (mine === asked) clear(previewBox, previewView(preview, crt));
     } catch (err) {
-      clear(previewBox, h("p", {}, `No combat preview: ${explain(err)}`));
+      if (mine === asked) clear(previewBox, h("p", {}, `No combat preview: ${explain(err)}. The server still checks every rule when you confirm.`));
     }
   }
 
@@ -97,14 +109,7 @@ export function attackPanel({ sel, game, counters, system, send, cancel }) {
   );
   const confirm = h(
     "button",
-    {
-      type: "button",
-      id: "confirm",
-      onclick: () => {
-        if (!chosen.size) return;
-        send({ ...action, attackers: action.attackers.filter((a) => chosen.has(a)) }, `Attack on ${sel.hex} resolved`);
-      },
-    },
+    { type: "button", id: "confirm", onclick: () => chosen.size && send(command(), `Attack on ${sel.hex} resolved`) },
     `Confirm attack on ${sel.hex}`,
   );
   refreshPreview();

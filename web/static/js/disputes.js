@@ -1,22 +1,11 @@
-// Take backs and disputes: asking, answering, flagging an event (the server decides what is allowed
-// and says why not; the page only shows its answer).
+// Take backs and disputes on the game page: the pending take back and the disputes come from the
+// game JSON (`takeback`, `disputes`, `paused_by`); the server decides what is allowed and says why not.
 import { api, explain } from "./api.js";
+import { citePicker } from "./citepicker.js";
 import { clear, h, toast } from "./dom.js";
 
-// The open take-back request, read from the log (TakebackRequested not yet answered or retracted).
-export function pendingTakeback(events) {
-  let open = null;
-  for (const e of events) {
-    const p = e.payload || {};
-    if (e.type === "TakebackRequested") open = { request: p.request, side: p.side, from_seq: p.from_seq };
-    else if ((e.type === "TakebackAnswered" || e.type === "Retracted") && open && (p.request === open.request || p.ref === open.request)) open = null;
-  }
-  return open;
-}
-
-export function takebackControls({ gameId, events, mySides, done }) {
+export function takebackControls({ gameId, pending, mySides, done }) {
   if (!mySides.length) return null;
-  const pending = pendingTakeback(events);
   const call = async (path, body, text) => {
     try {
       await api(`/api/games/${gameId}/${path}`, { method: "POST", body });
@@ -39,23 +28,49 @@ export function takebackControls({ gameId, events, mySides, done }) {
   return h("button", { type: "button", class: "secondary", onclick: () => call("takebacks", {}, "Take back requested") }, "Ask to take back my last orders");
 }
 
+const STATUS = { open: "open: waiting for an arbiter", upheld: "upheld (the event stands)", overturned: "overturned" };
+
+// The game's disputes ({id: {seq, side, status}}), each with its event's words from the log.
+export function disputesBox(el, game, events) {
+  const disputes = Object.entries(game.disputes || {});
+  el.parentElement.hidden = !disputes.length;
+  const bySeq = new Map(events.map((e) => [e.seq, e]));
+  clear(
+    el,
+    h(
+      "ul",
+      { class: "disputes" },
+      disputes.map(([id, d]) =>
+        h(
+          "li",
+          { class: `dispute status-${d.status}`, "data-dispute": id },
+          `${id}: ${d.side} disputed event #${d.seq}${bySeq.has(d.seq) ? ` (${bySeq.get(d.seq).type})` : ""} — ${STATUS[d.status] || d.status}`,
+        ),
+      ),
+    ),
+    game.paused_by ? h("p", { class: "paused" }, `The game is paused until an arbiter decides ${game.paused_by}.`) : null,
+    h("p", {}, h("a", { href: `/games/${game.id}/audit#disputes` }, "Claims, rulings and remedies in the audit")),
+  );
+}
+
 export function openDisputeForm(gameId, event, done) {
   const dialog = document.getElementById("rules-dialog");
   const body = document.getElementById("rules-dialog-body");
   document.getElementById("rules-dialog-title").textContent = `Dispute event #${event.seq}`;
   const error = h("p", { class: "error", role: "alert" });
+  const picker = citePicker({ label: "Search the rules for entries that support your claim (optional)" });
   const form = h(
     "form",
     { class: "dispute-form" },
     h("label", {}, "What is wrong, in your words", h("textarea", { name: "claim", rows: 4, required: true })),
-    h("label", {}, "Knowledge-base entries you cite (ids, comma separated; the rules button lists them)", h("input", { name: "citations" })),
+    picker.el,
     h("button", { type: "submit" }, "Open the dispute"),
     error,
   );
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const data = new FormData(form);
-    const citations = String(data.get("citations") || "").split(",").map((x) => x.trim()).filter(Boolean);
+    const citations = picker.ids();
     try {
       const r = await api(`/api/games/${gameId}/disputes`, { method: "POST", body: { seq: event.seq, claim: data.get("claim"), citations } });
       dialog.close();

@@ -12,7 +12,11 @@ const SENTENCES = {
     (p.rolls || [])
       .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + r.purpose : ""}) rolled ${r.value}`)
       .join("; "),
-  CommandAccepted: (p) => `Order: ${commandWords(p.command || {})}${p.origin ? ` (${humanize(String(p.origin.kind || p.origin.type || "")).toLowerCase() || "from " + JSON.stringify(p.origin)})` : ""}`,
+  CommandAccepted: (p) => `Order: ${commandWords(p.command || {})}${typeof p.origin === "number" ? ` (replayed from order #${p.origin})` : ""}`,
+  Rebased: (p) => {
+    const n = (status) => (p.report || []).filter((r) => r.status === status).length;
+    return `Dispute ${p.dispute} rebased: ${n("kept")} orders kept, ${n("re-rolled")} re-rolled, ${n("dropped")} dropped`;
+  },
   TakebackRequested: (p, e) => `${e.side || p.side} asked to take back everything from event #${p.from_seq}`,
   TakebackAnswered: (p, e) => `${e.side || p.side} ${p.accepted ? "accepted" : "declined"} the take back`,
   Retracted: (p) => `Events retracted (${p.reason || "take back"}${p.ref ? " " + p.ref : ""}): the board is restored`,
@@ -32,13 +36,17 @@ const SENTENCES = {
     ` → ${d.result}`,
   StepLost: (d) => `${d.unit} lost ${d.steps} step${d.steps === 1 ? "" : "s"} (${d.steps_left} left)`,
   UnitEliminated: (d) => `${d.unit} was eliminated${d.hex ? " in " + d.hex : ""}`,
+  UnitsMoved: (d) => `${list(d.units)} moved ${(d.path || []).join(" → ")}${d.mode ? ` (${d.mode})` : ""}`,
+  PhaseBegan: (d) => `${humanize(d.phase || "")} phase of turn ${d.turn} begins${d.side ? ` (${d.side})` : ""}`,
+  StatusChecked: (d) =>
+    `${d.side} command and supply checked: ${(d.out_of_command || []).length ? `out of command ${list(d.out_of_command)}` : "all in command"}; ${(d.out_of_supply || []).length ? `out of supply ${list(d.out_of_supply)}` : "all in supply"}`,
   UnitRetreated: (d) => `${d.unit} retreated ${(d.path || []).join(" → ")}`,
   UnitArrived: (d) => `${d.unit} arrived at ${d.hex}${d.turn ? ` on turn ${d.turn}` : ""}`,
   PhaseEnded: (d) => `${d.side} ended the ${d.phase} phase of turn ${d.turn}`,
   TurnEnded: (d) => `Turn ${d.turn} ended${d.next_turn ? `; turn ${d.next_turn} begins` : ""}`,
 };
 
-function commandWords(command) {
+export function commandWords(command) {
   const parts = [String(command.type || "command").replace(/_/g, " ")];
   if (command.unit || command.units) parts.push(command.unit || list(command.units));
   if (command.attackers) parts.push(`with ${list(command.attackers)}`);
@@ -53,6 +61,12 @@ function fields(data) {
     .map(([k, v]) => `${humanize(k).toLowerCase()}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
     .join(", ");
 }
+
+// Events that record the game's bookkeeping, not a rules decision: not disputed.
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased"]);
+
+// Whether this page has its own sentence for an event type (else the server's words are better).
+export const knows = (type) => Object.hasOwn(SENTENCES, type);
 
 export function describe(event) {
   const p = event.payload || {};

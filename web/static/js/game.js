@@ -6,8 +6,8 @@ import { BoardView, describeCounter, formatValue, terrainColour } from "./board.
 import { attackPanel } from "./combat.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, toast } from "./dom.js";
-import { openDisputeForm, takebackControls } from "./disputes.js";
-import { describe } from "./events.js";
+import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
+import { BOOKKEEPING, describe } from "./events.js";
 import { openRulings } from "./rulings.js";
 
 const root = document.querySelector(".game-page");
@@ -32,6 +32,16 @@ const unitById = (uid) => (st.shown.counters || []).find((c) => c.id === uid);
 
 // -- loading ---------------------------------------------------------------------------------------
 async function loadEvents() {
+  const known = st.events.length;
+  await loadNewEvents();
+  // a retraction (take back, rewind, rebase) changes the flags of earlier events: read them again
+  if (known && st.events.slice(known).some((e) => e.type === "Retracted")) {
+    st.events = [];
+    await loadNewEvents();
+  }
+}
+
+async function loadNewEvents() {
   let after = st.events.length ? st.events[st.events.length - 1].seq : 0;
   for (;;) {
     const page = await api(`/api/games/${id}/events?after=${after}&limit=500`);
@@ -180,6 +190,7 @@ function render() {
   renderSelection();
   renderGeneral();
   renderLog();
+  disputesBox($("disputes"), st.game, st.events);
   diceBox($("dice"), st.game, id);
 }
 
@@ -191,9 +202,11 @@ function turnLine(game) {
   const p = game.phase || {};
   const active = game.active_sides.map((side) => `${side} (${game.sides[side]})`).join(", ");
   const mine = mySides().filter((side) => game.active_sides.includes(side));
+  const paused = game.paused_by ? h("strong", { class: "paused" }, ` · Paused until an arbiter decides dispute ${game.paused_by}`) : null;
   return h(
     "span",
     {},
+    paused,
     p.turn !== undefined ? `Turn ${p.turn}` : "",
     p.phase ? ` · ${humanize(p.phase)} phase` : "",
     active ? ` · ${active} to act` : "",
@@ -206,7 +219,7 @@ function counterItem(unit, { selectable }) {
   const text = describeCounter(unit);
   const reduced = unit.max_steps && unit.steps < unit.max_steps ? " (reduced)" : "";
   if (!selectable) return h("li", {}, text + reduced);
-  return h("li", {}, h("button", { type: "button", class: "link", onclick: () => selectUnit(unit.id) }, `Select ${text}${reduced}`));
+  return h("li", {}, h("button", { type: "button", class: "link", "data-unit": unit.id, onclick: () => selectUnit(unit.id) }, `Select ${text}${reduced}`));
 }
 
 function renderSelection() {
@@ -263,19 +276,25 @@ function renderSelection() {
         h("button", { type: "button", id: "confirm", onclick: () => send(sel.dest.command, `${sel.unit} moved to ${sel.hex}`) }, `Confirm: ${sel.dest.command.type.replace(/_/g, " ")} to ${sel.hex}`),
       );
     }
+    const others = st.plan.unitOther.get(sel.unit) || [];
+    if (others.length) {
+      parts.push(
+        h("p", { class: "unit-orders" }, "Other orders: ", others.map((action) => h("button", { type: "button", class: "secondary", onclick: () => send(action) }, actionLabel(action)))),
+      );
+    }
     parts.push(cancel);
     clear(body, parts);
     const confirm = body.querySelector("#confirm");
     if (confirm) confirm.focus();
   } else if (sel.kind === "attack") {
-    clear(body, attackPanel({ sel, game: st.game, counters: st.shown.counters, system: st.system, send, cancel }));
+    clear(body, attackPanel({ sel, game: st.game, side: st.actions.side, counters: st.shown.counters, system: st.system, send, cancel }));
   }
 }
 
 function renderGeneral() {
   const box = $("general-actions");
   if (!live()) return clear(box, h("p", {}, "Orders are off while viewing the past."));
-  const takeback = st.game.status === "active" ? takebackControls({ gameId: id, events: st.events, mySides: mySides(), done: refresh }) : null;
+  const takeback = st.game.status === "active" ? takebackControls({ gameId: id, pending: st.game.takeback, mySides: mySides(), done: refresh }) : null;
   if (!st.plan.general.length) {
     clear(box, h("p", {}, st.game.status === "ended" ? "The game is over." : "Nothing for you to do now."), takeback);
     return;
@@ -295,14 +314,16 @@ function renderLog() {
   slider.value = String(st.shown.version);
   $("slider-value").textContent = `${st.shown.version} of ${st.game.version}`;
   const log = $("log");
+  const disputed = new Set(Object.values(st.game.disputes || {}).filter((d) => d.status === "open").map((d) => d.seq));
   const items = st.events.map((event) => {
     const current = event.seq === st.shown.version;
     const who = event.user ? `${event.user}${event.side ? " (" + event.side + ")" : ""}` : event.side || "";
     return h(
       "li",
-      { class: `event${current ? " current" : ""}${event.seq > st.shown.version ? " future" : ""}`, "data-seq": event.seq, "aria-current": current ? "step" : undefined },
+      { class: `event${current ? " current" : ""}${event.seq > st.shown.version ? " future" : ""}${event.retracted ? " retracted" : ""}`, "data-seq": event.seq, "aria-current": current ? "step" : undefined },
       h("span", { class: "seq" }, `#${event.seq}`),
       h("span", { class: "words" }, describe(event)),
+      event.retracted ? h("span", { class: "badge" }, "retracted") : null,
       who ? h("span", { class: "meta" }, who) : null,
       rollDetails(event, st.game),
       h(
@@ -310,7 +331,7 @@ function renderLog() {
         { class: "event-buttons" },
         h("button", { type: "button", class: "link", onclick: () => showVersion(event.seq), "aria-label": `Show the board after event ${event.seq}` }, "show"),
         h("button", { type: "button", class: "link rules-button", onclick: () => openRulings(id, event), "aria-label": `Rules for event ${event.seq}` }, "rules"),
-        mySides().length && event.seq > 1 && st.game.status === "active"
+        mySides().length && event.seq > 1 && st.game.status === "active" && !disputed.has(event.seq) && !event.retracted && !BOOKKEEPING.has(event.type)
           ? h("button", { type: "button", class: "link", onclick: () => openDisputeForm(id, event, refresh), "aria-label": `Dispute event ${event.seq}` }, "dispute")
           : null,
       ),
@@ -371,6 +392,8 @@ async function main() {
     }
   });
   await refresh();
+  const asked = Number(new URLSearchParams(location.search).get("version"));
+  if (asked && asked < st.game.version) await showVersion(asked);
   connect();
   root.dataset.ready = "true";
 }

@@ -1,27 +1,8 @@
-// Home: sign in / create an account, or my games (whose turn) and a form to start a game.
-import { api, currentUser, explain } from "./api.js";
+// Home: sign in / create an account, or my games (whose turn, from GET /api/games?mine=true), the
+// open disputes I am involved in or may resolve, my ladders, and a form to start a game.
+import { api, currentUser } from "./api.js";
 import { clear, h } from "./dom.js";
-
-function formData(form) {
-  return Object.fromEntries(new FormData(form).entries());
-}
-
-function onSubmit(form, handler) {
-  const error = form.querySelector(".error");
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    error.textContent = "";
-    const button = form.querySelector("button[type=submit]");
-    button.disabled = true;
-    try {
-      await handler(formData(form));
-    } catch (err) {
-      error.textContent = explain(err);
-    } finally {
-      button.disabled = false;
-    }
-  });
-}
+import { onSubmit, when } from "./forms.js";
 
 async function signIn({ username, password }) {
   await api("/api/session", { method: "POST", body: { username, password } });
@@ -50,14 +31,11 @@ function turnText(game, me) {
 }
 
 async function listGames(me) {
-  const list = document.getElementById("games");
   const rows = await api("/api/games?mine=true");
   document.getElementById("games-empty").hidden = rows.length > 0;
-  // the summary has no whose-turn: read each game (a club member has a handful)
-  const details = await Promise.all(rows.map((row) => api(`/api/games/${row.id}`).catch(() => row)));
   clear(
-    list,
-    details.map((game) => {
+    document.getElementById("games"),
+    rows.map((game) => {
       const turn = turnText(game, me);
       const sides = Object.entries(game.sides).map(([side, user]) => `${side}: ${user}`).join(", ");
       const phase = game.phase && game.phase.turn ? `Turn ${game.phase.turn}, ${game.phase.phase || ""}` : "";
@@ -70,6 +48,48 @@ async function listGames(me) {
         h("span", { class: "turn" }, turn),
       );
     }),
+  );
+  return rows;
+}
+
+// Disputes of my active games that are open, then those I may resolve as an arbiter.
+async function listDisputes(games) {
+  const active = games.filter((g) => g.status === "active");
+  const [mine, queue] = await Promise.all([
+    Promise.all(active.map((g) => api(`/api/games/${g.id}/disputes`).then((ds) => ds.filter((d) => d.status === "open").map((d) => ({ ...d, game: g })), () => []))),
+    api("/api/disputes/queue").catch(() => []),
+  ]);
+  const items = [
+    ...mine.flat().map((d) =>
+      h("li", { class: "involved" }, h("a", { href: `/games/${d.game.id}` }, d.game.title), ` · ${d.dispute}: ${d.by} (${d.side}) disputes event #${d.seq}: “${d.claim}” · waiting for an arbiter`),
+    ),
+    ...queue.map((d) =>
+      h("li", { class: "to-resolve" }, h("a", { href: "/disputes" }, `Resolve ${d.dispute}`), ` · ${d.title}: ${d.by} (${d.side}) disputes event #${d.seq} · ${when(d.opened_at)}`),
+    ),
+  ];
+  clear(document.getElementById("home-disputes"), items.length ? items : h("li", {}, "None."));
+}
+
+// The ladders of my clubs that I play in, with my rank (the API has no "my ladders" list yet).
+async function listLadders(me) {
+  const clubs = await api("/api/clubs");
+  const details = await Promise.all(clubs.map((c) => api(`/api/clubs/${c.id}`).catch(() => null)));
+  const mine = details.filter((c) => c && c.members.some((m) => m.username === me.username));
+  const ladders = (await Promise.all(mine.map((c) => api(`/api/clubs/${c.id}/ladders`).then((ls) => ls.map((l) => ({ ...l, clubName: c.name })))))).flat();
+  const rows = await Promise.all(
+    ladders.map(async (l) => {
+      const found = await api(`/api/ladders/${l.id}/standings?limit=1000`);
+      return { ladder: l, row: found.standings.find((r) => r.username === me.username) };
+    }),
+  );
+  const items = rows
+    .filter((x) => x.row)
+    .map(({ ladder, row }) =>
+      h("li", {}, h("a", { href: `/ladders/${ladder.id}` }, ladder.name), ` (${ladder.clubName}) · rank ${row.rank} of ${ladder.players} · rating ${Math.round(row.rating)}`),
+    );
+  clear(
+    document.getElementById("home-ladders"),
+    items.length ? items : h("li", {}, mine.length ? "You play in no ladder of your clubs yet." : "You are in no club yet: ", mine.length ? null : h("a", { href: "/clubs" }, "see the clubs")),
   );
 }
 
@@ -87,18 +107,14 @@ async function createForm(me) {
     const legend = sides.querySelector("legend");
     clear(sides, legend);
     (scenario ? scenario.sides : []).forEach((side, i) =>
-      sides.append(
-        h("label", {}, `${side} `, h("input", { name: `side:${side}`, required: true, value: i === 0 ? me.username : "" })),
-      ),
+      sides.append(h("label", {}, `${side} `, h("input", { name: `side:${side}`, required: true, value: i === 0 ? me.username : "" }))),
     );
   }
   function systemChanged() {
     const system = systems.find((x) => x.name === systemSelect.value);
     clear(
       scenarioSelect,
-      (system ? system.scenarios : []).map((sc) =>
-        h("option", { value: sc.id }, sc.title + (sc.placeholder ? " (has placeholder values)" : "")),
-      ),
+      (system ? system.scenarios : []).map((sc) => h("option", { value: sc.id }, sc.title + (sc.placeholder ? " (has placeholder values)" : ""))),
     );
     scenarioChanged();
   }
@@ -117,10 +133,7 @@ async function createForm(me) {
         throw new Error("the options are not valid JSON");
       }
     }
-    const game = await api("/api/games", {
-      method: "POST",
-      body: { system: data.system, scenario: data.scenario, sides: sidesMap, options },
-    });
+    const game = await api("/api/games", { method: "POST", body: { system: data.system, scenario: data.scenario, sides: sidesMap, options } });
     window.location.assign(`/games/${game.id}`);
   });
 }
@@ -129,7 +142,9 @@ async function main() {
   const me = await currentUser();
   if (!me) return signedOut();
   document.getElementById("signed-in").hidden = false;
-  await Promise.all([listGames(me), createForm(me)]);
+  const games = listGames(me);
+  await Promise.all([games.then(listDisputes), listLadders(me), createForm(me)]);
+  document.body.dataset.ready = "true";
 }
 
 main();

@@ -1,0 +1,161 @@
+// A game's audit: the stored log verified (ok, or the first bad event), who did what and when per
+// side (GET /api/games/<id>/audit/actions), the disputes with their rulings, and the difference
+// between the states at two chosen versions (GET /api/games/<id>/audit/diff).
+import { api, explain } from "./api.js";
+import { clear, h, humanize } from "./dom.js";
+import { commandWords, describe, knows } from "./events.js";
+import { when } from "./forms.js";
+import { resolutionResult } from "./resolution.js";
+
+const root = document.getElementById("audit-page");
+const id = root.dataset.game;
+const $ = (x) => document.getElementById(x);
+const events = new Map(); // seq -> event, for the effects' words
+const show = (v) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
+
+function verifyView(report) {
+  const problems = report.problems || [];
+  return [
+    h(
+      "p",
+      { id: "verify-result", class: report.ok ? "ok" : "bad" },
+      report.ok
+        ? `Intact: all ${report.events} events check out (hash chain, seals, dice).`
+        : `Broken: the first bad event is #${report.first_bad.seq}: ${report.first_bad.reason}.`,
+    ),
+    h(
+      "dl",
+      { class: "facts" },
+      h("dt", {}, "Events"), h("dd", {}, report.events),
+      h("dt", {}, "Head of the chain"), h("dd", { class: "hash" }, report.head || "—"),
+      h("dt", {}, "Seals"), h("dd", {}, show(report.seals)),
+      h("dt", {}, "Dice"), h("dd", {}, report.dice ? `${report.dice.rolls} rolls, ${report.dice.verified ? "verified against the seed" : "not verified"}` : "—"),
+    ),
+    problems.length
+      ? h("ul", { class: "problems", "aria-label": "Problems" }, problems.map((p) => h("li", {}, `#${p.seq}: ${p.reason}`)))
+      : null,
+  ];
+}
+
+function actionWords(row) {
+  if (row.action === "command") return `Order: ${commandWords(row.command || {})}${row.origin ? ` (replayed from #${row.origin})` : ""}`;
+  const d = row.details || {};
+  const extra = [d.dispute, d.seq !== undefined ? `event #${d.seq}` : null, d.verdict, d.remedy, d.claim ? `“${d.claim}”` : null, d.reason].filter(Boolean);
+  return `${humanize(row.action)}${extra.length ? ": " + extra.join(", ") : ""}`;
+}
+
+function effectWords(effect) {
+  const event = events.get(effect.seq);
+  if (event && (knows(event.type) || !effect.text)) return describe(event);
+  return effect.text || effect.type;
+}
+
+async function loadEvents() {
+  let after = 0;
+  for (;;) {
+    const page = await api(`/api/games/${id}/events?after=${after}&limit=500`);
+    for (const e of page.events) events.set(e.seq, e);
+    if (page.next_after === null || page.next_after === undefined) return;
+    after = page.next_after;
+  }
+}
+
+function actionsView(rows) {
+  if (!rows.length) return h("p", {}, "Nothing yet.");
+  return h(
+    "table",
+    { class: "audit-actions" },
+    h("caption", { class: "visually-hidden" }, "Who did what and when"),
+    h("thead", {}, h("tr", {}, ["#", "When", "Side", "Who", "What", "Effects"].map((t) => h("th", { scope: "col" }, t)))),
+    h(
+      "tbody",
+      {},
+      rows.map((row) =>
+        h(
+          "tr",
+          { class: row.retracted ? "retracted" : "", "data-seq": row.seq },
+          h("td", {}, row.seq),
+          h("td", {}, when(row.at)),
+          h("td", {}, row.side || ""),
+          h("td", {}, row.user || ""),
+          h("td", {}, actionWords(row), row.retracted ? h("span", { class: "badge" }, "retracted") : null),
+          h("td", {}, (row.effects || []).length ? h("ul", { class: "effects" }, row.effects.map((e) => h("li", { class: e.retracted ? "retracted" : "" }, `#${e.seq} ${effectWords(e)}`))) : ""),
+        ),
+      ),
+    ),
+  );
+}
+
+function diffView(diff) {
+  const changes = diff.changes || [];
+  if (!changes.length) return h("p", { id: "diff-result" }, `No difference between versions ${diff.from} and ${diff.to}.`);
+  return h(
+    "table",
+    { id: "diff-result", class: "diff" },
+    h("caption", {}, `${changes.length} change${changes.length === 1 ? "" : "s"} from version ${diff.from} to ${diff.to}`),
+    h("thead", {}, h("tr", {}, ["What", "Before", "After"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, changes.map((c) => h("tr", {}, h("td", {}, h("code", {}, c.path)), h("td", {}, show(c.before)), h("td", {}, show(c.after))))),
+  );
+}
+
+function disputesView(list) {
+  if (!list.length) return h("p", {}, "No dispute.");
+  return h(
+    "ul",
+    { class: "audit-disputes" },
+    list.map((d) =>
+      h(
+        "li",
+        { "data-dispute": d.dispute },
+        h("p", {}, h("strong", {}, `${d.dispute}: `), `${d.by} (${d.side}) disputed event #${d.seq} ${when(d.opened_at)}: “${d.claim}” — ${d.status}`),
+        d.resolution ? resolutionResult({ dispute: d.dispute, ...d.resolution }, id) : null,
+      ),
+    ),
+  );
+}
+
+async function loadActions() {
+  const side = $("side-filter").value;
+  try {
+    const rows = await api(`/api/games/${id}/audit/actions${side ? `?side=${encodeURIComponent(side)}` : ""}`);
+    clear($("actions"), actionsView(rows));
+  } catch (err) {
+    clear($("actions"), h("p", { class: "error" }, explain(err)));
+  }
+}
+
+async function main() {
+  let game;
+  try {
+    game = await api(`/api/games/${id}`);
+  } catch (err) {
+    clear($("audit-title"), "Game not found");
+    return;
+  }
+  $("audit-title").textContent = `Audit: ${game.title} (${game.system})`;
+  document.title = `Audit: ${game.title} · Arbiter`;
+  for (const [side, user] of Object.entries(game.sides)) $("side-filter").append(h("option", { value: side }, `${side} (${user})`));
+  $("side-filter").addEventListener("change", loadActions);
+  await loadEvents().catch(() => null);
+  const form = $("diff-form");
+  form.elements.from.value = "1";
+  form.elements.from.max = form.elements.to.max = String(game.version);
+  form.elements.to.value = String(game.version);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const q = new URLSearchParams({ from: form.elements.from.value, to: form.elements.to.value });
+    try {
+      clear($("diff"), diffView(await api(`/api/games/${id}/audit/diff?${q}`)));
+    } catch (err) {
+      clear($("diff"), h("p", { class: "error", role: "alert" }, explain(err)));
+    }
+  });
+  await Promise.all([
+    api(`/api/games/${id}/audit`).then((r) => clear($("verify"), verifyView(r)), (err) => clear($("verify"), h("p", { class: "error" }, explain(err)))),
+    api(`/api/games/${id}/disputes`).then((r) => clear($("dispute-list"), disputesView(r)), (err) => clear($("dispute-list"), h("p", { class: "error" }, explain(err)))),
+    loadActions(),
+  ]);
+  root.dataset.ready = "true";
+}
+
+main();

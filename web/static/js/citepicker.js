@@ -1,0 +1,106 @@
+// Choosing knowledge-base entries to cite by searching inline (GET /api/rules/search): type, pick
+// results with "Cite", remove chosen ones; `ids()` gives the chosen entry ids in order.
+import { api, explain } from "./api.js";
+import { clear, h } from "./dom.js";
+import { highlighted } from "./entries.js";
+
+let counter = 0;
+
+export function citePicker({ label = "Search the rules to cite an entry", initial = "" } = {}) {
+  const n = ++counter;
+  const chosen = new Map(); // id -> heading
+  const input = h("input", { type: "search", id: `cite-q-${n}`, autocomplete: "off", value: initial });
+  const status = h("p", { class: "note", "aria-live": "polite" });
+  const results = h("ul", { class: "results cite-results", "aria-label": "Entries found" });
+  const list = h("ul", { class: "chosen", "aria-label": "Entries cited" });
+  let timer;
+  let controller;
+
+  function renderChosen() {
+    clear(
+      list,
+      chosen.size
+        ? [...chosen].map(([id, heading]) =>
+            h(
+              "li",
+              { "data-entry": id },
+              h("a", { href: `/rules/${encodeURIComponent(id)}`, target: "_blank", rel: "noopener" }, heading),
+              h("code", { class: "meta" }, ` ${id} `),
+              h("button", { type: "button", class: "link", "aria-label": `Remove ${heading}`, onclick: () => (chosen.delete(id), renderChosen(), renderResults(last)) }, "remove"),
+            ),
+          )
+        : h("li", { class: "note" }, "None cited yet."),
+    );
+  }
+
+  let last = [];
+  function renderResults(items) {
+    last = items;
+    clear(
+      results,
+      items.map((item) => {
+        const heading = item.heading || item.title || item.id;
+        const cited = chosen.has(item.id);
+        return h(
+          "li",
+          { class: "entry" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: cited ? "secondary cite" : "cite",
+              "aria-pressed": cited ? "true" : "false",
+              "aria-label": `${cited ? "Cited" : "Cite"}: ${heading}`,
+              onclick: () => {
+                if (cited) chosen.delete(item.id);
+                else chosen.set(item.id, heading);
+                renderChosen();
+                renderResults(last);
+              },
+            },
+            cited ? "Cited" : "Cite",
+          ),
+          " ",
+          h("a", { href: `/rules/${encodeURIComponent(item.id)}`, target: "_blank", rel: "noopener" }, heading),
+          h("span", { class: "meta" }, ` ${[item.document, item.kind].filter(Boolean).join(" · ")}`),
+          item.snippet ? h("p", { class: "snippet" }, highlighted(item.snippet)) : null,
+        );
+      }),
+    );
+  }
+
+  async function search() {
+    const q = input.value.trim();
+    if (!q) {
+      status.textContent = "";
+      return renderResults([]);
+    }
+    controller?.abort();
+    controller = new AbortController();
+    try {
+      const found = await api(`/api/rules/search?${new URLSearchParams({ q, limit: "8" })}`, { signal: controller.signal });
+      status.textContent = `${found.results.length} found`;
+      renderResults(found.results);
+    } catch (err) {
+      if (err.name !== "AbortError") status.textContent = explain(err);
+    }
+  }
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(search, 150);
+  });
+  input.addEventListener("keydown", (ev) => ev.key === "Enter" && (ev.preventDefault(), search()));
+  renderChosen();
+  if (initial) search();
+  const el = h(
+    "fieldset",
+    { class: "cite-picker" },
+    h("legend", {}, "Citations"),
+    list,
+    h("label", { for: input.id }, label),
+    input,
+    status,
+    results,
+  );
+  return { el, ids: () => [...chosen.keys()], add: (id, heading) => (chosen.set(id, heading || id), renderChosen()) };
+}

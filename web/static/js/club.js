@@ -1,0 +1,140 @@
+// A club: members and their roles (admins add and remove members, grant and revoke roles), its
+// ladders and campaigns (admins create them).
+import { api, currentUser, explain } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { csv, onSubmit } from "./forms.js";
+
+const root = document.getElementById("club-page");
+const $ = (x) => document.getElementById(x);
+const ROLES = ["player", "arbiter", "admin"];
+let club;
+let me;
+
+const isAdmin = () => !!me && club.members.some((m) => m.username === me.username && m.roles.includes("admin"));
+
+async function change(method, path, text) {
+  try {
+    club = await api(`/api/clubs/${club.id}${path}`, { method });
+    toast(text);
+  } catch (err) {
+    $("club-status").textContent = explain(err);
+  }
+  renderMembers();
+}
+
+function renderMembers() {
+  const admin = isAdmin();
+  clear(
+    $("members"),
+    h("caption", { class: "visually-hidden" }, "Members and roles"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Member"), ROLES.map((r) => h("th", { scope: "col" }, r)), admin ? h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Remove")) : null)),
+    h(
+      "tbody",
+      {},
+      club.members.map((m) =>
+        h(
+          "tr",
+          { "data-member": m.username },
+          h("th", { scope: "row" }, m.username),
+          ROLES.map((role) => {
+            const has = m.roles.includes(role);
+            if (!admin) return h("td", {}, has ? "✓" : "", h("span", { class: "visually-hidden" }, has ? `${role}` : `not ${role}`));
+            return h(
+              "td",
+              {},
+              h("input", {
+                type: "checkbox",
+                checked: has,
+                "aria-label": `${m.username} is ${role}`,
+                onchange: (ev) =>
+                  change(ev.target.checked ? "PUT" : "DELETE", `/members/${encodeURIComponent(m.username)}/roles/${role}`, `${m.username}: ${role} ${ev.target.checked ? "granted" : "revoked"}`),
+              }),
+            );
+          }),
+          admin
+            ? h("td", {}, h("button", { type: "button", class: "link", "aria-label": `Remove ${m.username}`, onclick: () => change("DELETE", `/members/${encodeURIComponent(m.username)}`, `${m.username} removed`) }, "remove"))
+            : null,
+        ),
+      ),
+    ),
+  );
+  $("member-form").hidden = !admin;
+  $("ladder-form").hidden = !admin;
+  $("campaign-form").hidden = !admin;
+}
+
+async function ladders() {
+  const list = await api(`/api/clubs/${club.id}/ladders`);
+  clear(
+    $("ladders"),
+    list.length
+      ? list.map((l) =>
+          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${l.system}${l.scenario ? " · " + l.scenario : ""} · ${l.players} players · ${l.results} results`)),
+        )
+      : h("li", {}, "No ladder yet."),
+  );
+}
+
+async function campaigns() {
+  const list = await api(`/api/clubs/${club.id}/campaigns`);
+  clear($("campaigns"), list.length ? list.map((c) => h("li", {}, h("a", { href: `/campaigns/${c.id}` }, c.name))) : h("li", {}, "No campaign yet."));
+}
+
+async function forms() {
+  onSubmit($("member-form"), async (data, form) => {
+    const roles = [...form.querySelectorAll("input[name=role]:checked")].map((x) => x.value);
+    club = await api(`/api/clubs/${club.id}/members`, { method: "POST", body: { username: data.username.trim(), roles } });
+    form.reset();
+    toast("Member added");
+    renderMembers();
+  });
+  const systems = await api("/api/systems");
+  const form = $("ladder-form");
+  const sys = form.elements.system;
+  const sc = form.elements.scenario;
+  clear(sys, systems.map((s) => h("option", { value: s.name }, s.title || s.name)));
+  const scenarios = () => {
+    const found = systems.find((s) => s.name === sys.value);
+    clear(sc, h("option", { value: "" }, "Any two-sided scenario of the system"), (found ? found.scenarios : []).map((x) => h("option", { value: x.id }, x.title)));
+  };
+  sys.addEventListener("change", scenarios);
+  scenarios();
+  onSubmit(form, async (data) => {
+    const body = { name: data.name, system: data.system };
+    if (data.scenario) body.scenario = data.scenario;
+    const ladder = await api(`/api/clubs/${club.id}/ladders`, { method: "POST", body });
+    window.location.assign(`/ladders/${ladder.id}`);
+  });
+  onSubmit($("campaign-form"), async (data) => {
+    const steps = String(data.steps)
+      .split("\n")
+      .map((line) => line.split("|").map((x) => x.trim()))
+      .filter((parts) => parts[0])
+      .map(([title, system, scenario]) => (system ? { title, system, scenario } : { title }));
+    const scoring = {};
+    for (const pair of csv(data.scoring)) {
+      const [level, points] = pair.split("=").map((x) => x.trim());
+      if (!level || !/^\d+$/.test(points || "")) throw new Error(`scoring: write level=points, not “${pair}”`);
+      scoring[level] = Number(points);
+    }
+    const campaign = await api(`/api/clubs/${club.id}/campaigns`, { method: "POST", body: { name: data.name, sides: csv(data.sides), steps, scoring } });
+    window.location.assign(`/campaigns/${campaign.id}`);
+  });
+}
+
+async function main() {
+  try {
+    [me, club] = await Promise.all([currentUser(), api(`/api/clubs/${encodeURIComponent(root.dataset.club)}`)]);
+  } catch (err) {
+    clear($("club-name"), "Club not found");
+    $("club-status").textContent = explain(err);
+    return;
+  }
+  $("club-name").textContent = club.name;
+  document.title = `${club.name} · Arbiter`;
+  renderMembers();
+  await Promise.all([ladders(), campaigns(), forms()]);
+  root.dataset.ready = "true";
+}
+
+main();

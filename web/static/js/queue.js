@@ -1,0 +1,92 @@
+// The arbiter's queue (GET /api/disputes/queue): each open dispute with its claim, the cited entries,
+// the disputed event in words and links to the board at that version; the resolution form.
+import { api, currentUser, explain } from "./api.js";
+import { clear, h } from "./dom.js";
+import { describe } from "./events.js";
+import { when } from "./forms.js";
+import { resolutionForm, showResult } from "./resolution.js";
+
+const status = document.getElementById("queue-status");
+const box = document.getElementById("queue");
+
+async function eventAt(gameId, seq) {
+  const page = await api(`/api/games/${gameId}/events?after=${seq - 1}&limit=1`);
+  return page.events[0] || null;
+}
+
+async function entry(id) {
+  try {
+    const e = await api(`/api/rules/${encodeURIComponent(id)}`);
+    return { id, heading: e.heading || e.title || id };
+  } catch {
+    return { id, heading: id };
+  }
+}
+
+async function card(d) {
+  const [event, cited] = await Promise.all([eventAt(d.game, d.seq).catch(() => null), Promise.all((d.citations || []).map((c) => (typeof c === "string" ? entry(c) : { id: c.id, heading: c.heading || c.id })))]);
+  const slot = h("div", { class: "resolve-slot" });
+  const article = h(
+    "article",
+    { class: "card dispute-card", "data-dispute": d.dispute, "data-game": d.game, "aria-labelledby": `dh-${d.game}-${d.dispute}` },
+    h("h2", { id: `dh-${d.game}-${d.dispute}` }, `${d.title} — dispute ${d.dispute}`),
+    h("p", { class: "meta" }, `${d.system} · opened by ${d.by} (${d.side}) ${when(d.opened_at)}`),
+    h("blockquote", { class: "claim" }, d.claim),
+    h(
+      "p",
+      { class: "disputed-event" },
+      h("strong", {}, `Event #${d.seq}: `),
+      event ? describe(event) : "not readable",
+      event && event.retracted ? " (retracted since)" : "",
+    ),
+    h(
+      "p",
+      {},
+      h("a", { href: `/games/${d.game}?version=${d.seq}` }, `Board at version ${d.seq} (after the event)`),
+      " · ",
+      h("a", { href: `/games/${d.game}?version=${Math.max(1, d.seq - 1)}` }, `before it (${Math.max(1, d.seq - 1)})`),
+      " · ",
+      h("a", { href: `/games/${d.game}/audit` }, "Audit"),
+    ),
+    h(
+      "section",
+      { "aria-label": "Entries the player cites" },
+      h("h3", {}, "Cited by the player"),
+      cited.length
+        ? h("ul", {}, cited.map((c) => h("li", {}, h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading), h("code", { class: "meta" }, ` ${c.id}`))))
+        : h("p", {}, "No entry cited."),
+    ),
+    slot,
+  );
+  slot.append(
+    resolutionForm({
+      dispute: d,
+      eventType: event ? event.type : "",
+      cited,
+      done: (result) => {
+        showResult(slot, result, d.game);
+        article.classList.add("resolved");
+        status.textContent = `Dispute ${d.dispute} resolved: ${result.verdict}.`;
+      },
+    }),
+  );
+  return article;
+}
+
+async function main() {
+  const me = await currentUser();
+  if (!me) {
+    status.replaceChildren("Sign in to see your queue: ", h("a", { href: "/?next=/disputes" }, "sign in"), ".");
+    return;
+  }
+  try {
+    const queue = await api("/api/disputes/queue");
+    status.textContent = queue.length ? `${queue.length} open dispute${queue.length === 1 ? "" : "s"} to resolve.` : "No open dispute for you to resolve.";
+    clear(box, await Promise.all(queue.map(card)));
+  } catch (err) {
+    status.textContent = explain(err);
+  }
+  document.body.dataset.ready = "true";
+}
+
+main();

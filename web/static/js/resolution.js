@@ -1,0 +1,117 @@
+// The arbiter's resolution form: uphold, or overturn with rewind or rebase; citations chosen by
+// searching the knowledge base inline; a note; optionally a club ruling.  After resolving, the
+// result with the rebase report (each later command kept, re-rolled or dropped, and why).
+import { api } from "./api.js";
+import { citePicker } from "./citepicker.js";
+import { clear, h } from "./dom.js";
+import { csv, onSubmit } from "./forms.js";
+
+export function resolutionForm({ dispute, eventType, cited, done }) {
+  const key = `${dispute.game}-${dispute.dispute}`;
+  const picker = citePicker({ label: "Search the rules for the entries your decision rests on" });
+  for (const c of cited) picker.add(c.id, c.heading);
+  const radio = (name, value, text, checked) =>
+    h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked, required: true }), ` ${text}`);
+  const remedy = h(
+    "fieldset",
+    { class: "remedy", disabled: true },
+    h("legend", {}, "Remedy for an overturned event"),
+    radio("remedy", "rewind", "Rewind: retract the event and everything after it", true),
+    radio("remedy", "rebase", "Rebase: retract it, then replay the later orders that are still legal (new dice where dice were rolled)", false),
+  );
+  const form = h(
+    "form",
+    { class: "resolution-form", "aria-label": `Resolve ${dispute.dispute}` },
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "Verdict"),
+      radio("verdict", "upheld", "Uphold: the event stands", false),
+      radio("verdict", "overturned", "Overturn: the event was wrong", false),
+    ),
+    remedy,
+    picker.el,
+    h("label", {}, "Note to the players", h("textarea", { name: "note", rows: 3 })),
+    h(
+      "details",
+      { class: "club-ruling" },
+      h("summary", {}, "Also make this a club ruling (searchable, shown with later events of these types)"),
+      h("label", {}, "Heading", h("input", { name: "ruling_heading", maxlength: 200 })),
+      h("label", {}, "Text of the ruling", h("textarea", { name: "ruling_text", rows: 4 })),
+      h("label", {}, "Rule references (comma separated)", h("input", { name: "ruling_refs", placeholder: "e.g. 8.2, 8.3" })),
+      h("label", {}, "Event types it governs (comma separated)", h("input", { name: "ruling_types", value: eventType || "" })),
+    ),
+    h("button", { type: "submit" }, `Resolve ${dispute.dispute}`),
+    h("p", { class: "error", role: "alert" }),
+  );
+  form.addEventListener("change", (ev) => {
+    if (ev.target.name === "verdict") remedy.disabled = ev.target.value !== "overturned";
+  });
+  onSubmit(form, async (data) => {
+    const body = { verdict: data.verdict, citations: picker.ids(), note: data.note || "" };
+    if (!body.citations.length) throw new Error("cite at least one knowledge-base entry");
+    if (data.verdict === "overturned") body.remedy = data.remedy;
+    if (data.ruling_heading || data.ruling_text) {
+      body.club_ruling = {
+        heading: data.ruling_heading,
+        text: data.ruling_text,
+        rule_refs: csv(data.ruling_refs),
+        event_types: csv(data.ruling_types),
+      };
+    }
+    const result = await api(`/api/games/${dispute.game}/disputes/${dispute.dispute}/resolution`, { method: "POST", body });
+    done(result);
+  });
+  form.id = `resolve-${key}`;
+  return form;
+}
+
+const STATUS_WORDS = { kept: "kept", "re-rolled": "re-rolled (new dice)", dropped: "dropped" };
+
+export function resolutionResult(result, gameId) {
+  const report = result.report || [];
+  return h(
+    "div",
+    { class: "resolution-result", role: "status" },
+    h("h3", {}, `Dispute ${result.dispute} ${result.verdict}${result.remedy ? ` — ${result.remedy}` : ""}`),
+    h(
+      "p",
+      {},
+      "Cited: ",
+      (result.citations || []).map((c, i) => [i ? ", " : "", h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading || c.id)]),
+    ),
+    result.club_ruling ? h("p", {}, "Club ruling recorded: ", h("a", { href: `/rules/${encodeURIComponent(result.club_ruling)}` }, result.club_ruling)) : null,
+    result.remedy === "rebase"
+      ? report.length
+        ? h(
+            "table",
+            { class: "report" },
+            h("caption", {}, "Rebase report: the orders after the overturned event"),
+            h("thead", {}, h("tr", {}, ["Order (#)", "Side", "Player", "Outcome", "New events"].map((t) => h("th", { scope: "col" }, t)))),
+            h(
+              "tbody",
+              {},
+              report.map((r) =>
+                h(
+                  "tr",
+                  { class: `report-${r.status}` },
+                  h("td", {}, `${String(r.command).replace(/_/g, " ")} (#${r.origin})`),
+                  h("td", {}, r.side || ""),
+                  h("td", {}, r.user || ""),
+                  h("td", {}, STATUS_WORDS[r.status] || r.status, r.reason ? `: ${r.reason}` : ""),
+                  h("td", {}, (r.seqs || []).map((s) => `#${s}`).join(", ")),
+                ),
+              ),
+            ),
+          )
+        : h("p", {}, "Rebase report: no later orders to replay.")
+      : result.remedy === "rewind"
+        ? h("p", {}, "The event and everything after it were retracted.")
+        : null,
+    h("p", {}, h("a", { href: `/games/${gameId}` }, "See the board now"), " · ", h("a", { href: `/games/${gameId}/audit` }, "Audit")),
+  );
+}
+
+export function showResult(el, result, gameId) {
+  clear(el, resolutionResult(result, gameId));
+}
