@@ -37,6 +37,8 @@ class Games(MethodView):
                 game = svc.games.get(row["id"])
                 row.update(
                     version=game.version,
+                    disputes={d: dict(info) for d, info in game.disputes.items()},
+                    paused_by=game.paused_by(),
                     active_sides=game.active_sides(),
                     phase=svc.games.system(game.system).phase(game.state),
                     status=game.status,

@@ -148,6 +148,14 @@ class ClubLadders(MethodView):
         return ladders.view(str(ladder.id))
 
 
+@blp.route("/me/ladders")
+class MyLadders(MethodView):
+    @blp.response(200)
+    def get(self) -> list[dict[str, Any]]:
+        """The ladders the caller plays, each with the caller's rank and rating."""
+        return services().ladders.of_player(require_user())
+
+
 @blp.route("/ladders/<ladder_id>")
 class LadderResource(MethodView):
     @blp.response(200, LadderOut)

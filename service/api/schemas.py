@@ -139,6 +139,8 @@ class GameSummary(Schema):
     version = fields.Integer()
     active_sides = fields.List(fields.String())
     phase = fields.Dict()
+    disputes = fields.Dict()
+    paused_by = fields.String(allow_none=True)
     system = fields.String()
     scenario = fields.String()
     title = fields.String()

@@ -191,8 +191,19 @@ class DisputeService:
                 item["title"] = game.labels.get("title", game.scenario)
                 item["system"] = game.system
                 item["by"] = self.games.users.username(game.sides[item["side"]])
+                item["paused"] = game.paused_by() == item["dispute"]
+                item["event"] = self._event_in_words(game, item["seq"])
                 out.append(item)
         return out
+
+    def _event_in_words(self, game: Game, seq: int) -> dict[str, Any]:
+        event = next(iter(self.store.events.get(game.id, gt=seq - 1, lte=seq)))
+        rules = self.games.system(game.system)
+        if isinstance(event, Game.Recorded):
+            text = rules.describe(RulesEvent(event.kind, copy_json(event.data)))
+            return {"seq": seq, "type": event.kind, "text": text, "side": event.side}
+        kind = type(event).__name__
+        return {"seq": seq, "type": kind, "text": kind, "side": getattr(event, "side", None)}
 
     def may_arbitrate(self, game: Game, user: User) -> bool:
         if str(user.id) in game.sides.values():

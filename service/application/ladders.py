@@ -98,6 +98,17 @@ class LadderService:
         self.feed.catch_up()
         return [self.summary(s) for s in self.feed.ladders.values() if s.club_id == cid]
 
+    def of_player(self, user: User) -> list[dict[str, Any]]:
+        """The ladders ``user`` plays, each with the user's own standing (rank, rating, deviation)."""
+        uid = str(user.id)
+        self.feed.catch_up()
+        out = []
+        for state in self.feed.ladders.values():
+            if uid in state.players:
+                mine = next((row for row in self.feed.standings(state) if row["user"] == uid), None)
+                out.append(self.summary(state) | {"me": mine})
+        return sorted(out, key=lambda row: row["name"].lower())
+
     def summary(self, state: LadderState) -> dict[str, Any]:
         return {
             "id": state.id,

@@ -381,3 +381,40 @@ def test_standings_stream_announces_a_confirmed_result(api: ApiHelper, ladder: d
     assert message["data"]["results"] == 1 and message["data"]["top"][0]["username"] == "bob"
     reader.close()
     assert api.client.get("/api/ladders/nope/stream").status_code == 404
+
+
+def test_a_ladder_game_carries_the_ladder_policies_and_my_ladders_list_my_standing(
+    api: ApiHelper, ladder: dict
+) -> None:
+    lid = ladder["id"]
+    ranks = [r["username"] for r in standings(api, lid)]
+    low, above = ranks[3], ranks[2]
+    challenge = ok(
+        api.client.post(
+            f"/api/ladders/{lid}/challenges",
+            json={"opponent": above, "side": "red"},
+            headers=api.user(low),
+        ),
+        201,
+    )
+    accepted = ok(
+        api.client.post(f"/api/challenges/{challenge['id']}/accept", headers=api.user(above)), 201
+    )
+    game = api.game(accepted["game"], low)
+    assert game["labels"] == {
+        "club": ladder["club"],
+        "ladder": lid,
+        "rated": True,
+        "takeback_policy": "never",
+        "pause_on_dispute": True,
+    }
+    api.command(accepted["game"], low, {"type": "end_phase"})
+    r = api.client.post(f"/api/games/{accepted['game']}/takebacks", json={}, headers=api.user(low))
+    assert r.status_code == 403 and "policy: never" in r.get_json()["details"]["takeback"]
+    mine = ok(api.client.get("/api/me/ladders", headers=api.user(low)))
+    assert (
+        [m["id"] for m in mine] == [lid]
+        and mine[0]["me"]["username"] == low
+        and mine[0]["me"]["rank"] == 4
+    )
+    assert ok(api.client.get("/api/me/ladders", headers=api.user("stranger"))) == []

@@ -446,3 +446,34 @@ def test_a_command_after_a_roll_may_still_be_taken_back(api: ApiHelper, client: 
     )
     game = api.game(gid, "alice")
     assert game["active_sides"] == ["red"] and game["phase"]["phase"] == "combat"
+
+
+def test_the_queue_names_the_disputed_event_in_words(
+    app: Flask, api: ApiHelper, client: Any
+) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    seq = next(
+        e["seq"] for e in move_r2(api, gid, ["D3", "D4"])["events"] if e["type"] == "UnitMoved"
+    )
+    ok(
+        client.post(
+            f"/api/games/{gid}/disputes",
+            json={"seq": seq, "claim": "no road"},
+            headers=api.user("bob"),
+        )
+    )
+    queue = ok(client.get("/api/disputes/queue", headers=make_arbiter(app, api)), 200)
+    assert queue[0]["event"] == {
+        "seq": seq,
+        "type": "UnitMoved",
+        "text": "r2 moves D2 to D4 for 1 MP",
+        "side": "red",
+    }  # along the road
+    assert queue[0]["paused"] is False and queue[0]["by"] == "bob"
+    mine = client.get(
+        "/api/games", query_string={"mine": "true"}, headers=api.user("alice")
+    ).get_json()
+    assert (
+        list(mine[0]["disputes"].values())[0]["status"] == "open" and mine[0]["paused_by"] is None
+    )
+    assert client.get("/api/disputes/queue").status_code == 401

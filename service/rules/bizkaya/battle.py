@@ -1,0 +1,545 @@
+"""Attacks inside movement (13): declaration and its MP cost, the Bilbao roll (15), leaders chosen
+Nationalist first, resolution, step losses, retreats or the morale check to hold, retreats through
+enemy ZoC (5), euphoria (6) and the advance after combat."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from service.rules.base import Dice, RuleViolation, State
+from service.rules.bizkaya import board, combat, tables
+from service.rules.bizkaya.losses import ordered, spread
+from service.rules.bizkaya.moves import available_mp, may_act
+from service.rules.bizkaya.sequence import Emitter
+
+Unit = dict[str, Any]
+MAX_RETREAT = 4
+
+
+def entrenched(state: State, hex_: str, against: list[str]) -> bool:
+    """9, 15: a completed trench of the occupier, or every hex it is fought from lies across an
+    Iron Belt (trench) hexside."""
+    occupier = board.side_at(state, hex_)
+    trench = state["trenches"].get(hex_)
+    if trench and trench["status"] == "complete" and trench["side"] == occupier:
+        return True
+    mapdata = board.map_of(state)
+    return bool(against) and all(mapdata.has_hexside(h, hex_, "iron_belt") for h in against)
+
+
+def attackers_for(state: State, side: str, hex_: str) -> list[Unit]:
+    """Units that may attack ``hex_`` now: first echelon, not demoralized, not yet in a combat this
+    impulse, adjacent but not across a no-combat hexside, with the MPs the attack costs."""
+    cost = board.attack_cost(state, hex_)
+    mapdata = board.map_of(state)
+    blocked = set(tables.terrain()["no_combat_hexsides"])
+    found = []
+    for u in board.on_map(state, side):
+        if not (board.is_combat(u) and u["echelon"] == 1 and may_act(state, u)):
+            continue
+        if u["demoralized"] or u["fought"] or not mapdata.grid.adjacent(u["hex"], hex_):
+            continue
+        if mapdata.hexside_features(u["hex"], hex_) & blocked or cost is None:
+            continue
+        if available_mp(state, u) >= cost:
+            found.append(u)
+    return found
+
+
+def declare(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    s = em.state
+    hex_ = command["hex"]
+    enemy = board.other(side)
+    if hex_ in s["attacked_hexes"]:
+        raise RuleViolation("13", f"{hex_} has already been attacked this impulse", "hex")
+    defenders = board.stack(s, hex_, enemy)
+    if not defenders:
+        raise RuleViolation("13", f"no enemy unit in {hex_}", "hex")
+    eligible = {u["id"] for u in attackers_for(s, side, hex_)}
+    units = [s["units"][i] for i in command["units"]]
+    if not units:
+        raise RuleViolation("13", "an attack needs attacking units", "units")
+    for u in units:
+        if u["id"] not in eligible:
+            raise RuleViolation("13", _why_not(s, side, u, hex_), "units")
+    if s["phase"] == "reserve" and not all(u["activated"] for u in units):
+        raise RuleViolation("11", "in the reserve impulse only activated reserves attack", "units")
+    cost = board.attack_cost(s, hex_)
+    first = [u["id"] for u in board.first_echelon(s, hex_)]
+    em.emit(
+        "AttackDeclared",
+        {
+            "side": side,
+            "hex": hex_,
+            "units": [u["id"] for u in units],
+            "from": sorted({u["hex"] for u in units}),
+            "cost": cost,
+            "defenders": first,
+        },
+    )
+    if not any(board.is_combat(u) for u in defenders):
+        em.emit(
+            "UnitsEliminated",
+            {
+                "units": [u["id"] for u in defenders],
+                "reason": "support units alone attacked (4, 12)",
+            },
+        )
+        offer_advance(em)
+        return
+    bilbao = tables.game()["bilbao"]
+    if side == "nationalist" and hex_ in s["special"]["bilbao_roll_hexes"]:
+        die = dice.roll(6, "Bilbao (15)")
+        falls = die.value in bilbao["retreat_on"]
+        em.emit("BilbaoRolled", {"hex": hex_, "die": die.as_dict(), "retreat": falls})
+        if falls:
+            em.emit(
+                "RetreatDue",
+                {
+                    "side": enemy,
+                    "units": [u["id"] for u in defenders],
+                    "drm": 0,
+                    "may_hold": False,
+                    "away_from": sorted({u["hex"] for u in units}),
+                    "reason": "Bilbao: the defenders retreat one hex without fighting (15)",
+                },
+            )
+            return
+    auto_leaders(em, dice)
+
+
+def _why_not(state: State, side: str, u: Unit, hex_: str) -> str:
+    if u["side"] != side or u["status"] != "map":
+        return f"{u['name']} is not one of your units on the map"
+    if not board.is_combat(u) or u["echelon"] != 1:
+        return f"{u['name']} is not a first-echelon combat unit: only the first echelon attacks (4)"
+    if u["demoralized"]:
+        return f"{u['name']} is demoralized and cannot attack (6)"
+    if u["fought"]:
+        return f"{u['name']} has already fought this impulse"
+    if not may_act(state, u):
+        return f"{u['name']} may not act in this impulse (reserve, 11)"
+    if not board.map_of(state).grid.adjacent(u["hex"], hex_):
+        return f"{u['name']} is not adjacent to {hex_}"
+    if board.map_of(state).hexside_features(u["hex"], hex_) & set(
+        tables.terrain()["no_combat_hexsides"]
+    ):
+        return f"no combat across the hexside {u['hex']}-{hex_} (1)"
+    return f"{u['name']} has {available_mp(state, u)} MP, the attack costs {board.attack_cost(state, hex_)} (13)"
+
+
+def candidates(state: State, side: str) -> list[Unit]:
+    """Who may lead for ``side`` in the pending combat (6: not demoralized if another may)."""
+    c = state["combat"]
+    if side == c["side"]:
+        units = [state["units"][i] for i in c["units"] if state["units"][i]["status"] == "map"]
+    else:
+        units = board.first_echelon(state, c["hex"])
+    return list(combat.may_lead(units))  # type: ignore[arg-type]
+
+
+def auto_leaders(em: Emitter, dice: Dice) -> None:
+    """Leaders are chosen Nationalist first (13); a side with one possible leader has it chosen."""
+    c = em.state["combat"]
+    for side in board.SIDES:
+        if side in c["leaders"]:
+            continue
+        eligible = candidates(em.state, side)
+        if len(eligible) != 1:
+            return
+        em.emit(
+            "LeaderChosen", {"side": side, "unit": eligible[0]["id"], "losses": [], "auto": True}
+        )
+    resolve(em, dice)
+
+
+def choose_leader(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    eligible = {u["id"] for u in candidates(em.state, side)}
+    if command["unit"] not in eligible:
+        raise RuleViolation(
+            "6", f"{command['unit']} may not lead ({', '.join(sorted(eligible))})", "unit"
+        )
+    em.emit(
+        "LeaderChosen",
+        {
+            "side": side,
+            "unit": command["unit"],
+            "losses": list(command.get("losses", [])),
+            "auto": False,
+        },
+    )
+    auto_leaders(em, dice)
+
+
+def _unit_view(u: Unit) -> dict[str, Any]:
+    return {
+        "id": u["id"],
+        "attack": u["attack"],
+        "defence": u["defence"],
+        "morale": u["morale"],
+        "steps": u["steps"],
+        "max_steps": u["max_steps"],
+        "out_of_supply": u["oos"],
+        "demoralized": u["demoralized"],
+    }
+
+
+def situation(
+    state: State, side: str, hex_: str, units: list[Unit], leaders: Mapping[str, str]
+) -> dict[str, Any]:
+    """The combat situation of :mod:`combat` built from the board."""
+    defenders = board.first_echelon(state, hex_)
+    from_hexes = {u["hex"] for u in units}
+    attacking_stacks = [u for h in from_hexes for u in board.stack(state, h, side)]
+    nat_hexes = from_hexes if side == "nationalist" else {hex_}
+    count = sum(
+        1
+        for leader in state["leaders"].values()
+        if leader["unit"] and state["units"][leader["unit"]]["hex"] in nat_hexes
+    )
+    enemy = board.other(side)
+    return {
+        "attacker_side": side,
+        "attackers": [_unit_view(u) for u in units],
+        "defenders": [_unit_view(u) for u in defenders],
+        "attacker_leader": leaders.get(side),
+        "defender_leader": leaders.get(enemy),
+        "attacker_euphoric": bool(attacking_stacks)
+        and all(u["euphoric"] for u in attacking_stacks),
+        "defender_euphoric": bool(defenders)
+        and all(u["euphoric"] for u in board.stack(state, hex_)),
+        "leaders": {"attacker" if side == "nationalist" else "defender": count},
+        "terrain": board.terrain(state, hex_),
+        "city": board.is_city(state, hex_),
+    }
+
+
+def resolve(em: Emitter, dice: Dice) -> None:
+    s = em.state
+    c = s["combat"]
+    side, hex_ = c["side"], c["hex"]
+    enemy = board.other(side)
+    units = [s["units"][i] for i in c["units"]]
+    sit = situation(s, side, hex_, units, c["leaders"])
+    rolled = {
+        "nationalist": dice.roll(6, "combat (13): the Nationalist die"),
+        "republican": dice.roll(6, "combat (13): the Republican die"),
+    }
+    sit["dice"] = {k: d.value for k, d in rolled.items()}
+    out = combat.assess(sit)
+    leader_a, leader_d = c["leaders"][side], c["leaders"][enemy]
+    attack_pool = ordered(units, c["losses"].get(side, []), leader_a)
+    first = board.first_echelon(s, hex_)
+    second = [u for u in board.stack(s, hex_) if board.is_combat(u) and u["echelon"] == 2]
+    defence_pools = [
+        ordered(first, c["losses"].get(enemy, []), leader_d),
+        ordered(second, c["losses"].get(enemy, [])),
+    ]
+    a_losses, a_short = spread([attack_pool], out["attacker_losses"])
+    d_losses, d_short = spread(defence_pools, out["defender_losses"])
+    left = {u["id"]: u["steps"] for u in s["units"].values()}
+    for loss in a_losses + d_losses:
+        left[loss["unit"]] -= loss["steps"]
+    combat_left = [u for u in board.stack(s, hex_) if board.is_combat(u) and left[u["id"]] > 0]
+    eliminated = (
+        [] if combat_left else [u["id"] for u in board.stack(s, hex_) if not board.is_combat(u)]
+    )
+    effect = out["effect"]
+    lost: list[str] = []
+    if effect["retreat"] and effect["loser"] == "attacker":
+        lost = [u["id"] for u in units]
+    elif effect["retreat"]:
+        lost = [u["id"] for u in board.stack(s, hex_)]
+    euphoric = []
+    if out["shaded"]:
+        euphoric = sorted(
+            u["id"] for h in {u["hex"] for u in units} for u in board.stack(s, h, side)
+        )
+    ignored = None
+    if effect["retreat"] and effect["loser"] == "defender" and board.fortified(s, hex_):
+        ignored = "fortified hex (13)"
+    em.emit(
+        "CombatResolved",
+        {
+            "side": side,
+            "hex": hex_,
+            "attackers": [u["id"] for u in units],
+            "defenders": [u["id"] for u in first],
+            "attack": out["attack"],
+            "defence": out["defence"],
+            "column": out["column"],
+            "modifiers": out["modifiers"],
+            "modifier_total": out["modifier_total"],
+            "leaders": {"attacker": leader_a, "defender": leader_d},
+            "dice": {k: d.as_dict() for k, d in rolled.items()},
+            "dice_total": out["dice_total"],
+            "modified": out["modified"],
+            "result": out["result"],
+            "shaded": out["shaded"],
+            "attacker_losses": out["attacker_losses"],
+            "defender_losses": out["defender_losses"],
+            "losses": a_losses + d_losses,
+            "unsatisfied": {"attacker": a_short, "defender": d_short},
+            "eliminated": eliminated,
+            "euphoric": euphoric,
+            "euphoria_lost": lost,
+            "retreat_ignored": ignored,
+        },
+    )
+    s = em.state
+    if effect["retreat"] and not ignored:
+        if effect["loser"] == "defender":
+            retreating = board.stack(s, hex_)
+            away = sorted({u["hex"] for u in units if u["status"] == "map"}) or c["from"]
+            drm = 0 if entrenched(s, hex_, c["from"]) else effect["check_modifier"]
+        else:
+            retreating = _attacker_retreat(s, units)
+            away, drm = [hex_], effect["check_modifier"]
+        if retreating:
+            first_ids = [u for u in retreating if board.is_combat(u) and u["echelon"] == 1]
+            em.emit(
+                "RetreatDue",
+                {
+                    "side": retreating[0]["side"],
+                    "units": [u["id"] for u in retreating],
+                    "drm": drm,
+                    "may_hold": any(not u["demoralized"] for u in first_ids),
+                    "away_from": away,
+                    "reason": out["result"],
+                },
+            )
+            return
+    offer_advance(em)
+
+
+def _attacker_retreat(state: State, units: list[Unit]) -> list[Unit]:
+    """The attackers that retreat, with the second echelon of each hex whose whole first echelon
+    retreats (4)."""
+    alive = [state["units"][u["id"]] for u in units if state["units"][u["id"]]["status"] == "map"]
+    out = list(alive)
+    ids = {u["id"] for u in alive}
+    for hex_ in sorted({u["hex"] for u in alive}):
+        if all(u["id"] in ids for u in board.first_echelon(state, hex_)):
+            out += [
+                u
+                for u in board.stack(state, hex_)
+                if u["id"] not in ids and not (board.is_combat(u) and u["echelon"] == 1)
+            ]
+    return out
+
+
+def offer_advance(em: Emitter) -> None:
+    """13: the attackers may occupy the hex, free, if it is empty of enemy units; light artillery
+    of their stacks may go with them, heavy and siege may not (12)."""
+    s = em.state
+    c = s["combat"]
+    if board.stack(s, c["hex"], board.other(c["side"])):
+        em.emit("CombatEnded", {"hex": c["hex"]})
+        return
+    units = [s["units"][i] for i in c["units"] if s["units"][i]["status"] == "map"]
+    units = [u for u in units if u["hex"] in c["from"]]
+    light = [
+        u["id"] for h in c["from"] for u in board.stack(s, h, c["side"]) if u["art"] == "light"
+    ]
+    if not units:
+        em.emit("CombatEnded", {"hex": c["hex"]})
+        return
+    em.emit("AdvanceOffered", {"hex": c["hex"], "units": [u["id"] for u in units] + light})
+
+
+def advance(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
+    s = em.state
+    c = s["combat"]
+    offered = set(c["advance"]["units"])
+    chosen = list(command["units"])
+    extra = [u for u in chosen if u not in offered]
+    if extra:
+        raise RuleViolation(
+            "13", f"{', '.join(extra)} may not advance (attackers and light artillery, 12)", "units"
+        )
+    if chosen:
+        units = [s["units"][u] for u in chosen]
+        if not any(board.is_combat(u) for u in units):
+            raise RuleViolation("12", "artillery advances only with combat units", "units")
+        arriving = [{**u, "echelon": 1 if board.is_combat(u) else 2} for u in units]
+        problems = board.stacking_problems(s, c["hex"], arriving)
+        if problems:
+            raise RuleViolation("4", "overstacked: " + "; ".join(problems), "units")
+        em.emit("UnitsAdvanced", {"side": side, "units": chosen, "hex": c["hex"]})
+    em.emit("CombatEnded", {"hex": c["hex"]})
+
+
+def hold(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """13: to avoid the retreat every unit passes a morale check (d6 + the result's figure <=
+    morale; no figure when entrenched); those failing are demoralized and retreat, demoralized
+    units may not try."""
+    s = em.state
+    r = s["combat"]["retreat"]
+    if not r["may_hold"]:
+        raise RuleViolation("13", "these units may not try to avoid the retreat", "type")
+    units = [s["units"][u] for u in r["units"]]
+    checks, staying = [], set()
+    for u in units:
+        if board.is_combat(u) and u["echelon"] == 1 and not u["demoralized"]:
+            die = dice.roll(6, f"morale check of {u['id']} to hold (13)")
+            passed = die.value + r["drm"] <= u["morale"]
+            checks.append(
+                {
+                    "unit": u["id"],
+                    "die": die.as_dict(),
+                    "drm": r["drm"],
+                    "morale": u["morale"],
+                    "passed": passed,
+                }
+            )
+            if passed:
+                staying.add(u["id"])
+    held_hexes = {s["units"][u]["hex"] for u in staying}
+    retreat = [
+        u["id"]
+        for u in units
+        if u["id"] not in staying
+        and not (u["hex"] in held_hexes and not (board.is_combat(u) and u["echelon"] == 1))
+    ]
+    em.emit(
+        "HoldChecked", {"side": side, "checks": checks, "retreat": retreat, "stay": sorted(staying)}
+    )
+    if not retreat:
+        after_retreat(em, side)
+
+
+def _enterable(state: State, side: str) -> Any:
+    mapdata = board.map_of(state)
+    enemy = board.occupied_by(state, board.other(side))
+    blocked = set(tables.terrain()["impassable_hexsides"])
+
+    def can(frm: str, to: str) -> bool:
+        return (
+            board.playable(state, to)
+            and to not in enemy
+            and not (mapdata.hexside_features(frm, to) & blocked)
+        )
+
+    return can
+
+
+def legal_paths(
+    state: State, side: str, units: list[Unit], away: list[str], placed: dict[str, list[Unit]]
+) -> list[list[str]]:
+    """13, 4: retreats of one hex towards the rearguard (each step further from the enemy it
+    retreats from), continuing only while the hex reached would be overstacked."""
+    grid = board.map_of(state).grid
+    can = _enterable(state, side)
+    found: list[list[str]] = []
+    ids = {u["id"] for u in units}
+
+    def fits(hex_: str) -> bool:
+        present = [u for u in board.stack(state, hex_) if u["id"] not in ids] + placed.get(hex_, [])
+        return not board.stacking_problems(state, hex_, present + units)
+
+    def extend(path: list[str]) -> None:
+        here = path[-1]
+        distance = grid.distance_to_nearest(here, away) or 0
+        for there in grid.neighbours(here):
+            if there in path or not can(here, there):
+                continue
+            if (grid.distance_to_nearest(there, away) or 0) <= distance:
+                continue
+            if fits(there):
+                found.append(path + [there])
+            elif len(path) < MAX_RETREAT:
+                extend(path + [there])
+
+    extend([units[0]["hex"]])
+    return found
+
+
+def retreat_groups(state: State) -> dict[str, list[Unit]]:
+    r = state["combat"]["retreat"]
+    groups: dict[str, list[Unit]] = {}
+    for uid in r["units"]:
+        u = state["units"][uid]
+        if u["status"] == "map":
+            groups.setdefault(u["hex"], []).append(u)
+    return groups
+
+
+def retreat(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    s = em.state
+    r = s["combat"]["retreat"]
+    due = {u["id"] for g in retreat_groups(s).values() for u in g}
+    moves = command.get("moves")
+    if not isinstance(moves, list) or not all(isinstance(m, Mapping) for m in moves):
+        raise RuleViolation("13", "a retreat gives moves: [{units, path}]", "moves")
+    zoc = board.zoc_of(s, board.other(side))
+    placed: dict[str, list[Unit]] = {}
+    seen: set[str] = set()
+    records = []
+    for m in moves:
+        ids, path = m.get("units") or [], m.get("path") or []
+        if not ids or any(i not in due or i in seen for i in ids):
+            raise RuleViolation("13", f"units to retreat: {', '.join(sorted(due - seen))}", "moves")
+        units = [s["units"][i] for i in ids]
+        if len({u["hex"] for u in units}) != 1 or not path or path[0] != units[0]["hex"]:
+            raise RuleViolation(
+                "13", "each retreat moves units of one hex along a path from there", "moves"
+            )
+        if path not in legal_paths(s, side, units, r["away_from"], placed):
+            raise RuleViolation(
+                "13",
+                f"{'-'.join(path)} is not a legal retreat: one hex towards the rearguard, further only if overstacked (4)",
+                "moves",
+            )
+        seen.update(ids)
+        placed.setdefault(path[-1], []).extend(units)
+        records.append(_through_zoc(units, path, zoc, dice))
+    missing = due - seen
+    for hex_, group in retreat_groups(s).items():
+        left = [u for u in group if u["id"] in missing]
+        if left and legal_paths(s, side, left, r["away_from"], placed):
+            raise RuleViolation(
+                "13", f"{', '.join(u['name'] for u in left)} must retreat from {hex_}", "moves"
+            )
+    em.emit("UnitsRetreated", {"side": side, "moves": records, "eliminated": sorted(missing)})
+    after_retreat(em, side)
+
+
+def _through_zoc(units: list[Unit], path: list[str], zoc: set[str], dice: Dice) -> dict[str, Any]:
+    """5: retreating across enemy ZoC demoralizes a unit, or costs a step if it already was; a
+    stack also loses one step chosen at random among its combat units (see docs)."""
+    crossed = [h for h in path[1:] if h in zoc]
+    record: dict[str, Any] = {
+        "units": [u["id"] for u in units],
+        "path": list(path),
+        "zoc": crossed,
+        "demoralized": [],
+        "losses": [],
+    }
+    if not crossed:
+        return record
+    combat_units = [u for u in units if board.is_combat(u)]
+    if len(units) == 1:
+        u = units[0]
+        if u["demoralized"] and board.is_combat(u):
+            record["losses"].append({"unit": u["id"], "steps": 1})
+        elif board.is_combat(u):
+            record["demoralized"].append(u["id"])
+        return record
+    record["demoralized"] = [u["id"] for u in combat_units if not u["demoralized"]]
+    if len(combat_units) > 1:
+        die = dice.roll(len(combat_units), "random step lost retreating through enemy ZoC (5)")
+        record["die"] = die.as_dict()
+        record["losses"].append({"unit": combat_units[die.value - 1]["id"], "steps": 1})
+    elif combat_units:
+        record["losses"].append({"unit": combat_units[0]["id"], "steps": 1})
+    return record
+
+
+def after_retreat(em: Emitter, retreat_side: str) -> None:
+    """After a retreat or a hold: the attacker may advance if the defender's hex is empty."""
+    c = em.state["combat"]
+    if retreat_side == c["side"]:
+        em.emit("CombatEnded", {"hex": c["hex"]})
+    else:
+        offer_advance(em)
