@@ -47,7 +47,11 @@ def check_shape(state: State, command: Mapping[str, Any]) -> str:
         value = command.get(name)
         if not isinstance(value, expected) or isinstance(value, bool):
             problems[name] = [f"required, a{'n' if expected is int else ''} {expected.__name__}"]
-        elif isinstance(value, list) and name != "moves" and not all(isinstance(i, str) for i in value):
+        elif (
+            isinstance(value, list)
+            and name != "moves"
+            and not all(isinstance(i, str) for i in value)
+        ):
             problems[name] = ["must be a list of strings"]
     for name in ("units", "artillery", "losses"):
         if isinstance(command.get(name), list):
