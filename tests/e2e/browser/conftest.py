@@ -145,8 +145,11 @@ def browser() -> Iterator[Any]:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{reason}: the browser suite must run in CI")
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # live updates cross a server process and an event stream: on a loaded 2-core machine they
+    # may take longer than Playwright's 5 s default, so assertions wait up to 15 s
+    expect.set_options(timeout=15_000)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
