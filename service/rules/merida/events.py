@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from service.rules.base import RulesEvent, State
+from service.rules.handlers import EventHandlers
 
-Handler = Callable[[State, dict[str, Any]], None]
-HANDLERS: dict[str, Handler] = {}
-
-
-def handles(event_type: str) -> Callable[[Handler], Handler]:
-    def register(handler: Handler) -> Handler:
-        HANDLERS[event_type] = handler
-        return handler
-
-    return register
+HANDLERS = EventHandlers("merida")
+handles = HANDLERS.handles
 
 
 def apply_event(state: State, event: RulesEvent) -> State:
-    HANDLERS[event.type](state, event.data)
+    HANDLERS.apply(state, event)
     return state
 
 
