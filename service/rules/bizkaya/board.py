@@ -3,43 +3,27 @@ stacking (4), zones of control (5) and supply lines (10)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from service.rules.base import State
 from service.rules.bizkaya import tables
-from service.rules.kernel.mapdata import MapData
+from service.rules.kernel.mapdata import MapData, cached_map
 from service.rules.kernel.supply import standard_line, supplied_hexes
 from service.rules.kernel.zoc import zoc_hexes
 
 SIDES = ("nationalist", "republican")
 Unit = dict[str, Any]
-_MAPS: dict[int, tuple[Any, MapData]] = {}
 
 
 def other(side: str) -> str:
     return SIDES[1] if side == SIDES[0] else SIDES[0]
 
 
-@lru_cache(maxsize=16)
-def _map_from_json(text: str) -> MapData:
-    return MapData.from_dict(json.loads(text))
-
-
 def map_of(state: State) -> MapData:
-    """The state's map (the rules never change it), cached per map object."""
-    key = id(state["map"])
-    known = _MAPS.get(key)
-    if known is not None and known[0] is state["map"]:
-        return known[1]
-    if len(_MAPS) > 64:
-        _MAPS.clear()
-    mapdata = _map_from_json(json.dumps(state["map"], sort_keys=True))
-    _MAPS[key] = (state["map"], mapdata)
-    return mapdata
+    """The state's map (the rules never change it), built once (see kernel ``cached_map``)."""
+    return cached_map(state["map"])
 
 
 # -- units and stacks -------------------------------------------------------------------------

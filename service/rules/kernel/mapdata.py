@@ -8,8 +8,10 @@ first) but still refuses labels outside the grid and hexsides between hexes that
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from service.rules.kernel.grid import HexGrid, hexside_key
@@ -156,3 +158,25 @@ class MapData:
             "supply_sources": {side: list(h) for side, h in self.supply_sources.items()},
             "entries": [entry.to_dict() for entry in self.entries.values()],
         }
+
+
+_CACHED: dict[int, tuple[Any, MapData]] = {}
+
+
+@lru_cache(maxsize=16)
+def _from_json(text: str) -> MapData:
+    return MapData.from_dict(json.loads(text))
+
+
+def cached_map(data: Mapping[str, Any]) -> MapData:
+    """The MapData of a map dict that rules never change (a state's embedded map), built once per
+    dict object and once per distinct content, so rules can ask for it on every call."""
+    key = id(data)
+    known = _CACHED.get(key)
+    if known is not None and known[0] is data:
+        return known[1]
+    if len(_CACHED) > 64:
+        _CACHED.clear()
+    mapdata = _from_json(json.dumps(data, sort_keys=True))
+    _CACHED[key] = (data, mapdata)
+    return mapdata

@@ -3,15 +3,13 @@ lines of command and supply (rule 10)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 from service.rules.base import State
 from service.rules.kernel import supply as kernel_supply
 from service.rules.kernel import zoc as kernel_zoc
-from service.rules.kernel.mapdata import MapData
+from service.rules.kernel.mapdata import MapData, cached_map
 
 SIDES = ("nationalist", "republican")
 COMBAT_TYPES = ("infantry", "cavalry", "artillery", "armor", "guerrilla", "train")
@@ -22,25 +20,9 @@ def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
 
 
-_MAPS: dict[int, tuple[dict[str, Any], MapData]] = {}
-
-
-@lru_cache(maxsize=16)
-def _map_from_json(text: str) -> MapData:
-    return MapData.from_dict(json.loads(text))
-
-
 def map_of(state: State) -> MapData:
-    """The state's map (never changed by the rules), cached per map object and per content."""
-    key = id(state["map"])
-    known = _MAPS.get(key)
-    if known is not None and known[0] is state["map"]:
-        return known[1]
-    if len(_MAPS) > 64:
-        _MAPS.clear()
-    mapdata = _map_from_json(json.dumps(state["map"], sort_keys=True))
-    _MAPS[key] = (state["map"], mapdata)
-    return mapdata
+    """The state's map (the rules never change it), built once (see kernel ``cached_map``)."""
+    return cached_map(state["map"])
 
 
 def is_combat(unit: dict[str, Any]) -> bool:
