@@ -192,6 +192,31 @@ def declare(
     state: State, side: str, command: Mapping[str, Any], amphibious: bool = False
 ) -> list[RulesEvent]:
     """Validate an attack (16.1) and return CombatDeclared."""
+    combat = declaration(state, side, command, amphibious)
+    assess(state, combat)
+    return [
+        RulesEvent(
+            "CombatDeclared", {"combat": combat, "coast": geo.coast(state, combat["target"])}
+        )
+    ]
+
+
+def assess(
+    state: State, combat: Mapping[str, Any], defence: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``combat.evaluate`` of a combat (and the defender's supports, once designated), its
+    refusals as rule violations."""
+    try:
+        return evaluate(situation(state, combat, defence or {}))
+    except CombatError as exc:
+        raise _violation(exc) from exc
+
+
+def declaration(
+    state: State, side: str, command: Mapping[str, Any], amphibious: bool = False
+) -> dict[str, Any]:
+    """The combat an attack declares (16.1), with the attacker's supports; refuses what the
+    rules forbid of the attackers, the target and the supports."""
     target = command.get("target")
     grid = geo.board(state).grid
     if not isinstance(target, str) or not grid.in_bounds(target):
@@ -267,11 +292,7 @@ def declare(
         "amphibious": amphibious,
         "losses": {"own": _ids(command, "own_losses"), "enemy": _ids(command, "enemy_losses")},
     }
-    try:
-        evaluate(situation(state, combat, {}))
-    except CombatError as exc:
-        raise _violation(exc) from exc
-    return [RulesEvent("CombatDeclared", {"combat": combat, "coast": geo.coast(state, target)})]
+    return combat
 
 
 def defend(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
@@ -290,10 +311,7 @@ def defend(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> l
         "efficiency_as": command.get("efficiency_as") or {},
     }
     picks = {"own": _ids(command, "own_losses"), "enemy": _ids(command, "enemy_losses")}
-    try:
-        evaluate(situation(state, combat, defence))
-    except CombatError as exc:
-        raise _violation(exc) from exc
+    assess(state, combat, defence)
     die = dice.roll(6, "combat")
     declared = RulesEvent("DefenceDeclared", {"supports": defence, "side": side, "picks": picks})
     if baraka_available(state):

@@ -10,6 +10,7 @@ from service.rules.backbone.apply import HANDLERS
 from service.rules.backbone.combat import CombatError, evaluate
 from service.rules.backbone.crt import crt_table
 from service.rules.backbone.movement import check_path, destinations, stacking_violations
+from service.rules.backbone.preview import preview_attack
 from service.rules.backbone.units import State, enemy, on_map, unit
 from service.rules.base import (
     Dice,
@@ -140,10 +141,7 @@ class BackboneRules(RulesSystem):
     ) -> list[RulesEvent]:
         if not isinstance(command, Mapping) or not isinstance(command.get("type"), str):
             raise InvalidCommand("a command needs a type", {"type": ["missing"]})
-        if side not in SIDES:
-            raise InvalidCommand("unknown side", {"side": [f"one of {SIDES}"]})
-        if side not in self.active_sides(state):
-            raise RuleViolation("8.2", f"it is not the {side} player's turn to act", "side")
+        self._check_turn(state, side)
         kind = command["type"]
         step = state["step"]
         combat = state.get("combat")
@@ -170,6 +168,12 @@ class BackboneRules(RulesSystem):
                 "8.2", f"{kind!r} is not allowed in the {step} step ({sorted(handler)})", "type"
             )
         return handler[kind](state, side, command, dice)
+
+    def _check_turn(self, state: State, side: str) -> None:
+        if side not in SIDES:
+            raise InvalidCommand("unknown side", {"side": [f"one of {SIDES}"]})
+        if side not in self.active_sides(state):
+            raise RuleViolation("8.2", f"it is not the {side} player's turn to act", "side")
 
     # -- operations -----------------------------------------------------------------------------
     def _move(
@@ -290,6 +294,20 @@ class BackboneRules(RulesSystem):
     # -- tables and previews ----------------------------------------------------------------------
     def tables(self) -> dict[str, Any]:
         return knowledge.tables(crt_table())
+
+    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+        """An attack before it is declared, on ``side``'s view: see :mod:`.preview` (16, 19.2)."""
+        if not isinstance(command, Mapping) or command.get("type") != "attack":
+            raise InvalidCommand("only attacks are previewed", {"type": ["attack"]})
+        self._check_turn(state, side)
+        if state.get("combat"):
+            stage = state["combat"]["stage"]
+            raise RuleViolation("16.2", f"a declared combat waits for its {stage} stage", "type")
+        if not state["step"].endswith("_combat"):
+            raise RuleViolation(
+                "8.2", f"'attack' is not allowed in the {state['step']} step", "type"
+            )
+        return preview_attack(state, side, command)
 
     def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(situation, Mapping):

@@ -147,15 +147,40 @@ def _losses(units: list[dict[str, Any]], count: int) -> tuple[list[str], int]:
     return [u["id"] for u in chosen], max(0, count - len(candidates))
 
 
+def check_attack(
+    state: State, side: str, command: Mapping[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The attackers and defenders of an ``attack`` command, refusing what rule 8 forbids."""
+    hex_ = command["hex"]
+    attackers = check_attackers(state, side, list(command["attackers"]), hex_)
+    defenders = board.units_at(state, hex_, board.other(side))
+    if any(u["defended"] for u in defenders):
+        raise RuleViolation("8", f"the units in {hex_} have already been attacked this turn", "hex")
+    return attackers, defenders
+
+
+def tanks_alone(defenders: list[dict[str, Any]]) -> bool:
+    """Rule 2: a defending stack whose only combat units are tanks is eliminated without a roll."""
+    combat_defenders = [u for u in defenders if board.is_combat(u)]
+    return bool(combat_defenders) and all(u["type"] == "armor" for u in combat_defenders)
+
+
+def committed_air(state: State, hex_: str, role: str) -> list[str]:
+    """The air points placed on ``hex_`` in phase E (``role`` attack) or F (defense)."""
+    return [
+        kind
+        for a in state["air_allocations"]
+        if a["hex"] == hex_ and a["role"] == role
+        for kind in a["air"]
+    ]
+
+
 def resolve_attack(
     state: State, side: str, command: Mapping[str, Any], dice: Dice
 ) -> list[RulesEvent]:
     hex_ = command["hex"]
-    attackers = check_attackers(state, side, list(command["attackers"]), hex_)
+    attackers, defenders = check_attack(state, side, command)
     enemy = board.other(side)
-    defenders = board.units_at(state, hex_, enemy)
-    if any(u["defended"] for u in defenders):
-        raise RuleViolation("8", f"the units in {hex_} have already been attacked this turn", "hex")
     record: dict[str, Any] = {
         "side": side,
         "hex": hex_,
@@ -168,20 +193,14 @@ def resolve_attack(
         "eliminated": [],
         "advance": None,
     }
-    combat_defenders = [u for u in defenders if board.is_combat(u)]
-    if combat_defenders and all(u["type"] == "armor" for u in combat_defenders):
+    if tanks_alone(defenders):
         record.update(result="tanks alone", rule="2", unfilled=0)
         record["eliminated"] = record["defenders"]
         record["advance"] = {"hex": hex_, "units": record["attackers"], "extra_mp": 0}
         return [RulesEvent("CombatResolved", record)]
     air = {"attacker": 0, "defender": 0}
     for role, owner, key in (("attack", side, "attacker"), ("defense", enemy, "defender")):
-        committed = [
-            k
-            for a in state["air_allocations"]
-            if a["hex"] == hex_ and a["role"] == role
-            for k in a["air"]
-        ]
+        committed = committed_air(state, hex_, role)
         if committed:
             roll = _air_roll(state, owner, committed, dice)
             record["air_rolls"].append(roll)

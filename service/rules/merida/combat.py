@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from service.rules.base import InvalidCommand
-from service.rules.kernel.odds import OddsColumns
+from service.rules.kernel.odds import Odds, OddsColumns
 from service.rules.merida import data
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "armor", "leader", "guerrilla", "train")
@@ -31,11 +31,10 @@ SETTLEMENTS = (None, "town", "city")
 MIN_ROW, MAX_ROW = 0, 7
 
 
-def odds_column(attack: Fraction, defence: Fraction) -> str:
+def odds(attack: Fraction, defence: Fraction) -> Odds:
     """Rule 8: the ratio rounded down in the defender's favour; worse than 1-4 is 1-4, better than
     6-1 is 6-1 (Combat Results notes)."""
-    odds = OddsColumns(data.crt_columns()).odds(float(attack), float(defence), below_min="first")
-    return str(odds.label)
+    return OddsColumns(data.crt_columns()).odds(float(attack), float(defence), below_min="first")
 
 
 def _units(situation: Mapping[str, Any], key: str, problems: dict[str, list[str]]) -> list[dict]:
@@ -116,12 +115,14 @@ def assess(situation: Mapping[str, Any]) -> dict[str, Any]:
     defence += situation.get("defender_air", 0)
     if situation.get("attacker_air") or situation.get("defender_air"):
         notes.append({"cause": "air units add 1 strength point each", "rule": "8"})
-    column = odds_column(attack, defence)
+    found = odds(attack, defence)
+    column = str(found.label)
     modifiers = modifiers_for(situation)
     assessment: dict[str, Any] = {
         "attack_strength": _number(attack),
         "defense_strength": _number(defence),
         "column": column,
+        "odds": found.as_dict(),
         "strength_effects": notes,
         "modifiers": modifiers,
         "modifier_total": sum(m["value"] for m in modifiers),

@@ -56,8 +56,8 @@ def check_shape(state: State, command: Mapping[str, Any]) -> str:
     return str(kind)
 
 
-def decide(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
-    kind = check_shape(state, command)
+def check_turn(state: State, side: str, kind: str) -> None:
+    """Rule 4 (and 11): a command of ``kind`` only by the acting side, in its phase."""
     if state["phase"] == "over":
         raise RuleViolation("11", "the game is over")
     if side != sequence.acting_side(state):
@@ -67,6 +67,11 @@ def decide(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> l
     phases = COMMANDS[kind][0]
     if phases and state["phase"] not in phases:
         raise RuleViolation("4", f"{kind} is not allowed in the {state['phase']} phase", "type")
+
+
+def decide(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    kind = check_shape(state, command)
+    check_turn(state, side, kind)
     if kind == "end_phase":
         end_problem(state, side)
         return sequence.advance_events(state)

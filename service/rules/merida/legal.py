@@ -66,29 +66,19 @@ def _reinforcements(state: State, side: str) -> list[dict[str, Any]]:
 
 def _movement(state: State, side: str) -> list[dict[str, Any]]:
     actions: list[dict[str, Any]] = []
+    committed = {a for o in state["overruns"] for a in o["attackers"]}  # rule 8: they stay
     for unit in sorted(board.on_map(state, side), key=lambda u: u["id"]):
-        if unit["moved"]:
+        if unit["moved"] or unit["id"] in committed:
             continue
-        mode = "rail" if unit["type"] == "train" else "tactical"
-        paths = moves.destinations(state, unit, mode)
-        if paths:
+        for mode in ("rail",) if unit["type"] == "train" else moves.MODES:
+            paths = moves.destinations(state, unit, mode)
+            if not paths:
+                continue
             action = {"type": "move", "units": [unit["id"]], "mode": mode, "paths": paths}
-            regain = moves.regain_hexes(state, unit)
+            regain = moves.regain_hexes(state, unit) if mode == "tactical" else None
             if regain is not None:  # rule 10: this unit must move to one of these hexes
                 action["must_regain"] = {"line": regain[0], "hexes": regain[1]}
             actions.append(action)
-        if (
-            unit["type"] != "train"
-        ):  # strategic and rail moves: a template, the server checks the path
-            for other_mode in ("strategic", "rail"):
-                actions.append(
-                    {
-                        "type": "move",
-                        "units": [unit["id"]],
-                        "mode": other_mode,
-                        "path": [unit["hex"]],
-                    }
-                )
     for hex_ in _enemy_hexes_adjacent(state, side):
         attackers = _eligible_around(state, side, hex_)
         if attackers and not any(o["hex"] == hex_ for o in state["overruns"]):

@@ -167,25 +167,33 @@ def _violation(err: kernel_movement.MoveError, rules: _Rules) -> RuleViolation:
     return RuleViolation("5", err.message, "path")
 
 
-def _not_towards_enemy(state: State, unit: dict[str, Any], path: list[str]) -> None:
-    """Rule 4B: units out of supply may not move towards enemy units."""
+def _towards_enemy(state: State, unit: dict[str, Any], start: str, end: str) -> bool:
+    """Does a move from ``start`` to ``end`` end nearer the nearest enemy unit (rule 4B)?"""
     grid = board.map_of(state).grid
     enemies = board.occupied(state, board.other(unit["side"]))
-    before = grid.distance_to_nearest(path[0], enemies)
-    after = grid.distance_to_nearest(path[-1], enemies)
-    if before is not None and after is not None and after < before:
+    before = grid.distance_to_nearest(start, enemies)
+    after = grid.distance_to_nearest(end, enemies)
+    return before is not None and after is not None and after < before
+
+
+def _not_towards_enemy(state: State, unit: dict[str, Any], path: list[str]) -> None:
+    """Rule 4B: units out of supply may not move towards enemy units."""
+    if _towards_enemy(state, unit, path[0], path[-1]):
         raise RuleViolation(
             "4", f"{unit['name']} is out of supply and may not move towards enemy units", "path"
         )
 
 
 def destinations(state: State, unit: dict[str, Any], mode: str) -> dict[str, list[str]]:
-    """Where a unit may end a move in ``mode``, with a path to each (for legal actions)."""
+    """Where a unit may end a move in ``mode``, with a path to each (for legal actions): the
+    hexes ``check_move`` accepts, by the same step rules (rule 4B too, out of supply)."""
     start = unit["hex"]
     if mode in ("strategic", "rail") and start in board.zoc_sources(
         state, board.other(unit["side"])
     ):
         return {}
+    if mode == "rail" and unit["type"] not in ("train", "leader") and state["rail_used"]:
+        return {}  # rule 5: one brigade a turn by rail
     rules = _Rules(state, unit, mode, start, [start])
     found = kernel_movement.reachable(
         board.map_of(state).grid,
@@ -195,7 +203,11 @@ def destinations(state: State, unit: dict[str, Any], mode: str) -> dict[str, lis
         must_stop=rules.must_stop,
         can_end=_fitter(state, [unit]),
     )
-    return {hex_: list(reach.path) for hex_, reach in sorted(found.items())}
+    return {
+        hex_: list(reach.path)
+        for hex_, reach in sorted(found.items())
+        if not (unit["out_of_supply"] and _towards_enemy(state, unit, start, hex_))
+    }
 
 
 def regain_hexes(state: State, unit: dict[str, Any]) -> tuple[str, list[str]] | None:

@@ -12,6 +12,7 @@ from service.rules.kernel.layout import board_json
 from service.rules.merida import board, combat, commands, data, knowledge, setup
 from service.rules.merida.events import apply_event
 from service.rules.merida.legal import legal_actions
+from service.rules.merida.preview import preview_attack
 from service.rules.merida.sequence import acting_side, enter_first_turn
 from service.rules.scenario import check_file
 from service.rules.scenario.placeholders import unwrap
@@ -86,6 +87,10 @@ class MeridaRules(RulesSystem):
             "victory_levels": data.load("victory")["levels"],
             "air": data.load("air")["availability"],
         }
+
+    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+        """An attack's strengths, odds column and die modifiers with their rules (rule 8)."""
+        return preview_attack(state, side, command)
 
     def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
         return combat.assess(situation)

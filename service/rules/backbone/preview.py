@@ -1,0 +1,109 @@
+"""``preview``: what an ``attack`` would meet before it is declared (16.1-16.4).
+
+It runs the declaration's own checks and assessment (``combat_flow.declaration`` and ``assess``,
+i.e. ``combat.evaluate``), so it cannot disagree with ``decide`` on what the side may know.  Two
+things are not known before the declaration, and the preview says so rather than guessing:
+
+* the defender's supports (air, naval, HQ, Legion, an efficiency tie), designated after the
+  attacker's (16.3): none is counted, only the terrain and fortification modifiers;
+* with limited intelligence (19.2) the units under the top of the enemy stack: the caller passes
+  the side's view, which does not hold them, so the defence is the visible units' alone; the whole
+  stack is revealed, and fought, once the attack is declared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from service.rules.backbone import combat_flow
+from service.rules.backbone.units import State
+from service.rules.base import RuleViolation
+
+DEFENDER_SUPPORTS = (
+    "the defender designates its supports (air, naval, HQ, Legion, the efficiency of a tie) after "
+    "the attack is declared: none is counted here"
+)
+HIDDEN_NOTE = (
+    "limited intelligence: only the top unit of the enemy stack in {target} is shown to you, so the "
+    "defence, the defender's efficiency and the odds count the units you can see; any units under "
+    "it are revealed when the attack is declared, and the combat is fought against the whole stack"
+)
+
+
+def preview_attack(state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+    """Strengths, the ratio and column, every column shift and die modifier with its rule, the
+    caps (16.3) and the table, on ``state`` as ``side`` sees it."""
+    limited = bool(state["options"].get("limited_intelligence"))
+    combat = combat_flow.declaration(state, side, command)
+    try:
+        found = combat_flow.assess(state, combat)
+    except RuleViolation as exc:
+        if not limited:
+            raise
+        message = f"{exc.message} (judged on the enemy units you can see, 19.2)"
+        raise RuleViolation(exc.rule, message, exc.field) from exc
+    target = combat["target"]
+    out: dict[str, Any] = {
+        "type": "attack",
+        "target": target,
+        "attackers": list(combat["attackers"]),
+        "defenders": list(combat["defenders"]),
+        "attack": found["attack"]["total"],
+        "defence": found["defense"]["total"],
+        "strengths": {"attack": found["attack"]["stacks"], "defence": found["defense"]["stacks"]},
+        "base_ratio": found["base_ratio"],
+        "column": found["column"],
+        "odds": {
+            "column": found["column"],
+            "base_ratio": found["base_ratio"],
+            "base_index": found["base_column_index"],
+            "index": found["final_column_index"],
+            "shift": found["final_column_index"] - found["base_column_index"],
+            "above_max": found["column_capped"],
+        },
+        "shifts": [
+            {"cause": s["source"], "shift": s["columns"], "rule": s["rule"]}
+            for s in found["column_shifts"]
+        ],
+        "efficiency": found["efficiency"],
+        "modifiers": _modifiers(found),
+        "caps": found["caps"],
+        "net_drm": found["net_drm"],
+        "defender_supports": {
+            "designated": False,
+            "rule": "16.3",
+            "cap": found["caps"]["defender"]["cap"],
+            "note": DEFENDER_SUPPORTS,
+        },
+        "table": "crt",
+        "rule": "16",
+    }
+    if limited:
+        out["limited_intelligence"] = {
+            "rule": "19.2",
+            "assessed_on": "visible units",
+            "note": HIDDEN_NOTE.format(target=target),
+        }
+    return out
+
+
+def _modifiers(found: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Every die modifier with its side and rule, in the attacker's favour (positive) or the
+    defender's (negative), and a correction where a side's sum is capped (16.3): they add up to
+    ``net_drm``."""
+    out: list[dict[str, Any]] = []
+    for role in ("attacker", "defender"):
+        for m in found["die_modifiers"][role]:
+            out.append({"side": role, "cause": m["source"], "value": m["drm"], "rule": m["rule"]})
+        cap = found["caps"][role]
+        if cap["applied"] != cap["raw"]:
+            out.append(
+                {
+                    "side": role,
+                    "cause": f"the {role}'s modifiers capped at {cap['cap']:+d}",
+                    "value": cap["applied"] - cap["raw"],
+                    "rule": cap["rule"],
+                }
+            )
+    return out
