@@ -14,7 +14,11 @@ SIDES = {"allied": "ike", "spanish": "paco"}
 def test_19_2_a_hidden_unit_leaks_through_no_read_path(api: ApiHelper) -> None:
     game = api.create_game("backbone", "scenario-1", SIDES, options={"limited_intelligence": True})
     gid = game["id"]
-    for user, command in (("paco", {"type": "deploy", "fortifications": []}), ("ike", {"type": "deploy"}), ("ike", {"type": "begin_turn"})):
+    for user, command in (
+        ("paco", {"type": "deploy", "fortifications": []}),
+        ("ike", {"type": "deploy"}),
+        ("ike", {"type": "begin_turn"}),
+    ):
         assert api.command(gid, user, command).status_code == 201
     spanish = api.game(gid, "paco")["state"]["units"]
     larache = sorted((u for u in spanish.values() if u["hex"] == "8,2"), key=lambda u: u["seq"])
@@ -29,11 +33,15 @@ def test_19_2_a_hidden_unit_leaks_through_no_read_path(api: ApiHelper) -> None:
 
     paths = {
         "state": c.get(f"/api/games/{gid}", headers=allied),
-        "state at version 1": c.get(f"/api/games/{gid}", query_string={"version": 1}, headers=allied),
+        "state at version 1": c.get(
+            f"/api/games/{gid}", query_string={"version": 1}, headers=allied
+        ),
         "events": c.get(f"/api/games/{gid}/events", query_string={"limit": 1000}, headers=allied),
         "export": c.get(f"/api/games/{gid}/events.ndjson", headers=allied),
         "audit actions": c.get(f"/api/games/{gid}/audit/actions", headers=allied),
-        "audit diff": c.get(f"/api/games/{gid}/audit/diff", query_string={"from": 1, "to": version}, headers=allied),
+        "audit diff": c.get(
+            f"/api/games/{gid}/audit/diff", query_string={"from": 1, "to": version}, headers=allied
+        ),
         "public state": c.get(f"/api/games/{gid}"),
         "public events": c.get(f"/api/games/{gid}/events"),
     }
@@ -41,6 +49,9 @@ def test_19_2_a_hidden_unit_leaks_through_no_read_path(api: ApiHelper) -> None:
         paths[f"rulings {seq}"] = c.get(f"/api/games/{gid}/events/{seq}/rulings", headers=allied)
     for name, response in paths.items():
         assert hidden not in text(response), f"{hidden} leaks through {name}"
-    assert c.get(f"/api/games/{gid}", query_string={"side": "spanish"}, headers=allied).status_code == 403
+    assert (
+        c.get(f"/api/games/{gid}", query_string={"side": "spanish"}, headers=allied).status_code
+        == 403
+    )
     assert hidden in text(c.get(f"/api/games/{gid}", headers=api.user("paco")))
     assert hidden in text(c.get(f"/api/games/{gid}/events.ndjson", headers=api.user("paco")))
