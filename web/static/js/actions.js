@@ -1,9 +1,12 @@
 // Reading the server's legal actions (GET /api/games/<id>/actions) into what can be clicked.  The
 // browser never works out what is legal: it only reads these command templates.
-//   - a unit's move: {unit | units:[one], reachable: {hex: {cost, path}}}  or  {paths: {hex: [path]}}
-//     or {hexes: [hex, ...]} -> clicking a destination sends the action with its "path" or "hex";
-//   - an attack: {attackers: [...], defender_hex | hex} -> clicking the target composes the attack;
-//   - anything else (end_phase, ...) is a button that sends the action as it is.
+//   - a unit's move: {unit | units, reachable: {hex: {cost, path}}}  or  {paths: {hex: [path]}}
+//     or {hexes: [hex, ...]} -> clicking a destination sends the action with its "path" or "hex"
+//     (with `units`, a stack moving together: offered on each of its units);
+//   - an attack or barrage: {attackers | units | artillery: [...], defender_hex | hex} -> clicking
+//     the target hex composes it (which of those units take part, the server's preview);
+//   - anything else (end_phase, ...) is a button that sends the action as it is, or opens a small
+//     form when the template leaves a choice (see compose.js).
 
 const DEST_KEYS = ["reachable", "paths", "hexes"];
 
@@ -13,9 +16,22 @@ export function unitOf(action) {
   return null;
 }
 
+// The units a move names: its `unit`, or every unit of its `units` (a stack).
+export function unitsOf(action) {
+  if (typeof action.unit === "string") return [action.unit];
+  if (Array.isArray(action.units)) return action.units.filter((u) => typeof u === "string");
+  return [];
+}
+
+// The list of units an attack-like action draws from: attackers, units or artillery.
+export function listKey(action) {
+  return ["attackers", "units", "artillery"].find((k) => Array.isArray(action[k]) && action[k].length) || null;
+}
+
 export function targetOf(action) {
-  if (!Array.isArray(action.attackers)) return null;
-  return action.defender_hex || action.hex || null;
+  if (Array.isArray(action.attackers)) return action.defender_hex || action.hex || null;
+  if (DEST_KEYS.some((k) => k in action) || typeof action.hex !== "string") return null;
+  return listKey(action) ? action.hex : null;
 }
 
 function without(action, keys) {
@@ -48,11 +64,13 @@ export function interpret(actions) {
   const general = [];
   for (const action of actions || []) {
     const unit = unitOf(action);
-    const dests = unit ? destinations(action) : null;
+    const dests = unitsOf(action).length ? destinations(action) : null;
     const target = targetOf(action);
-    if (unit && dests) {
-      if (!byUnit.has(unit)) byUnit.set(unit, []);
-      byUnit.get(unit).push({ action, destinations: dests });
+    if (dests) {
+      for (const uid of unitsOf(action)) {
+        if (!byUnit.has(uid)) byUnit.set(uid, []);
+        byUnit.get(uid).push({ action, destinations: dests });
+      }
     } else if (unit && !target) {
       if (!unitOther.has(unit)) unitOther.set(unit, []);
       unitOther.get(unit).push(action);
@@ -76,11 +94,13 @@ export function interpret(actions) {
 export function actionLabel(action) {
   const words = String(action.type || "action").replace(/_/g, " ");
   const extra = [];
-  const unit = unitOf(action);
-  if (unit) extra.push(unit);
-  if (action.mode) extra.push(action.mode);
+  const units = unitsOf(action);
+  if (units.length) extra.push(units.length > 3 ? `${units.slice(0, 3).join(", ")} and ${units.length - 3} more` : units.join(", "));
+  else if (Array.isArray(action.units)) extra.push("none");
+  for (const key of ["leader", "mode", "chit", "weapon", "to"]) if (typeof action[key] === "string") extra.push(action[key]);
+  for (const [key, value] of Object.entries(action)) if (value === true) extra.push(key.replace(/_/g, " "));
   const target = targetOf(action) || action.hex;
-  if (target) extra.push(target);
+  if (typeof target === "string") extra.push(target);
   const text = words.charAt(0).toUpperCase() + words.slice(1);
   return extra.length ? `${text} (${extra.join(", ")})` : text;
 }

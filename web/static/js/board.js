@@ -52,6 +52,17 @@ function edge(a, b) {
 
 const PALETTE = ["red", "blue", "green", "brown"];
 
+// A side's colour: its own name when it is one of the palette's colours, else its place in the
+// scenario's order of sides.
+export function sideClass(sides, side) {
+  const named = (x) => PALETTE.includes(String(x).toLowerCase());
+  if (named(side)) return `side-${PALETTE.indexOf(String(side).toLowerCase())}`;
+  const taken = sides.filter(named).map((x) => PALETTE.indexOf(String(x).toLowerCase()));
+  const free = [0, 1, 2, 3].filter((i) => !taken.includes(i));
+  const i = sides.filter((x) => !named(x)).indexOf(side);
+  return i >= 0 && i < free.length ? `side-${free[i]}` : "side-x";
+}
+
 const CENTRE_LINE_FEATURES = new Set(["road", "rail", "railroad", "railway", "track", "trail"]);
 
 export class BoardView {
@@ -124,15 +135,8 @@ export class BoardView {
     svg.replaceChildren(hexLayer, sideLayer, placeLayer, this.counterLayer, this.highlightLayer);
   }
 
-  // A side's colour: its own name when it is one of the palette's colours, else its place in the
-  // scenario's order of sides.
   sideClass(side) {
-    const named = (x) => PALETTE.includes(String(x).toLowerCase());
-    if (named(side)) return `side-${PALETTE.indexOf(String(side).toLowerCase())}`;
-    const taken = this.sides.filter(named).map((x) => PALETTE.indexOf(String(x).toLowerCase()));
-    const free = [0, 1, 2, 3].filter((i) => !taken.includes(i));
-    const i = this.sides.filter((x) => !named(x)).indexOf(side);
-    return i >= 0 && i < free.length ? `side-${free[i]}` : "side-x";
+    return sideClass(this.sides, side);
   }
 
   // Destinations and targets: {hex: {kind: "dest"|"target"|"selected", label}}.
@@ -201,12 +205,14 @@ export class BoardView {
 
 function counterShape(unit, cx, cy, size, sideClass) {
   const reduced = unit.max_steps && unit.steps < unit.max_steps;
-  const values = Object.values(unit.values || {}).map(formatValue).join("-");
+  const values = printedValues(unit.values || {});
+  const name = String(unit.name || unit.id);
   return s(
     "g",
     { class: `counter ${sideClass}${reduced ? " reduced" : ""}`, "data-unit": unit.id },
     s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 3 }),
-    s("text", { class: "counter-name", x: cx, y: cy - size / 2 + 11 }, unit.name || unit.id),
+    // a long name is squeezed into the counter rather than spilling over its neighbours
+    s("text", { class: "counter-name", x: cx, y: cy - size / 2 + 11, textLength: name.length > 9 ? size - 6 : undefined, lengthAdjust: "spacingAndGlyphs" }, name),
     s("text", { class: "counter-type", x: cx, y: cy + 3 }, typeSymbol(unit.type)),
     s("text", { class: "counter-values", x: cx, y: cy + size / 2 - 5 }, values),
     reduced ? s("rect", { class: "reduced-band", x: cx - size / 2, y: cy - 9, width: 4, height: 18 }) : null,
@@ -216,6 +222,16 @@ function counterShape(unit, cx, cy, size, sideClass) {
         )
       : null,
   );
+}
+
+// The values printed on a counter: all of them when there are three or fewer, else the usual
+// factors (attack, defence, morale, movement) first; every value is in the counter's label.
+const PRINTED = ["attack", "strength", "defence", "defense", "morale", "mp", "movement"];
+
+function printedValues(values) {
+  const keys = Object.keys(values);
+  const shown = keys.length <= 3 ? keys : [...PRINTED.filter((k) => k in values), ...keys.filter((k) => !PRINTED.includes(k))].slice(0, 3);
+  return shown.map((k) => formatValue(values[k])).join("-");
 }
 
 export function formatValue(v) {

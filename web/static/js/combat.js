@@ -2,8 +2,9 @@
 // preview (POST /api/games/<id>/preview: odds, every shift and modifier with its rule, computed on
 // what this side may see), then confirm.  Nothing about the odds is worked out in the browser.
 import { api, explain } from "./api.js";
+import { listKey } from "./actions.js";
 import { describeCounter, formatValue } from "./board.js";
-import { clear, h } from "./dom.js";
+import { clear, h, humanize } from "./dom.js";
 
 const tableCache = new Map();
 
@@ -42,6 +43,7 @@ function previewView(preview, crt) {
       "Odds column: ",
       h("strong", { id: "odds-column" }, column || "none (not allowed)"),
       attack !== undefined ? ` — attack ${formatValue(attack)} against defence ${formatValue(defence)}` : "",
+      preview.factors !== undefined ? ` — ${formatValue(preview.factors)} factors` : "",
     ),
   ];
   if (odds.below_min || odds.above_max) lines.push(h("p", { class: "note" }, odds.below_min ? "Worse than the table's first column." : "Better than the table's last column: the last column is used."));
@@ -66,14 +68,21 @@ function previewView(preview, crt) {
   return lines;
 }
 
-export function attackPanel({ sel, game, side, counters, system, send, cancel }) {
-  const action = sel.actions[0];
+// The table a preview is read on: the one it names, else one named like the command, else the CRT.
+function tableName(system, preview, command) {
+  if (preview.table) return preview.table;
+  return (system.tables || []).includes(command.type) ? command.type : "crt";
+}
+
+export function attackPanel({ sel, game, side, counters, system, send, cancel, choose }) {
+  const action = sel.actions[sel.option || 0];
+  const key = listKey(action);
   const byId = new Map(counters.map((c) => [c.id, c]));
-  const attackers = action.attackers.map((uid) => byId.get(uid) || { id: uid, name: uid, values: {} });
+  const attackers = action[key].map((uid) => byId.get(uid) || { id: uid, name: uid, values: {} });
   const defenders = counters.filter((c) => c.hex === sel.hex);
-  const chosen = new Set(action.attackers);
+  const chosen = new Set(action[key]);
   const previewBox = h("div", { class: "preview", "aria-live": "polite" }, h("p", {}, "Working out the odds…"));
-  const command = () => ({ ...action, attackers: action.attackers.filter((a) => chosen.has(a)) });
+  const command = () => ({ ...action, [key]: action[key].filter((a) => chosen.has(a)) });
   let asked = 0;
 
   async function refreshPreview() {
@@ -83,7 +92,7 @@ export function attackPanel({ sel, game, side, counters, system, send, cancel })
       const body = { command: command() };
       if (side) body.side = side;
       const preview = await api(`/api/games/${game.id}/preview`, { method: "POST", body });
-      const crt = await table(system, preview.table || "crt");
+      const crt = await table(system, tableName(system, preview, body.command));
       if (mine === asked) clear(previewBox, previewView(preview, crt));
     } catch (err) {
       if (mine === asked) clear(previewBox, h("p", {}, `No combat preview: ${explain(err)}. The server still checks every rule when you confirm.`));
@@ -107,17 +116,30 @@ export function attackPanel({ sel, game, side, counters, system, send, cancel })
       ` ${describeCounter(u)}`,
     ),
   );
+  const verb = humanize(action.type);
   const confirm = h(
     "button",
-    { type: "button", id: "confirm", onclick: () => chosen.size && send(command(), `Attack on ${sel.hex} resolved`) },
-    `Confirm attack on ${sel.hex}`,
+    { type: "button", id: "confirm", onclick: () => chosen.size && send(command(), `${verb} on ${sel.hex} done`) },
+    `Confirm ${verb.toLowerCase()} on ${sel.hex}`,
   );
+  const options =
+    sel.actions.length > 1
+      ? h(
+          "fieldset",
+          {},
+          h("legend", {}, "What"),
+          sel.actions.map((a, i) =>
+            h("label", { class: "choice" }, h("input", { type: "radio", name: "target-option", checked: i === (sel.option || 0), onchange: () => choose(i) }), ` ${humanize(a.type)}`),
+          ),
+        )
+      : null;
   refreshPreview();
   setTimeout(() => confirm.focus(), 0);
   return [
-    h("h3", {}, `${action.type === "attack" ? "Attack" : action.type.replace(/_/g, " ")} ${sel.hex}`),
-    h("p", {}, "Defenders: ", defenders.map(describeCounter).join("; ") || "—"),
-    h("fieldset", {}, h("legend", {}, "Attackers"), boxes),
+    h("h3", {}, `${verb} ${sel.hex}`),
+    options,
+    h("p", {}, "In the hex: ", defenders.map(describeCounter).join("; ") || "—"),
+    h("fieldset", {}, h("legend", {}, key === "attackers" ? "Attackers" : humanize(key)), boxes),
     h("section", { "aria-label": "Combat preview" }, h("h4", {}, "Combat preview"), previewBox),
     confirm,
     cancel,

@@ -3,6 +3,10 @@
 import { humanize } from "./dom.js";
 
 const list = (xs) => (xs || []).join(", ");
+// A point on a table [x, y] in inches, or a hex label.
+const place = (p) => (Array.isArray(p) ? `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})` : String(p));
+const route = (path) => (path || []).map(place).join(" → ");
+const inch = (v) => `${Math.round(v * 100) / 100}"`;
 
 const SENTENCES = {
   GameCreated: (p) =>
@@ -24,7 +28,10 @@ const SENTENCES = {
   DisputeResolved: (p) => `Dispute ${p.dispute} ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
   GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
   UnitMoved: (d) =>
-    `${d.unit || list(d.units)} moved ${d.from ? d.from + " → " : ""}${d.to || (d.path || []).slice(-1)[0]}` +
+    d.length !== undefined
+      ? `${d.unit} moved ${inch(d.length)} of ${inch(d.distance)}${(d.path || []).length ? ` to ${place(d.path[d.path.length - 1])}` : " (stayed put)"}` +
+        `, facing ${Math.round(d.facing)}°${(d.contacts || []).length ? `, into contact with ${list(d.contacts)}` : ""}`
+      : `${d.unit || list(d.units)} moved ${d.from ? d.from + " → " : ""}${d.to || place((d.path || []).slice(-1)[0])}` +
     (d.cost !== undefined ? ` (cost ${d.cost})` : "") +
     (d.stopped_in_zoc ? ", stopped in an enemy zone of control" : ""),
   CombatResolved: (d) =>
@@ -34,10 +41,33 @@ const SENTENCES = {
     (d.roll ? `, die #${d.roll.index} = ${d.roll.value}` : "") +
     (d.modifier ? ` ${d.modifier > 0 ? "+" : ""}${d.modifier}` : "") +
     ` → ${d.result}`,
+  OrdersWritten: (d) =>
+    d.hidden
+      ? `${d.side} wrote orders for ${d.units} unit${d.units === 1 ? "" : "s"} (hidden until they are revealed)`
+      : `${d.side} wrote orders: ${Object.entries(d.orders).map(([u, o]) => `${u} “${o.text}”${o.move ? "" : " (no move)"}`).join("; ") || "none"}`,
+  OrdersRevealed: (d) =>
+    `Orders revealed: ${Object.entries(d.orders)
+      .map(([side, orders]) => `${side}: ${Object.entries(orders).map(([u, o]) => `${u} “${o.text}”${o.move ? "" : " (no move)"}`).join("; ") || "none"}`)
+      .join(" · ")}`,
+  ColumnGenerated: (d) => `${d.side} column of ${d.troop_type}: ${d.companies}${d.mg ? ", MG" : ""}${d.special ? ", " + d.special : ""}`,
+  UnitDeployed: (d) => `${d.unit} deployed at ${place([d.x, d.y])}, facing ${Math.round(d.facing)}°, ${d.ranks} rank${d.ranks === 1 ? "" : "s"}`,
+  UnitReserved: (d) => `${d.unit} held back off the table`,
+  UnitHeld: (d) => `${d.unit} holds`,
+  MovementRolled: (d) => `${d.unit} rolled ${d.dice_expr} for ${d.going} going: ${inch(d.distance)}`,
+  TransmissionRolled: (d) => `Orders transmitted: ${d.results.map((r) => `${r.unit} ${r.arrived ? "yes" : "no"} (${r.die.value} against ${r.target})`).join(", ") || "none written"}`,
+  ShotResolved: (d) =>
+    `${d.unit} fired ${d.weapon}: ${Object.entries(d.casualties || {})
+      .map(([u, n]) => `${u} lost ${n}`)
+      .join(", ")}${(d.ko || []).length ? ` KO ${list(d.ko)}` : ""}${Object.keys(d.casualties || {}).length || (d.ko || []).length ? "" : "no effect"}`,
+  CloseCombatResolved: (d) =>
+    `Close combat ${d.attacker} against ${d.defender}${Object.keys(d.casualties || {}).length ? ": " + Object.entries(d.casualties).map(([u, n]) => `${u} lost ${n}`).join(", ") : ""}`,
+  MoraleTested: (d) => `${d.unit} tested morale: ${d.failures} failure${d.failures === 1 ? "" : "s"}${d.removed ? ", removed" : ""}`,
+  StepBegan: (d) => `Shooting step: ${humanize(d.step || "")}`,
   StepLost: (d) => `${d.unit} lost ${d.steps} step${d.steps === 1 ? "" : "s"} (${d.steps_left} left)`,
   UnitEliminated: (d) => `${d.unit} was eliminated${d.hex ? " in " + d.hex : ""}`,
   UnitsMoved: (d) => `${list(d.units)} moved ${(d.path || []).join(" → ")}${d.mode ? ` (${d.mode})` : ""}`,
-  PhaseBegan: (d) => `${humanize(d.phase || "")} phase of turn ${d.turn} begins${d.side ? ` (${d.side})` : ""}`,
+  PhaseBegan: (d) =>
+    `${humanize(d.phase || "")} phase${d.impulse ? `, impulse ${d.impulse}` : ""}${d.turn !== undefined ? ` of turn ${d.turn}` : ""} begins${d.side || d.mover ? ` (${d.side || d.mover})` : ""}`,
   StatusChecked: (d) =>
     `${d.side} command and supply checked: ${(d.out_of_command || []).length ? `out of command ${list(d.out_of_command)}` : "all in command"}; ${(d.out_of_supply || []).length ? `out of supply ${list(d.out_of_supply)}` : "all in supply"}`,
   UnitRetreated: (d) => `${d.unit} retreated ${(d.path || []).join(" → ")}`,
@@ -50,7 +80,7 @@ export function commandWords(command) {
   const parts = [String(command.type || "command").replace(/_/g, " ")];
   if (command.unit || command.units) parts.push(command.unit || list(command.units));
   if (command.attackers) parts.push(`with ${list(command.attackers)}`);
-  if (command.path) parts.push(`along ${command.path.join(" → ")}`);
+  if (command.path) parts.push(command.path.length ? `along ${route(command.path)}` : "staying put");
   const target = command.defender_hex || command.hex;
   if (target) parts.push(command.attackers ? `on ${target}` : `to ${target}`);
   return parts.join(" ");

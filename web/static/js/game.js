@@ -1,14 +1,17 @@
 // The game page: the board, orders composed by clicking, the event log with time travel, the dice,
 // and live updates from the game's event stream.
 import { api, ApiError, currentUser, explain } from "./api.js";
-import { actionLabel, interpret } from "./actions.js";
-import { BoardView, describeCounter, formatValue, terrainColour } from "./board.js";
+import { actionLabel, interpret, listKey, unitsOf } from "./actions.js";
+import { BoardView, describeCounter, formatValue, sideClass, terrainColour } from "./board.js";
 import { attackPanel } from "./combat.js";
+import { composeForm, needsForm } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
 import { BOOKKEEPING, describe } from "./events.js";
 import { openRulings } from "./rulings.js";
+import { areaClass, TableView } from "./table.js";
+import { TablePlay } from "./tableplay.js";
 
 const root = document.querySelector(".game-page");
 const id = root.dataset.game;
@@ -87,8 +90,15 @@ async function reload() {
   const before = st.game && st.game.version;
   st.game = await api(`/api/games/${id}`);
   if (wasLive) st.shown = st.game;
-  if (before !== st.game.version) st.selection = null;
+  const composing = st.selection && st.selection.kind === "compose" ? st.selection : null;
+  if (before !== st.game.version) {
+    st.selection = null;
+    if (st.table) st.table.renew();
+  }
   await Promise.all([loadEvents(), loadActions()]);
+  // a form being filled in stays open while the same kind of order is still offered
+  const still = composing && before !== st.game.version && st.actions.actions.find((a) => a.type === composing.action.type);
+  if (still && !st.selection) st.selection = { ...composing, action: still };
   st.plan = live() && st.actions.version === st.game.version ? interpret(st.actions.actions) : interpret([]);
   render();
 }
@@ -100,6 +110,7 @@ async function showVersion(version) {
     st.shown = await api(`/api/games/${id}?version=${version}`);
   }
   st.selection = null;
+  if (st.table) st.table.reset();
   st.plan = live() ? interpret(st.actions.actions) : interpret([]);
   render();
 }
@@ -133,9 +144,14 @@ function onStack(hex, units) {
   }
   const movable = units.filter((u) => st.plan.byUnit.has(u.id));
   if (units.length === 1 && movable.length === 1) return selectUnit(movable[0].id);
+  // a stack whose every unit has the same orders (a stack that moves together): select it at once
+  const first = movable.length === units.length ? st.plan.byUnit.get(units[0].id) : null;
+  if (first && units.every((u) => sameOptions(st.plan.byUnit.get(u.id), first))) return selectUnit(units[0].id);
   st.selection = { kind: "stack", hex, units };
   render();
 }
+
+const sameOptions = (a, b) => a.length === b.length && a.every((o, i) => o.action === b[i].action);
 
 function selectUnit(uid) {
   st.selection = { kind: "unit", unit: uid, option: 0 };
@@ -148,7 +164,7 @@ function onMark(hex, mark) {
     const option = st.plan.byUnit.get(sel.unit)[sel.option];
     st.selection = { ...sel, kind: "move", hex, dest: option.destinations[hex] };
   } else if (mark.kind === "target") {
-    st.selection = { kind: "attack", hex, actions: st.plan.targets.get(hex) };
+    st.selection = { kind: "attack", hex, actions: st.plan.targets.get(hex), option: 0 };
   }
   render();
 }
@@ -168,7 +184,8 @@ function marks() {
     if (sel.kind === "move") out[sel.hex] = { ...out[sel.hex], kind: "chosen" };
   }
   for (const [hex, actions] of st.plan.targets) {
-    out[hex] = { kind: "target", label: `Attack ${hex} (with ${actions[0].attackers.join(", ")})` };
+    const what = actions.map((a) => `${humanize(a.type)} ${hex} (with ${a[listKey(a)].join(", ")})`).join(" or ");
+    out[hex] = { kind: "target", label: what };
   }
   if (sel && sel.kind === "attack") out[sel.hex] = { ...out[sel.hex], kind: "target chosen" };
   return out;
@@ -185,8 +202,15 @@ function render() {
   viewing.hidden = live();
   viewing.textContent = live() ? "" : `Viewing the board at version ${g.version} of ${st.game.version}: orders are off until you go back to now.`;
   $("live-button").hidden = live();
-  st.view.drawCounters(g.counters || [], onStack);
-  st.view.highlight(marks(), onMark);
+  if (st.table) {
+    st.table.update({ counters: g.counters || [], actions: st.actions.version === st.game.version ? st.actions.actions : [], side: st.actions.side, live: live(), state: g.state });
+    st.table.draw();
+  } else if (st.view) {
+    st.view.drawCounters(g.counters || [], onStack);
+    st.view.highlight(marks(), onMark);
+  } else {
+    unitList(g.counters || []);
+  }
   renderSelection();
   renderGeneral();
   renderLog();
@@ -208,7 +232,9 @@ function turnLine(game) {
     {},
     paused,
     p.turn !== undefined ? `Turn ${p.turn}` : "",
+    p.turn_name ? ` (${p.turn_name})` : "",
     p.phase ? ` · ${humanize(p.phase)} phase` : "",
+    ["impulse", "step", "stage", "combat_stage", "weather"].filter((k) => p[k] !== null && p[k] !== undefined && p[k] !== 0).map((k) => ` · ${humanize(k).toLowerCase()} ${humanize(p[k]).toLowerCase()}`),
     active ? ` · ${active} to act` : "",
     mine.length ? h("strong", { class: "your-turn" }, " · Your turn") : mySides().length ? " · waiting for your opponent" : "",
     mySides().length ? ` · you play ${mySides().join(", ")}` : "",
@@ -225,6 +251,15 @@ function counterItem(unit, { selectable }) {
 function renderSelection() {
   const body = $("selection-body");
   const sel = st.selection;
+  const cancel0 = () => h("button", { type: "button", class: "secondary", onclick: () => ((st.selection = null), render()) }, "Cancel");
+  if (sel && sel.kind === "compose") {
+    clear(body, composeForm(sel.action, { send: (c) => send(c), cancel: cancel0(), label: actionLabel(sel.action), names: unitName, answers: sel.answers }));
+    return;
+  }
+  if (st.table) {
+    clear(body, st.table.panel(h("button", { type: "button", class: "secondary", onclick: () => (st.table.reset(), render()) }, "Cancel")));
+    return;
+  }
   if (!sel) {
     const mine = live() ? [...st.plan.byUnit.keys()].map(unitById).filter(Boolean) : [];
     const hint = live()
@@ -234,7 +269,8 @@ function renderSelection() {
           ? "Select a unit that can move (on the map or below)."
           : "Nothing to order now."
       : "Click a stack to see its units.";
-    clear(body, h("p", {}, hint), mine.length ? h("ul", { class: "units", "aria-label": "Units that can move" }, mine.map((u) => counterItem(u, { selectable: true }))) : null);
+    const short = (u) => h("li", {}, h("button", { type: "button", class: "link", "data-unit": u.id, title: describeCounter(u), onclick: () => selectUnit(u.id) }, `Select ${u.name || u.id} (${u.hex})`));
+    clear(body, h("p", {}, hint), mine.length ? h("ul", { class: "units can-move", "aria-label": "Units that can move" }, mine.map(short)) : null);
     return;
   }
   const cancel = h("button", { type: "button", class: "secondary", onclick: () => ((st.selection = null), render()) }, "Cancel");
@@ -271,9 +307,10 @@ function renderSelection() {
     } else {
       const path = sel.dest.path ? ` via ${sel.dest.path.join(" → ")}` : "";
       const cost = sel.dest.cost !== undefined ? ` (cost ${sel.dest.cost})` : "";
+      const who = unitsOf(sel.dest.command).join(", ") || sel.unit;
       parts.push(
-        h("p", {}, `${humanize(sel.dest.command.type)} ${sel.unit} to ${sel.hex}${path}${cost}.`),
-        h("button", { type: "button", id: "confirm", onclick: () => send(sel.dest.command, `${sel.unit} moved to ${sel.hex}`) }, `Confirm: ${sel.dest.command.type.replace(/_/g, " ")} to ${sel.hex}`),
+        h("p", {}, `${humanize(sel.dest.command.type)} ${who} to ${sel.hex}${path}${cost}.`),
+        h("button", { type: "button", id: "confirm", onclick: () => send(sel.dest.command, `${who} moved to ${sel.hex}`) }, `Confirm: ${sel.dest.command.type.replace(/_/g, " ")} to ${sel.hex}`),
       );
     }
     const others = st.plan.unitOther.get(sel.unit) || [];
@@ -287,7 +324,8 @@ function renderSelection() {
     const confirm = body.querySelector("#confirm");
     if (confirm) confirm.focus();
   } else if (sel.kind === "attack") {
-    clear(body, attackPanel({ sel, game: st.game, side: st.actions.side, counters: st.shown.counters, system: st.system, send, cancel }));
+    const choose = (i) => ((st.selection = { ...sel, option: i }), render());
+    clear(body, attackPanel({ sel, game: st.game, side: st.actions.side, counters: st.shown.counters, system: st.system, send, cancel, choose }));
   }
 }
 
@@ -295,15 +333,29 @@ function renderGeneral() {
   const box = $("general-actions");
   if (!live()) return clear(box, h("p", {}, "Orders are off while viewing the past."));
   const takeback = st.game.status === "active" ? takebackControls({ gameId: id, pending: st.game.takeback, mySides: mySides(), done: refresh }) : null;
-  if (!st.plan.general.length) {
+  const general = st.table ? st.table.general.filter((a) => a.type !== "write_orders") : st.plan.general;
+  if (!general.length) {
     clear(box, h("p", {}, st.game.status === "ended" ? "The game is over." : "Nothing for you to do now."), takeback);
     return;
   }
+  const open = (action) => {
+    if (st.table) st.table.reset();
+    st.selection = { kind: "compose", action, answers: {} };
+    render();
+  };
+  const act = (action) => (needsForm(action) ? open(action) : send(action));
+  const button = (action) =>
+    h("button", { type: "button", class: action.type.startsWith("end_") ? "end-phase" : "", onclick: () => act(action) }, actionLabel(action) + (needsForm(action) ? "…" : ""));
+  // many orders of one kind (e.g. one per unit) are one choice, not a wall of buttons
+  const groups = new Map();
+  for (const action of general) groups.set(action.type, [...(groups.get(action.type) || []), action]);
   clear(
     box,
-    st.plan.general.map((action) =>
-      h("button", { type: "button", class: action.type === "end_phase" ? "end-phase" : "", onclick: () => send(action) }, actionLabel(action)),
-    ),
+    [...groups].map(([type, actions]) => {
+      if (actions.length <= 4) return actions.map(button);
+      const select = h("select", { "aria-label": humanize(type), name: `choose-${type}` }, actions.map((a, i) => h("option", { value: i }, actionLabel(a))));
+      return h("div", { class: "grouped-order" }, select, h("button", { type: "button", onclick: () => act(actions[Number(select.value)]) }, humanize(type)));
+    }),
     takeback,
   );
 }
@@ -338,6 +390,33 @@ function renderLog() {
     );
   });
   clear(log, items.reverse());
+}
+
+function unitName(uid) {
+  const c = (st.shown.counters || []).find((x) => x.id === uid);
+  const u = st.shown.state && st.shown.state.units && st.shown.state.units[uid];
+  return c ? describeCounter(c) : (u && u.name) || uid;
+}
+
+// A system without a map to draw: its pieces listed by where they stand.
+function unitList(counters) {
+  const bySide = {};
+  for (const c of counters) (bySide[c.side] = bySide[c.side] || []).push(c);
+  clear(
+    $("no-map"),
+    h("p", {}, "This rules system gives no map to draw: its pieces are listed by hex, and orders are given with the buttons and forms beside."),
+    Object.entries(bySide).map(([side, units]) =>
+      h("section", {}, h("h3", {}, side), h("ul", { class: "units" }, units.map((c) => h("li", { "data-unit": c.id }, `${c.hex || "off the map"}: ${describeCounter(c)}`)))),
+    ),
+  );
+}
+
+function tableLegend(board) {
+  clear(
+    $("legend"),
+    h("p", {}, `A table of ${board.width} by ${board.height} ${board.units || "inches"}${board.placeholder ? " (a placeholder table a club may replace)" : ""}; grid lines every 6 inches.`),
+    h("ul", {}, (board.areas || []).map((a) => h("li", {}, h("span", { class: `swatch ${areaClass(a)}` }), `${a.name}: ${(a.effects || []).map((e) => e.replace(/_/g, " ")).join(", ")}`))),
+  );
 }
 
 function legend(board) {
@@ -379,15 +458,27 @@ async function main() {
   st.system = system;
   const scenario = (system.scenarios || []).find((x) => x.id === st.game.scenario);
   const sides = scenario ? scenario.sides : Object.keys(st.game.sides);
-  st.view = new BoardView($("board"), board, { sides });
-  $("board").style.minWidth = `${Math.round(board.size.width * 30)}px`; // legible counters; the map scrolls
-  legend(board);
+  if (board.kind === "table") {
+    st.view = new TableView($("board"), board, { sideClass: (side) => sideClass(sides, side) });
+    $("board").setAttribute("aria-label", "Table: tab to units; Enter selects; click the table to place points");
+    st.table = new TablePlay({ view: st.view, gameId: id, send, rerender: render });
+    $("board").style.minWidth = `${Math.round(board.width * 14)}px`; // legible figures; the table scrolls
+    tableLegend(board);
+  } else if (Array.isArray(board.hexes) && board.hexes.length) {
+    st.view = new BoardView($("board"), board, { sides });
+    $("board").style.minWidth = `${Math.round(board.size.width * 30)}px`; // legible counters; the map scrolls
+    legend(board);
+  } else {
+    $("board").style.display = "none";
+    $("no-map").hidden = false;
+  }
   $("slider").addEventListener("change", (ev) => showVersion(Number(ev.target.value)));
   $("slider").addEventListener("input", (ev) => ($("slider-value").textContent = `${ev.target.value} of ${st.game.version}`));
   $("live-button").addEventListener("click", () => showVersion(st.game.version));
   document.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape" && st.selection) {
+    if (ev.key === "Escape" && (st.selection || (st.table && st.table.sel))) {
       st.selection = null;
+      if (st.table) st.table.reset();
       render();
     }
   });

@@ -1,0 +1,141 @@
+"""Bizkaya and Operation Backbone played in the browser with the generic orders: each started from
+the home form and a few orders given through the page (forms for the choices a template leaves,
+stack moves, impulses and the opponent's reserve impulse; a system without a map to draw)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+from tests.e2e.browser.conftest import PHONE, Server, signed_in
+
+
+def start(page: Any, system: str, scenario: str, opponent_side: str, opponent: str) -> str:
+    page.goto("/")
+    page.get_by_label("Rules system").select_option(system)
+    page.get_by_label("Scenario").select_option(scenario)
+    page.get_by_role("textbox", name=opponent_side).fill(opponent)
+    page.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def actions(server: Server, game_id: str, user: str) -> list[dict[str, Any]]:
+    r = requests.get(f"{server.url}/api/games/{game_id}/actions", headers=server.user(user))
+    return r.json()["actions"]
+
+
+def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> None:
+    server.user("bllano")
+    mola = signed_in(browser, server, "bmola")
+    gid = start(mola, "bizkaya", "bizkaya-1937", "republican", "bllano")
+    llano = signed_in(browser, server, "bllano")
+    llano.goto(f"/games/{gid}")
+    expect(llano.locator(".game-page[data-ready=true]")).to_have_count(1)
+    # four-digit hexes, stacks with their counts, counters that keep to their square
+    expect(mola.locator('#board .hex[data-hex="1404"] .hex-label')).to_have_text("1404")
+    expect(mola.locator("#board .stack-count").first).to_be_visible()
+    expect(mola.locator("#turn")).to_contain_text("Turn 1 (I April 1937) · Weather phase")
+    mola.get_by_role("button", name="Roll weather").click()
+    expect(mola.locator("#turn")).to_contain_text("Admin phase")
+
+    # each leader placed on a stack: a form for the choice the template leaves
+    for leader in ("garcia-valino", "alonso-vega"):
+        mola.get_by_role("button", name=re.compile(f"^Place leader .*{leader}")).click()
+        mola.locator('#selection input[value="n-2-i-navarra"]').check()
+        mola.get_by_role("button", name="Confirm: place leader").click()
+        expect(mola.locator("#log")).to_contain_text(leader)
+    expect(mola.locator("#message")).to_be_empty()
+    mola.get_by_role("button", name="End admin").click()
+    expect(mola.locator("#turn")).to_contain_text("Supply phase")
+    expect(
+        mola.locator("select[name=choose-entrench]")
+    ).to_be_visible()  # one choice, not 30 buttons
+    mola.get_by_role("button", name="End supply").click()
+    expect(mola.locator("#turn")).to_contain_text("Operations phase · impulse 1")
+
+    # a stack moves together: the first stack the server lets move two hexes or more
+    move = next(
+        a
+        for a in actions(server, gid, "bmola")
+        if a["type"] == "move" and any(len(p) > 2 for p in a["paths"].values())
+    )
+    here = move["paths"][next(iter(move["paths"]))][0]
+    there, path = next((h, p) for h, p in move["paths"].items() if len(p) > 2)
+    mola.locator(f'.stack[data-hex="{here}"]').click()
+    if mola.locator(".mark-dest").count() == 0:
+        mola.locator(f'#selection button[data-unit="{move["units"][0]}"]').click()
+    expect(mola.locator(".mark-dest")).to_have_count(len(move["paths"]))
+    mola.locator(f'.mark[data-hex="{there}"]').click()
+    expect(mola.locator("#selection")).to_contain_text(f"via {' → '.join(path)}")
+    mola.get_by_role("button", name=f"Confirm: move to {there}").click()
+    expect(llano.locator(f'.stack[data-hex="{there}"]')).to_have_count(1)
+    expect(llano.locator("#log")).to_contain_text(" → ".join(path))
+    game = requests.get(f"{server.url}/api/games/{gid}").json()
+    assert {c["hex"] for c in game["counters"] if c["id"] in move["units"]} == {there}
+    expect(mola.locator("#message")).to_be_empty()
+    mola.screenshot(path=shots / "bizkaya-moved.png", full_page=True)
+
+    # the impulse ends: the Republican's reserve impulse, then the Nationalist's next impulse
+    mola.get_by_role("button", name="End impulse").click()
+    expect(llano.locator("#turn")).to_contain_text("Reserve phase · impulse 1")
+    expect(llano.locator("#turn")).to_contain_text("Your turn")
+    llano.screenshot(path=shots / "bizkaya-reserve-impulse.png", full_page=True)
+    llano.get_by_role("button", name="End impulse").click()
+    expect(mola.locator("#turn")).to_contain_text("Operations phase · impulse 2")
+    expect(mola.locator("#turn")).to_contain_text("Your turn")
+    mola.set_viewport_size(PHONE)
+    mola.screenshot(path=shots / "phone-bizkaya.png", full_page=True)
+    mola.context.close()
+    llano.context.close()
+
+
+def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> None:
+    """Backbone's module draws no map (its ``board()`` is empty): the pieces are listed by hex and
+    the orders given with buttons and the forms for templates with blanks."""
+    server.user("bvarela")
+    monty = signed_in(browser, server, "bmonty")
+    gid = start(monty, "backbone", "scenario-1", "spanish", "bvarela")
+    varela = signed_in(browser, server, "bvarela")
+    varela.goto(f"/games/{gid}")
+    expect(varela.locator(".game-page[data-ready=true]")).to_have_count(1)
+    expect(varela.locator("#board")).to_be_hidden()
+    expect(varela.locator("#no-map")).to_contain_text("gives no map to draw")
+    expect(varela.locator('#no-map li[data-unit="es-58ri"]')).to_contain_text(
+        "8,2: 58th RI / 91st DI"
+    )
+
+    varela.get_by_role("button", name="Deploy").click()  # the scenario's set-up as printed
+    expect(monty.locator("#turn")).to_contain_text("Allied deployment phase")
+    monty.get_by_role("button", name="Deploy").click()
+    monty.get_by_role("button", name="Begin turn").click()
+    expect(varela.locator("#turn")).to_contain_text("Events phase")
+    varela.get_by_role("button", name="Pass").click()
+    expect(monty.locator("#turn")).to_contain_text("Strait phase")
+    monty.get_by_role("button", name="Roll strait", exact=True).click()
+    expect(monty.locator("#turn")).to_contain_text("Amphibious phase")
+
+    # the landing: a template with blanks, filled in the form
+    monty.get_by_role("button", name="Land (none)…").click()
+    monty.get_by_role("textbox", name="Hex").fill("4,22")
+    monty.get_by_label("Units (comma separated)").fill("uk-21tk, uk-commando")
+    monty.get_by_role("button", name="Confirm: land").click()
+    expect(monty.locator("#message")).to_be_empty()
+    expect(varela.locator('#no-map li[data-unit="uk-21tk"]')).to_contain_text("4,22")
+    expect(monty.locator("#turn")).to_contain_text("Allied movement phase")
+    monty.screenshot(path=shots / "backbone-landed.png", full_page=True)
+    monty.get_by_role("button", name="End phase").click()
+    expect(monty.locator("#turn")).to_contain_text("Allied combat phase")
+    monty.get_by_role("button", name="End phase").click()
+    expect(varela.locator("#turn")).to_contain_text("Your turn")
+    expect(varela.locator("#turn")).to_contain_text("Spanish movement phase")
+    varela.set_viewport_size(PHONE)
+    varela.screenshot(path=shots / "phone-backbone.png", full_page=True)
+    assert varela.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    monty.context.close()
+    varela.context.close()
