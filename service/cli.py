@@ -63,10 +63,10 @@ def main() -> None:
     "--port", type=click.IntRange(1, 65535), default=None, help="Port (default: $PORT or 5000)."
 )
 def serve(host: str, port: int | None) -> None:
-    """Serve the web app and the API (one process, threaded; use gunicorn for several workers)."""
-    from werkzeug.serving import run_simple
-
-    from service.app import create_app
+    """Serve the web app and the API: gunicorn, one worker with threads (what the embedded SQLite
+    store wants).  For several workers on PostgreSQL + Redis run gunicorn directly (README)."""
+    from service.bootstrap import build_services
+    from service.server import serve as run_server
 
     if port is None:
         try:
@@ -74,16 +74,19 @@ def serve(host: str, port: int | None) -> None:
         except ValueError:
             raise CliError("PORT must be a number") from None
     try:
-        app = create_app()
+        config = Config.from_env()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    svc = app.extensions["arbiter"]
     click.echo(
         "opening the rules knowledge base (built on first start, rebuilt when the corpus changes)"
     )
-    svc.knowledge.kb  # noqa: B018 - build or open the index before the first request
-    click.echo(f"Arbiter on http://{host}:{port}/ (store: {svc.config.store})")
-    run_simple(host, port, app, threaded=True, use_reloader=False)
+    svc = build_services(config)  # also creates the store's tables before the worker starts
+    try:
+        svc.knowledge.kb  # noqa: B018 - build or open the index before the first request
+    finally:
+        svc.close()
+    click.echo(f"Arbiter on http://{host}:{port}/ (store: {config.store})")
+    run_server(host, port)
 
 
 # -- users ---------------------------------------------------------------------------------------
