@@ -162,6 +162,7 @@ class EventOut(Schema):
     prev_hash = fields.String()
     hash = fields.String()
     seal = fields.String()
+    text = fields.String(metadata={"description": "the event in words (rules events)"})
     redacted = fields.Boolean()
     retracted = fields.Boolean()
 

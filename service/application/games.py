@@ -291,6 +291,8 @@ class GameService:
         retracted = set(game.retracted)
         for item in items:
             item["retracted"] = item["seq"] in retracted
+            if item["kind"] == "Game.Recorded":
+                item["text"] = _in_words(rules, item["type"], item["payload"]["data"])
         return items
 
     def iter_all_events(self, game_id: UUID | str, *, page: int = 500) -> Iterator[dict[str, Any]]:
@@ -428,6 +430,15 @@ class RuleRefused(Unprocessable):
     def __init__(self, message: str, details: Mapping[str, list[str]], rule: str) -> None:
         super().__init__(f"{message} (rule {rule})", details)
         self.rule = rule
+
+
+def _in_words(rules: RulesSystem, kind: str, data: dict[str, Any]) -> str:
+    """The rules module's sentence for an event (as the viewer may see it: a redacted event may
+    lack what a sentence needs, and then its type stands for it)."""
+    try:
+        return rules.describe(RulesEvent(kind, data))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return kind
 
 
 def hides_information(rules: RulesSystem) -> bool:

@@ -368,3 +368,13 @@ def test_my_games_say_whose_turn_it_is(api: ApiHelper, client: FlaskClient) -> N
         and mine[0]["version"] == 1
         and mine[0]["phase"]["phase"] == "movement"
     )
+
+
+def test_rules_events_come_with_the_rules_modules_words(api: ApiHelper) -> None:
+    game = new_game(api)
+    api.command(game["id"], "alice", {"type": "move", "unit": "r2", "path": ["D3", "D4"]})
+    moved = next(e for e in api.events(game["id"], "alice") if e["type"] == "UnitMoved")
+    assert moved["text"] == "r2 moves D2 to D4 for 1 MP"
+    assert (
+        "text" not in api.events(game["id"], "alice")[0]
+    )  # GameCreated is the core's, not the rules'
