@@ -7,7 +7,7 @@ from typing import Any
 from service.rules.backbone import geography as geo
 from service.rules.backbone.units import State, Unit, enemy, occupied, on_map, tags
 from service.rules.base import RuleViolation
-from service.rules.kernel.movement import MoveError, reachable, walk
+from service.rules.kernel.movement import MoveError, Reach, reachable, walk
 from service.rules.kernel.stacking import StackLimit, check_stacking, stacks_by_hex
 
 _MOVE_RULES = {
@@ -70,25 +70,25 @@ def check_path(state: State, u: Unit, path: list[str]) -> dict[str, Any]:
     }
 
 
-def destinations(state: State, u: Unit) -> dict[str, float]:
-    """The hexes a unit may move to, with their cost (for legal_actions)."""
+def destinations(state: State, u: Unit) -> dict[str, Reach]:
+    """The hexes a unit may move to, each with its cheapest legal path (for legal_actions): the
+    same costs, blocked hexes and ZOC stops as :func:`check_path`.  A unit that ignores the first
+    enemy ZOC hex (9.2) may go on from any ZOC hex it reaches without crossing another one."""
     grid = geo.board(state).grid
     zoc = geo.enemy_zoc(state, u["side"])
     cost = _costs(state, u, occupied(state, enemy(u["side"])))
     mp = geo.movement_allowance(state, u)
-    found = {
-        h: r.cost
-        for h, r in reachable(grid, u["hex"], mp, cost, must_stop=zoc.__contains__).items()
-    }
+    found = reachable(grid, u["hex"], mp, cost, must_stop=zoc.__contains__)
     if ignores_first_zoc(u):
-        first = reachable(grid, u["hex"], mp, cost)
-        for hex_, reach in first.items():
-            if hex_ in zoc and not any(h in zoc for h in reach.path[1:-1]):
-                rest = reachable(grid, hex_, mp - reach.cost, cost, must_stop=zoc.__contains__)
-                for there, more in rest.items():
-                    if not any(h in zoc for h in more.path[1:-1]):
-                        total = reach.cost + more.cost
-                        found[there] = min(found.get(there, total), total)
+        for hex_, first in list(found.items()):
+            if hex_ not in zoc:
+                continue
+            rest = reachable(grid, hex_, mp - first.cost, cost, must_stop=zoc.__contains__)
+            for there, more in rest.items():
+                total = first.cost + more.cost
+                known = found.get(there)
+                if known is None or total < known.cost:
+                    found[there] = Reach(total, first.path + more.path[1:], more.stops)
     found.pop(u["hex"], None)
     return found
 

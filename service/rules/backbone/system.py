@@ -5,13 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.rules.backbone import combat_flow, fog, knowledge, playing, sequence, setup
+from service.rules.backbone import (
+    combat_flow,
+    drawing,
+    fog,
+    knowledge,
+    legal,
+    playing,
+    sequence,
+    setup,
+)
 from service.rules.backbone.apply import HANDLERS
 from service.rules.backbone.combat import CombatError, evaluate
 from service.rules.backbone.crt import crt_table
-from service.rules.backbone.movement import check_path, destinations, stacking_violations
+from service.rules.backbone.movement import check_path, stacking_violations
 from service.rules.backbone.preview import preview_attack
-from service.rules.backbone.units import State, enemy, on_map, unit
+from service.rules.backbone.units import State, enemy, unit
 from service.rules.base import (
     Dice,
     Governing,
@@ -87,54 +96,7 @@ class BackboneRules(RulesSystem):
     def legal_actions(self, state: State, side: str) -> list[dict[str, Any]]:
         if side not in self.active_sides(state):
             return []
-        step = state["step"]
-        combat = state.get("combat")
-        if combat:
-            stage = combat["stage"]
-            if stage == "defence":
-                return [{"type": "defend", "air": 0, "hq": None, "legion": False}]
-            if stage == "baraka":
-                return [{"type": "baraka", "reroll": True}, {"type": "baraka", "reroll": False}]
-            if stage == "retreat":
-                opts = combat_flow.retreat_options(state)
-                found: list[dict[str, Any]] = [{"type": "retreat", "to": h} for h in opts["hexes"]]
-                return found + [{"type": "retreat", "last_stand": True}]
-            return [
-                {"type": "advance", "units": [uid]}
-                for uid in combat["attackers"]
-                if state["units"][uid]["status"] == "map"
-            ]
-        if step == "deployment":
-            return [{"type": "deploy", "positions": {}, "fortifications": []}]
-        if step == "allied_deployment":
-            return [{"type": "deploy", "positions": {}}]
-        if step == "administrative":
-            return [{"type": "begin_turn"}]
-        if step == "events":
-            return [{"type": "play_event", "chit": c} for c in state["events"]["hands"][side]] + [
-                {"type": "pass"}
-            ]
-        if step == "strait":
-            return [
-                {"type": "roll_strait", "air_point": False},
-                {"type": "roll_strait", "air_point": True},
-            ]
-        if step == "replacements":
-            return [{"type": "replace", "steps": []}]
-        if step == "amphibious":
-            return [{"type": "land", "hex": None, "units": []}] + (
-                [{"type": "pass"}] if state["data"]["scenario_number"] == 2 else []
-            )
-        if step == "agreement":
-            return [{"type": "vote_end", "end": True}, {"type": "vote_end", "end": False}]
-        if step.endswith("_movement"):
-            moves = [
-                {"type": "move", "unit": u["id"], "destinations": sorted(destinations(state, u))}
-                for u in on_map(state, side)
-                if u["id"] not in state["moved"] and u.get("landed_turn") != state["turn"]
-            ]
-            return moves + [{"type": "end_phase"}]
-        return [{"type": "attack", "target": None, "units": []}, {"type": "end_phase"}]
+        return legal.legal_actions(state, side)
 
     def decide(
         self, state: State, side: str, command: Mapping[str, Any], dice: Dice
@@ -290,6 +252,11 @@ class BackboneRules(RulesSystem):
 
     def describe(self, event: RulesEvent) -> str:
         return knowledge.describe(event)
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def board(self, scenario: str) -> dict[str, Any]:
+        """The scenario's map drawn as printed, with its placeholder markers (see :mod:`.drawing`)."""
+        return drawing.board(scenario)
 
     # -- tables and previews ----------------------------------------------------------------------
     def tables(self) -> dict[str, Any]:

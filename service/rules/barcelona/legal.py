@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from service.rules.barcelona import data, movement, sequence, shooting
+from service.rules.barcelona import data, forces, movement, sequence, shooting
 from service.rules.barcelona import geometry as geo
 from service.rules.barcelona import table as tb
 from service.rules.base import State
@@ -23,7 +23,10 @@ def legal_actions(state: State, side: str) -> list[dict[str, Any]]:
                     "troop_types": sorted(data.load("troops")["troop_types"]),
                 }
             ]
-        return [{"type": "buy", "budget": state["budget"][side]}, {"type": "end_muster"}]
+        return [
+            {"type": "buy", "budget": state["budget"][side], "catalogue": catalogue()},
+            {"type": "end_muster"},
+        ]
     if phase == "deployment":
         return _deployment(state, side)
     if phase == "orders":
@@ -107,3 +110,78 @@ def _facing_to_enemy(state: State, u: tb.Unit) -> float:
         return float(u["facing"])
     target = min(enemies, key=lambda e: geo.dist(tb.where(u), tb.where(e)))
     return round(math.degrees(math.atan2(target["y"] - u["y"], target["x"] - u["x"])) % 360, 1)
+
+
+#: the ``unit`` fields of a ``buy`` command for each kind (the catalogue says what each may be)
+BUY_FIELDS = {
+    "foot": ["troop_type", "grade", "figures", "attributes", "bombs", "lmg"],
+    "cavalry": ["troop_type", "grade", "figures", "attributes", "bombs", "lmg"],
+    "team": ["weapon", "troop_type", "grade", "crew"],
+    "vehicle": ["vehicle"],
+    "aircraft": [],
+}
+
+
+def catalogue() -> dict[str, Any]:
+    """What a ``buy`` may describe and what it costs (Troop Type table, Attribute Costs, AFVs
+    table), for a client to build its form; the command is ``{"type": "buy", "unit": {"kind",
+    ...the kind's fields}}``.  Figures pay their troop type's points per figure plus each bought
+    attribute (cavalry is bought as the ``cavalry`` kind), less one without bombs; each LMG is
+    paid apart; a team pays per crew figure; a vehicle and an aeroplane pay a flat price.
+    Placeholder prices keep their ``placeholder`` flag and note."""
+    troops = data.load("troops")
+    costs = troops["attribute_costs"]
+    afvs = data.load("afvs")
+    crew = troops["placeholders"]["crew"]
+    flat = {"tank": costs["tank"], "armoured_car": costs["armoured_car"]}
+    vehicles = {
+        name: {
+            "points": flat[spec["kind"]],
+            "kind": spec["kind"],
+            "class": spec["class"],
+            "armament": spec["armament"],
+            **_marker(spec),
+        }
+        for name, spec in afvs["vehicles"].items()
+    }
+    lorry = costs["lorry"]
+    for name in afvs["soft_vehicles"]:
+        vehicles[name] = {"points": lorry["points"], "kind": "soft", **_marker(lorry)}
+    return {
+        "rule": "Attribute Costs",
+        "kinds": BUY_FIELDS,
+        "troop_types": {
+            name: {
+                "attributes": list(t["attributes"]),
+                "grades": [
+                    {
+                        "grade": i,
+                        "morale": g["morale"],
+                        "tactical": g["tactical"],
+                        "points": g["points"],
+                    }
+                    for i, g in enumerate(t["grades"])
+                ],
+            }
+            for name, t in troops["troop_types"].items()
+        },
+        "attributes": {a: costs["per_figure"][a] for a in forces.ATTRIBUTES if a != "cavalry"},
+        "per_figure": {
+            "cavalry": costs["per_figure"]["cavalry"],
+            "no_bombs": costs["per_figure"]["no_bombs"],
+        },
+        "lmg": costs["lmg"],
+        "teams": {
+            w: {"per_crew": costs["teams"][w]["per_crew"], **_marker(costs["teams"][w])}
+            for w in forces.TEAM_WEAPONS
+        },
+        "crew": {"default": crew["value"], **_marker(crew)},
+        "vehicles": vehicles,
+        "aircraft": {"points": costs["aeroplane"]},
+        "sides": _marker(troops["placeholders"]["side_of_troop_types"]),
+    }
+
+
+def _marker(spec: dict[str, Any]) -> dict[str, Any]:
+    """A placeholder flag and note carried over from the data."""
+    return {"placeholder": True, "note": spec["note"]} if spec.get("placeholder") else {}

@@ -31,12 +31,13 @@ def legal_actions(state: State, side: str) -> list[dict[str, Any]]:
 
 def _admin(state: State, side: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    if side == "nationalist":
+    if side == "nationalist":  # 8: one template per leader and unit, sent as it is
         units = sorted(u["id"] for u in board.on_map(state, side))
         out += [
-            {"type": "place_leader", "leader": lid, "units": units}
+            {"type": "place_leader", "leader": lid, "unit": uid}
             for lid, leader in state["leaders"].items()
             if leader["unit"] is None
+            for uid in units
         ]
     for hex_ in board.overstacked(state, side):
         out.append(

@@ -1,9 +1,11 @@
 """Bizkaya and Operation Backbone played in the browser with the generic orders: each started from
 the home form and a few orders given through the page (forms for the choices a template leaves,
-stack moves, impulses and the opponent's reserve impulse; a system without a map to draw)."""
+stack moves, impulses and the opponent's reserve impulse; Backbone's moves and attacks clicked on
+its map)."""
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -44,11 +46,12 @@ def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> No
     mola.get_by_role("button", name="Roll weather").click()
     expect(mola.locator("#turn")).to_contain_text("Admin phase")
 
-    # each leader placed on a stack: a form for the choice the template leaves
+    # each leader placed on a stack: one order per leader and unit, chosen in one select
     for leader in ("garcia-valino", "alonso-vega"):
-        mola.get_by_role("button", name=re.compile(f"^Place leader .*{leader}")).click()
-        mola.locator('#selection input[value="n-2-i-navarra"]').check()
-        mola.get_by_role("button", name="Confirm: place leader").click()
+        mola.locator("select[name=choose-place_leader]").select_option(
+            label=f"Place leader (n-2-i-navarra, {leader})"
+        )
+        mola.get_by_role("button", name="Place leader", exact=True).click()
         expect(mola.locator("#log")).to_contain_text(leader)
     expect(mola.locator("#message")).to_be_empty()
     mola.get_by_role("button", name="End admin").click()
@@ -95,20 +98,27 @@ def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> No
     llano.context.close()
 
 
+def adjacency(server: Server, system: str, scenario: str) -> Any:
+    """Whether two hexes are neighbours, read from the board's centres (one hex apart: sqrt 3)."""
+    board = requests.get(f"{server.url}/api/systems/{system}/scenarios/{scenario}/board").json()
+    centre = {h["hex"]: (h["x"], h["y"]) for h in board["hexes"]}
+    return lambda a, b: a != b and math.dist(centre[a], centre[b]) < 1.8
+
+
 def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> None:
-    """Backbone's module draws no map (its ``board()`` is empty): the pieces are listed by hex and
-    the orders given with buttons and the forms for templates with blanks."""
+    """Backbone on its (placeholder) map with the printed row,column labels: deployment, the
+    landing typed into the form, a unit moved by clicking a highlighted hex along the server's
+    path, and in the combat phase an attack offered on a target hex, previewed and declared."""
     server.user("bvarela")
     monty = signed_in(browser, server, "bmonty")
     gid = start(monty, "backbone", "scenario-1", "spanish", "bvarela")
     varela = signed_in(browser, server, "bvarela")
     varela.goto(f"/games/{gid}")
     expect(varela.locator(".game-page[data-ready=true]")).to_have_count(1)
-    expect(varela.locator("#board")).to_be_hidden()
-    expect(varela.locator("#no-map")).to_contain_text("gives no map to draw")
-    expect(varela.locator('#no-map li[data-unit="es-58ri"]')).to_contain_text(
-        "8,2: 58th RI / 91st DI"
-    )
+    expect(varela.locator('#board .hex[data-hex="4,7"] .hex-label')).to_have_text("4,7")
+    expect(varela.locator("#no-map")).to_be_hidden()
+    expect(varela.locator('#board .stack[data-hex="8,2"]')).to_have_count(1)  # 58th RI, Larache
+    expect(varela.locator("#legend")).to_contain_text("A placeholder map a club may replace")
 
     varela.get_by_role("button", name="Deploy").click()  # the scenario's set-up as printed
     expect(monty.locator("#turn")).to_contain_text("Allied deployment phase")
@@ -126,14 +136,73 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
     monty.get_by_label("Units (comma separated)").fill("uk-21tk, uk-commando")
     monty.get_by_role("button", name="Confirm: land").click()
     expect(monty.locator("#message")).to_be_empty()
-    expect(varela.locator('#no-map li[data-unit="uk-21tk"]')).to_contain_text("4,22")
+    expect(varela.locator('#board .stack[data-hex="4,22"]')).to_have_count(1)
     expect(monty.locator("#turn")).to_contain_text("Allied movement phase")
     monty.screenshot(path=shots / "backbone-landed.png", full_page=True)
+
+    # a unit moved by clicking: to a hex next to a Spanish unit, along the server's path
+    adjacent = adjacency(server, "backbone", "scenario-1")
+    counters = requests.get(f"{server.url}/api/games/{gid}").json()["counters"]
+    enemy = {c["hex"] for c in counters if c["side"] == "spanish"}
+    taken = {c["hex"] for c in counters}
+
+    def next_to_enemy(move: dict[str, Any]) -> list[str]:
+        return [
+            h
+            for h, p in move["paths"].items()
+            if h not in taken and len(p) > 2 and any(adjacent(h, e) for e in enemy)
+        ]
+
+    moves = [a for a in actions(server, gid, "bmonty") if a["type"] == "move"]
+    move = next(m for m in moves if next_to_enemy(m))
+    there = next_to_enemy(move)[0]
+    path = move["paths"][there]
+    monty.locator(f'.stack[data-hex="{path[0]}"]').click()
+    if monty.locator(".mark-dest").count() == 0:  # a stack: choose the unit
+        monty.locator(f'#selection button[data-unit="{move["unit"]}"]').click()
+    expect(monty.locator(".mark-dest")).to_have_count(len(move["paths"]))
+    monty.locator(f'.mark[data-hex="{there}"]').click()
+    expect(monty.locator("#selection")).to_contain_text(f"via {' → '.join(path)}")
+    monty.get_by_role("button", name=f"Confirm: move to {there}").click()
+    expect(varela.locator(f'#board .stack[data-hex="{there}"]')).to_have_count(1)
+    expect(monty.locator("#message")).to_be_empty()
+    game = requests.get(f"{server.url}/api/games/{gid}").json()
+    assert next(c["hex"] for c in game["counters"] if c["id"] == move["unit"]) == there
+    taken.add(there)
+    for other in moves:  # the others through the API, each to its own hex next to the enemy
+        if other["unit"] != move["unit"] and next_to_enemy(other):
+            hex_ = next_to_enemy(other)[0]
+            command = {"type": "move", "unit": other["unit"], "path": other["paths"][hex_]}
+            server.command(gid, "bmonty", command)
+            taken.add(hex_)
+            # the page follows the game stream before the next order is given on it
+            expect(monty.locator(f'#board .stack[data-hex="{hex_}"]')).to_have_count(1)
+    version = requests.get(f"{server.url}/api/games/{gid}").json()["version"]
+    expect(monty.locator("#slider")).to_have_attribute("max", str(version))
     monty.get_by_role("button", name="End phase").click()
     expect(monty.locator("#turn")).to_contain_text("Allied combat phase")
-    monty.get_by_role("button", name="End phase").click()
+
+    # each attack the server lists marks its target hex; clicking one opens the attack
+    attacks = [a for a in actions(server, gid, "bmonty") if a["type"] == "attack"]
+    assert attacks, "no attack listed after moving next to the Spanish units"
+    expect(monty.locator(".mark-target")).to_have_count(len({a["target"] for a in attacks}))
+    attack = attacks[0]
+    monty.locator(f'.mark[data-hex="{attack["target"]}"]').click()
+    for uid in attack["units"]:
+        expect(monty.locator(f'#selection input[value="{uid}"]')).to_be_checked()
+    expect(monty.locator("#odds-column")).not_to_have_text("none (not allowed)")
+    monty.screenshot(path=shots / "backbone-attack.png", full_page=True)
+    monty.get_by_role("button", name=f"Confirm attack on {attack['target']}").click()
+    expect(monty.locator("#message")).to_be_empty()
     expect(varela.locator("#turn")).to_contain_text("Your turn")
-    expect(varela.locator("#turn")).to_contain_text("Spanish movement phase")
+    expect(varela.get_by_role("button", name=re.compile("^Defend"))).to_be_visible()
+    events = requests.get(
+        f"{server.url}/api/games/{gid}/events",
+        params={"limit": 1000},
+        headers=server.user("bmonty"),
+    ).json()["events"]
+    declared = [e for e in events if e["type"] == "CombatDeclared"]
+    assert declared[-1]["payload"]["data"]["combat"]["target"] == attack["target"]
     varela.set_viewport_size(PHONE)
     varela.screenshot(path=shots / "phone-backbone.png", full_page=True)
     assert varela.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -164,8 +164,9 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
 def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     browser: Any, server: Server, shots: Path
 ) -> None:
-    """Bought forces (the `points` option) so that an HMG stands within range: set up through the
-    API, then the shot in the browser."""
+    """Bought forces (the `points` option) so that an HMG stands within range: the HMG bought
+    through the form the `buy` template's catalogue builds, the rest set up through the API, then
+    the shot in the browser."""
     nat, rep = "sfranco", "srojo"
     for user in (nat, rep):
         server.user(user)
@@ -181,9 +182,26 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     )
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
-    hmg = {"kind": "team", "weapon": "HMG", "troop_type": "Falangists"}
+    page = signed_in(browser, server, nat)
+    open_game(page, server, gid)
+    page.get_by_role("button", name="Buy…").click()
+    page.get_by_label("Kind").select_option("team")
+    expect(page.get_by_label("Weapon")).to_contain_text("HMG (8 points a crew figure)")
+    page.get_by_label("Weapon").select_option("HMG")
+    page.get_by_label("Troop type").select_option("Falangists")
+    expect(page.get_by_label("Crew (placeholder size)")).to_have_value("3")
+    page.screenshot(path=shots / "table-buy.png", full_page=True)
+    page.get_by_role("button", name="Confirm: buy").click()
+    expect(page.locator("#message")).to_be_empty()
+    expect(page.locator("#log")).to_contain_text("Unit bought")
+    state = requests.get(f"{server.url}/api/games/{gid}", headers=server.user(nat)).json()
+    [bought] = [u for u in state["state"]["units"].values() if u["side"] == "nationalist"]
+    assert (bought["kind"], bought["weapons"], bought["troop_type"]) == (
+        "team",
+        ["HMG"],
+        "Falangists",
+    )
     foot = {"kind": "foot", "troop_type": "Militia", "figures": 10}
-    server.command(gid, nat, {"type": "buy", "unit": hmg})
     server.command(gid, rep, {"type": "buy", "unit": foot})
     for user in (nat, rep):
         server.command(gid, user, {"type": "end_muster"})
@@ -198,7 +216,6 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     shot = next(a for a in actions(server, gid, nat) if a["type"] == "shoot")
     target = shot["targets"][0]
 
-    page = signed_in(browser, server, nat)
     open_game(page, server, gid)
     expect(page.locator("#turn")).to_contain_text("Shooting phase")
     expect(page.locator("#turn")).to_contain_text("step hmg")

@@ -3,7 +3,7 @@
 //   - a unit's move: {unit | units, reachable: {hex: {cost, path}}}  or  {paths: {hex: [path]}}
 //     or {hexes: [hex, ...]} -> clicking a destination sends the action with its "path" or "hex"
 //     (with `units`, a stack moving together: offered on each of its units);
-//   - an attack or barrage: {attackers | units | artillery: [...], defender_hex | hex} -> clicking
+//   - an attack or barrage: {attackers | units | artillery: [...], defender_hex | hex | target} -> clicking
 //     the target hex composes it (which of those units take part, the server's preview);
 //   - anything else (end_phase, ...) is a button that sends the action as it is, or opens a small
 //     form when the template leaves a choice (see compose.js).
@@ -28,10 +28,12 @@ export function listKey(action) {
   return ["attackers", "units", "artillery"].find((k) => Array.isArray(action[k]) && action[k].length) || null;
 }
 
+// The hex an attack-like action aims at: `defender_hex`, `hex` or `target` (Backbone).
 export function targetOf(action) {
-  if (Array.isArray(action.attackers)) return action.defender_hex || action.hex || null;
-  if (DEST_KEYS.some((k) => k in action) || typeof action.hex !== "string") return null;
-  return listKey(action) ? action.hex : null;
+  const hex = [action.hex, action.target].find((x) => typeof x === "string") || null;
+  if (Array.isArray(action.attackers)) return action.defender_hex || hex;
+  if (DEST_KEYS.some((k) => k in action) || !hex) return null;
+  return listKey(action) ? hex : null;
 }
 
 function without(action, keys) {

@@ -2,7 +2,7 @@
 // preview (POST /api/games/<id>/preview: odds, every shift and modifier with its rule, computed on
 // what this side may see), then confirm.  Nothing about the odds is worked out in the browser.
 import { api, explain } from "./api.js";
-import { listKey } from "./actions.js";
+import { actionLabel, listKey } from "./actions.js";
 import { describeCounter, formatValue } from "./board.js";
 import { clear, h, humanize } from "./dom.js";
 
@@ -129,7 +129,7 @@ export function attackPanel({ sel, game, side, counters, system, send, cancel, c
           {},
           h("legend", {}, "What"),
           sel.actions.map((a, i) =>
-            h("label", { class: "choice" }, h("input", { type: "radio", name: "target-option", checked: i === (sel.option || 0), onchange: () => choose(i) }), ` ${humanize(a.type)}`),
+            h("label", { class: "choice" }, h("input", { type: "radio", name: "target-option", checked: i === (sel.option || 0), onchange: () => choose(i) }), ` ${actionLabel(a)}`),
           ),
         )
       : null;

@@ -7,6 +7,7 @@
 //     (comma separated).
 // `suggest` holds the server's suggestions: they become the command's defaults and are not sent.
 // The server checks every command; nothing here decides what is legal.
+import { buyForm } from "./buy.js";
 import { h, humanize } from "./dom.js";
 
 export const UNIT_LISTS = ["units", "attackers", "artillery"];
@@ -29,7 +30,8 @@ export function choices(action) {
   return out;
 }
 
-export const needsForm = (action) => choices(action).length > 0;
+// A template with a `catalogue` (buying a unit with points) has a form of its own (buy.js).
+export const needsForm = (action) => Boolean(action.catalogue) || choices(action).length > 0;
 
 // The command as it would be sent: the template without its choices and suggestions, the
 // suggestions as defaults, then the player's answers ({key: value}).
@@ -56,6 +58,7 @@ export function build(action, answers) {
 // A small form for one action; `names(id)` words a unit id; `send(command)` submits it; `answers`
 // keeps what was chosen when the form is drawn again (live updates redraw the panel).
 export function composeForm(action, { names = (x) => x, send, cancel, label, answers = {} }) {
+  if (action.catalogue) return buyForm(action, { send, cancel, label, answers });
   const fields = choices(action).map((c) => {
     const id = `compose-${c.key}`;
     if (c.kind === "subset") {

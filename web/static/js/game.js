@@ -26,7 +26,7 @@ const st = {
   plan: interpret([]),
   selection: null,
   system: null,
-  busy: false,
+  busy: null, // the order being sent: {version it was given on, done}
 };
 
 const live = () => st.shown === st.game;
@@ -116,12 +116,20 @@ async function showVersion(version) {
 }
 
 // -- commands --------------------------------------------------------------------------------------
+// One order at a time.  A second click on the board the pending order was given on is a double
+// click and is dropped; an order given on a newer board (the game stream may redraw it before the
+// pending order's own refresh ends) waits for the pending one, then goes.
 async function send(command, done) {
-  if (st.busy) return;
-  st.busy = true;
+  const seen = st.decidedOn; // the version the player was looking at
+  if (st.busy && st.busy.version === seen) return;
+  const before = st.busy && st.busy.done;
+  let finish;
+  const mine = { version: seen, done: new Promise((resolve) => (finish = resolve)) };
+  st.busy = mine;
+  if (before) await before;
   $("message").textContent = "";
   try {
-    const body = { expected_version: st.decidedOn, command }; // the version the player saw
+    const body = { expected_version: seen, command };
     if (st.actions.side) body.side = st.actions.side;
     const result = await api(`/api/games/${id}/commands`, { method: "POST", body });
     st.selection = null;
@@ -132,7 +140,8 @@ async function send(command, done) {
     else $("message").textContent = explain(err);
   } finally {
     await refresh();
-    st.busy = false;
+    if (st.busy === mine) st.busy = null;
+    finish();
   }
 }
 
@@ -427,6 +436,9 @@ function legend(board) {
     h("ul", {}, terrains.map((t) => h("li", {}, h("span", { class: "swatch", style: `background:${terrainColour(t)}` }), t))),
     features.length ? h("ul", {}, features.map((f) => h("li", {}, h("span", { class: `swatch line feature-${f}` }), f))) : null,
     (board.places || []).length ? h("p", {}, "Places: ", board.places.map((p) => `${p.name} (${p.hex}${p.kind ? ", " + p.kind : ""})`).join("; ")) : null,
+    board.placeholder
+      ? h("div", { class: "note placeholder-map" }, h("p", {}, "A placeholder map a club may replace:"), h("ul", {}, (board.placeholders || []).map((p) => h("li", {}, `${p.place}: ${p.note}`))))
+      : null,
   );
 }
 

@@ -90,6 +90,24 @@ def test_8_leaders_are_placed_each_turn_and_follow_their_stack() -> None:
     assert state["units"][state["leaders"]["garcia-valino"]["unit"]]["hex"] == "0304"
 
 
+def test_8_each_leader_is_offered_on_each_unit_as_a_command_sent_as_it_is() -> None:
+    """8: the Nationalist places each leader on one of his stacks: one template per leader and
+    unit, which ``decide`` accepts unchanged; a placed leader is no longer offered."""
+    state = ready(two_sides(), "nationalist", phase="admin", impulse=0)
+    offered = [a for a in SYSTEM.legal_actions(state, "nationalist") if a["type"] == "place_leader"]
+    assert offered == [
+        {"type": "place_leader", "leader": leader, "unit": uid}
+        for leader in ("garcia-valino", "alonso-vega")
+        for uid in ("n1", "n2")
+    ]
+    events = play(state, "nationalist", offered[1])
+    assert event(events, "LeaderPlaced") == {"leader": "garcia-valino", "unit": "n2", "hex": "0203"}
+    left = [a for a in SYSTEM.legal_actions(state, "nationalist") if a["type"] == "place_leader"]
+    assert left == offered[2:]
+    play(state, "nationalist", left[0])
+    assert state["leaders"]["alonso-vega"]["unit"] == "n1"
+
+
 def test_11_reserves_next_to_the_enemy_in_the_second_echelon_never_artillery() -> None:
     extra = [
         unit("art", "republican", "0704", kind="artillery-light", barrage=1, steps=1),

@@ -1,0 +1,35 @@
+"""The map to draw: the kernel's ``board_json`` of the scenario's map, turned to the printed map.
+
+The module reads the printed ``row,column`` labels as the kernel's ``column,row`` on pointy-topped
+hexes (docs/rules/backbone.md, "Hex labels"): the adjacency is the printed map's, transposed.  The
+drawing swaps each centre's x and y back, so the hexes are flat-topped with the printed columns
+across and the rows down, as on the printed map; the labels, terrain and hexsides are unchanged.
+The placeholder markers of the scenario's map are kept: ``placeholder`` and each ``placeholders``
+entry (``{place, note}``), for a client to say the map is a stand-in a club must replace."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from service.rules.backbone import setup
+from service.rules.kernel.layout import board_json
+
+TRANSPOSED_NOTE = (
+    "labels are printed row,column; the kernel reads them as column,row on pointy-topped hexes, "
+    "so each centre's x and y are swapped to draw the printed flat-topped map"
+)
+
+
+def board(scenario_id: str) -> dict[str, Any]:
+    scen = setup.scenario(scenario_id)
+    drawn = board_json(scen.map)
+    for hex_ in drawn["hexes"]:
+        hex_["x"], hex_["y"] = hex_["y"], hex_["x"]
+    size = drawn["size"]
+    drawn["size"] = {"width": size["height"], "height": size["width"]}
+    drawn["orientation"] = "flat"
+    drawn["drawing"] = {"transposed": True, "grid_orientation": "pointy", "note": TRANSPOSED_NOTE}
+    markers = [p.as_dict() for p in scen.placeholders if p.place.startswith("map.")]
+    drawn["placeholder"] = bool(markers)
+    drawn["placeholders"] = markers
+    return drawn
