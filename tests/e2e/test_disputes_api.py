@@ -27,6 +27,14 @@ def faq_entry(api: ApiHelper, query: str = "retreat zone of control") -> str:
     return next(r["id"] for r in svc.knowledge.kb.search(query, limit=10, document="fwtbt-faq"))
 
 
+def open_dispute(api: ApiHelper, gid: str, seq: int, claim: str, user: str = "bob") -> str:
+    """``user`` (a player) disputes event ``seq``; returns the dispute id."""
+    r = api.client.post(
+        f"/api/games/{gid}/disputes", json={"seq": seq, "claim": claim}, headers=api.user(user)
+    )
+    return str(ok(r)["dispute"])
+
+
 def ok(response: Any, status: int = 201) -> dict[str, Any]:
     assert response.status_code == status, response.get_json()
     return response.get_json()
@@ -149,13 +157,7 @@ def test_only_players_dispute_and_only_arbiters_resolve(
         ).status_code
         == 400
     )
-    dispute = ok(
-        client.post(
-            f"/api/games/{gid}/disputes",
-            json={"seq": seq, "claim": "the road does not reach D4"},
-            headers=api.user("bob"),
-        )
-    )["dispute"]
+    dispute = open_dispute(api, gid, seq, "the road does not reach D4")
     url = f"/api/games/{gid}/disputes/{dispute}/resolution"
     body = {"verdict": "upheld", "citations": [RULING]}
     assert client.post(url, json=body, headers=api.user("alice")).status_code == 403  # a player
@@ -222,13 +224,7 @@ def test_overturn_with_rewind_retracts_everything_from_the_disputed_event(
     first = move_r2(api, gid, ["D3", "D4"])
     disputed = next(e["seq"] for e in first["events"] if e["type"] == "UnitMoved")
     ok(api.command(gid, "alice", {"type": "move", "unit": "r1", "path": ["C3"]}))
-    dispute = ok(
-        client.post(
-            f"/api/games/{gid}/disputes",
-            json={"seq": disputed, "claim": "illegal"},
-            headers=api.user("bob"),
-        )
-    )["dispute"]
+    dispute = open_dispute(api, gid, disputed, "illegal")
     arbiter = make_arbiter(app, api)
     result = ok(
         client.post(
@@ -265,13 +261,7 @@ def test_overturn_with_rebase_keeps_the_later_legal_commands(
         api.command(gid, "alice", {"type": "move", "unit": "r1", "path": ["C3"]})
     )  # still legal after
     ok(api.command(gid, "alice", {"type": "end_phase"}))
-    dispute = ok(
-        client.post(
-            f"/api/games/{gid}/disputes",
-            json={"seq": disputed, "claim": "illegal"},
-            headers=api.user("bob"),
-        )
-    )["dispute"]
+    dispute = open_dispute(api, gid, disputed, "illegal")
     arbiter = make_arbiter(app, api)
     result = ok(
         client.post(
@@ -308,13 +298,7 @@ def test_rebase_rerolls_with_new_indexes_and_drops_what_became_illegal(
     old_index = next(e for e in attacked["events"] if e["type"] == "DiceRolled")["payload"][
         "rolls"
     ][0]["index"]
-    dispute = ok(
-        client.post(
-            f"/api/games/{gid}/disputes",
-            json={"seq": disputed, "claim": "too far"},
-            headers=api.user("bob"),
-        )
-    )["dispute"]
+    dispute = open_dispute(api, gid, disputed, "too far")
     result = ok(
         client.post(
             f"/api/games/{gid}/disputes/{dispute}/resolution",
@@ -338,13 +322,7 @@ def test_a_club_ruling_is_searchable_and_returned_with_later_events(
     disputed = next(
         e["seq"] for e in move_r2(api, gid, ["D3", "D4"])["events"] if e["type"] == "UnitMoved"
     )
-    dispute = ok(
-        client.post(
-            f"/api/games/{gid}/disputes",
-            json={"seq": disputed, "claim": "road"},
-            headers=api.user("bob"),
-        )
-    )["dispute"]
+    dispute = open_dispute(api, gid, disputed, "road")
     ruling = {
         "heading": "Road movement at the Crossroads",
         "text": "A unit entering the Crossroads by road pays the road rate even from a hill hexside.",
@@ -395,11 +373,7 @@ def test_rules_index_rebuild_keeps_club_rulings_from_the_log(
 
     gid = api.create_game("skirmish", "meeting", SIDES)["id"]
     seq = move_r2(api, gid, ["D3"])["events"][-1]["seq"]
-    dispute = ok(
-        client.post(
-            f"/api/games/{gid}/disputes", json={"seq": seq, "claim": "x"}, headers=api.user("bob")
-        )
-    )["dispute"]
+    dispute = open_dispute(api, gid, seq, "x")
     ruling = {
         "heading": "Fords of the Mill",
         "text": "The fords of the Mill stream are clear terrain.",
