@@ -42,7 +42,8 @@ def build_broker(config: Config) -> Broker:
 
 def build_services(config: Config, *, snapshots: bool | None = None) -> Services:
     registry = build_registry_for(config)
-    chain.install_seal_key(chain.seal_key_from_secret(config.secret_key))
+    seal_key = chain.seal_key_from_secret(config.secret_key)
+    chain.install_seal_key(seal_key)
     store = open_store(config, snapshots=snapshots)
     broker = build_broker(config)
     users = UserService(store)
@@ -58,7 +59,7 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         clubs=lambda: clubs,
         on_club_ruling=knowledge.publish_ruling,
     )
-    audit = AuditService(store, games, chain.seal_key_from_secret(config.secret_key))
+    audit = AuditService(store, games, seal_key)
     return Services(
         config=config,
         store=store,

@@ -29,6 +29,7 @@ def _services(ctx: click.Context) -> Any:
             obj["services"] = build_services(Config.from_env())
         except ConfigError as exc:
             raise CliError(str(exc)) from None
+        ctx.find_root().call_on_close(obj["services"].close)
     return obj["services"]
 
 
@@ -148,10 +149,8 @@ def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
 def games_show(ctx: click.Context, game: str, version: int | None) -> None:
     """Print GAME (its full state: this is an operator's view)."""
     svc = _services(ctx)
-    _json(
-        svc.games.view(svc.games.get(game, version=version), None)
-        | {"state": svc.games.get(game, version=version).state}
-    )
+    found = svc.games.get(game, version=version)
+    _json(svc.games.view(found, None) | {"state": found.state})
 
 
 @games.command("export")

@@ -88,25 +88,12 @@ def disputes() -> None:
 @domain_errors
 def disputes_list(ctx: click.Context, game: str) -> None:
     """Every dispute of GAME."""
-    from service.domain.game import Game
-
-    svc = _services(ctx)
     rows = []
-    for event in svc.store.events.get(svc.games.get(game).id):
-        if isinstance(event, Game.DisputeOpened):
-            rows.append(
-                {
-                    "dispute": event.dispute,
-                    "seq": event.seq,
-                    "side": event.side,
-                    "claim": event.claim,
-                    "status": "open",
-                }
-            )
-        elif isinstance(event, Game.DisputeResolved):
-            for row in rows:
-                if row["dispute"] == event.dispute:
-                    row.update(status=event.verdict, remedy=event.remedy)
+    for found in _services(ctx).disputes.of_game(game):
+        row = {k: found[k] for k in ("dispute", "seq", "side", "claim", "status")}
+        if found["resolution"] is not None:
+            row["remedy"] = found["resolution"]["remedy"]
+        rows.append(row)
     _json(rows)
 
 
@@ -214,7 +201,7 @@ def _club_rulings_from_the_log() -> Any:
     try:
         return [indexed(ruling) for ruling in svc.knowledge.club_rulings()]
     finally:
-        svc.store.close()
+        svc.close()
 
 
 def attach(main: click.Group) -> None:

@@ -104,37 +104,7 @@ class Disputes(MethodView):
     @blp.response(200)
     def get(self, game_id: str) -> list[dict[str, Any]]:
         """Every dispute of the game with its claim, citations and resolution."""
-        svc = services()
-        game = svc.games.get(game_id)
-        out: dict[str, dict[str, Any]] = {}
-        for event in svc.store.events.get(game.id):
-            if isinstance(event, Game.DisputeOpened):
-                out[event.dispute] = {
-                    "dispute": event.dispute,
-                    "seq": event.seq,
-                    "side": event.side,
-                    "by": svc.users.username(event.user),
-                    "claim": event.claim,
-                    "citations": event.citations,
-                    "opened_at": event.timestamp.isoformat(),
-                    "status": "open",
-                    "resolution": None,
-                }
-            elif isinstance(event, Game.DisputeResolved):
-                out[event.dispute]["status"] = event.verdict
-                out[event.dispute]["resolution"] = {
-                    "arbiter": svc.users.username(event.arbiter),
-                    "verdict": event.verdict,
-                    "remedy": event.remedy,
-                    "citations": event.citations,
-                    "note": event.note,
-                    "club_ruling": event.club_ruling,
-                    "at": event.timestamp.isoformat(),
-                    "seq": event.originator_version,
-                }
-            elif isinstance(event, Game.Rebased):
-                out[event.dispute]["resolution"]["report"] = event.report
-        return list(out.values())
+        return services().disputes.of_game(game_id)
 
     @blp.arguments(DisputeIn)
     @blp.response(201)

@@ -69,7 +69,8 @@ class GameResource(MethodView):
         """The game as the caller's side sees it, now or at ``version``."""
         games = services().games
         game = games.get(game_id, version=args["version"])
-        viewer = games.viewer_side(games.get(game_id), optional_user(), args["side"])
+        latest = game if args["version"] is None else games.get(game_id)
+        viewer = games.viewer_side(latest, optional_user(), args["side"])
         return games.view(game, viewer)
 
 

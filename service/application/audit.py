@@ -7,13 +7,14 @@ from typing import Any
 from uuid import UUID
 
 from service.application.events import present_event
-from service.application.games import GameService, hides_information
+from service.application.games import GameService, hides_information, in_words
 from service.application.store import ArbiterStore
 from service.domain.audit import Broken, verify_log
+from service.domain.chain import ENVELOPE
 from service.domain.game import Game
-from service.rules.base import RulesEvent
 
 PAGE = 500
+_NOT_DETAILS = ENVELOPE | {"prev_hash", "restored_state"}
 
 
 class AuditService:
@@ -46,13 +47,11 @@ class AuditService:
         rows = list(self.stored(gid))
         if not rows:
             self.games.get(gid)  # 404 for an unknown game
-        seed = None
         try:
-            seed = self.games.seed_of_id(gid)
+            seed: str | None = self.games.seed_of_id(gid)
         except Exception:  # noqa: BLE001 - a missing vault is reported by the dice check
             seed = None
-        report = verify_log(rows, game=str(gid), seal_key=self.seal_key, seed=seed).as_dict()
-        return report
+        return verify_log(rows, game=str(gid), seal_key=self.seal_key, seed=seed).as_dict()
 
     def actions(
         self,
@@ -67,7 +66,7 @@ class AuditService:
         game = self.games.get(game_id)
         rules = self.games.system(game.system)
         hide = not full and game.status != "ended" and hides_information(rules)
-        names = {uid: self.games.users.username(uid) for uid in set(game.sides.values())}
+        name = self.games.users.username
         retracted = set(game.retracted)
         out: list[dict[str, Any]] = []
         current: dict[str, Any] | None = None
@@ -79,7 +78,7 @@ class AuditService:
                     "seq": seq,
                     "at": event.timestamp.isoformat(),
                     "side": event.side,
-                    "user": names.get(event.user, event.user),
+                    "user": name(event.user),
                     "action": "command",
                     "command": event.command,
                     "origin": event.origin,
@@ -92,7 +91,7 @@ class AuditService:
                     {
                         "seq": seq,
                         "type": event.kind,
-                        "text": rules.describe(RulesEvent(event.kind, event.data)),
+                        "text": in_words(rules, event.kind, event.data),
                         "retracted": seq in retracted,
                     }
                 )
@@ -115,7 +114,7 @@ class AuditService:
                         "seq": seq,
                         "at": event.timestamp.isoformat(),
                         "side": getattr(event, "side", None),
-                        "user": names.get(user, self.games.users.username(user)) if user else None,
+                        "user": name(user) if user else None,
                         "action": type(event).__name__,
                         "details": _bookkeeping(event),
                     }
@@ -134,23 +133,15 @@ class AuditService:
 
     def diff(self, game_id: UUID | str, a: int, b: int, viewer: str | None) -> dict[str, Any]:
         """The difference between the (viewed) states at versions ``a`` and ``b``."""
-        rules = self.games.system(self.games.get(game_id).system)
-        before = rules.view(self.games.get(game_id, version=a).state, viewer)
+        at_a = self.games.get(game_id, version=a)
+        rules = self.games.system(at_a.system)
+        before = rules.view(at_a.state, viewer)
         after = rules.view(self.games.get(game_id, version=b).state, viewer)
         return {"from": a, "to": b, "changes": list(state_diff(before, after))}
 
 
 def _bookkeeping(event: Any) -> dict[str, Any]:
-    skip = {
-        "originator_id",
-        "originator_version",
-        "timestamp",
-        "hash",
-        "seal",
-        "prev_hash",
-        "restored_state",
-    }
-    return {k: v for k, v in vars(event).items() if k not in skip}
+    return {k: v for k, v in vars(event).items() if k not in _NOT_DETAILS}
 
 
 def state_diff(before: Any, after: Any, path: str = "") -> Iterator[dict[str, Any]]:

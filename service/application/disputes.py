@@ -13,8 +13,8 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
-from service.application.games import GameService
-from service.application.store import ArbiterStore
+from service.application.games import GameService, in_words
+from service.application.store import ArbiterStore, LogFollower
 from service.domain.chain import canonical_json
 from service.domain.errors import DomainError, Forbidden, NotFound, StaleVersion, Unprocessable
 from service.domain.game import Game, copy_json
@@ -52,6 +52,10 @@ class DisputeService:
         self._knowledge = knowledge
         self._clubs = clubs
         self._on_club_ruling = on_club_ruling
+        self._log = LogFollower(
+            store, (get_topic(Game.DisputeOpened), get_topic(Game.DisputeResolved))
+        )
+        self._open: dict[tuple[str, str], dict[str, Any]] = {}
 
     # -- takebacks ---------------------------------------------------------------------------------
     def request_takeback(
@@ -159,18 +163,11 @@ class DisputeService:
 
     def queue(self, arbiter: User) -> list[dict[str, Any]]:
         """Open disputes this user may resolve, oldest first (projected from the notification log)."""
-        topics = (get_topic(Game.DisputeOpened), get_topic(Game.DisputeResolved))
-        open_: dict[tuple[str, str], dict[str, Any]] = {}
-        position = 0
-        while True:
-            batch = self.store.recorder.select_notifications(
-                start=position, limit=500, topics=topics, inclusive_of_start=False
-            )
-            for notification in batch:
-                event: Any = self.store.mapper.to_domain_event(notification)
+        with self._log.lock:
+            for event in self._log.new_events():
                 key = (str(event.originator_id), event.dispute)
                 if isinstance(event, Game.DisputeOpened):
-                    open_[key] = {
+                    self._open[key] = {
                         "game": key[0],
                         "dispute": event.dispute,
                         "seq": event.seq,
@@ -180,27 +177,63 @@ class DisputeService:
                         "opened_at": event.timestamp.isoformat(),
                     }
                 else:
-                    open_.pop(key, None)
-                position = notification.id
-            if len(batch) < 500:
-                break
+                    self._open.pop(key, None)
+            pending = list(self._open.values())
         out = []
-        for item in open_.values():
+        for item in pending:
             game = self.games.get(item["game"])
             if self.may_arbitrate(game, arbiter):
-                item["title"] = game.labels.get("title", game.scenario)
-                item["system"] = game.system
-                item["by"] = self.games.users.username(game.sides[item["side"]])
-                item["paused"] = game.paused_by() == item["dispute"]
-                item["event"] = self._event_in_words(game, item["seq"])
-                out.append(item)
+                out.append(
+                    item
+                    | {
+                        "title": game.labels.get("title", game.scenario),
+                        "system": game.system,
+                        "by": self.games.users.username(game.sides[item["side"]]),
+                        "paused": game.paused_by() == item["dispute"],
+                        "event": self._event_in_words(game, item["seq"]),
+                    }
+                )
         return out
+
+    def of_game(self, game_id: UUID | str) -> list[dict[str, Any]]:
+        """Every dispute of a game with its claim, citations and resolution (and rebase report)."""
+        game = self.games.get(game_id)
+        name = self.games.users.username
+        out: dict[str, dict[str, Any]] = {}
+        for event in self.store.events.get(game.id):
+            if isinstance(event, Game.DisputeOpened):
+                out[event.dispute] = {
+                    "dispute": event.dispute,
+                    "seq": event.seq,
+                    "side": event.side,
+                    "by": name(event.user),
+                    "claim": event.claim,
+                    "citations": event.citations,
+                    "opened_at": event.timestamp.isoformat(),
+                    "status": "open",
+                    "resolution": None,
+                }
+            elif isinstance(event, Game.DisputeResolved):
+                out[event.dispute]["status"] = event.verdict
+                out[event.dispute]["resolution"] = {
+                    "arbiter": name(event.arbiter),
+                    "verdict": event.verdict,
+                    "remedy": event.remedy,
+                    "citations": event.citations,
+                    "note": event.note,
+                    "club_ruling": event.club_ruling,
+                    "at": event.timestamp.isoformat(),
+                    "seq": event.originator_version,
+                }
+            elif isinstance(event, Game.Rebased):
+                out[event.dispute]["resolution"]["report"] = event.report
+        return list(out.values())
 
     def _event_in_words(self, game: Game, seq: int) -> dict[str, Any]:
         event = next(iter(self.store.events.get(game.id, gt=seq - 1, lte=seq)))
         rules = self.games.system(game.system)
         if isinstance(event, Game.Recorded):
-            text = rules.describe(RulesEvent(event.kind, copy_json(event.data)))
+            text = in_words(rules, event.kind, copy_json(event.data))
             return {"seq": seq, "type": event.kind, "text": text, "side": event.side}
         kind = type(event).__name__
         return {"seq": seq, "type": kind, "text": kind, "side": getattr(event, "side", None)}
@@ -334,7 +367,6 @@ class DisputeService:
         self, game: Game, dispute: str, later: list[Game.CommandAccepted]
     ) -> list[dict[str, Any]]:
         seed = self.games.seed_of(game)
-        rolled_before = self._rolled_commands(game)
         report = []
         for command in later:
             entry: dict[str, Any] = {
@@ -345,7 +377,7 @@ class DisputeService:
             }
             first = game.version + 1
             try:
-                game.redecide(
+                game.execute(
                     side=command.side,
                     user=command.user,
                     command=command.command,
@@ -354,32 +386,18 @@ class DisputeService:
                 )
             except RuleViolation as exc:
                 entry.update(status="dropped", reason=f"{exc.message} (rule {exc.rule})")
-            except InvalidCommand as exc:
-                entry.update(status="dropped", reason=exc.message)
-            except DomainError as exc:
+            except (InvalidCommand, DomainError) as exc:
                 entry.update(status="dropped", reason=exc.message)
             else:
                 rolled = any(
                     isinstance(e, Game.DiceRolled) and e.originator_version >= first
                     for e in game.pending_events
                 )
-                if rolled or command.originator_version in rolled_before:
-                    entry["status"] = "re-rolled" if rolled else "kept"
-                else:
-                    entry["status"] = "kept"
+                entry["status"] = "re-rolled" if rolled else "kept"
                 entry["seqs"] = [first, game.version]
             report.append(entry)
         game.finish_rebase(dispute=dispute, report=report)
         return report
-
-    def _rolled_commands(self, game: Game) -> set[int]:
-        out, current = set(), None
-        for event in self.store.events.get(game.id):
-            if isinstance(event, Game.CommandAccepted):
-                current = event.originator_version
-            elif isinstance(event, Game.DiceRolled) and current is not None:
-                out.add(current)
-        return out
 
     def _save(self, game: Game, *others: Any) -> Game:
         first = game.version - len(game.pending_events) + 1

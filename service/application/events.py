@@ -7,23 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.domain.chain import ENVELOPE
 from service.domain.game import Game, copy_json
 
-_ENVELOPE = {
-    "originator_id",
-    "originator_version",
-    "timestamp",
-    "hash",
-    "seal",
-    "prev_hash",
-    "originator_topic",
-}
+#: shown beside ``payload`` (or not at all), not in it
+_APART = ENVELOPE | {"prev_hash"}
 
 
 def present_event(event: Any, names: dict[str, str] | None = None) -> dict[str, Any]:
     """A stored game event (a ``Game.Event``) as JSON-compatible data."""
     names = names or {}
-    fields = {k: v for k, v in vars(event).items() if k not in _ENVELOPE}
+    fields = {k: v for k, v in vars(event).items() if k not in _APART}
     payload = copy_json(fields)
     kind = type(event).__qualname__
     item: dict[str, Any] = {

@@ -5,12 +5,11 @@ games that any worker created."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from eventsourcing.utils import get_topic
 
-from service.application.store import ArbiterStore
+from service.application.store import ArbiterStore, LogFollower
 from service.domain.game import Game
 
 TOPICS = (get_topic(Game.Created), get_topic(Game.Ended))
@@ -18,23 +17,13 @@ TOPICS = (get_topic(Game.Created), get_topic(Game.Ended))
 
 class GameIndex:
     def __init__(self, store: ArbiterStore) -> None:
-        self.store = store
-        self._lock = threading.Lock()
-        self._position = 0
+        self._log = LogFollower(store, TOPICS)
         self._games: dict[str, dict[str, Any]] = {}
 
     def catch_up(self) -> None:
-        with self._lock:
-            while True:
-                batch = self.store.recorder.select_notifications(
-                    start=self._position, limit=500, topics=TOPICS, inclusive_of_start=False
-                )
-                for notification in batch:
-                    event = self.store.mapper.to_domain_event(notification)
-                    self._project(event)
-                    self._position = notification.id
-                if len(batch) < 500:
-                    return
+        with self._log.lock:
+            for event in self._log.new_events():
+                self._project(event)
 
     def _project(self, event: Any) -> None:
         gid = str(event.originator_id)
@@ -57,7 +46,7 @@ class GameIndex:
         self, *, user_id: str | None = None, status: str | None = None
     ) -> list[dict[str, Any]]:
         self.catch_up()
-        with self._lock:
+        with self._log.lock:
             rows = [dict(g, sides=dict(g["sides"])) for g in self._games.values()]
         if user_id is not None:
             rows = [g for g in rows if user_id in g["sides"].values()]

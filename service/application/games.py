@@ -201,18 +201,12 @@ class GameService:
         return game
 
     def viewer_side(self, game: Game, user: User | None, side: str | None) -> str | None:
-        """The side whose view ``user`` gets: the asked one if theirs, else their only side, else None."""
+        """The side whose view ``user`` gets: the asked one if theirs (any once the game has ended),
+        else their only side, else None."""
         mine = game.side_of(str(user.id)) if user else []
         if side is not None:
-            if side not in game.sides:
-                raise Invalid(
-                    f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]}
-                )
-            if side not in mine and game.status != "ended":
-                raise Forbidden(
-                    f"you do not play {side}", {"side": ["you may only see your own side's view"]}
-                )
-            return side
+            allowed = list(game.sides) if game.status == "ended" else mine
+            return self._own_side(game, allowed, side, "you may only see your own side's view")
         return mine[0] if len(mine) == 1 else None
 
     def view(self, game: Game, viewer: str | None) -> dict[str, Any]:
@@ -292,7 +286,7 @@ class GameService:
         for item in items:
             item["retracted"] = item["seq"] in retracted
             if item["kind"] == "Game.Recorded":
-                item["text"] = _in_words(rules, item["type"], item["payload"]["data"])
+                item["text"] = in_words(rules, item["type"], item["payload"]["data"])
         return items
 
     def iter_all_events(self, game_id: UUID | str, *, page: int = 500) -> Iterator[dict[str, Any]]:
@@ -343,26 +337,35 @@ class GameService:
     def acting_side(
         self, game: Game, user: User, side: str | None, must_be_active: bool = True
     ) -> str:
+        """The side ``user`` acts for: the named one if theirs, else the only one of theirs that may
+        act now (any of theirs unless ``must_be_active``), else their only side."""
         mine = game.side_of(str(user.id))
         if not mine:
             raise Forbidden(
                 "you are not a player of this game", {"side": ["you play no side of this game"]}
             )
-        if side is None:
-            candidates = [s for s in mine if s in game.active_sides()] if must_be_active else mine
-            if len(candidates) == 1:
-                return candidates[0]
-            if len(mine) == 1:
-                return mine[0]
-            raise Invalid("say which side you act for", {"side": [f"you play {', '.join(mine)}"]})
+        if side is not None:
+            return self._own_side(game, mine, side, f"{side} is bound to another user")
+        if must_be_active:
+            active = game.active_sides()
+            candidates = [s for s in mine if s in active]
+        else:
+            candidates = mine
+        if len(candidates) == 1:
+            return candidates[0]
+        if len(mine) == 1:
+            return mine[0]
+        raise Invalid("say which side you act for", {"side": [f"you play {', '.join(mine)}"]})
+
+    @staticmethod
+    def _own_side(game: Game, mine: list[str], side: str, refusal: str) -> str:
+        """``side`` if it is a side of the game and one of ``mine`` (else 400, or 403 ``refusal``)."""
         if side not in game.sides:
             raise Invalid(
                 f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]}
             )
         if side not in mine:
-            raise Forbidden(
-                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
-            )
+            raise Forbidden(f"you do not play {side}", {"side": [refusal]})
         return side
 
     def _names(self, game: Game) -> dict[str, str]:
@@ -432,7 +435,7 @@ class RuleRefused(Unprocessable):
         self.rule = rule
 
 
-def _in_words(rules: RulesSystem, kind: str, data: dict[str, Any]) -> str:
+def in_words(rules: RulesSystem, kind: str, data: dict[str, Any]) -> str:
     """The rules module's sentence for an event (as the viewer may see it: a redacted event may
     lack what a sentence needs, and then its type stands for it)."""
     try:

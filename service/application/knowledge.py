@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.utils import get_topic
@@ -15,7 +15,7 @@ from faq.errors import QueryError
 from faq.model import ClubRuling as IndexedRuling
 from faq.search import KnowledgeBase
 from service.application.games import GameService
-from service.application.store import ArbiterStore
+from service.application.store import ArbiterStore, LogFollower
 from service.domain.errors import NotFound
 from service.domain.rulings import ClubRuling
 from service.rules.base import RulesEvent
@@ -30,6 +30,8 @@ class KnowledgeService:
         self.index_dir = index_dir
         self._kb: KnowledgeBase | None = None
         self._lock = threading.Lock()
+        self._log = LogFollower(store, RULING_TOPICS)
+        self._rulings: dict[str, ClubRuling] = {}
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -46,19 +48,14 @@ class KnowledgeService:
 
     # -- club rulings: the log is their store, the index a cache ----------------------------------------
     def club_rulings(self) -> list[ClubRuling]:
-        ids: dict[UUID | str, bool] = {}
-        position = 0
-        while True:
-            batch = self.store.recorder.select_notifications(
-                start=position, limit=500, topics=RULING_TOPICS, inclusive_of_start=False
-            )
-            for note in batch:
-                ids[note.originator_id] = True
-                position = note.id
-            if len(batch) < 500:
-                break
-        rulings: list[ClubRuling] = [self.store.repository.get(UUID(str(rid))) for rid in ids]
-        return [r for r in rulings if not r.withdrawn]
+        """The rulings in force, projected from the log (only what is new is read on each call)."""
+        with self._log.lock:
+            for event in self._log.new_events():
+                if isinstance(event, ClubRuling.Made):
+                    self._rulings[str(event.originator_id)] = cast(ClubRuling, event.mutate(None))
+                else:
+                    self._rulings.pop(str(event.originator_id), None)
+            return list(self._rulings.values())
 
     def _indexed_rulings(self) -> Iterator[IndexedRuling]:
         for ruling in self.club_rulings():

@@ -15,7 +15,8 @@ from typing import Any
 from uuid import UUID
 
 GENESIS = "0" * 64
-_ENVELOPE = frozenset(
+#: an event's envelope: what its hash does not cover (``prev_hash`` is covered)
+ENVELOPE = frozenset(
     {"originator_id", "originator_version", "timestamp", "hash", "seal", "originator_topic"}
 )
 _seal_key: bytes | None = None
@@ -41,7 +42,7 @@ def event_hash(
     game_id: UUID | str, version: int, kind: str, timestamp: datetime, payload: Mapping[str, Any]
 ) -> str:
     """The hash of one event; ``payload`` holds its fields including ``prev_hash``."""
-    body = {k: v for k, v in payload.items() if k not in _ENVELOPE}
+    body = {k: v for k, v in payload.items() if k not in ENVELOPE}
     document = {
         "game": str(game_id),
         "version": version,

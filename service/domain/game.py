@@ -348,13 +348,15 @@ class Game(Aggregate):
             raise Forbidden(
                 f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
             )
-        if self.paused_by():
+        paused_by = self.paused_by()
+        if paused_by:
             raise Conflict(
                 "the game is paused while a dispute is open",
-                {"game": [f"paused by dispute {self.paused_by()}"]},
+                {"game": [f"paused by dispute {paused_by}"]},
             )
-        if side not in self.active_sides():
-            active = ", ".join(self.active_sides()) or "nobody"
+        active_sides = self.active_sides()
+        if side not in active_sides:
+            active = ", ".join(active_sides) or "nobody"
             raise Forbidden(
                 f"it is not {side}'s turn or phase (now: {active})",
                 {"side": [f"{side} may not act now; active: {active}"]},
@@ -545,8 +547,8 @@ class Game(Aggregate):
     ) -> None:
         """Record the arbiter's decision; for an overturn also retract the events ``retract`` and
         resume from ``restored_state`` (the application works both out from the log: see
-        ``service.application.disputes``).  A ``rebase`` goes on with :meth:`redecide` for each
-        later command and ends with :meth:`finish_rebase`."""
+        ``service.application.disputes``).  A ``rebase`` goes on with :meth:`execute` (``origin``:
+        the command re-decided) for each later command and ends with :meth:`finish_rebase`."""
         info = self.disputes.get(dispute)
         if info is None:
             raise Unprocessable(f"no dispute {dispute}", {"dispute": ["unknown dispute"]})
@@ -610,12 +612,6 @@ class Game(Aggregate):
                 reason=f"dispute {remedy}",
                 ref=dispute,
             )
-
-    def redecide(
-        self, *, side: str, user: str, command: Mapping[str, Any], seed: str, origin: int
-    ) -> int:
-        """Re-decide a later command during a rebase, on the corrected state."""
-        return self.execute(side=side, user=user, command=command, seed=seed, origin=origin)
 
     def finish_rebase(self, *, dispute: str, report: list[dict[str, Any]]) -> None:
         self._record(self.Rebased, dispute=dispute, report=copy_json(report))

@@ -378,3 +378,32 @@ def test_rules_events_come_with_the_rules_modules_words(api: ApiHelper) -> None:
     assert (
         "text" not in api.events(game["id"], "alice")[0]
     )  # GameCreated is the core's, not the rules'
+
+
+def test_a_view_is_of_a_known_side_and_ones_own_while_the_game_lasts(
+    api: ApiHelper, client: FlaskClient
+) -> None:
+    game = new_game(api)
+    url = f"/api/games/{game['id']}"
+    r = client.get(url, query_string={"side": "green"}, headers=api.user("alice"))
+    assert r.status_code == 400 and "side" in r.get_json()["details"]
+    r = client.get(url, query_string={"side": "blue"}, headers=api.user("alice"))
+    assert r.status_code == 403 and r.get_json()["details"]["side"] == [
+        "you may only see your own side's view"
+    ]
+    assert api.game(game["id"], "alice", side="red")["viewer_side"] == "red"
+    r = client.post(
+        f"{url}/commands",
+        json={
+            "expected_version": game["version"],
+            "command": {"type": "end_phase"},
+            "side": "blue",
+        },
+        headers=api.user("alice"),
+    )
+    assert r.status_code == 403 and r.get_json()["details"]["side"] == [
+        "blue is bound to another user"
+    ]
+    api.user("mallory")
+    r = api.command(game["id"], "mallory", {"type": "end_phase"}, expected_version=game["version"])
+    assert r.status_code == 403 and "not a player" in r.get_json()["message"]

@@ -451,3 +451,68 @@ def test_the_queue_names_the_disputed_event_in_words(
         list(mine[0]["disputes"].values())[0]["status"] == "open" and mine[0]["paused_by"] is None
     )
     assert client.get("/api/disputes/queue").status_code == 401
+
+
+def test_a_dispute_needs_a_live_game_event_a_claim_and_no_open_twin(
+    api: ApiHelper, client: Any
+) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    moved = move_r2(api, gid, ["D3", "D4"])
+    seq = next(e["seq"] for e in moved["events"] if e["type"] == "UnitMoved")
+    url, bob = f"/api/games/{gid}/disputes", api.user("bob")
+
+    def dispute(at: int, claim: str = "wrong") -> Any:
+        return client.post(url, json={"seq": at, "claim": claim}, headers=bob)
+
+    r = dispute(seq + 50)
+    assert r.status_code == 422 and "seq" in r.get_json()["details"]  # no such event
+    r = dispute(seq, "   ")
+    assert r.status_code == 422 and "claim" in r.get_json()["details"]
+    open_dispute(api, gid, seq, "the road does not reach D4")
+    r = dispute(seq)
+    assert r.status_code == 409 and "already under dispute" in r.get_json()["message"]
+    r = dispute(api.game(gid)["version"])  # the DisputeOpened event itself
+    assert r.status_code == 422 and "bookkeeping" in r.get_json()["message"]
+
+
+def test_a_dispute_of_a_retracted_event_is_refused(api: ApiHelper, client: Any) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    moved = move_r2(api, gid, ["D3", "D4"])
+    seq = next(e["seq"] for e in moved["events"] if e["type"] == "UnitMoved")
+    ok(client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice")))
+    ok(
+        client.post(
+            f"/api/games/{gid}/takebacks/answer", json={"accept": True}, headers=api.user("bob")
+        ),
+        200,
+    )
+    r = client.post(
+        f"/api/games/{gid}/disputes", json={"seq": seq, "claim": "wrong"}, headers=api.user("bob")
+    )
+    assert r.status_code == 409 and "retracted" in r.get_json()["message"]
+
+
+def test_a_takeback_is_answered_once_and_only_by_the_opponent(api: ApiHelper, client: Any) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    move_r2(api, gid, ["D3", "D4"])
+    ask, answer = f"/api/games/{gid}/takebacks", f"/api/games/{gid}/takebacks/answer"
+    r = client.post(answer, json={"accept": True}, headers=api.user("bob"))
+    assert r.status_code == 409 and "takeback" in r.get_json()["details"]  # nothing pending
+    ok(client.post(ask, json={}, headers=api.user("alice")))
+    r = client.post(ask, json={}, headers=api.user("alice"))
+    assert r.status_code == 409 and "already pending" in r.get_json()["message"]
+    r = client.post(answer, json={"accept": True}, headers=api.user("alice"))
+    assert r.status_code == 403 and "opponent" in r.get_json()["message"]
+
+
+def test_an_upheld_event_takes_no_remedy(app: Flask, api: ApiHelper, client: Any) -> None:
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    moved = move_r2(api, gid, ["D3", "D4"])
+    seq = next(e["seq"] for e in moved["events"] if e["type"] == "UnitMoved")
+    dispute = open_dispute(api, gid, seq, "the road does not reach D4")
+    r = client.post(
+        f"/api/games/{gid}/disputes/{dispute}/resolution",
+        json={"verdict": "upheld", "remedy": "rewind", "citations": [RULING]},
+        headers=make_arbiter(app, api),
+    )
+    assert r.status_code == 422 and "remedy" in r.get_json()["details"]
