@@ -48,6 +48,7 @@ class KnowledgeBase:
         self.corpus_hash = corpus_hash(self.corpus_dir)
         self._searcher: Searcher | None = None
         self._stamp: tuple[int, int] | None = None
+        self._rulebooks: dict[str, list[dict[str, Any]]] = {}  # per searcher: entries in order
         if not self.store.is_current(self.corpus_hash):
             with self.store.lock():
                 if not self.store.is_current(self.corpus_hash):
@@ -85,6 +86,7 @@ class KnowledgeBase:
             self._searcher.close()
         self._stamp = self.store.pointer_stamp()
         self._searcher = self.store.open().searcher(weighting=CachedBM25F())
+        self._rulebooks = {}
 
     def searcher(self) -> Searcher:
         """The searcher, refreshed if another process rebuilt the index or changed club rulings."""
@@ -189,9 +191,16 @@ class KnowledgeBase:
         related = self._run(plan, limit, flt) if plan.query is not None else []
         return {"governing": governing, "related": related}
 
+    def _rulebook(self, document: str) -> list[dict[str, Any]]:
+        """A rulebook's entries in order, parsed once per opened searcher (not per event)."""
+        searcher = self.searcher()
+        if document not in self._rulebooks:
+            entries = [json.loads(f["payload"]) for f in searcher.documents(document=document)]
+            self._rulebooks[document] = sorted(entries, key=lambda e: e["order"])
+        return self._rulebooks[document]
+
     def _governing(self, document: str, sections: list[str]) -> list[dict[str, Any]]:
-        entries = [json.loads(f["payload"]) for f in self.searcher().documents(document=document)]
-        entries.sort(key=lambda e: e["order"])
+        entries = self._rulebook(document)
         chosen: list[dict[str, Any]] = []
         for wanted in sections:
             for e in entries:

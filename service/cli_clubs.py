@@ -20,17 +20,25 @@ def _user(ctx: click.Context, username: str) -> Any:
     return _services(ctx).users.by_name(username)
 
 
-def _setting(values: tuple[str, ...]) -> dict[str, Any]:
-    """``key=value`` pairs; values are read as JSON when they parse (numbers, true/false)."""
-    out: dict[str, Any] = {}
+def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
+    """``key=value`` pairs, the values as typed."""
+    out: dict[str, str] = {}
     for item in values:
         key, sep, raw = item.partition("=")
         if not sep:
-            raise click.BadParameter(f"{item!r} is not key=value", param_hint="--set")
+            raise click.BadParameter(f"{item!r} is not key=value", param_hint=option)
+        out[key.strip()] = raw
+    return out
+
+
+def _setting(values: tuple[str, ...]) -> dict[str, Any]:
+    """``key=value`` pairs; values are read as JSON when they parse (numbers, true/false)."""
+    out: dict[str, Any] = {}
+    for key, raw in _pairs(values, "--set").items():
         try:
-            out[key.strip()] = json.loads(raw)
+            out[key] = json.loads(raw)
         except json.JSONDecodeError:
-            out[key.strip()] = raw
+            out[key] = raw
     return out
 
 
@@ -293,7 +301,7 @@ def ladders_report(
     as_user: str,
 ) -> None:
     """Report a face-to-face game on LADDER (the opponent confirms it)."""
-    bound = {k: str(v) for k, v in _setting(sides).items()}
+    bound = _pairs(sides, "--side")
     report = _services(ctx).ladders.report(
         ladder, _user(ctx, as_user), sides=bound, winner=winner, level=level, scenario=scenario
     )
@@ -386,7 +394,7 @@ def campaigns_result(
     as_user: str,
 ) -> None:
     """Score STEP of CAMPAIGN played off-line."""
-    bound = {k: str(v) for k, v in _setting(sides).items()}
+    bound = _pairs(sides, "--side")
     done = _services(ctx).campaigns.score_step(
         campaign, _user(ctx, as_user), step, sides=bound, winner=winner, level=level
     )

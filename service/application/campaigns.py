@@ -5,7 +5,6 @@ A started step is scored by itself when its game ends: the ladder feed follows t
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
@@ -18,7 +17,7 @@ from service.application.clubs import ClubService
 from service.application.games import GameService
 from service.application.ports import Broker
 from service.application.standings import LadderFeed
-from service.application.store import ArbiterStore
+from service.application.store import ArbiterStore, LogFollower
 from service.application.users import UserService
 from service.domain.campaigns import STARTED, Campaign
 from service.domain.errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -47,8 +46,7 @@ class CampaignService:
         self.feed = feed
         self.broker = broker
         feed.on_campaign_game_ended = self.game_ended
-        self._lock = threading.Lock()
-        self._position = 0
+        self._log = LogFollower(store, (get_topic(Campaign.Created),))
         self._index: dict[str, dict[str, str]] = {}
 
     # -- commands -------------------------------------------------------------------------------
@@ -174,24 +172,13 @@ class CampaignService:
 
     def of_club(self, club: str) -> list[dict[str, str]]:
         cid = str(self.clubs.get(club).id)
-        with self._lock:
-            while True:
-                batch = self.store.recorder.select_notifications(
-                    start=self._position,
-                    limit=500,
-                    topics=(get_topic(Campaign.Created),),
-                    inclusive_of_start=False,
-                )
-                for note in batch:
-                    event: Any = self.store.mapper.to_domain_event(note)
-                    self._index[str(event.originator_id)] = {
-                        "id": str(event.originator_id),
-                        "club": event.club_id,
-                        "name": event.name,
-                    }
-                    self._position = note.id
-                if len(batch) < 500:
-                    break
+        with self._log.lock:
+            for event in self._log.new_events():
+                self._index[str(event.originator_id)] = {
+                    "id": str(event.originator_id),
+                    "club": event.club_id,
+                    "name": event.name,
+                }
             return [c for c in self._index.values() if c["club"] == cid]
 
     # -- helpers --------------------------------------------------------------------------------

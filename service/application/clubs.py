@@ -3,7 +3,6 @@ whether a user is an arbiter of the club a game belongs to)."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 from uuid import UUID
 
@@ -11,7 +10,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
-from service.application.store import ArbiterStore
+from service.application.store import ArbiterStore, LogFollower
 from service.application.users import UserService
 from service.domain.clubs import ROLES, Club, club_id
 from service.domain.errors import Conflict, NotFound
@@ -22,8 +21,7 @@ class ClubService:
     def __init__(self, store: ArbiterStore, users: UserService) -> None:
         self.store = store
         self.users = users
-        self._lock = threading.Lock()
-        self._position = 0
+        self._log = LogFollower(store, (get_topic(Club.Founded),))
         self._names: dict[str, str] = {}  # club id -> name (a projection of Club.Founded)
 
     # -- commands -------------------------------------------------------------------------------
@@ -86,20 +84,9 @@ class ClubService:
         }
 
     def list(self) -> list[dict[str, str]]:
-        with self._lock:
-            while True:
-                batch = self.store.recorder.select_notifications(
-                    start=self._position,
-                    limit=500,
-                    topics=(get_topic(Club.Founded),),
-                    inclusive_of_start=False,
-                )
-                for note in batch:
-                    event: Any = self.store.mapper.to_domain_event(note)
-                    self._names[str(event.originator_id)] = event.name
-                    self._position = note.id
-                if len(batch) < 500:
-                    break
+        with self._log.lock:
+            for event in self._log.new_events():
+                self._names[str(event.originator_id)] = event.name
             rows = [{"id": cid, "name": name} for cid, name in self._names.items()]
         return sorted(rows, key=lambda r: r["name"].lower())
 

@@ -27,7 +27,7 @@ from service.domain.campaigns import Campaign
 from service.domain.errors import DomainError
 from service.domain.game import Game
 from service.domain.ladders import Challenge, Ladder, LadderResult, ResultReport
-from service.domain.ratings.table import RatingTable
+from service.domain.ratings.table import RatingTable, ranked
 
 log = logging.getLogger(__name__)
 BATCH = 2000
@@ -357,13 +357,13 @@ class LadderFeed:
         for lid in changed:
             state = self.ladders[lid]
             users = state.table.refresh()
+            everyone = self.rows(state)
             replace = state.replace or len(users) > REPLACE_ABOVE
-            rows = self.rows(state, None if replace else users)
-            written = self._write(state, rows, replace)
-            if written is None:  # the board is missing: Redis lost it
-                self._write(state, self.rows(state), True)
+            rows = everyone if replace else [r for r in everyone if r["user"] in users]
+            if self._write(state, rows, replace) is None:  # the board is missing: Redis lost it
+                self._write(state, everyone, True)
             state.replace = False
-            top = self.standings(state)[:10]
+            top = ranked(everyone)[:10]
             self.broker.publish(
                 ladder_channel(lid),
                 {
@@ -392,18 +392,15 @@ class LadderFeed:
             self._write(state, self.rows(state), True)
 
     # -- queries ----------------------------------------------------------------------------------
-    def rows(self, state: LadderState, users: set[str] | None = None) -> list[dict[str, Any]]:
+    def rows(self, state: LadderState) -> list[dict[str, Any]]:
+        """Every current player's row (unranked)."""
         table = state.table
         table.refresh()
-        chosen = table.players if users is None else users
-        out = []
-        for uid in chosen:
-            if uid in state.left:
-                continue
-            row = table.row(uid)
-            row["username"] = self._name(uid)
-            out.append(row)
-        return out
+        return [
+            table.row(uid) | {"username": self._name(uid)}
+            for uid in table.players
+            if uid not in state.left
+        ]
 
     def _name(self, uid: str) -> str:
         name = self._names.get(uid)
@@ -415,10 +412,7 @@ class LadderFeed:
         """Every current player in rank order (the order of the Redis board)."""
         with self._lock:
             rows = self.rows(state)
-        rows.sort(key=lambda r: (r["rating"], -r["rd"], r["user"]), reverse=True)
-        for rank, row in enumerate(rows, start=1):
-            row["rank"] = rank
-        return rows
+        return ranked(rows)
 
     def ladder(self, ladder_id: str) -> LadderState | None:
         """The projected ladder, catching up once if this worker has not seen it yet."""

@@ -418,3 +418,130 @@ def test_a_ladder_game_carries_the_ladder_policies_and_my_ladders_list_my_standi
         and mine[0]["me"]["rank"] == 4
     )
     assert ok(api.client.get("/api/me/ladders", headers=api.user("stranger"))) == []
+
+
+def refused(response: Any, status: int, field: str) -> str:
+    """The response is an error of ``status`` naming ``field``; returns its message."""
+    body = response.get_json()
+    assert response.status_code == status, body
+    assert field in body["details"], body
+    return str(body["message"])
+
+
+def test_bad_club_input_is_refused_with_its_reason(api: ApiHelper, club: dict) -> None:
+    ann, bob, cid = api.user("ann"), api.user("bob"), club["id"]
+    refused(api.client.post("/api/clubs", json={"name": "ab"}, headers=ann), 400, "name")
+    refused(api.client.post("/api/clubs", json={"name": "hex  club"}, headers=ann), 409, "name")
+    refused(api.client.get("/api/clubs/No Such Club"), 404, "club")
+    r = api.client.post(f"/api/clubs/{cid}/members", json={"username": "ghost"}, headers=ann)
+    assert r.status_code == 404
+    refused(api.client.put(f"/api/clubs/{cid}/members/bob/roles/king", headers=ann), 400, "roles")
+    refused(api.client.put(f"/api/clubs/{cid}/members/bob/roles/player", headers=ann), 409, "role")
+    r = api.client.delete(f"/api/clubs/{cid}/members/eve", headers=api.user("eve"))
+    refused(r, 404, "user")
+    refused(api.client.delete(f"/api/clubs/{cid}/members/ann", headers=bob), 403, "club")
+
+
+def test_bad_ladder_input_is_refused_with_its_reason(api: ApiHelper, ladder: dict) -> None:
+    lid, cid = ladder["id"], ladder["club"]
+    ann, bob = api.user("ann"), api.user("bob")
+    base = {"name": "L2", "system": "skirmish"}
+    url = f"/api/clubs/{cid}/ladders"
+    refused(api.client.post(url, json=base | {"system": "chess"}, headers=ann), 422, "system")
+    refused(api.client.post(url, json=base | {"scenario": "nope"}, headers=ann), 422, "scenario")
+    refused(api.client.post(url, json=base, headers=bob), 403, "club")
+    refused(
+        api.client.post(url, json=base | {"settings": {"tau": 9}}, headers=ann), 400, "settings.tau"
+    )
+    refused(api.client.get("/api/ladders/nope"), 404, "ladder")
+    refused(api.client.get(f"/api/ladders/{cid}"), 404, "ladder")  # a club, not a ladder
+    refused(api.client.post(f"/api/ladders/{lid}/players", headers=bob), 409, "ladder")
+    refused(
+        api.client.delete(f"/api/ladders/{lid}/players", headers=api.user("eve")), 409, "ladder"
+    )
+    r = api.client.get(f"/api/ladders/{lid}/standings", query_string={"limit": 0})
+    assert r.status_code == 400 and "limit" in r.get_json()["details"]
+    assert api.client.get(f"/api/ladders/{lid}/history/ghost").status_code == 404
+    for window in ("soon", "0", "601"):
+        r = api.client.get(f"/api/ladders/{lid}/stream", query_string={"window": window})
+        refused(r, 400, "window")
+
+    low, above = [r["username"] for r in standings(api, lid)][3:1:-1]
+    me = api.user(low)
+    challenges = f"/api/ladders/{lid}/challenges"
+    refused(api.client.post(challenges, json={"opponent": low}, headers=me), 422, "opponent")
+    assert api.client.post(challenges, json={"opponent": "ghost"}, headers=me).status_code == 404
+    body = {"opponent": above}
+    refused(api.client.post(challenges, json=body | {"side": "green"}, headers=me), 422, "side")
+    r = api.client.post(challenges, json=body | {"scenario": "other"}, headers=me)
+    assert "one scenario" in refused(r, 422, "scenario")
+    r = api.client.post(challenges, json=body | {"options": {"turns": "many"}}, headers=me)
+    assert r.status_code == 422 and any(k.startswith("options") for k in r.get_json()["details"])
+    r = api.client.post(challenges, json=body | {"colour": "red"}, headers=me)
+    assert r.status_code == 400 and "colour" in r.get_json()["details"]
+    challenge = ok(api.client.post(challenges, json=body, headers=me), 201)
+    r = api.client.post(
+        f"/api/challenges/{challenge['id']}/accept", headers=ann if low != "ann" else bob
+    )
+    refused(r, 403, "challenge")
+    refused(api.client.post("/api/challenges/nope/accept", headers=me), 404, "challenge")
+    refused(api.client.post(f"/api/challenges/{lid}/decline", headers=me), 404, "challenge")
+
+    reports = f"/api/ladders/{lid}/reports"
+    r = api.client.post(reports, json={"sides": {"red": "bob"}, "winner": None}, headers=bob)
+    refused(r, 422, "sides")
+    r = api.client.post(
+        reports, json={"sides": {"red": "bob", "blue": "eve"}, "winner": None}, headers=bob
+    )
+    refused(r, 422, "sides")  # eve does not play the ladder
+    r = api.client.post(
+        reports, json={"sides": {"red": "bob", "blue": "bob"}, "winner": None}, headers=bob
+    )
+    refused(r, 422, "sides")  # two different players
+    refused(api.client.post("/api/reports/nope/confirm", headers=bob), 404, "report")
+
+
+def test_bad_campaign_input_is_refused_with_its_reason(api: ApiHelper, club: dict) -> None:
+    ann, url = api.user("ann"), f"/api/clubs/{club['id']}/campaigns"
+    step = {"title": "Mill", "system": "skirmish", "scenario": "meeting"}
+    body = {"name": "Autumn", "sides": ["red", "blue"], "steps": [step], "scoring": {"victory": 3}}
+    r = api.client.post(url, json=body | {"steps": [step | {"scenario": "nope"}]}, headers=ann)
+    refused(r, 422, "steps.0.scenario")
+    r = api.client.post(url, json=body | {"sides": ["red", "green"]}, headers=ann)
+    assert "not the campaign's" in r.get_json()["details"]["steps.0.scenario"][0]
+    offline = {"steps": [{"title": "At the club"}]}
+    r = api.client.post(url, json=body | offline | {"sides": ["red", "red"]}, headers=ann)
+    refused(r, 400, "sides")
+    r = api.client.post(
+        url, json=body | {"steps": [{"title": "x", "system": "skirmish"}]}, headers=ann
+    )
+    refused(r, 400, "steps.0.scenario")
+    refused(api.client.post(url, json=body | {"scoring": {}}, headers=ann), 400, "scoring")
+    r = api.client.post(url, json=body | {"steps": [step, {"title": "At the club"}]}, headers=ann)
+    cid = ok(r, 201)["id"]
+    refused(api.client.get("/api/campaigns/nope"), 404, "campaign")
+    sides = {"red": "bob", "blue": "cat"}
+    start = f"/api/campaigns/{cid}/steps/%d/start"
+    refused(api.client.post(start % 5, json={"sides": sides}, headers=ann), 422, "step")
+    r = api.client.post(start % 0, json={"sides": {"red": "bob"}}, headers=ann)
+    refused(r, 422, "sides")
+    refused(
+        api.client.post(start % 0, json={"sides": sides}, headers=api.user("bob")), 403, "campaign"
+    )
+    r = api.client.post(
+        f"/api/campaigns/{cid}/steps/0/result",
+        json={"sides": sides, "winner": "green", "level": "victory"},
+        headers=ann,
+    )
+    refused(r, 422, "winner")
+    ok(
+        api.client.post(
+            f"/api/campaigns/{cid}/steps/0/result",
+            json={"sides": sides, "winner": "red", "level": "victory"},
+            headers=ann,
+        ),
+        201,
+    )
+    refused(api.client.post(start % 1, json={"sides": sides}, headers=ann), 422, "step")  # off-line
+    r = api.client.post(f"/api/campaigns/{cid}/steps/0/notes", json={"text": ""}, headers=ann)
+    refused(r, 400, "text")

@@ -142,3 +142,56 @@ def test_a_club_ladder_and_campaign_from_the_command_line(tmp_path: Path) -> Non
     svc = build_services(make_config(tmp_path, secret_key="k"))
     assert svc.campaigns.get(cid).standings()["sides"] == {"red": 1, "blue": 1}
     svc.close()
+
+
+def _club_with_ladder() -> str:
+    for name in ("ann", "bob", "1e3"):
+        ok("users", "add", name, "--password", "correct horse")
+    ok("clubs", "create", "Hex Club", "--founder", "ann")
+    for name in ("bob", "1e3"):
+        ok("clubs", "add-member", "Hex Club", name, "--as", "ann")
+    out = ok(
+        "ladders", "create", "Hex Club", "Mill ladder", "--system", "skirmish",
+        "--scenario", "meeting", "--as", "ann",
+    )  # fmt: skip
+    return re.search(r"\(([0-9a-f-]{36})\)", out).group(1)  # type: ignore[union-attr]
+
+
+def test_bad_command_line_input_is_refused_with_its_reason(tmp_path: Path) -> None:
+    lid = _club_with_ladder()
+    bad = run("ladders", "settings", lid, "--set", "takeback", "--as", "ann")
+    assert bad.exit_code == 2 and "'takeback' is not key=value" in bad.output
+    assert "--set" in bad.output
+    bad = run("ladders", "report", lid, "--side", "red", "--winner", "red", "--as", "bob")
+    assert bad.exit_code == 2 and "'red' is not key=value" in bad.output
+    assert "--side" in bad.output
+    bad = run("ladders", "challenge", lid, "ann", "--options", "{turns", "--as", "bob")
+    assert bad.exit_code == 2 and "--options" in bad.output
+    bad = run("ladders", "join", "no-such-ladder", "--as", "bob")
+    assert bad.exit_code == 2 and "no ladder no-such-ladder" in bad.output
+    bad = run("ladders", "join", lid, "--as", "nobody")
+    assert bad.exit_code == 2 and "nobody" in bad.output
+    bad = run("ladders", "create", "Hex Club", "L", "--system", "chess", "--as", "ann")
+    assert bad.exit_code == 2 and "no rules system 'chess'" in bad.output
+    path = tmp_path / "campaign.json"
+    path.write_text(json.dumps({"name": "Autumn", "sides": ["red", "blue"]}))
+    bad = run("campaigns", "create", "Hex Club", str(path), "--as", "ann")
+    assert bad.exit_code == 2 and "not a campaign file" in bad.output
+    path.write_text("{not json")
+    bad = run("campaigns", "create", "Hex Club", str(path), "--as", "ann")
+    assert bad.exit_code == 2 and "not a campaign file" in bad.output
+    bad = run("campaigns", "show", "no-such-campaign")
+    assert bad.exit_code == 2 and "no campaign no-such-campaign" in bad.output
+
+
+def test_side_pairs_name_users_as_typed_even_when_the_name_reads_as_a_number() -> None:
+    """``--side red=1e3`` binds the user called ``1e3`` (not 1000.0)."""
+    lid = _club_with_ladder()
+    for name in ("bob", "1e3"):
+        ok("ladders", "join", lid, "--as", name)
+    out = ok(
+        "ladders", "report", lid, "--side", "red=1e3", "--side", "blue=bob", "--winner", "red",
+        "--as", "bob",
+    )  # fmt: skip
+    ok("ladders", "confirm", out.split()[1].rstrip(":"), "--as", "1e3")
+    assert ok("ladders", "standings", lid).splitlines()[0].split()[:2] == ["1", "1e3"]

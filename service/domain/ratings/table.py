@@ -20,6 +20,15 @@ from service.domain.ratings.sides import SideAdjustment
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
 
+def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` best first, numbered from 1: by rating, then the smaller deviation, then the larger
+    user id (the order of a Redis sorted set read from the top)."""
+    rows.sort(key=lambda r: (r["rating"], -r["rd"], r["user"]), reverse=True)
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    return rows
+
+
 @dataclass
 class Player:
     user: str
@@ -167,14 +176,9 @@ class RatingTable:
         }
 
     def standings(self) -> list[dict[str, Any]]:
-        """Every player, best first: by rating, then the smaller deviation, then the larger user id
-        (the order of a Redis sorted set read from the top)."""
+        """Every player, best first (see :func:`ranked`)."""
         self.refresh()
-        rows = [self.row(user) for user in self.players]
-        rows.sort(key=lambda r: (r["rating"], -r["rd"], r["user"]), reverse=True)
-        for rank, row in enumerate(rows, start=1):
-            row["rank"] = rank
-        return rows
+        return ranked([self.row(user) for user in self.players])
 
     def history(self, user: str) -> list[dict[str, Any]]:
         """The player's rating at the end of each period played, then the provisional one."""
