@@ -41,7 +41,7 @@ def check_shape(state: State, command: Mapping[str, Any]) -> str:
         if isinstance(command.get(name), list):
             unknown = [i for i in command[name] if i not in state["units"]]
             if unknown:
-                problems[name] = [f"unknown unit {i}" for i in unknown]
+                problems.setdefault(name, [f"unknown unit {i}" for i in unknown])
     for name in ("unit", "return", "leader", "instead"):
         if isinstance(command.get(name), str) and command[name] not in state["units"]:
             problems[name] = [f"unknown unit {command[name]}"]
@@ -50,7 +50,9 @@ def check_shape(state: State, command: Mapping[str, Any]) -> str:
     hexes += command.get("path", []) if isinstance(command.get("path"), list) else []
     bad = [h for h in hexes if not isinstance(h, str) or not grid.in_bounds(h)]
     if bad:
-        problems["hex" if "hex" in command else "path"] = [f"unknown hex {h}" for h in bad]
+        problems.setdefault(
+            "hex" if "hex" in command else "path", [f"unknown hex {h}" for h in bad]
+        )
     if problems:
         raise InvalidCommand(f"invalid {kind} command", problems)
     return str(kind)

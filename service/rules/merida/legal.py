@@ -75,7 +75,7 @@ def _movement(state: State, side: str) -> list[dict[str, Any]]:
             if not paths:
                 continue
             action = {"type": "move", "units": [unit["id"]], "mode": mode, "paths": paths}
-            regain = moves.regain_hexes(state, unit) if mode == "tactical" else None
+            regain = moves.regain_hexes(state, unit, paths) if mode == "tactical" else None
             if regain is not None:  # rule 10: this unit must move to one of these hexes
                 action["must_regain"] = {"line": regain[0], "hexes": regain[1]}
             actions.append(action)

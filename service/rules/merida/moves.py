@@ -57,7 +57,7 @@ class _Rules:
         unit = self.unit
         if to in self.enemy_hexes:
             return self.refuse("6", f"{to} holds enemy units: units never stack with enemy units")
-        rule = terrain.prohibited(self.state, unit, frm, to)
+        rule, cost = terrain.judge(self.mapdata, unit["type"], frm, to)
         if rule is not None:
             return self.refuse(rule, f"{unit['name']} may not enter {to} from {frm}")
         if self.mode == "rail" or unit["type"] == "train":
@@ -84,7 +84,7 @@ class _Rules:
                 )
         if self.mode == "rail" or unit["type"] == "train":
             return 0.0
-        return terrain.step_cost(self.state, unit, frm, to)
+        return cost
 
     def must_stop(self, hex_: str) -> bool:
         return self.in_zoc(hex_)
@@ -210,9 +210,12 @@ def destinations(state: State, unit: dict[str, Any], mode: str) -> dict[str, lis
     }
 
 
-def regain_hexes(state: State, unit: dict[str, Any]) -> tuple[str, list[str]] | None:
+def regain_hexes(
+    state: State, unit: dict[str, Any], tactical: Mapping[str, list[str]] | None = None
+) -> tuple[str, list[str]] | None:
     """Rule 10: a unit found out of supply (or out of command) in the supply phase that has not
-    moved and could regain its line by moving: which line, and the hexes that regain it."""
+    moved and could regain its line by moving: which line, and the hexes that regain it.
+    ``tactical`` is the unit's tactical :func:`destinations` when the caller has them already."""
     if unit["moved"] or unit["status"] != "map" or not board.needs_lines(unit):
         return None
     for line, flag, reach in (
@@ -224,7 +227,9 @@ def regain_hexes(state: State, unit: dict[str, Any]) -> tuple[str, list[str]] | 
         lined = reach(state, unit["side"])
         if unit["hex"] in lined:
             continue
-        found = [h for h in destinations(state, unit, "tactical") if h in lined]
+        if tactical is None:
+            tactical = destinations(state, unit, "tactical")
+        found = [h for h in tactical if h in lined]
         if found:
             return line, found
     return None

@@ -53,28 +53,32 @@ def retreat_group(
             return (grid.distance_to_nearest(end, towards) or 0, path)
         return (-(grid.distance_to_nearest(end, enemy_hexes) or 0), path)
 
-    for path in sorted(paths, key=preference):
-        if stacking.fits(_others_at(state, path[-1], group) + group):
-            return {"units": ids, "path": list(path)}
-    for path in sorted(paths, key=preference):
-        displaced = _displace(state, path[-1], group, zoc, enemy_hexes)
-        if displaced is not None:
-            return {"units": ids, "path": list(path), "displaced": displaced}
+    fitting = [p for p in paths if stacking.fits(_others_at(state, p[-1], group) + group)]
+    path = kernel_retreat.choose_retreat(fitting, preference)
+    if path is not None:
+        return {"units": ids, "path": list(path)}
+    if stacking.fits(group):
+        for path in sorted(paths, key=preference):
+            displaced = _displace(state, path[-1], group, zoc, enemy_hexes)
+            if displaced is not None:
+                return {"units": ids, "path": list(path), "displaced": displaced}
     return {"units": ids, "eliminated": True, "reason": "no retreat within stacking limits"}
 
 
 def _displace(
     state: State, hex_: str, group: list[dict[str, Any]], zoc: set[str], enemy: set[str]
 ) -> dict[str, Any] | None:
-    """Rule 8: move the units already in ``hex_`` one hex (not into an enemy ZOC) to make room."""
+    """Rule 8: move the units already in ``hex_`` one hex (not into an enemy ZOC, nor into the
+    retreating stack's hex) to make room."""
     present = _others_at(state, hex_, group)
-    if not stacking.fits(group):
+    enter = _can_enter(state, present, zoc, enemy | {group[0]["hex"]})
+    room = kernel_retreat.retreat_paths(
+        board.map_of(state).grid,
+        hex_,
+        1,
+        enter,
+        can_end=lambda near: stacking.fits(_others_at(state, near, present) + present),
+    )
+    if not room:
         return None
-    grid = board.map_of(state).grid
-    can_enter = _can_enter(state, present, zoc, enemy)
-    for near in grid.neighbours(hex_):
-        if near == group[0]["hex"] or not can_enter(hex_, near):
-            continue
-        if stacking.fits(_others_at(state, near, present) + present):
-            return {"units": [u["id"] for u in present], "path": [hex_, near]}
-    return None
+    return {"units": [u["id"] for u in present], "path": list(room[0])}

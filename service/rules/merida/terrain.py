@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from service.rules.base import State
-from service.rules.merida.board import map_of, town_or_city
+from service.rules.kernel.mapdata import MapData
+from service.rules.merida.board import map_of
 
 MOUNTAIN_COST = {
     "leader": 1,
@@ -18,29 +20,33 @@ MOUNTAIN_COST = {
 ROAD_COST = 0.5
 RIVER_COST = 2
 NO_RIVER_TYPES = ("artillery", "armor")
+SETTLEMENTS = frozenset(("town", "city"))
 
 
 def prohibited(state: State, unit: dict[str, Any], frm: str, to: str) -> str | None:
     """Why ``unit`` may never pass from ``frm`` into ``to`` (the rule), else None: artillery and
     armor cross rivers only along a road (TEC); guerrillas never enter towns or cities (rule 2)."""
-    mapdata = map_of(state)
-    features = mapdata.hexside_features(frm, to)
-    if "river" in features and "road" not in features and unit["type"] in NO_RIVER_TYPES:
-        return "TEC"
-    if unit["type"] == "guerrilla" and town_or_city(state, to):
-        return "2"
-    return None
+    return judge(map_of(state), unit["type"], frm, to)[0]
 
 
 def step_cost(state: State, unit: dict[str, Any], frm: str, to: str) -> float | None:
     """The movement points to enter ``to`` from ``frm`` (TEC), ``None`` when prohibited."""
-    if prohibited(state, unit, frm, to):
-        return None
-    mapdata = map_of(state)
+    return judge(map_of(state), unit["type"], frm, to)[1]
+
+
+@lru_cache(maxsize=1 << 16)
+def judge(mapdata: MapData, kind: str, frm: str, to: str) -> tuple[str | None, float | None]:
+    """Both at once for a unit type: ``(rule prohibiting the step, None)`` or ``(None, cost)``.
+    The map never changes, so each step is judged once per type, not once per unit, mode and
+    legal-actions call."""
     features = mapdata.hexside_features(frm, to)
+    if "river" in features and "road" not in features and kind in NO_RIVER_TYPES:
+        return "TEC", None
+    if kind == "guerrilla" and mapdata.hex_features(to) & SETTLEMENTS:
+        return "2", None
     if "road" in features:
-        return ROAD_COST
-    cost = float(MOUNTAIN_COST.get(unit["type"], 1)) if mapdata.terrain(to) == "mountain" else 1.0
+        return None, ROAD_COST
+    cost = float(MOUNTAIN_COST.get(kind, 1)) if mapdata.terrain(to) == "mountain" else 1.0
     if "river" in features:
         cost = max(cost, RIVER_COST)
-    return cost
+    return None, cost
