@@ -8,7 +8,7 @@ from typing import Any
 from service.rules.backbone import geography as geo
 from service.rules.backbone import supply
 from service.rules.backbone.data_files import load
-from service.rules.backbone.units import State, at, is_hq, on_map
+from service.rules.backbone.units import State, at, is_hq
 from service.rules.base import Dice, RulesEvent, RuleViolation
 
 
@@ -181,7 +181,3 @@ def _hq_city(state: State, hq: dict[str, Any]) -> str | None:
     if hq["nation"] == "uk" and state.get("beachhead"):
         return str(state["beachhead"])
     return None
-
-
-def units_out_of_supply(state: State, side: str) -> list[str]:
-    return [u["id"] for u in on_map(state, side) if not u.get("supplied", True)]

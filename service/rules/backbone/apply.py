@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from service.rules.backbone.units import State, eliminate, place
+from service.rules.handlers import EventHandlers
 
-Handler = Callable[[State, dict[str, Any]], None]
+HANDLERS = EventHandlers("backbone")
+handles = HANDLERS.handles
 
 
 def _lose_step(state: State, uid: str) -> None:
@@ -17,6 +18,7 @@ def _lose_step(state: State, uid: str) -> None:
         eliminate(state, u)
 
 
+@handles("UnitMoved")
 def _moved(state: State, d: dict[str, Any]) -> None:
     u = state["units"][d["unit"]]
     place(state, u, d["path"][-1])
@@ -24,11 +26,13 @@ def _moved(state: State, d: dict[str, Any]) -> None:
     state["moved"].append(u["id"])
 
 
+@handles("UnitsDeployed")
 def _deployed(state: State, d: dict[str, Any]) -> None:
     for uid, hex_ in d["positions"].items():
         state["units"][uid]["hex"] = hex_
 
 
+@handles("StepChanged")
 def _step(state: State, d: dict[str, Any]) -> None:
     state["step"] = d["step"]
     state["moved"] = []
@@ -36,6 +40,7 @@ def _step(state: State, d: dict[str, Any]) -> None:
     state["exploit_target"] = None
 
 
+@handles("TurnBegan")
 def _turn(state: State, d: dict[str, Any]) -> None:
     state["turn"] = d["turn"]
     state["attacked_units"] = []
@@ -49,6 +54,7 @@ def _turn(state: State, d: dict[str, Any]) -> None:
     state["end_votes"] = {}
 
 
+@handles("CombatDeclared")
 def _declared(state: State, d: dict[str, Any]) -> None:
     c = dict(d["combat"])
     side = c["attacker_side"]
@@ -76,6 +82,7 @@ def _declared(state: State, d: dict[str, Any]) -> None:
     state["combat"] = c
 
 
+@handles("DefenceDeclared")
 def _defence(state: State, d: dict[str, Any]) -> None:
     sup = d["supports"]
     side = d["side"]
@@ -87,26 +94,31 @@ def _defence(state: State, d: dict[str, Any]) -> None:
     state["combat"]["picks"] = d["picks"]
 
 
+@handles("CombatRolled")
 def _rolled(state: State, d: dict[str, Any]) -> None:
     state["combat"]["stage"] = "baraka"
     state["combat"]["first_die"] = d["die"]
 
 
+@handles("BarakaUsed")
 def _baraka(state: State, d: dict[str, Any]) -> None:
     state["baraka_turn"] = state["turn"]
 
 
+@handles("CombatResolved")
 def _resolved(state: State, d: dict[str, Any]) -> None:
     for loss in d["losses"]["attacker"] + d["losses"]["defender"]:
         _lose_step(state, loss["unit"])
     state["combat"]["result"] = d["result"]["text"]
 
 
+@handles("RetreatRequired")
 def _retreat_required(state: State, d: dict[str, Any]) -> None:
     state["combat"]["stage"] = "retreat"
     state["combat"]["retreating"] = d["units"]
 
 
+@handles("LastStandRolled")
 def _last_stand(state: State, d: dict[str, Any]) -> None:
     if d["success"]:
         _lose_step(state, d["loss"])
@@ -114,6 +126,7 @@ def _last_stand(state: State, d: dict[str, Any]) -> None:
         state["combat"]["last_stand_failed"] = True
 
 
+@handles("UnitsRetreated")
 def _retreated(state: State, d: dict[str, Any]) -> None:
     for uid in d["extra_losses"]:
         if state["units"][uid]["status"] == "map":
@@ -130,10 +143,12 @@ def _retreated(state: State, d: dict[str, Any]) -> None:
     state["combat"]["retreated_to"] = d["to"]
 
 
+@handles("AdvanceRequired")
 def _advance_required(state: State, d: dict[str, Any]) -> None:
     state["combat"]["stage"] = "advance"
 
 
+@handles("UnitsAdvanced")
 def _advanced(state: State, d: dict[str, Any]) -> None:
     for uid in d["units"]:
         place(state, state["units"][uid], d["to"])
@@ -142,6 +157,7 @@ def _advanced(state: State, d: dict[str, Any]) -> None:
     state["pending_exploit"] = {"units": d["exploiters"], "target": retreated_to}
 
 
+@handles("CombatEnded")
 def _ended(state: State, d: dict[str, Any]) -> None:
     pending = state.pop("pending_exploit", None)
     state["combat"] = None
@@ -150,6 +166,7 @@ def _ended(state: State, d: dict[str, Any]) -> None:
         state["exploit_target"] = pending["target"]
 
 
+@handles("LandingSucceeded")
 def _landed(state: State, d: dict[str, Any]) -> None:
     for uid in d["units"]:
         u = state["units"][uid]
@@ -161,6 +178,7 @@ def _landed(state: State, d: dict[str, Any]) -> None:
     state["landing"]["done"] = True
 
 
+@handles("LandingFailed")
 def _landing_failed(state: State, d: dict[str, Any]) -> None:
     for u in state["units"].values():
         if u["status"] == "afloat":
@@ -169,15 +187,18 @@ def _landing_failed(state: State, d: dict[str, Any]) -> None:
     state["landing"]["failed"] = True
 
 
+@handles("WeatherDetermined")
 def _weather(state: State, d: dict[str, Any]) -> None:
     state["weather"] = d["weather"]
 
 
+@handles("SupportPointsSet")
 def _supports_set(state: State, d: dict[str, Any]) -> None:
     state["air"] = dict(d["air"])
     state["naval"]["points"] = d["naval"]
 
 
+@handles("StraitRolled")
 def _strait(state: State, d: dict[str, Any]) -> None:
     if d.get("air_point"):
         state["air"]["allied"] -= 1
@@ -185,6 +206,7 @@ def _strait(state: State, d: dict[str, Any]) -> None:
         state["strait"] = {"open": True, "turn": state["turn"]}
 
 
+@handles("SupplyDetermined")
 def _supply(state: State, d: dict[str, Any]) -> None:
     out = set(d["out_of_supply"])
     for u in state["units"].values():
@@ -194,6 +216,7 @@ def _supply(state: State, d: dict[str, Any]) -> None:
         state["supply_links"] = list(d["linked_to_port_lyautey"])
 
 
+@handles("ReinforcementsArrived")
 def _arrived(state: State, d: dict[str, Any]) -> None:
     for item in d["units"]:
         u = state["units"][item["unit"]]
@@ -204,6 +227,7 @@ def _arrived(state: State, d: dict[str, Any]) -> None:
         u["supplied"] = True
 
 
+@handles("EventChitDrawn")
 def _chit_drawn(state: State, d: dict[str, Any]) -> None:
     ev = state["events"]
     ev["cups"][d["side"]].remove(d["chit"])
@@ -212,6 +236,7 @@ def _chit_drawn(state: State, d: dict[str, Any]) -> None:
         ev["in_force"].append(d["chit"])
 
 
+@handles("EventChitPlayed")
 def _chit_played(state: State, d: dict[str, Any]) -> None:
     ev = state["events"]
     side = d["side"]
@@ -255,15 +280,18 @@ def _chit_played(state: State, d: dict[str, Any]) -> None:
                 place(state, rif, item["hex"])
 
 
+@handles("FortificationsBuilt")
 def _fortified(state: State, d: dict[str, Any]) -> None:
     for hex_ in d["hexes"]:
         state["fortifications"][hex_] = state["fortifications"].get(hex_, 0) + 1
 
 
+@handles("ReplacementsChosen")
 def _replacements_chosen(state: State, d: dict[str, Any]) -> None:
     state["replacements"][d["side"]] = d["steps"]
 
 
+@handles("ReplacementsPlaced")
 def _replacements_placed(state: State, d: dict[str, Any]) -> None:
     for item in d["steps"]:
         u = state["units"][item["unit"]]
@@ -275,10 +303,12 @@ def _replacements_placed(state: State, d: dict[str, Any]) -> None:
             u["steps"] += 1
 
 
+@handles("EndOfGameVoted")
 def _vote(state: State, d: dict[str, Any]) -> None:
     state["end_votes"][d["side"]] = d["end"]
 
 
+@handles("ParatroopersDropped")
 def _dropped(state: State, d: dict[str, Any]) -> None:
     for item in d["drops"]:
         u = state["units"][item["unit"]]
@@ -291,40 +321,7 @@ def _dropped(state: State, d: dict[str, Any]) -> None:
         u["supplied"] = True
 
 
+@handles("GameEnded")
 def _game_ended(state: State, d: dict[str, Any]) -> None:
     state["result"] = d["result"]
     state["step"] = "over"
-
-
-HANDLERS: dict[str, Handler] = {
-    "UnitMoved": _moved,
-    "StepChanged": _step,
-    "UnitsDeployed": _deployed,
-    "TurnBegan": _turn,
-    "CombatDeclared": _declared,
-    "DefenceDeclared": _defence,
-    "CombatRolled": _rolled,
-    "BarakaUsed": _baraka,
-    "CombatResolved": _resolved,
-    "RetreatRequired": _retreat_required,
-    "LastStandRolled": _last_stand,
-    "UnitsRetreated": _retreated,
-    "AdvanceRequired": _advance_required,
-    "UnitsAdvanced": _advanced,
-    "CombatEnded": _ended,
-    "LandingSucceeded": _landed,
-    "LandingFailed": _landing_failed,
-    "WeatherDetermined": _weather,
-    "SupportPointsSet": _supports_set,
-    "StraitRolled": _strait,
-    "SupplyDetermined": _supply,
-    "ReinforcementsArrived": _arrived,
-    "EventChitDrawn": _chit_drawn,
-    "EventChitPlayed": _chit_played,
-    "FortificationsBuilt": _fortified,
-    "ReplacementsChosen": _replacements_chosen,
-    "ReplacementsPlaced": _replacements_placed,
-    "EndOfGameVoted": _vote,
-    "ParatroopersDropped": _dropped,
-    "GameEnded": _game_ended,
-}

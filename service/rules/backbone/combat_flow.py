@@ -561,14 +561,14 @@ def _last_stand(
 def advance(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
     combat = state["combat"]
     ids = _ids(command, "units")
+    if combat["supports"].get("hq") in ids:  # before 16.7: the supporting HQ is no attacker
+        raise RuleViolation("9.1", "an HQ cannot advance after combat", "units")
     movers = []
     for uid in ids:
         u = unit(state, uid)
         if u is None or uid not in combat["attackers"] or u["status"] != "map":
             raise RuleViolation("16.7", f"{uid} did not attack in this combat", "units")
         movers.append(u)
-    if combat["supports"].get("hq") in ids:
-        raise RuleViolation("9.1", "an HQ cannot advance after combat", "units")
     if not movers:
         raise RuleViolation("16.7", "at least one attacking combat unit must advance", "units")
     hex_ = combat["target"]

@@ -37,8 +37,16 @@ def hidden_units(state: State, side: str | None) -> set[str]:
     return hidden
 
 
+def _copy(state: State) -> State:
+    """A deep copy that shares the map: the rules never change it, it is most of the state, and
+    sharing it keeps the kernel's map cache (keyed by the map object) warm for the copy."""
+    seen = copy.deepcopy({**state, "map": None})
+    seen["map"] = state["map"]
+    return seen
+
+
 def view(state: State, side: str | None) -> State:
-    seen = copy.deepcopy(state)
+    seen = _copy(state)
     events = seen["events"]
     for other in ("allied", "spanish"):
         if other != side:
@@ -83,7 +91,7 @@ def event_view(
         data["steps"] = HIDDEN
     if not before["options"].get("limited_intelligence"):
         return RulesEvent(event.type, data)
-    after = system.apply(copy.deepcopy(before), RulesEvent(event.type, copy.deepcopy(event.data)))
+    after = system.apply(_copy(before), RulesEvent(event.type, copy.deepcopy(event.data)))
     unseen = hidden_units(before, side) & hidden_units(after, side)
     if event.type == "UnitMoved" and data["unit"] in unseen:
         return RulesEvent(event.type, {"unit": HIDDEN, "hidden": True})

@@ -3,35 +3,15 @@ control (7) and stacking limits (5), built on the kernel from the map stored in 
 
 from __future__ import annotations
 
-import json
-from collections import OrderedDict
-from typing import Any
-
 from service.rules.backbone.data_files import load
 from service.rules.backbone.units import State, Unit, enemy, is_armor, is_hq, on_map, tags
-from service.rules.kernel.mapdata import MapData
+from service.rules.kernel.mapdata import MapData, cached_map
 from service.rules.kernel.zoc import zoc_hexes
-
-_MAPS: dict[str, MapData] = {}
-_BY_ID: OrderedDict[int, tuple[dict[str, Any], MapData]] = OrderedDict()
 
 
 def board(state: State) -> MapData:
-    """The kernel MapData of the state's map, cached by identity and by content (a map never
-    changes in play; copies of a state share the content key)."""
-    mapd = state["map"]
-    hit = _BY_ID.get(id(mapd))
-    if hit is not None and hit[0] is mapd:
-        return hit[1]
-    key = json.dumps(mapd, sort_keys=True)
-    found = _MAPS.get(key)
-    if found is None:
-        found = MapData.from_dict(mapd)
-        _MAPS[key] = found
-    _BY_ID[id(mapd)] = (mapd, found)
-    while len(_BY_ID) > 64:
-        _BY_ID.popitem(last=False)
-    return found
+    """The kernel MapData of the state's map (the rules never change it): see ``cached_map``."""
+    return cached_map(state["map"])
 
 
 def column(label: str) -> int:

@@ -9,7 +9,7 @@ from typing import Any
 
 from service.rules.backbone import combat_flow, fog
 from service.rules.backbone import geography as geo
-from service.rules.backbone.movement import destinations
+from service.rules.backbone.movement import destinations, obstacles
 from service.rules.backbone.units import State, Unit, enemy, is_armor, is_hq, on_map
 from service.rules.base import RuleViolation
 
@@ -86,10 +86,11 @@ def moves(state: State, side: str) -> list[dict[str, Any]]:
     cheapest path to each destination, found with the costs and stops ``decide`` checks, on the
     state as the side sees it."""
     found = []
+    around = obstacles(state, side)  # the same for every unit of the side
     for u in sorted(on_map(state, side), key=lambda u: u["id"]):
         if u["id"] in state["moved"] or u.get("landed_turn") == state["turn"]:
             continue  # 15.1 once per phase; 14 not after landing
-        paths = {h: list(r.path) for h, r in sorted(destinations(state, u).items())}
+        paths = {h: list(r.path) for h, r in sorted(destinations(state, u, around).items())}
         if paths:
             found.append({"type": "move", "unit": u["id"], "paths": paths})
     return found

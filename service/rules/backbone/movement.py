@@ -36,13 +36,17 @@ def _costs(state: State, u: Unit, blocked: set[str]):  # type: ignore[no-untyped
     return cost
 
 
+def obstacles(state: State, side: str) -> tuple[set[str], set[str]]:
+    """What ``side``'s moves meet: the enemy ZOC (7.1) and the hexes of enemy units (15.1)."""
+    return geo.enemy_zoc(state, side), occupied(state, enemy(side))
+
+
 def check_path(state: State, u: Unit, path: list[str]) -> dict[str, Any]:
     """Validate a move and return its facts (path, cost, MP); RuleViolation citing the rule."""
     if path[0] != u["hex"]:
         raise RuleViolation("15.1", f"the path must start in {u['hex']}", "path")
     grid = geo.board(state).grid
-    zoc = geo.enemy_zoc(state, u["side"])
-    blocked = occupied(state, enemy(u["side"]))
+    zoc, blocked = obstacles(state, u["side"])
     mp = geo.movement_allowance(state, u)
     try:
         moved = walk(grid, path, mp, _costs(state, u, blocked))
@@ -70,13 +74,16 @@ def check_path(state: State, u: Unit, path: list[str]) -> dict[str, Any]:
     }
 
 
-def destinations(state: State, u: Unit) -> dict[str, Reach]:
+def destinations(
+    state: State, u: Unit, around: tuple[set[str], set[str]] | None = None
+) -> dict[str, Reach]:
     """The hexes a unit may move to, each with its cheapest legal path (for legal_actions): the
     same costs, blocked hexes and ZOC stops as :func:`check_path`.  A unit that ignores the first
-    enemy ZOC hex (9.2) may go on from any ZOC hex it reaches without crossing another one."""
+    enemy ZOC hex (9.2) may go on from any ZOC hex it reaches without crossing another one.
+    ``around`` is the side's :func:`obstacles`, when the caller lists several units."""
     grid = geo.board(state).grid
-    zoc = geo.enemy_zoc(state, u["side"])
-    cost = _costs(state, u, occupied(state, enemy(u["side"])))
+    zoc, blocked = around or obstacles(state, u["side"])
+    cost = _costs(state, u, blocked)
     mp = geo.movement_allowance(state, u)
     found = reachable(grid, u["hex"], mp, cost, must_stop=zoc.__contains__)
     if ignores_first_zoc(u):

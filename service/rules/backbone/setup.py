@@ -19,7 +19,7 @@ def scenario(scenario_id: str) -> Scenario:
         raise ScenarioError(
             f"unknown scenario {scenario_id!r}", {"scenario": [f"one of {list(SCENARIOS)}"]}
         )
-    return load_scenario_file(SCENARIO_DIR / f"{scenario_id}.json", "backbone")
+    return load_scenario_file(scenario_path(scenario_id), "backbone")
 
 
 def infos() -> list[ScenarioInfo]:

@@ -224,8 +224,7 @@ class BackboneRules(RulesSystem):
         return []
 
     def apply(self, state: State, event: RulesEvent) -> State:
-        HANDLERS[event.type](state, event.data)
-        return state
+        return HANDLERS.apply(state, event)
 
     def result(self, state: State) -> dict[str, Any] | None:
         return state.get("result")

@@ -151,9 +151,14 @@ def _next_step(flow: Flow, dice: Dice, current: str | None) -> None:
     after = shooting.STEPS.index(current) + 1 if current else 0
     for step in shooting.STEPS[after:]:
         s = flow.state
-        probe = clone(s)
-        for u in probe["units"].values():
-            u["step_figures"] = u["figures"] if u["status"] == "table" else 0
+        # who could fire with every figure the step starts with (shooters only reads the state)
+        probe = {
+            **s,
+            "units": {
+                uid: {**u, "step_figures": u["figures"] if u["status"] == "table" else 0}
+                for uid, u in s["units"].items()
+            },
+        }
         done = {side: not shooting.shooters(probe, side, step) for side in s["sides"]}
         if not all(done.values()):
             if current is None:

@@ -67,8 +67,9 @@ def _impulse(state: State, side: str) -> list[dict[str, Any]]:
         for u in board.on_map(state, side):
             if moves.may_act(state, u) and moves.available_mp(state, u) > 0:
                 stacks.setdefault(u["hex"], []).append(u)
+        cost = board.step_cost(state, side)
         for _hex, units in sorted(stacks.items()):
-            paths = moves.destinations(state, side, units)
+            paths = moves.destinations(state, units, cost)
             if paths:
                 out.append({"type": "move", "units": [u["id"] for u in units], "paths": paths})
     targets = sorted(board.occupied_by(state, enemy))

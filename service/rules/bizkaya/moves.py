@@ -3,7 +3,7 @@ correction of overstacking (4)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.rules.base import RuleViolation, State
@@ -90,15 +90,22 @@ def move(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
     )
 
 
-def destinations(state: State, side: str, units: list[Unit]) -> dict[str, list[str]]:
-    """Every hex ``units`` may move to now, with the cheapest path (for the legal actions)."""
+def destinations(
+    state: State, units: list[Unit], cost: Callable[[str, str], float | None]
+) -> dict[str, list[str]]:
+    """Every hex ``units`` may move to now, with the cheapest path (for the legal actions);
+    ``cost`` is the side's :func:`board.step_cost`, the same for all its stacks."""
     mp = min(available_mp(state, u) for u in units)
-    found = reachable(board.map_of(state).grid, units[0]["hex"], mp, board.step_cost(state, side))
+    found = reachable(board.map_of(state).grid, units[0]["hex"], mp, cost)
+    ids = {u["id"] for u in units}
+    arriving = [{**u, "echelon": 1 if board.is_combat(u) else 2} for u in units]
+    by_hex: dict[str, list[Unit]] = {}
+    for u in board.on_map(state):
+        if u["id"] not in ids:
+            by_hex.setdefault(u["hex"], []).append(u)
     out = {}
     for hex_, reach in sorted(found.items()):
-        arriving = [{**u, "echelon": 1 if board.is_combat(u) else 2} for u in units]
-        present = [u for u in board.stack(state, hex_) if u not in units]
-        if not board.stacking_problems(state, hex_, present + arriving):
+        if not board.stacking_problems(state, hex_, by_hex.get(hex_, []) + arriving):
             out[hex_] = list(reach.path)
     return out
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.backbone import SYSTEM
-from service.rules.base import RulesEvent
-from tests.support.dice import ScriptedDice
+from tests.support.rules_play import first, player
+
+__all__ = ["REQUIRED_CITIES", "board", "counter", "first", "play", "state"]
 
 _BASE = SYSTEM.initial_state("scenario-1", {})
 
@@ -109,21 +110,4 @@ def state(
     return st
 
 
-def play(
-    st: dict[str, Any], side: str, command: dict[str, Any], dice: list[int] | None = None
-) -> list[RulesEvent]:
-    """Decide and apply a command; the dice must all be used."""
-    scripted = ScriptedDice(dice or [])
-    events = SYSTEM.decide(st, side, command, scripted)
-    assert scripted.unused == [], f"dice left over: {scripted.unused}"
-    for event in events:
-        SYSTEM.apply(st, event)
-    return events
-
-
-def types(events: list[RulesEvent]) -> list[str]:
-    return [e.type for e in events]
-
-
-def first(events: list[RulesEvent], kind: str) -> dict[str, Any]:
-    return next(e.data for e in events if e.type == kind)
+play = player(SYSTEM)

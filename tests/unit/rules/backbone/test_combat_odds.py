@@ -236,3 +236,15 @@ def test_16_7_retreated_units_add_no_defence_except_against_exploitation() -> No
         evaluate(situation(exploitation=True))  # only armor exploits
     with pytest.raises(CombatError):
         evaluate(situation(attackers=armor, exploitation=True, attacker={"air": 1}))
+
+
+@pytest.mark.parametrize("support", [{"air": 1}, {"naval": 1}, {"hq": True}])
+def test_16_7_an_exploitation_attack_receives_no_support(support: dict[str, Any]) -> None:
+    """16.7: the armored units exploiting attack without any air, naval or HQ support."""
+    armor = unit("tk", 6, nation="us", tags=["armor"])
+    evaluate(situation(attackers=[armor], exploitation=True, coast="atlantic"))
+    with pytest.raises(CombatError) as err:
+        evaluate(
+            situation(attackers=[armor], exploitation=True, coast="atlantic", attacker=support)
+        )
+    assert err.value.rule == "16.7" and err.value.field == "attacker"

@@ -219,3 +219,60 @@ def test_10_2_baraka_rerolls_a_combat_die_once_per_turn() -> None:
     assert first(events, "BarakaUsed")["ignored"]["value"] == 6
     assert first(events, "CombatResolved")["result"]["text"] == "2/2"
     assert st["baraka_turn"] == st["turn"]
+
+
+def test_9_1_hq_supports_only_units_of_its_corps_or_tf_and_in_supply() -> None:
+    st = duel(
+        [
+            counter("a", "allied", "6,5", attack=8, formation="WTF"),
+            counter("hq", "allied", "7,5", type_="hq", steps=1, formation="CTF"),
+        ],
+        [counter("d", "spanish", "5,5", defense=2)],
+    )
+    attack = {"type": "attack", "target": "5,5", "units": ["a"], "hq": "hq"}
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", attack)
+    assert err.value.rule == "9.1" and "not of CTF" in err.value.message
+    st["units"]["hq"].update(formation="WTF", supplied=False)
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", attack)
+    assert err.value.rule == "12.2"
+    st["units"]["hq"]["supplied"] = True
+    declared = first(play(st, "allied", attack), "CombatDeclared")
+    assert declared["combat"]["supports"]["hq"] == "hq"
+
+
+def test_9_1_hq_supports_once_in_defence_per_turn() -> None:
+    st = duel(
+        [counter("a", "allied", "6,5", attack=8), counter("b", "allied", "6,7", attack=8)],
+        [
+            counter("d", "spanish", "5,5", defense=2),
+            counter("e", "spanish", "5,7", defense=2),
+            counter("hq", "spanish", "5,6", type_="hq", steps=1),
+        ],
+    )
+    play(st, "allied", {"type": "attack", "target": "5,5", "units": ["a"]})
+    play(st, "spanish", {"type": "defend", "hq": "hq"}, [1])
+    assert st["hq_used"] == {"hq": ["defence"]} and st["combat"] is None
+    play(st, "allied", {"type": "attack", "target": "5,7", "units": ["b"]})
+    with pytest.raises(RuleViolation) as err:
+        play(st, "spanish", {"type": "defend", "hq": "hq"}, [1])
+    assert err.value.rule == "9.1" and "in defence" in err.value.message
+
+
+def test_9_1_an_hq_does_not_advance_after_combat() -> None:
+    st = duel(
+        [
+            counter("a", "allied", "6,5", attack=8),
+            counter("hq", "allied", "7,5", type_="hq", steps=1),
+        ],
+        [counter("d", "spanish", "5,5", defense=1, steps=1)],
+    )
+    play(st, "allied", {"type": "attack", "target": "5,5", "units": ["a"], "hq": "hq"})
+    play(st, "spanish", {"type": "defend"}, [6])
+    assert st["units"]["d"]["status"] == "eliminated" and st["combat"]["stage"] == "advance"
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", {"type": "advance", "units": ["hq"]})
+    assert err.value.rule == "9.1"
+    play(st, "allied", {"type": "advance", "units": ["a"]})
+    assert st["units"]["a"]["hex"] == "5,5" and st["units"]["hq"]["hex"] == "7,5"

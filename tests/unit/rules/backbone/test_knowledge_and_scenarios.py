@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from service.rules.backbone import SYSTEM
+from service.rules.backbone import SYSTEM, apply, knowledge
 from service.rules.backbone.setup import scenario_path
 from service.rules.base import InvalidCommand, RulesEvent, ScenarioError
 from service.rules.registry import build_registry
@@ -60,6 +60,12 @@ def test_governing_cites_rule_sections() -> None:
     assert "16.6" in SYSTEM.governing("CombatResolved").sections
     assert "16.5" in SYSTEM.governing("LastStandRolled").sections
     assert SYSTEM.governing("Nothing").sections == ()
+
+
+def test_every_event_type_applied_is_governed_by_a_rule_section() -> None:
+    assert set(knowledge.GOVERNING) == set(apply.HANDLERS)
+    for event_type in apply.HANDLERS:
+        assert SYSTEM.governing(event_type).sections, event_type
 
 
 def test_describe_and_facts() -> None:

@@ -104,6 +104,21 @@ def test_10_2_ultra_steals_a_random_spanish_chit() -> None:
     )
 
 
+def test_10_2_nest_of_spies_steals_a_random_allied_chit_pending_or_in_hand() -> None:
+    """10.2 Nest of spies: the Spanish player randomly steals a chit from the Allies, either those
+    pending to appear or those already in hand but not used."""
+    st = started()
+    st["turn"], st["step"] = 3, "events"
+    st["events"]["hands"]["spanish"] = ["nest_of_spies"]
+    st["events"]["hands"]["allied"] = ["oss"]
+    pool = st["events"]["cups"]["allied"] + ["oss"]
+    [played] = play(st, "spanish", {"type": "play_event", "chit": "nest_of_spies"}, [len(pool)])
+    assert played.data["dice"][0]["sides"] == len(pool)
+    assert played.data["effects"] == {"stolen": "oss"}
+    assert st["events"]["hands"] == {"allied": [], "spanish": ["oss"]}
+    assert "nest_of_spies" in st["events"]["played"]
+
+
 def test_10_2_oss_mehalas_lose_on_4_to_6_gfri_on_5_or_6() -> None:
     st = started()
     st["turn"], st["step"] = 2, "events"

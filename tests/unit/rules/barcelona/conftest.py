@@ -12,6 +12,7 @@ from typing import Any
 from service.rules.barcelona import SYSTEM, forces
 from service.rules.base import RulesEvent, State
 from tests.support.dice import ScriptedDice
+from tests.support.rules_play import player, run_scripted, types
 
 NAT, REP = "nationalist", "republican"
 
@@ -65,28 +66,16 @@ def run(
     handler: Any, state: State, side: str, command: dict[str, Any], dice: Iterable[int] = ()
 ) -> list[RulesEvent]:
     """Call one rule function with scripted dice (every die must be used) and apply its events."""
-    scripted = ScriptedDice(dice)
     takes_dice = len(inspect.signature(handler).parameters) == 4
-    events = (
-        handler(state, side, command, scripted) if takes_dice else handler(state, side, command)
-    )
-    assert scripted.unused == [], f"unused dice {scripted.unused}"
-    for event in events:
-        SYSTEM.apply(state, event)
-    return events
+
+    def decision(scripted: ScriptedDice) -> list[RulesEvent]:
+        if takes_dice:
+            return handler(state, side, command, scripted)  # type: ignore[no-any-return]
+        return handler(state, side, command)  # type: ignore[no-any-return]
+
+    return run_scripted(SYSTEM, state, decision, dice)
 
 
-def play(
-    state: State, side: str, command: dict[str, Any], dice: Iterable[int] = ()
-) -> list[RulesEvent]:
-    """The whole decision (with the automatic phases it triggers) through the rules system."""
-    scripted = ScriptedDice(dice)
-    events = SYSTEM.decide(state, side, command, scripted)
-    assert scripted.unused == [], f"unused dice {scripted.unused}"
-    for event in events:
-        SYSTEM.apply(state, event)
-    return events
+play = player(SYSTEM)
 
-
-def types(events: Iterable[RulesEvent]) -> list[str]:
-    return [e.type for e in events]
+__all__ = ["NAT", "REP", "foot", "play", "run", "table_state", "team", "types", "vehicle"]

@@ -145,3 +145,28 @@ def test_morale_foot_in_open_contacted_by_cavalry():
     assert [c["cause"] for c in morale.causes(state, state["units"]["r1"])] == [
         "foot in open contacted by cavalry"
     ]
+
+
+def test_sequence_of_play_rallying_placeholder_removes_one_failure_on_morale_or_less():
+    """SEQUENCE OF PLAY names "Rallying" without its rule: house.json ``rally`` (placeholder) -- a
+    unit with failures, without casualties this turn and not in contact, removes one failure on a
+    d6 at most its morale."""
+    state = table_state(foot("n1", NAT, 30, 5, failures=2), foot("r1", REP, 30, 30))
+    u = state["units"]["n1"]
+    passed = morale.rally(state, u, ScriptedDice([u["morale"]]))
+    assert passed is not None
+    assert (passed.data["rallied"], passed.data["failures"], passed.data["placeholder"]) == (
+        True,
+        1,
+        True,
+    )
+    failed = morale.rally(state, u, ScriptedDice([u["morale"] + 1]))
+    assert failed is not None and (failed.data["rallied"], failed.data["failures"]) == (False, 2)
+    u["casualties"] = 1
+    assert morale.rally(state, u, ScriptedDice()) is None  # casualties this turn
+    u["casualties"] = 0
+    state["units"]["r1"].update(x=30.0, y=5.5)
+    assert morale.rally(state, u, ScriptedDice()) is None  # in contact
+    u["failures"] = 0
+    state["units"]["r1"].update(y=30.0)
+    assert morale.rally(state, u, ScriptedDice()) is None  # nothing to rally from

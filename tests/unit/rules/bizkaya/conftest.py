@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from service.rules.base import RulesEvent, State
+from service.rules.base import State
 from service.rules.bizkaya import SYSTEM
 from service.rules.bizkaya.setup import state_from_raw
-from tests.support.dice import ScriptedDice
+from tests.support.rules_play import first, player, types
 
 
 def unit(
@@ -96,21 +96,7 @@ def ready(
     return state
 
 
-def play(
-    state: State, side: str, command: dict[str, Any], dice: Iterable[int] = ()
-) -> list[RulesEvent]:
-    """Decide and apply a command; every scripted die must be used."""
-    scripted = ScriptedDice(dice)
-    events = SYSTEM.decide(state, side, command, scripted)
-    assert scripted.unused == [], f"unused dice {scripted.unused}"
-    for event in events:
-        SYSTEM.apply(state, event)
-    return events
+play = player(SYSTEM)
+event = first
 
-
-def types(events: Iterable[RulesEvent]) -> list[str]:
-    return [e.type for e in events]
-
-
-def event(events: Iterable[RulesEvent], kind: str) -> dict[str, Any]:
-    return next(e.data for e in events if e.type == kind)
+__all__ = ["board_state", "event", "play", "ready", "types", "unit"]
