@@ -78,7 +78,7 @@ def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> No
     expect(mola.locator("#selection")).to_contain_text(f"via {' → '.join(path)}")
     mola.get_by_role("button", name=f"Confirm: move to {there}").click()
     expect(llano.locator(f'.stack[data-hex="{there}"]')).to_have_count(1)
-    expect(llano.locator("#log")).to_contain_text(" → ".join(path))
+    expect(llano.locator("#log")).to_contain_text("-".join(path))
     game = requests.get(f"{server.url}/api/games/{gid}").json()
     assert {c["hex"] for c in game["counters"] if c["id"] in move["units"]} == {there}
     expect(mola.locator("#message")).to_be_empty()

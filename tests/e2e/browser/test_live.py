@@ -25,7 +25,7 @@ def test_two_browsers_see_each_others_moves_live(browser: Any, server: Server, s
     alice.locator('.mark[data-hex="D4"]').click()
     alice.get_by_role("button", name="Confirm: move to D4").click()
     expect(bob.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
-    expect(bob.locator("#log")).to_contain_text("r2 moved D2 → D4")
+    expect(bob.locator("#log")).to_contain_text("r2 moves D2 to D4")
 
     for next_phase in ("Combat phase", "blue (lbob) to act"):
         alice.get_by_role("button", name="End phase").click()
@@ -38,7 +38,7 @@ def test_two_browsers_see_each_others_moves_live(browser: Any, server: Server, s
     bob.locator('.mark[data-hex="D8"]').click()
     bob.get_by_role("button", name="Confirm: move to D8").click()
     expect(alice.locator('.stack[data-hex="D8"] .counter[data-unit="b2"]')).to_have_count(1)
-    expect(alice.locator("#log")).to_contain_text("b2 moved D7 → D8")
+    expect(alice.locator("#log")).to_contain_text("b2 moves D7 to D8")
     bob.screenshot(path=shots / "live-bob.png", full_page=True)
     alice.context.close()
     bob.context.close()

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -148,7 +149,11 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     expect(franco.locator("#board .planned-path")).to_have_count(1)
     franco.screenshot(path=shots / "table-move.png", full_page=True)
     franco.get_by_role("button", name=re.compile(r"Confirm move")).click()
-    expect(rojo.locator("#log")).to_contain_text(f'{mover} moved {round(length, 2):g}" of')
+    expect(rojo.locator("#log")).to_contain_text(f"{mover} moves ")
+    moved = requests.get(f"{server.url}/api/games/{gid}/events?limit=500").json()["events"]
+    measured = next(e for e in moved if e["type"] == "UnitMoved")["payload"]["data"]["length"]
+    assert measured == pytest.approx(length, abs=0.01)
+    expect(rojo.locator("#log")).to_contain_text(f'{mover} moves {measured}" of')
     expect(rojo.locator(f'#board .unit[data-unit="{mover}"] .position')).to_have_attribute(
         "cy", f"{round(end[1] * 20, 1):g}"
     )
@@ -193,7 +198,7 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     page.screenshot(path=shots / "table-buy.png", full_page=True)
     page.get_by_role("button", name="Confirm: buy").click()
     expect(page.locator("#message")).to_be_empty()
-    expect(page.locator("#log")).to_contain_text("Unit bought")
+    expect(page.locator("#log")).to_contain_text(re.compile(r"nationalist buys .+ for \d+ points"))
     state = requests.get(f"{server.url}/api/games/{gid}", headers=server.user(nat)).json()
     [bought] = [u for u in state["state"]["units"].values() if u["side"] == "nationalist"]
     assert (bought["kind"], bought["weapons"], bought["troop_type"]) == (
@@ -231,7 +236,7 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     page.locator("input[name=dice]").dispatch_event("change")
     page.screenshot(path=shots / "table-shot-preview.png", full_page=True)
     page.get_by_role("button", name=re.compile("Confirm: fire at")).click()
-    expect(page.locator("#log")).to_contain_text(f"{shot['unit']} fired HMG")
+    expect(page.locator("#log")).to_contain_text(f"{shot['unit']} fires HMG")
     events = requests.get(f"{server.url}/api/games/{gid}/events?limit=500").json()["events"]
     resolved = next(e for e in events if e["type"] == "ShotResolved")["payload"]["data"]
     assert resolved["targets"][0]["target"] == target["target"]

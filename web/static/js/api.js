@@ -11,11 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-let csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
-
-export function setCsrf(token) {
-  csrf = token || "";
-}
+const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
 
 export async function api(path, { method = "GET", body, signal } = {}) {
   const headers = { Accept: "application/json" };

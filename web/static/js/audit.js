@@ -3,7 +3,7 @@
 // between the states at two chosen versions (GET /api/games/<id>/audit/diff).
 import { api, explain } from "./api.js";
 import { clear, h, humanize } from "./dom.js";
-import { commandWords, describe, knows } from "./events.js";
+import { commandWords, describe } from "./events.js";
 import { when } from "./forms.js";
 import { resolutionResult } from "./resolution.js";
 
@@ -44,10 +44,10 @@ function actionWords(row) {
   return `${humanize(row.action)}${extra.length ? ": " + extra.join(", ") : ""}`;
 }
 
+// An effect in the log's words (the server's own words when the event could not be read).
 function effectWords(effect) {
   const event = events.get(effect.seq);
-  if (event && (knows(event.type) || !effect.text)) return describe(event);
-  return effect.text || effect.type;
+  return event ? describe(event) : effect.text || effect.type;
 }
 
 async function loadEvents() {

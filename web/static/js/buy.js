@@ -3,6 +3,7 @@
 // the troop types and their grades, attributes, weapons and vehicles with their printed prices.
 // The command is {type: "buy", unit: {kind, ...fields}}; the server prices it and checks the budget.
 import { h, humanize } from "./dom.js";
+import { checkboxes } from "./forms.js";
 
 const NUMBERS = { figures: 10, lmg: 0, grade: 0 };
 
@@ -67,29 +68,7 @@ export function buyForm(action, { send, cancel, label, answers = {} }) {
       return h("label", { for: id }, humanize(name), h("select", { id, name, onchange: change }, found.map(([v, text]) => h("option", { value: v, selected: v === answers[name] }, text))));
     }
     if (name === "attributes") {
-      return h(
-        "fieldset",
-        {},
-        h("legend", {}, "Attributes bought"),
-        Object.entries(cat.attributes).map(([a, cost]) =>
-          h(
-            "label",
-            { class: "choice-line" },
-            h("input", {
-              type: "checkbox",
-              value: a,
-              checked: answers.attributes.includes(a),
-              onchange: (ev) => {
-                const set = new Set(answers.attributes);
-                if (ev.target.checked) set.add(a);
-                else set.delete(a);
-                answers.attributes = Object.keys(cat.attributes).filter((x) => set.has(x));
-              },
-            }),
-            ` ${a} (+${cost} a figure)`,
-          ),
-        ),
-      );
+      return checkboxes("Attributes bought", Object.entries(cat.attributes).map(([a, cost]) => [a, `${a} (+${cost} a figure)`]), answers, "attributes");
     }
     if (name === "bombs") {
       return h(

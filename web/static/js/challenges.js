@@ -2,7 +2,7 @@
 // results (report, confirm, reject).  The server checks ranges, deadlines and who may answer.
 import { api, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { onSubmit, when } from "./forms.js";
+import { jsonOptions, onSubmit, when } from "./forms.js";
 
 export function challengeItem(c, me, refresh) {
   const act = (path, text, body) => async () => {
@@ -97,14 +97,7 @@ export function setUpForms({ ladder, scenarios, me, players, refresh }) {
   if (!above.length) cForm.replaceChildren(h("p", { class: "note" }, "Nobody is ranked above you: others challenge you."));
   clear(rForm.elements.opponent, others.map((p) => h("option", { value: p.username }, p.username)));
   onSubmit(cForm, async (data) => {
-    let options = {};
-    if (data.options && data.options.trim()) {
-      try {
-        options = JSON.parse(data.options);
-      } catch {
-        throw new Error("the options are not valid JSON");
-      }
-    }
+    const options = jsonOptions(data.options);
     const body = { opponent: data.opponent, options };
     if (!ladder.scenario) body.scenario = data.scenario;
     if (data.side) body.side = data.side;

@@ -9,6 +9,7 @@
 // The server checks every command; nothing here decides what is legal.
 import { buyForm } from "./buy.js";
 import { h, humanize } from "./dom.js";
+import { checkboxes, csv } from "./forms.js";
 
 export const UNIT_LISTS = ["units", "attackers", "artillery"];
 
@@ -46,10 +47,7 @@ export function build(action, answers) {
       command[c.key] = answer;
       if (answer.length === 1 && command.unit === undefined) command.unit = answer[0];
     } else if (c.kind === "list") {
-      command[c.key] = String(answer || "")
-        .split(",")
-        .map((x) => x.trim())
-        .filter(Boolean);
+      command[c.key] = csv(answer);
     } else command[c.key] = answer === undefined || answer === "" ? null : answer;
   }
   return command;
@@ -61,32 +59,7 @@ export function composeForm(action, { names = (x) => x, send, cancel, label, ans
   if (action.catalogue) return buyForm(action, { send, cancel, label, answers });
   const fields = choices(action).map((c) => {
     const id = `compose-${c.key}`;
-    if (c.kind === "subset") {
-      if (!Array.isArray(answers[c.key])) answers[c.key] = [];
-      return h(
-        "fieldset",
-        {},
-        h("legend", {}, humanize(c.key)),
-        c.from.map((uid) =>
-          h(
-            "label",
-            { class: "choice-line" },
-            h("input", {
-              type: "checkbox",
-              value: uid,
-              checked: answers[c.key].includes(uid),
-              onchange: (ev) => {
-                const set = new Set(answers[c.key]);
-                if (ev.target.checked) set.add(uid);
-                else set.delete(uid);
-                answers[c.key] = c.from.filter((x) => set.has(x));
-              },
-            }),
-            ` ${names(uid)}`,
-          ),
-        ),
-      );
-    }
+    if (c.kind === "subset") return checkboxes(humanize(c.key), c.from.map((uid) => [uid, names(uid)]), answers, c.key);
     if (c.kind === "one") {
       if (!c.from.includes(answers[c.key])) answers[c.key] = c.initial && c.from.includes(c.initial) ? c.initial : c.from[0];
       return h(

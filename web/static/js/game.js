@@ -4,7 +4,7 @@ import { api, ApiError, currentUser, explain } from "./api.js";
 import { actionLabel, interpret, listKey, unitsOf } from "./actions.js";
 import { BoardView, describeCounter, formatValue, sideClass, terrainColour } from "./board.js";
 import { attackPanel } from "./combat.js";
-import { composeForm, needsForm } from "./compose.js";
+import { build, composeForm, needsForm } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
@@ -325,7 +325,7 @@ function renderSelection() {
     const others = st.plan.unitOther.get(sel.unit) || [];
     if (others.length) {
       parts.push(
-        h("p", { class: "unit-orders" }, "Other orders: ", others.map((action) => h("button", { type: "button", class: "secondary", onclick: () => send(action) }, actionLabel(action)))),
+        h("p", { class: "unit-orders" }, "Other orders: ", others.map((action) => h("button", { type: "button", class: "secondary", onclick: () => send(build(action, {})) }, actionLabel(action)))),
       );
     }
     parts.push(cancel);
@@ -352,7 +352,7 @@ function renderGeneral() {
     st.selection = { kind: "compose", action, answers: {} };
     render();
   };
-  const act = (action) => (needsForm(action) ? open(action) : send(action));
+  const act = (action) => (needsForm(action) ? open(action) : send(build(action, {})));
   const button = (action) =>
     h("button", { type: "button", class: action.type.startsWith("end_") ? "end-phase" : "", onclick: () => act(action) }, actionLabel(action) + (needsForm(action) ? "…" : ""));
   // many orders of one kind (e.g. one per unit) are one choice, not a wall of buttons

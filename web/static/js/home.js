@@ -2,7 +2,7 @@
 // open disputes I am involved in or may resolve, my ladders, and a form to start a game.
 import { api, currentUser } from "./api.js";
 import { clear, h } from "./dom.js";
-import { onSubmit, when } from "./forms.js";
+import { jsonOptions, onSubmit, when } from "./forms.js";
 
 async function signIn({ username, password }) {
   await api("/api/session", { method: "POST", body: { username, password } });
@@ -125,14 +125,7 @@ async function createForm(me) {
   onSubmit(form, async (data) => {
     const sidesMap = {};
     for (const [key, value] of Object.entries(data)) if (key.startsWith("side:")) sidesMap[key.slice(5)] = value.trim();
-    let options = {};
-    if (data.options && data.options.trim()) {
-      try {
-        options = JSON.parse(data.options);
-      } catch {
-        throw new Error("the options are not valid JSON");
-      }
-    }
+    const options = jsonOptions(data.options);
     const game = await api("/api/games", { method: "POST", body: { system: data.system, scenario: data.scenario, sides: sidesMap, options } });
     window.location.assign(`/games/${game.id}`);
   });

@@ -11,7 +11,7 @@
 import { api, explain } from "./api.js";
 import { actionLabel } from "./actions.js";
 import { describeCounter } from "./board.js";
-import { composeForm, needsForm } from "./compose.js";
+import { build, composeForm, needsForm } from "./compose.js";
 import { clear, h, humanize } from "./dom.js";
 import { inches, pathLength } from "./table.js";
 
@@ -197,7 +197,7 @@ export class TablePlay {
         const answers = (sel.answers[action.type] = sel.answers[action.type] || {});
         parts.push(composeForm(action, { send: (c) => this.send(c), label: actionLabel(action), names: (x) => this.unitName(x), answers }));
       }
-      else parts.push(h("p", {}, h("button", { type: "button", class: "secondary", onclick: () => this.send(withoutSuggest(action)) }, actionLabel(action))));
+      else parts.push(h("p", {}, h("button", { type: "button", class: "secondary", onclick: () => this.send(build(action, {})) }, actionLabel(action))));
     }
     if (this.optionsOf(sel.unit).some((a) => a.type === "shoot")) parts.push(this.shootPart());
     parts.push(cancel);
@@ -380,12 +380,6 @@ export class TablePlay {
     );
     return [form];
   }
-}
-
-function withoutSuggest(action) {
-  const out = { ...(action.suggest || {}), ...action };
-  delete out.suggest;
-  return out;
 }
 
 // A shot preview from the server: per target the range, the score needed and every modifier with
