@@ -13,7 +13,8 @@ it. Every decision goes through four functions, after Rally the Troops' modules:
   dice, no clock.  It may mutate ``state`` in place (the aggregate owns it) and returns it;
 * ``result(state)`` -- ``None`` while the game goes on, else the end-of-game result.
 
-``decide`` must not mutate the state it is given; it may copy it to look ahead.
+``decide`` must not mutate the state it is given; it may copy it to look ahead with :func:`clone`.
+A state's ``map`` (the scenario's embedded map) is never changed by the rules: ``clone`` shares it.
 """
 
 from __future__ import annotations
@@ -263,6 +264,11 @@ class RulesSystem(ABC):
         return []
 
 
+#: top-level state keys that rules never change once the game is set up (a scenario's embedded
+#: map): a look-ahead copy shares them instead of copying them
+STATIC_KEYS = frozenset({"map"})
+
+
 def clone(state: State) -> State:
-    """A deep copy of a state, for look-ahead in ``decide``."""
-    return copy.deepcopy(state)
+    """A copy of a state for look-ahead in ``decide``: deep, except the static keys, which are shared."""
+    return {k: v if k in STATIC_KEYS else copy.deepcopy(v) for k, v in state.items()}
