@@ -20,6 +20,7 @@ A state's ``map`` (the scenario's embedded map) is never changed by the rules: `
 from __future__ import annotations
 
 import copy
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -202,8 +203,9 @@ class RulesSystem(ABC):
         return []
 
     def describe(self, event: RulesEvent) -> str:
-        """An event in words, for logs."""
-        return f"{event.type} {event.data}"
+        """An event in words, for logs.  Default: the type in words and its facts, e.g.
+        ``Deployment ended (side: nationalist)``; modules word their events better."""
+        return plain_sentence(event)
 
     # -- drawing -------------------------------------------------------------------------------------
     def board(self, scenario: str) -> dict[str, Any]:
@@ -267,6 +269,27 @@ class RulesSystem(ABC):
 #: top-level state keys that rules never change once the game is set up (a scenario's embedded
 #: map): a look-ahead copy shares them instead of copying them
 STATIC_KEYS = frozenset({"map"})
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_plain(v)}" for k, v in value.items()) or "none"
+    return "none" if value is None else str(value)
+
+
+def plain_sentence(event: RulesEvent) -> str:
+    """An event type in words with its facts: ``DeploymentEnded {side: x}`` -> ``Deployment ended
+    (side: x)``."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", event.type)
+    words = words[:1] + words[1:].lower()
+    facts = ", ".join(f"{k.replace('_', ' ')}: {_plain(v)}" for k, v in event.data.items())
+    return f"{words} ({facts})" if facts else words
 
 
 def clone(state: State) -> State:

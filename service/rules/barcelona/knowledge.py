@@ -113,17 +113,24 @@ def describe(event: RulesEvent) -> str:
         "TurnBegan": lambda: f"Turn {d['turn']}",
         "UnitDeployed": lambda: f"{d['unit']} deploys at ({d['x']}, {d['y']})",
         "OrdersWritten": lambda: (
-            f"{d['side']} writes orders" + (" (hidden)" if d.get("hidden") else "")
+            f"{d['side']} wrote orders for {d['units']} unit{'' if d['units'] == 1 else 's'} "
+            "(hidden until they are revealed)"
+            if d.get("hidden")
+            else f"{d['side']} wrote orders: {_order_words(d['orders'])}"
+        ),
+        "OrdersRevealed": lambda: (
+            "Orders revealed: "
+            + " · ".join(f"{side}: {_order_words(orders)}" for side, orders in d["orders"].items())
         ),
         "TransmissionRolled": lambda: (
             "orders transmitted: "
             + ", ".join(f"{r['unit']} {'yes' if r['arrived'] else 'no'}" for r in d["results"])
         ),
         "MovementRolled": lambda: (
-            f'{d["unit"]} rolls {d["dice_expr"]} ({d["going"]} going): {d["distance"]}"'
+            f'{d["unit"]} rolls {d["dice_expr"]} ({d["going"]} going): {d["distance"]:g}"'
         ),
         "UnitMoved": lambda: (
-            f'{d["unit"]} moves {d["length"]}" of {d["distance"]}"'
+            f'{d["unit"]} moves {d["length"]:g}" of {d["distance"]:g}"'
             + (f", contacts {', '.join(d['contacts'])}" if d["contacts"] else "")
         ),
         "ShotResolved": lambda: (
@@ -143,3 +150,12 @@ def describe(event: RulesEvent) -> str:
         "GameEnded": lambda: f"game over: {d['winner'] or 'draw'} ({d['level']})",
     }.get(event.type)
     return text() if text else f"{event.type} {d}"
+
+
+def _order_words(orders: dict[str, dict[str, Any]]) -> str:
+    """Written orders in words: ``u1 “hold the ridge” (no move)``."""
+    words = [
+        f"{uid} “{o['text']}”" + ("" if o.get("move", True) else " (no move)")
+        for uid, o in orders.items()
+    ]
+    return "; ".join(words) or "none"

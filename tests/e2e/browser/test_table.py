@@ -153,7 +153,7 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     moved = requests.get(f"{server.url}/api/games/{gid}/events?limit=500").json()["events"]
     measured = next(e for e in moved if e["type"] == "UnitMoved")["payload"]["data"]["length"]
     assert measured == pytest.approx(length, abs=0.01)
-    expect(rojo.locator("#log")).to_contain_text(f'{mover} moves {measured}" of')
+    expect(rojo.locator("#log")).to_contain_text(f'{mover} moves {measured:g}" of')
     expect(rojo.locator(f'#board .unit[data-unit="{mover}"] .position')).to_have_attribute(
         "cy", f"{round(end[1] * 20, 1):g}"
     )

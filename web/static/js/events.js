@@ -29,14 +29,6 @@ const SENTENCES = {
   GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
 };
 
-// Written orders (Barcelona): the rules module's sentence leaves out the orders' words, which the
-// writer and, once they are revealed, both players read in the log.  (Drop these when it words them.)
-const orderWords = (orders) => Object.entries(orders || {}).map(([u, o]) => `${u} “${o.text}”${o.move ? "" : " (no move)"}`).join("; ") || "none";
-const ORDERS = {
-  OrdersWritten: (d) =>
-    d.hidden ? `${d.side} wrote orders for ${d.units} unit${d.units === 1 ? "" : "s"} (hidden until they are revealed)` : `${d.side} wrote orders: ${orderWords(d.orders)}`,
-  OrdersRevealed: (d) => `Orders revealed: ${Object.entries(d.orders || {}).map(([side, orders]) => `${side}: ${orderWords(orders)}`).join(" · ")}`,
-};
 
 export function commandWords(command) {
   const parts = [String(command.type || "command").replace(/_/g, " ")];
@@ -59,7 +51,7 @@ export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequ
 
 export function describe(event) {
   const p = event.payload || {};
-  if (event.kind === "Game.Recorded") return ORDERS[event.type] ? ORDERS[event.type](p.data || {}) : event.text || event.type;
+  if (event.kind === "Game.Recorded") return event.text || event.type;
   const sentence = SENTENCES[event.type];
   if (sentence) {
     try {

@@ -108,3 +108,31 @@ def test_event_facts_and_description_of_a_shot():
 def test_state_is_plain_json():
     state = SYSTEM.initial_state("skirmish", {})
     assert json.loads(json.dumps(state)) == state
+
+
+def test_sequence_of_play_written_orders_are_worded_for_the_writer_the_other_side_and_the_reveal() -> (
+    None
+):
+    """SEQUENCE OF PLAY: written orders stay hidden until revealed; the log words each stage."""
+    from service.rules.barcelona import SYSTEM
+    from service.rules.base import RulesEvent
+
+    orders = {
+        "u1": {"text": "hold the ridge", "move": False},
+        "u2": {"text": "advance", "move": True},
+    }
+    written = RulesEvent("OrdersWritten", {"side": "nationalist", "orders": orders})
+    assert (
+        SYSTEM.describe(written)
+        == "nationalist wrote orders: u1 “hold the ridge” (no move); u2 “advance”"
+    )
+    hidden = RulesEvent("OrdersWritten", {"side": "nationalist", "units": 2, "hidden": True})
+    assert (
+        SYSTEM.describe(hidden)
+        == "nationalist wrote orders for 2 units (hidden until they are revealed)"
+    )
+    revealed = RulesEvent(
+        "OrdersRevealed", {"turn": 1, "orders": {"nationalist": orders, "republican": {}}}
+    )
+    assert SYSTEM.describe(revealed).startswith("Orders revealed: nationalist: u1 “hold the ridge”")
+    assert SYSTEM.describe(revealed).endswith("republican: none")
