@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from service.application.store import open_store
-from service.bootstrap import build_services
+from service.bootstrap import build_ports, build_services
 from service.config import Config
 
 EVENTS = 5000
@@ -69,8 +69,9 @@ def main() -> None:
         from uuid import UUID
 
         gid = UUID(game_id)
-        with_snap = open_store(config)
-        without = open_store(replace(config), snapshots=False)
+        ports = build_ports(config)
+        with_snap = open_store(config, ports)
+        without = open_store(replace(config), ports, snapshots=False)
 
         def load_with() -> None:
             with_snap.repository.get(gid)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +17,20 @@ import click
 from faq.corpus import DEFAULT_CORPUS, load_corpus
 from faq.errors import QueryError
 from faq.search import ClubSource, KnowledgeBase
+from service.rules.base import Rulebook
 
 #: where club rulings come from on a rebuild; the lead sets it (see :func:`configure`)
 _club_source: ClubSource | None = None
+#: the games' rulebooks to index (``None``: the registry's games')
+_rulebooks: list[Rulebook] | None = None
 
 
-def configure(club_rulings: ClubSource | None) -> None:
-    """Give the CLI the club rulings' true store, used when ``rules index`` rebuilds."""
-    global _club_source
+def configure(club_rulings: ClubSource | None, rulebooks: Sequence[Rulebook] | None = None) -> None:
+    """Give the CLI the club rulings' true store, used when ``rules index`` rebuilds, and the
+    rulebooks of the composition root's registry."""
+    global _club_source, _rulebooks
     _club_source = club_rulings
+    _rulebooks = list(rulebooks) if rulebooks is not None else None
 
 
 def index_dir() -> Path:
@@ -32,7 +38,7 @@ def index_dir() -> Path:
 
 
 def knowledge_base() -> KnowledgeBase:
-    return KnowledgeBase(index_dir(), club_rulings=_club_source)
+    return KnowledgeBase(index_dir(), club_rulings=_club_source, rulebooks=_rulebooks)
 
 
 @click.group()
@@ -46,7 +52,7 @@ def rules() -> None:
               default=DEFAULT_CORPUS, show_default=False, help="Corpus directory.")  # fmt: skip
 def stats(as_json: bool, corpus: Path) -> None:
     """Parse the corpus and count sections, questions, answers, authorities and refs."""
-    counts = load_corpus(corpus).stats()
+    counts = load_corpus(corpus, _rulebooks).stats()
     if as_json:
         click.echo(json.dumps(counts, indent=1))
         return
@@ -83,7 +89,7 @@ def index_cmd() -> None:
 @rules.command()
 @click.argument("query")
 @click.option("--limit", default=10, show_default=True, type=int, help="Results (1..100).")
-@click.option("--document", default=None, help="fwtbt-faq, merida, backbone, bizkaya, barcelona, "
+@click.option("--document", default=None, help="fwtbt-faq, a game's rulebook (its system name), "
               "club or club:<id>.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array, best first.")
 def search(query: str, limit: int, document: str | None, as_json: bool) -> None:

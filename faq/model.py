@@ -12,15 +12,10 @@ CLUB_RULING = "club-ruling"
 CONFLICT = "conflict"
 KINDS = (RULING, RULE, CLUB_RULING, CONFLICT)
 
-#: corpus documents, by knowledge-base name
-DOCUMENTS: dict[str, str] = {
-    "fwtbt-faq": "fwtbt-faq.txt",
-    "merida": "closing-the-merida-pocket.txt",
-    "backbone": "operation-backbone.txt",
-    "bizkaya": "bizkaya-fall-of-the-north.txt",
-    "barcelona": "back-to-barcelona.txt",
-}
-RULEBOOKS = ("merida", "backbone", "bizkaya", "barcelona")
+#: the FWtBT FAQ, the knowledge base's own document; the games' rulebooks come from their packages
+#: (``service.rules.base.Rulebook``) and are given to the knowledge base
+FAQ_DOCUMENT = "fwtbt-faq"
+FAQ_FILE = "fwtbt-faq.txt"
 
 
 @dataclass(frozen=True)

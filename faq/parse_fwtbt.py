@@ -15,11 +15,11 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from faq.model import RULING, Answer, Entry
+from faq.model import FAQ_DOCUMENT, RULING, Answer, Entry
 from faq.refs import europa_refs
 from faq.text import SlugRegistry, clean, join_lines
 
-DOCUMENT = "fwtbt-faq"
+DOCUMENT = FAQ_DOCUMENT
 GROUP_HEADINGS = ("Rules", "Orders Of Battle")
 
 _SEP = re.compile(r"^-{5,}\s*$")

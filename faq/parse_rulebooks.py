@@ -1,4 +1,5 @@
-"""Split each rulebook into its numbered sections, sub-sections, charts, notes and errata."""
+"""Split a rulebook into its numbered sections, sub-sections, charts, notes and errata, after the
+spec its game declares (:class:`service.rules.rulebook.RulebookSpec`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ from dataclasses import dataclass, field
 
 from faq.model import RULE, Entry
 from faq.refs import rulebook_refs
-from faq.rulebook_specs import SPECS, Heading, RulebookSpec
 from faq.text import SlugRegistry, clean, join_lines
+from service.rules.base import Rulebook
+from service.rules.rulebook import Heading, RulebookSpec
 
 _TITLE_END = re.compile(r"\.\s|:\s|:$|\s-\s|\.$")
 _TITLE_MAX = 60
@@ -45,7 +47,7 @@ def _match(heading: Heading, line: str) -> bool:
     return line.startswith(heading.line) if heading.prefix else line == heading.line
 
 
-def _split(spec: RulebookSpec, text: str) -> list[_Section]:
+def _split(document: str, spec: RulebookSpec, text: str) -> list[_Section]:
     sections: list[_Section] = []
     expected = list(spec.headings)
     top: _Section | None = None
@@ -82,7 +84,7 @@ def _split(spec: RulebookSpec, text: str) -> list[_Section]:
         if sections:
             sections[-1].lines.append(line)
     if expected:
-        raise RulebookParseError(f"{spec.document}: heading not found: {expected[0].line!r}")
+        raise RulebookParseError(f"{document}: heading not found: {expected[0].line!r}")
     return sections
 
 
@@ -94,12 +96,13 @@ def _index_numbers(text: str) -> dict[str, str]:
     return out
 
 
-def parse_rulebook(document: str, text: str) -> list[Entry]:
-    spec = SPECS[document]
+def parse_rulebook(rulebook: Rulebook, text: str) -> list[Entry]:
+    """The entries of ``rulebook``'s text, in document order, with ids ``<document>:<key>``."""
+    document = rulebook.document
     keys = SlugRegistry()
     index = _index_numbers(text)
     entries: list[Entry] = []
-    for order, sec in enumerate(_split(spec, text), start=1):
+    for order, sec in enumerate(_split(document, rulebook.spec, text), start=1):
         body = join_lines(sec.lines)
         if sec.numbered:
             key = keys.key(sec.number or "")

@@ -5,20 +5,21 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from whoosh import query as Q
 from whoosh.searching import Searcher
 
-from faq.corpus import DEFAULT_CORPUS, corpus_hash, load_corpus
+from faq.corpus import DEFAULT_CORPUS, corpus_hash, load_corpus, rulebooks_or_shipped
 from faq.errors import EntryNotFound, QueryError
 from faq.index import IndexStore, Progress, club_ruling_of
-from faq.model import CLUB_RULING, CONFLICT, DOCUMENTS, RULING, ClubRuling, club_entry_id
+from faq.model import CLUB_RULING, CONFLICT, FAQ_DOCUMENT, RULING, ClubRuling, club_entry_id
 from faq.query import Plan, build_query, has_words
 from faq.scoring import CachedBM25F
 from faq.snippets import snippet, term_pattern
+from service.rules.base import Rulebook
 
 MAX_QUERY = 500
 MAX_LIMIT = 100
@@ -31,6 +32,10 @@ ClubSource = Callable[[], Iterable[ClubRuling]]
 class KnowledgeBase:
     """Search over an on-disk index in ``index_dir`` (the app uses ``$ARBITER_VAR/index``).
 
+    It indexes the FWtBT FAQ and the ``rulebooks`` it is given -- the games' own, as the
+    composition root collects them from the registry (``None``: the registered games' rulebooks,
+    :func:`service.rules.rulebook.shipped_rulebooks`).
+
     Construction is cheap when the index matches the corpus (content hash): nothing is parsed.
     Otherwise the corpus is parsed and the index rebuilt, re-adding club rulings from
     ``club_rulings`` (their true store; the index is only a cache).
@@ -41,11 +46,15 @@ class KnowledgeBase:
         index_dir: Path | str,
         corpus_dir: Path | str = DEFAULT_CORPUS,
         club_rulings: ClubSource | None = None,
+        rulebooks: Sequence[Rulebook] | None = None,
     ) -> None:
         self.store = IndexStore(Path(index_dir))
         self.corpus_dir = Path(corpus_dir)
         self.club_rulings = club_rulings
-        self.corpus_hash = corpus_hash(self.corpus_dir)
+        self.rulebooks = rulebooks_or_shipped(rulebooks)
+        #: the searchable documents: the FAQ, then each rulebook's
+        self.documents = (FAQ_DOCUMENT, *(r.document for r in self.rulebooks))
+        self.corpus_hash = corpus_hash(self.corpus_dir, self.rulebooks)
         self._searcher: Searcher | None = None
         self._stamp: tuple[int, int] | None = None
         self._rulebooks: dict[str, list[dict[str, Any]]] = {}  # per searcher: entries in order
@@ -57,7 +66,7 @@ class KnowledgeBase:
 
     # -- index lifecycle ---------------------------------------------------------------------------
     def _build(self, progress: Progress | None) -> dict[str, Any]:
-        entries = load_corpus(self.corpus_dir).entries
+        entries = load_corpus(self.corpus_dir, self.rulebooks).entries
         if self.club_rulings is not None:
             clubs = list(self.club_rulings())
         else:  # no true store given: carry over the club rulings already indexed
@@ -130,7 +139,7 @@ class KnowledgeBase:
     ) -> list[dict[str, Any]]:
         """Results best first: id, kind, document, heading, rule_refs, snippet, score, and for
         rulings question and answers.  Raises :class:`QueryError` for a bad request."""
-        text = validate(text, limit, document)
+        text = validate(text, limit, document, self.documents)
         plan = build_query(text)
         if plan.query is None:
             raise QueryError("q", "the query has no searchable words (only stop words)")
@@ -168,7 +177,7 @@ class KnowledgeBase:
         """What governs an event: ``governing`` -- the rulebook's entries with those section
         numbers (and their sub-sections), in the order asked, then the conflicts that cite them;
         ``related`` -- FWtBT and club rulings ranked for the topics and fact words."""
-        if document not in DOCUMENTS or document == "fwtbt-faq":
+        if document not in self.documents or document == FAQ_DOCUMENT:
             raise QueryError("document", f"unknown rulebook {document!r}")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError("limit", f"must be between 1 and {MAX_LIMIT}")
@@ -179,7 +188,7 @@ class KnowledgeBase:
         plan = build_query(words, topics)
         flt = Q.Or(
             [
-                Q.Term("document", "fwtbt-faq"),
+                Q.Term("document", FAQ_DOCUMENT),
                 Q.And(
                     [
                         Q.Term("kind", CLUB_RULING),
@@ -212,7 +221,7 @@ class KnowledgeBase:
         return [_result(e, None, snippet(_text(e), None)) for e in chosen]
 
 
-def validate(text: str, limit: int, document: str | None) -> str:
+def validate(text: str, limit: int, document: str | None, documents: Sequence[str]) -> str:
     if not isinstance(text, str) or not text.strip():
         raise QueryError("q", "must not be empty")
     if len(text) > MAX_QUERY:
@@ -221,8 +230,8 @@ def validate(text: str, limit: int, document: str | None) -> str:
         raise QueryError("q", "has no letters or digits")
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise QueryError("limit", f"must be an integer between 1 and {MAX_LIMIT}")
-    if document is not None and document not in DOCUMENTS and not _CLUB_DOC.match(document):
-        known = ", ".join([*DOCUMENTS, "club", "club:<id>"])
+    if document is not None and document not in documents and not _CLUB_DOC.match(document):
+        known = ", ".join([*documents, "club", "club:<id>"])
         raise QueryError("document", f"unknown document {document!r} (known: {known})")
     return text.strip()
 

@@ -23,7 +23,8 @@ from service.application.standings import LadderFeed
 from service.application.store import open_store
 from service.application.users import UserService
 from service.config import Config
-from service.domain import chain, systems
+from service.domain import chain
+from service.domain.systems import GamePorts
 from service.rules.base import RulesEvent
 from service.rules.registry import Registry, build_registry
 
@@ -31,9 +32,13 @@ from service.rules.registry import Registry, build_registry
 def build_registry_for(config: Config) -> Registry:
     if config.plugins and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # plug-ins named relative to the working directory
-    registry = build_registry(config.plugins)
-    systems.install(registry.get, RulesEvent)
-    return registry
+    return build_registry(config.plugins)
+
+
+def build_ports(config: Config, registry: Registry | None = None) -> GamePorts:
+    """What games need from outside the domain: the registry's rules and the server's seal."""
+    registry = registry if registry is not None else build_registry_for(config)
+    return GamePorts.of(registry.get, RulesEvent, chain.seal_key_from_secret(config.secret_key))
 
 
 def build_broker(config: Config) -> Broker:
@@ -43,9 +48,8 @@ def build_broker(config: Config) -> Broker:
 def build_services(config: Config, *, snapshots: bool | None = None) -> Services:
     registry = build_registry_for(config)
     seal_key = chain.seal_key_from_secret(config.secret_key)
-    chain.install_seal_key(seal_key)
-    store = open_store(config, snapshots=snapshots)
     broker = build_broker(config)
+    store = open_store(config, build_ports(config, registry), broker, snapshots=snapshots)
     users = UserService(store)
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users)

@@ -247,12 +247,11 @@ def _check_scenario(path: Path, system: str | None, registry: Any) -> list[dict[
     except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
         return [{"level": "error", "place": str(path), "message": f"not a JSON object: {exc}"}]
     name = system or declared
-    if name and name in registry:
-        return registry.get(name).check_scenario_file(str(path))
-    try:
-        from service.rules.scenario import check_file
-    except ImportError:
-        return [{"level": "error", "place": "system", "message": f"unknown rules system {name!r}"}]
+    checks = registry.get(name).scenario_checks if name and name in registry else None
+    if checks is not None:
+        return list(checks.check_scenario_file(str(path)))
+    from service.rules.scenario import check_file
+
     return check_file(str(path))
 
 

@@ -82,8 +82,8 @@ class Actions(MethodView):
         """The commands the caller's side may send now (empty when it is not its turn)."""
         games = services().games
         game = games.get(game_id)
-        side, actions = games.legal_actions(game, require_user(), args["side"])
-        return {"side": side, "version": game.version, "actions": actions}
+        side, actions = games.actions(game, require_user(), args["side"])
+        return {"side": side, "version": game.version, **actions.as_dict()}
 
 
 @blp.route("/<game_id>/preview")

@@ -179,10 +179,41 @@ class ExecutedOut(Schema):
     result = fields.Dict(allow_none=True)
 
 
+class ChoiceOut(Schema):
+    one_of = fields.List(fields.Raw(), metadata={"description": "pick one value"})
+    some_of = fields.List(fields.Raw(), metadata={"description": "pick min..max values"})
+    labels = fields.List(fields.String(), metadata={"description": "each option in words"})
+    min = fields.Integer()
+    max = fields.Integer()
+
+
+class TemplateOut(Schema):
+    type = fields.String(required=True)
+    label = fields.String(required=True)
+    fixed = fields.Dict(keys=fields.String(), values=fields.Raw())
+    choose = fields.Dict(keys=fields.String(), values=fields.Nested(ChoiceOut))
+    kinds = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "what each field designates: unit, units, hex, path, point ..."},
+    )
+
+
+class BlockedOut(Schema):
+    type = fields.String(required=True)
+    label = fields.String(required=True)
+    reason = fields.String(required=True)
+    rule = fields.String(required=True)
+
+
 class ActionsOut(Schema):
+    """One action vocabulary for every game: a command is a template's ``type`` and ``fixed``
+    fields plus one pick per ``choose`` field (see docs/rules/contract.md)."""
+
     side = fields.String()
     version = fields.Integer()
-    actions = fields.List(fields.Dict())
+    actions = fields.List(fields.Nested(TemplateOut))
+    blocked = fields.List(fields.Nested(BlockedOut))
 
 
 class ScenarioOut(Schema):
@@ -200,3 +231,12 @@ class SystemOut(Schema):
     document = fields.String()
     tables = fields.List(fields.String())
     scenarios = fields.List(fields.Nested(ScenarioOut))
+    capabilities = fields.List(
+        fields.String(),
+        metadata={
+            "description": "hidden_information, previews, drawing, scenario_checks, rulebook"
+        },
+    )
+    commands = fields.List(
+        fields.Dict(), metadata={"description": "each declared command: type, phases, fields"}
+    )

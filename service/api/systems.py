@@ -11,7 +11,7 @@ from flask_smorest import Blueprint
 from service.api import schemas
 from service.api.auth import services
 from service.domain.errors import Invalid, NotFound
-from service.rules.base import InvalidCommand, RulesSystem
+from service.rules.base import Drawing, InvalidCommand, RulesSystem
 
 blp = Blueprint("systems", __name__, url_prefix="/api", description="Rules systems and scenarios")
 
@@ -21,9 +21,29 @@ def system_json(system: RulesSystem) -> dict[str, Any]:
         "name": system.name,
         "title": system.title,
         "document": system.document,
-        "tables": sorted(system.tables()),
+        "tables": sorted(system.drawing.tables()) if system.drawing else [],
         "scenarios": [s.as_dict() for s in system.scenarios()],
+        "capabilities": capabilities(system),
+        "commands": [spec.describe() for spec in system.commands],
     }
+
+
+def capabilities(system: RulesSystem) -> list[str]:
+    """What a system declares it offers beyond the core."""
+    offered = {
+        "hidden_information": system.hidden_information,
+        "previews": system.previews is not None,
+        "drawing": system.drawing is not None,
+        "scenario_checks": system.scenario_checks is not None,
+        "rulebook": system.rulebook is not None,
+    }
+    return [name for name, on in offered.items() if on]
+
+
+def drawing_of(system: RulesSystem) -> Drawing:
+    if system.drawing is None:
+        raise NotFound(f"{system.name} draws nothing", {"system": ["no drawing capability"]})
+    return system.drawing
 
 
 @blp.route("/systems")
@@ -52,7 +72,7 @@ class Board(MethodView):
             raise NotFound(
                 f"no scenario {scenario!r} in {name}", {"scenario": ["unknown scenario"]}
             )
-        return system.board(scenario)
+        return drawing_of(system).board(scenario)
 
 
 @blp.route("/systems/<name>/tables/<table>")
@@ -60,7 +80,7 @@ class Table(MethodView):
     @blp.response(200)
     def get(self, name: str, table: str) -> Any:
         """A table of a rules system, as data (``crt`` ...)."""
-        tables = services().games.system(name).tables()
+        tables = drawing_of(services().games.system(name)).tables()
         if table not in tables:
             raise NotFound(
                 f"no table {table!r} in {name}", {"table": [f"known: {', '.join(sorted(tables))}"]}
@@ -74,13 +94,15 @@ class CombatPreview(MethodView):
     def post(self, name: str) -> Any:
         """Odds, every modifier with its rule, and for a roll the result (see docs/rules/)."""
         system = services().games.system(name)
+        if system.previews is None:
+            raise NotFound(f"{name} offers no combat preview", {"system": ["no previews"]})
         situation = request.get_json(silent=True)
         if not isinstance(situation, dict):
             raise Invalid(
                 "send the situation as a JSON object", {"body": ["a JSON object is required"]}
             )
         try:
-            return system.combat_preview(situation)
+            return system.previews.combat_preview(situation)
         except InvalidCommand as exc:
             raise Invalid(exc.message, exc.details or {"body": [exc.message]}) from None
 

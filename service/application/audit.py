@@ -7,11 +7,12 @@ from typing import Any
 from uuid import UUID
 
 from service.application.events import present_event
-from service.application.games import GameService, hides_information, in_words
+from service.application.games import GameService, in_words, with_states_before
 from service.application.store import ArbiterStore
 from service.domain.audit import Broken, verify_log
 from service.domain.chain import ENVELOPE
 from service.domain.game import Game
+from service.rules.base import RulesEvent
 
 PAGE = 500
 _NOT_DETAILS = ENVELOPE | {"prev_hash", "restored_state"}
@@ -65,13 +66,13 @@ class AuditService:
         that hides information and is not over, the other side's commands show their type only."""
         game = self.games.get(game_id)
         rules = self.games.system(game.system)
-        hide = not full and game.status != "ended" and hides_information(rules)
+        hide = not full and game.status != "ended" and rules.hidden_information
         name = self.games.users.username
         retracted = set(game.retracted)
         out: list[dict[str, Any]] = []
         current: dict[str, Any] | None = None
         event: Any
-        for event in self.store.events.get(game.id):
+        for event, before in with_states_before(rules, self.store.events.get(game.id), None):
             seq = event.originator_version
             if isinstance(event, Game.CommandAccepted):
                 current = {
@@ -91,7 +92,7 @@ class AuditService:
                     {
                         "seq": seq,
                         "type": event.kind,
-                        "text": in_words(rules, event.kind, event.data),
+                        "text": in_words(rules, RulesEvent(event.kind, event.data), before),
                         "retracted": seq in retracted,
                     }
                 )

@@ -10,7 +10,6 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from service.application.clubs import ClubService
@@ -20,13 +19,9 @@ from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore, LogFollower
 from service.application.users import UserService
 from service.domain.campaigns import STARTED, Campaign
-from service.domain.errors import Conflict, Forbidden, NotFound, Unprocessable
+from service.domain.errors import Conflict, Forbidden, NotFound, StaleVersion, Unprocessable
 from service.domain.game import Game
 from service.domain.users import User
-
-
-def campaign_channel(campaign_id: str) -> str:
-    return f"campaign:{campaign_id}"
 
 
 class CampaignService:
@@ -139,10 +134,10 @@ class CampaignService:
             level=str(result.get("level") or ("victory" if result.get("winner") else "draw")),
             source="game",
         )
-        self.store.save(campaign)  # a second worker's attempt fails here, and the feed ignores it
-        self.broker.publish(
-            campaign_channel(campaign_id), {"campaign": campaign_id, "version": campaign.version}
-        )
+        try:
+            self.store.commit(campaign)
+        except StaleVersion:
+            return  # a second worker's attempt fails here: the first one scored the step
 
     # -- queries --------------------------------------------------------------------------------
     def get(self, campaign_id: str) -> Campaign:
@@ -202,12 +197,5 @@ class CampaignService:
         return found
 
     def _save(self, campaign: Campaign) -> Campaign:
-        try:
-            self.store.save(campaign)
-        except IntegrityError:
-            raise Conflict("the campaign changed meanwhile; try again") from None
-        self.broker.publish(
-            campaign_channel(str(campaign.id)),
-            {"campaign": str(campaign.id), "version": campaign.version},
-        )
+        self.store.commit(campaign, conflict=Conflict("the campaign changed meanwhile; try again"))
         return campaign

@@ -7,7 +7,6 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from service.application.store import ArbiterStore, LogFollower
@@ -27,10 +26,9 @@ class ClubService:
     # -- commands -------------------------------------------------------------------------------
     def create(self, name: str, founder: User) -> Club:
         club = Club.found(name, str(founder.id))
-        try:
-            self.store.save(club)
-        except IntegrityError:
-            raise Conflict(f"club {club.name!r} already exists", {"name": ["taken"]}) from None
+        self.store.commit(
+            club, conflict=Conflict(f"club {club.name!r} already exists", {"name": ["taken"]})
+        )
         return club
 
     def add_member(self, ref: str, by: User, username: str, roles: list[str]) -> Club:
@@ -108,8 +106,5 @@ class ClubService:
         return self._load(ref, copy=True)
 
     def _save(self, club: Club) -> Club:
-        try:
-            self.store.save(club)
-        except IntegrityError:
-            raise Conflict("the club changed meanwhile; try again") from None
+        self.store.commit(club, conflict=Conflict("the club changed meanwhile; try again"))
         return club

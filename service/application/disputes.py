@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
 
 from service.application.games import GameService, in_words
@@ -48,6 +47,7 @@ class DisputeService:
         on_club_ruling: Callable[[ClubRuling], None] = lambda ruling: None,
     ) -> None:
         self.store = store
+        self.ports = store.ports
         self.games = games
         self._knowledge = knowledge
         self._clubs = clubs
@@ -64,7 +64,9 @@ class DisputeService:
         game = self.games.get(game_id)
         side = self.games.acting_side(game, user, side, must_be_active=False)
         policy = str(game.labels.get("takeback_policy", "always"))
-        game.request_takeback(side=side, user=str(user.id), from_seq=from_seq, policy=policy)
+        game.request_takeback(
+            side=side, user=str(user.id), from_seq=from_seq, policy=policy, ports=self.ports
+        )
         return self._save(game)
 
     def answer_takeback(
@@ -75,7 +77,9 @@ class DisputeService:
         restored = None
         if accept and game.takeback is not None:
             restored = self.games.get(game.id, version=game.takeback["from_seq"] - 1).state
-        game.answer_takeback(side=side, user=str(user.id), accept=accept, restored_state=restored)
+        game.answer_takeback(
+            side=side, user=str(user.id), accept=accept, restored_state=restored, ports=self.ports
+        )
         return self._save(game)
 
     # -- disputes ----------------------------------------------------------------------------------
@@ -100,7 +104,12 @@ class DisputeService:
             raise Forbidden(f"you do not play {side}", {"side": ["not your side"]})
         citations = self._citations(cite, required=False)
         dispute = game.open_dispute(
-            side=side, user=str(user.id), seq=seq, claim=claim, citations=citations
+            side=side,
+            user=str(user.id),
+            seq=seq,
+            claim=claim,
+            citations=citations,
+            ports=self.ports,
         )
         return self._save(game), dispute
 
@@ -140,6 +149,7 @@ class DisputeService:
             citations=citations,
             note=note,
             club_ruling=str(ruling.id) if ruling else None,
+            ports=self.ports,
             retract=retract,
             restored_state=restored,
         )
@@ -233,7 +243,8 @@ class DisputeService:
         event = next(iter(self.store.events.get(game.id, gt=seq - 1, lte=seq)))
         rules = self.games.system(game.system)
         if isinstance(event, Game.Recorded):
-            text = in_words(rules, event.kind, copy_json(event.data))
+            before = self.games.get(game.id, version=seq - 1).state
+            text = in_words(rules, RulesEvent(event.kind, copy_json(event.data)), before)
             return {"seq": seq, "type": event.kind, "text": text, "side": event.side}
         kind = type(event).__name__
         return {"seq": seq, "type": kind, "text": kind, "side": getattr(event, "side", None)}
@@ -382,6 +393,7 @@ class DisputeService:
                     user=command.user,
                     command=command.command,
                     seed=seed,
+                    ports=self.ports,
                     origin=command.originator_version,
                 )
             except RuleViolation as exc:
@@ -396,16 +408,10 @@ class DisputeService:
                 entry["status"] = "re-rolled" if rolled else "kept"
                 entry["seqs"] = [first, game.version]
             report.append(entry)
-        game.finish_rebase(dispute=dispute, report=report)
+        game.finish_rebase(dispute=dispute, report=report, ports=self.ports)
         return report
 
     def _save(self, game: Game, *others: Any) -> Game:
-        first = game.version - len(game.pending_events) + 1
-        try:
-            self.store.save(game, *others)
-        except IntegrityError:
-            raise StaleVersion(
-                "the game moved on; try again", {"game": ["changed meanwhile"]}
-            ) from None
-        self.games.publish(game, first, game.version)
+        conflict = StaleVersion("the game moved on; try again", {"game": ["changed meanwhile"]})
+        self.store.commit(game, *others, conflict=conflict)
         return game

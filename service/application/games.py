@@ -3,23 +3,32 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 
 from service.application.events import present_event
 from service.application.ports import Broker
 from service.application.store import ArbiterStore
+from service.application.store import game_channel as game_channel  # the channel SSE follows
 from service.application.users import UserService
 from service.domain import dice as dice_mod
 from service.domain.errors import Forbidden, Invalid, NotFound, StaleVersion, Unprocessable
 from service.domain.game import DiceSeed, Game, copy_json, seed_vault_id
 from service.domain.users import User
-from service.rules.base import InvalidCommand, RulesEvent, RulesSystem, RuleViolation, ScenarioError
+from service.rules.actions import Actions
+from service.rules.base import (
+    InvalidCommand,
+    RulesEvent,
+    RulesSystem,
+    RuleViolation,
+    ScenarioError,
+    State,
+    plain_sentence,
+)
 from service.rules.registry import Registry, UnknownSystem
 
 
@@ -27,10 +36,6 @@ from service.rules.registry import Registry, UnknownSystem
 class Executed:
     game: Game
     events: list[dict[str, Any]]
-
-
-def game_channel(game_id: UUID | str) -> str:
-    return f"game:{game_id}"
 
 
 class GameService:
@@ -41,6 +46,7 @@ class GameService:
         self.registry = registry
         self.users = users
         self.broker = broker
+        self.ports = store.ports
         self._seeds: dict[UUID, str] = {}
         self._seeds_lock = threading.Lock()
 
@@ -64,9 +70,13 @@ class GameService:
         creator: User,
         options: Mapping[str, Any] | None = None,
         labels: Mapping[str, Any] | None = None,
+        seed: str | None = None,
+        game_id: UUID | None = None,
     ) -> Game:
         """Create a game.  ``labels``: what the core keeps beside the rules (``club``, ``ladder``,
-        ``rated``, ``takeback_policy`` never/casual/always, ``pause_on_dispute``)."""
+        ``rated``, ``takeback_policy`` never/casual/always, ``pause_on_dispute``).  ``seed`` and
+        ``game_id`` fix the dice and the id (reproducible games: the fuzzer, golden games); by
+        default the seed is fresh and secret and the id random."""
         try:
             rules = self.registry.get(system)
         except UnknownSystem:
@@ -111,7 +121,7 @@ class GameService:
                 k if k.startswith("options") else f"options.{k}": v for k, v in exc.problems.items()
             }
             raise Unprocessable(exc.message, problems or {"options": [exc.message]}) from None
-        seed = dice_mod.new_seed()
+        seed = seed or dice_mod.new_seed()
         game = Game.start(
             system=system,
             scenario=scenario,
@@ -121,11 +131,12 @@ class GameService:
             seed=seed,
             initial_state=initial,
             labels={"title": info.title, **dict(labels or {})},
+            game_id=game_id,
+            ports=self.ports,
         )
-        self.store.save(game, DiceSeed.for_game(game.id, seed))
+        self.store.commit(game, DiceSeed.for_game(game.id, seed))
         with self._seeds_lock:
             self._seeds[game.id] = seed
-        self.publish(game, 1, game.version)
         return game
 
     def execute(
@@ -144,9 +155,14 @@ class GameService:
                 {"expected_version": [f"stale: the game is at version {game.version}"]},
             )
         side = self.acting_side(game, user, side)
-        first = game.version + 1
         try:
-            game.execute(side=side, user=str(user.id), command=command, seed=self.seed_of(game))
+            game.execute(
+                side=side,
+                user=str(user.id),
+                command=command,
+                seed=self.seed_of(game),
+                ports=self.ports,
+            )
         except RuleViolation as exc:
             details = {"rule": [exc.rule]}
             if exc.field:
@@ -157,15 +173,13 @@ class GameService:
                 exc.message,
                 {f"command.{k}": v for k, v in exc.details.items()} or {"command": [exc.message]},
             ) from None
-        pending = list(game.pending_events)
-        try:
-            self.store.save(game)
-        except IntegrityError:
-            raise StaleVersion(
+        pending = self.store.commit(
+            game,
+            conflict=StaleVersion(
                 "another command was recorded first; reload and decide again",
                 {"expected_version": ["stale: the game moved on"]},
-            ) from None
-        self.publish(game, first, game.version)
+            ),
+        )
         names = self._names(game)
         return Executed(game, [present_event(e, names) for e in pending])
 
@@ -174,12 +188,8 @@ class GameService:
     ) -> Game:
         game = self.get(game_id)
         side = self.acting_side(game, user, side, must_be_active=False)
-        game.add_entropy(side=side, user=str(user.id), entropy=entropy)
-        try:
-            self.store.save(game)
-        except IntegrityError:
-            raise StaleVersion("the game moved on; try again") from None
-        self.publish(game, game.version, game.version)
+        game.add_entropy(side=side, user=str(user.id), entropy=entropy, ports=self.ports)
+        self.store.commit(game, conflict=StaleVersion("the game moved on; try again"))
         return game
 
     # -- queries --------------------------------------------------------------------------------
@@ -227,7 +237,7 @@ class GameService:
             "result": game.result,
             "options": game.options,
             "state": state,
-            "counters": rules.counters(state),
+            "counters": rules.drawing.counters(state) if rules.drawing else [],
             "dice": {
                 "commitment": game.seed_commitment,
                 "next_index": game.next_roll,
@@ -248,21 +258,25 @@ class GameService:
         """What a command would meet (an attack's odds and modifiers), on the side's own view."""
         side = self.acting_side(game, user, side, must_be_active=False)
         rules = self.system(game.system)
+        if rules.previews is None:
+            raise Invalid(
+                f"{rules.title} previews no command", {"command.type": ["no preview in this game"]}
+            )
         try:
-            return rules.preview(copy_json(rules.view(game.state, side)), side, command)
+            return rules.previews.preview(copy_json(rules.view(game.state, side)), side, command)
         except RuleViolation as exc:
             raise RuleRefused(exc.message, {"rule": [exc.rule]}, rule=exc.rule) from None
         except InvalidCommand as exc:
             details = {f"command.{k}": v for k, v in exc.details.items()}
             raise Invalid(exc.message, details or {"command": [exc.message]}) from None
 
-    def legal_actions(
-        self, game: Game, user: User, side: str | None
-    ) -> tuple[str, list[dict[str, Any]]]:
+    def actions(self, game: Game, user: User, side: str | None) -> tuple[str, Actions]:
+        """What the caller's side may do now, in the one action vocabulary (empty when it is not
+        its turn)."""
         side = self.acting_side(game, user, side, must_be_active=False)
         if side not in game.active_sides():
-            return side, []
-        return side, self.system(game.system).legal_actions(game.state, side)
+            return side, Actions()
+        return side, self.system(game.system).actions(game.state, side)
 
     def events(
         self,
@@ -278,15 +292,11 @@ class GameService:
         names = self._names(game)
         rules = self.system(game.system)
         stored = self.store.events.get(game.id, gt=after, limit=limit)
-        if full or game.status == "ended" or not hides_information(rules):
-            items = [present_event(e, names) for e in stored]
-        else:
-            items = list(self._redacted(game, rules, stored, after, viewer, names))
+        shown_in_full = full or game.status == "ended" or not rules.hidden_information
+        items = list(self._worded(game, rules, stored, after, viewer, names, shown_in_full))
         retracted = set(game.retracted)
         for item in items:
             item["retracted"] = item["seq"] in retracted
-            if item["kind"] == "Game.Recorded":
-                item["text"] = in_words(rules, item["type"], item["payload"]["data"])
         return items
 
     def iter_all_events(self, game_id: UUID | str, *, page: int = 500) -> Iterator[dict[str, Any]]:
@@ -373,19 +383,7 @@ class GameService:
             uid: self.users.username(uid) for uid in set(game.sides.values()) | {game.created_by}
         }
 
-    def publish(self, game: Game, first: int, last: int) -> None:
-        self.broker.publish(
-            game_channel(game.id),
-            {
-                "game": str(game.id),
-                "version": game.version,
-                "from": first,
-                "to": last,
-                "status": game.status,
-            },
-        )
-
-    def _redacted(
+    def _worded(
         self,
         game: Game,
         rules: RulesSystem,
@@ -393,28 +391,32 @@ class GameService:
         after: int,
         viewer: str | None,
         names: dict[str, str],
+        in_full: bool,
     ) -> Iterator[dict[str, Any]]:
-        state = copy_json(self.get(game.id, version=after).state) if after >= 1 else None
-        for event in stored:
+        """Each stored event as ``viewer`` may see it (all of it when ``in_full``), a rules event
+        with its sentence worded from the state before it (units by printed name)."""
+        start = copy_json(self.get(game.id, version=after).state) if after >= 1 else None
+        for event, state in with_states_before(rules, stored, start):
             item = present_event(event, names)
-            if isinstance(event, Game.Retracted):
-                state = copy_json(event.restored_state)
+            if in_full:
+                pass
+            elif isinstance(event, Game.Retracted):
                 item["payload"]["restored_state"] = rules.view(copy_json(state), viewer)
                 item["redacted"] = True
             elif isinstance(event, Game.Created):
-                state = copy_json(event.initial_state)
                 item["payload"]["initial_state"] = rules.view(copy_json(state), viewer)
                 item["redacted"] = True
             elif isinstance(event, Game.CommandAccepted) and viewer != event.side:
                 item["payload"]["command"] = {"type": event.command.get("type")}
                 item["redacted"] = True
-            elif isinstance(event, Game.Recorded) and state is not None:
+            if isinstance(event, Game.Recorded) and state is not None:
                 rules_event = RulesEvent(event.kind, copy_json(event.data))
-                shown = rules.event_view(rules_event, state, viewer)
-                item["payload"]["data"] = shown.data
-                item["type"] = shown.type
-                item["redacted"] = shown.data != event.data
-                state = rules.apply(state, RulesEvent(event.kind, copy_json(event.data)))
+                shown = rules_event if in_full else rules.event_view(rules_event, state, viewer)
+                if not in_full:
+                    item["payload"]["data"] = shown.data
+                    item["type"] = shown.type
+                    item["redacted"] = shown.data != event.data
+                item["text"] = in_words(rules, shown, state)
             yield item
 
     @staticmethod
@@ -435,15 +437,26 @@ class RuleRefused(Unprocessable):
         self.rule = rule
 
 
-def in_words(rules: RulesSystem, kind: str, data: dict[str, Any]) -> str:
-    """The rules module's sentence for an event (as the viewer may see it: a redacted event may
-    lack what a sentence needs, and then its type stands for it)."""
+def with_states_before(
+    rules: RulesSystem, stored: Iterable[Any], state: State | None
+) -> Iterator[tuple[Any, State | None]]:
+    """Each stored game event with the rules state just before it (``state``: the state before the
+    first one, ``None`` when unknown until a Created or Retracted event sets it).  A Created or
+    Retracted event is paired with the state it sets; the state is replayed, never re-judged."""
+    for event in stored:
+        if isinstance(event, Game.Created):
+            state = copy_json(event.initial_state)
+        elif isinstance(event, Game.Retracted):
+            state = copy_json(event.restored_state)
+        yield event, state
+        if isinstance(event, Game.Recorded) and state is not None:
+            state = rules.apply(state, RulesEvent(event.kind, copy_json(event.data)))
+
+
+def in_words(rules: RulesSystem, event: RulesEvent, state_before: State | None) -> str:
+    """The rules module's sentence for an event, worded from the state before it (as the viewer
+    may see it: a redacted event may lack what a sentence needs, and then its plain form stands)."""
     try:
-        return rules.describe(RulesEvent(kind, data))
+        return rules.describe(event, state_before)
     except (KeyError, TypeError, ValueError, IndexError):
-        return kind
-
-
-def hides_information(rules: RulesSystem) -> bool:
-    kind = type(rules)
-    return kind.view is not RulesSystem.view or kind.event_view is not RulesSystem.event_view
+        return plain_sentence(event)

@@ -19,6 +19,7 @@ from service.application.store import ArbiterStore, LogFollower
 from service.domain.errors import NotFound
 from service.domain.rulings import ClubRuling
 from service.rules.base import RulesEvent
+from service.rules.rulebook import rulebooks_of
 
 RULING_TOPICS = (get_topic(ClubRuling.Made), get_topic(ClubRuling.Withdrawn))
 
@@ -35,11 +36,16 @@ class KnowledgeService:
 
     @property
     def kb(self) -> KnowledgeBase:
-        """The knowledge base, built on first use (and rebuilt when the corpus changed)."""
+        """The knowledge base of the registry's games' rulebooks, built on first use (and rebuilt
+        when the corpus or a rulebook's declaration changed)."""
         if self._kb is None:
             with self._lock:
                 if self._kb is None:
-                    self._kb = KnowledgeBase(self.index_dir, club_rulings=self._indexed_rulings)
+                    self._kb = KnowledgeBase(
+                        self.index_dir,
+                        club_rulings=self._indexed_rulings,
+                        rulebooks=rulebooks_of(self.games.registry),
+                    )
         return self._kb
 
     def close(self) -> None:

@@ -9,7 +9,6 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 
 from service.application.clubs import ClubService
 from service.application.games import GameService
@@ -455,9 +454,8 @@ class LadderService:
         return found
 
     def _save(self, *aggregates: Any) -> Any:
-        try:
-            self.store.save(*aggregates)
-        except IntegrityError:
-            raise Conflict("it changed meanwhile; reload and try again") from None
+        self.store.commit(
+            *aggregates, conflict=Conflict("it changed meanwhile; reload and try again")
+        )
         self.feed.catch_up()
         return aggregates[0]

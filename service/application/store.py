@@ -1,24 +1,125 @@
-"""The eventsourcing Application that stores every aggregate of Arbiter."""
+"""The eventsourcing Application that stores every aggregate of Arbiter, and its one way to save.
+
+Every application service saves through :meth:`ArbiterStore.commit`: the aggregates' new events
+are appended atomically (a lost race -- the store's uniqueness constraint -- becomes the caller's
+409 and nothing is written), then what changed is published on the broker."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import Application, Repository, project_aggregate
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import strtobool
 
+from service.application.ports import Broker
 from service.config import Config
-from service.domain.game import Game
+from service.domain.campaigns import Campaign
+from service.domain.errors import DomainError, StaleVersion
+from service.domain.game import Game, Projector, projector
+from service.domain.systems import GamePorts
+
+
+def game_channel(game_id: UUID | str) -> str:
+    return f"game:{game_id}"
+
+
+def campaign_channel(campaign_id: str) -> str:
+    return f"campaign:{campaign_id}"
+
+
+def _game_news(game: Game, first: int) -> tuple[str, dict[str, Any]]:
+    message = {
+        "game": str(game.id),
+        "version": game.version,
+        "from": first,
+        "to": game.version,
+        "status": game.status,
+    }
+    return game_channel(game.id), message
+
+
+def _campaign_news(campaign: Campaign, first: int) -> tuple[str, dict[str, Any]]:
+    return campaign_channel(str(campaign.id)), {
+        "campaign": str(campaign.id),
+        "version": campaign.version,
+    }
+
+
+#: what is published when an aggregate of this type changes (the others publish nothing)
+NEWS: dict[type, Callable[[Any, int], tuple[str, dict[str, Any]]]] = {
+    Game: _game_news,
+    Campaign: _campaign_news,
+}
+
+
+class GameRepository(Repository):
+    """A repository whose default projector is the games' (:func:`service.domain.game.projector`):
+    reads, cache fast-forwards and snapshots all rebuild a game with its rules."""
+
+    def __init__(self, *args: Any, project: Projector, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.project = project
+
+    def get(self, aggregate_id: Any, **kwargs: Any) -> Any:
+        if kwargs.get("projector_func", project_aggregate) is project_aggregate:
+            kwargs["projector_func"] = self.project
+        return super().get(aggregate_id, **kwargs)
 
 
 class ArbiterStore(Application):
-    """One application, one event store: games, their dice seeds, users (and later clubs ...)."""
+    """One application, one event store: games, their dice seeds, users, clubs, ladders ...
+
+    ``ports``: what games need of the rules and the seal; ``broker``: where changes are announced."""
 
     name = "arbiter"
 
+    def __init__(
+        self, env: dict[str, str] | None = None, *, ports: GamePorts, broker: Broker | None = None
+    ) -> None:
+        self.ports = ports
+        self.broker = broker
+        super().__init__(env=env)
 
-def open_store(config: Config, *, snapshots: bool | None = None) -> ArbiterStore:
+    def construct_repository(self) -> Repository:
+        size = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
+        return GameRepository(
+            event_store=self.events,
+            snapshot_store=self.snapshots,
+            cache_maxsize=int(size) if size else None,
+            fastforward=strtobool(self.env.get(self.AGGREGATE_CACHE_FASTFORWARD, "y")),
+            fastforward_skipping=strtobool(
+                self.env.get(self.AGGREGATE_CACHE_FASTFORWARD_SKIPPING, "n")
+            ),
+            deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
+            project=projector(self.ports),
+        )
+
+    def commit(self, *aggregates: Any, conflict: DomainError | None = None) -> list[Any]:
+        """Save ``aggregates`` atomically, then publish what changed; returns the new events.
+
+        A lost race is ``conflict`` (default: a :class:`StaleVersion`), and nothing is written."""
+        news = [(a, a.version - len(a.pending_events) + 1) for a in aggregates]
+        pending = [e for a in aggregates for e in a.pending_events]
+        try:
+            self.save(*aggregates)
+        except IntegrityError:
+            raise conflict or StaleVersion(
+                "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
+            ) from None
+        for aggregate, first in news:
+            announce = NEWS.get(type(aggregate))
+            if announce is not None and self.broker is not None:
+                self.broker.publish(*announce(aggregate, first))
+        return pending
+
+
+def open_store(
+    config: Config, ports: GamePorts, broker: Broker | None = None, *, snapshots: bool | None = None
+) -> ArbiterStore:
     """Open the configured store.  ``snapshots=False`` turns snapshotting off (benchmarks)."""
     interval = config.snapshot_interval if snapshots is not False else 0
     attrs: dict[str, Any] = {
@@ -29,7 +130,7 @@ def open_store(config: Config, *, snapshots: bool | None = None) -> ArbiterStore
     env = config.eventsourcing_env()
     if interval:
         env["IS_SNAPSHOTTING_ENABLED"] = "y"
-    return cls(env=env)
+    return cls(env=env, ports=ports, broker=broker)
 
 
 class LogFollower:

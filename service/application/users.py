@@ -5,7 +5,6 @@ from __future__ import annotations
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 
 from service.application.store import ArbiterStore
 from service.domain.errors import Conflict, NotFound, Unauthenticated
@@ -19,12 +18,8 @@ class UserService:
 
     def register(self, username: str, password: str) -> User:
         user = User.register(username, password)
-        try:
-            self.store.save(user)
-        except IntegrityError:
-            raise Conflict(
-                f"user {username!r} already exists", {"username": ["already taken"]}
-            ) from None
+        taken = Conflict(f"user {username!r} already exists", {"username": ["already taken"]})
+        self.store.commit(user, conflict=taken)
         return user
 
     def get(self, uid: UUID | str) -> User:
@@ -60,7 +55,7 @@ class UserService:
         if not check_password(password, user.password_hash):
             raise Unauthenticated("wrong username or password")
         token = user.issue_token(label)
-        self.store.save(user)
+        self.store.commit(user)
         return user, token
 
     def from_token(self, token: str) -> User:
@@ -79,4 +74,4 @@ class UserService:
             user.id
         )  # a copy to change, never the cached reader
         fresh.revoke_token(token_id)
-        self.store.save(fresh)
+        self.store.commit(fresh)

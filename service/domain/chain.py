@@ -19,7 +19,6 @@ GENESIS = "0" * 64
 ENVELOPE = frozenset(
     {"originator_id", "originator_version", "timestamp", "hash", "seal", "originator_topic"}
 )
-_seal_key: bytes | None = None
 
 
 def _default(value: Any) -> Any:
@@ -53,20 +52,14 @@ def event_hash(
     return hashlib.sha256(canonical_json(document).encode("utf-8")).hexdigest()
 
 
-def install_seal_key(key: bytes | None) -> None:
-    """The server's sealing key (kept outside the event store: the session secret's derivative)."""
-    global _seal_key
-    _seal_key = key
-
-
 def seal_key_from_secret(secret: str) -> bytes:
+    """The server's sealing key (kept outside the event store: the session secret's derivative)."""
     return hmac.new(secret.encode("utf-8"), b"arbiter-event-seal-v1", hashlib.sha256).digest()
 
 
-def seal(event_digest: str, key: bytes | None = None) -> str:
+def seal(event_digest: str, key: bytes | None) -> str:
     """HMAC-SHA256 of an event's hash under the server key: a forger who rewrites the store and
-    recomputes the SHA-256 chain still cannot produce the seals.  Empty when no key is installed."""
-    key = key if key is not None else _seal_key
+    recomputes the SHA-256 chain still cannot produce the seals.  Empty without a key."""
     if key is None:
         return ""
     return hmac.new(key, event_digest.encode("ascii"), hashlib.sha256).hexdigest()

@@ -5,21 +5,24 @@ system named at creation (``decide``) and rebuilds its state by applying the rec
 (``apply``) -- no validation, no dice, no clock on replay.  It owns what every game shares: the
 sides and the users bound to them, whose turn it is (asked of the rules), the dice (commitment,
 players' entropy, roll indexes that are never reused), the hash chain and the end of the game.
+
+It reaches its rules and the seal only through the :class:`~service.domain.systems.GamePorts`
+given to each command method, and on replay through :func:`projector` (the store's): no globals.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, Snapshot
 
 from service.domain import dice as dice_mod
-from service.domain import systems
-from service.domain.chain import GENESIS, event_hash, seal
+from service.domain.chain import GENESIS, event_hash
 from service.domain.errors import Conflict, Forbidden, Unprocessable
+from service.domain.systems import GamePorts, RulesPort
 
 ACTIVE = "active"
 ENDED = "ended"
@@ -161,7 +164,8 @@ class Game(Aggregate):
             game.tail["cut"] = "dice"
 
     class Recorded(Event):
-        """One rules event (``kind`` is its type, ``data`` its resolved facts)."""
+        """One rules event (``kind`` is its type, ``data`` its resolved facts).  Its effect on the
+        state is the rules': :meth:`Game.absorb` applies it, live and on replay."""
 
         side: str
         user: str
@@ -169,12 +173,6 @@ class Game(Aggregate):
         data: dict[str, Any]
 
         def on(self, game: Game) -> None:
-            rules = systems.system(game.system)
-            event = systems.rules_event(self.kind, copy_json(self.data))
-            if systems.reveals(rules, event):
-                game.tail["commands"] = []  # nor one that revealed hidden information
-                game.tail["cut"] = "reveals"
-            game.state = rules.apply(game.state, event)
             game.moves += 1
 
     class Ended(Event):
@@ -276,6 +274,15 @@ class Game(Aggregate):
     takeback: dict[str, Any] | None
     disputes: dict[str, dict[str, Any]]
     bookkeeping: list[int]
+    #: the game's rules, to ask whose turn it is (:meth:`attach`; never stored nor snapshotted)
+    _rules: RulesPort
+
+    class Snapshot(Snapshot):
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            snapshot = super().take(aggregate)
+            snapshot.state.pop("_rules", None)
+            return snapshot
 
     def __init__(self) -> None:  # all attributes are set by Created.on
         pass
@@ -299,6 +306,7 @@ class Game(Aggregate):
         created_by: str,
         seed: str,
         initial_state: dict[str, Any],
+        ports: GamePorts,
         labels: Mapping[str, Any] | None = None,
         game_id: UUID | None = None,
     ) -> Game:
@@ -316,18 +324,42 @@ class Game(Aggregate):
         }
         timestamp = cls.Created.create_timestamp()
         digest = event_hash(game_id, cls.INITIAL_VERSION, "Game.Created", timestamp, payload)
-        return cls._create(
-            cls.Created, id=game_id, timestamp=timestamp, hash=digest, seal=seal(digest), **payload
+        game = cls._create(
+            cls.Created,
+            id=game_id,
+            timestamp=timestamp,
+            hash=digest,
+            seal=ports.seal(digest),
+            **payload,
         )
+        game.attach(ports)
+        return game
 
-    def _record(self, event_class: type[Game.Event], **payload: Any) -> None:
+    def _record(self, ports: GamePorts, event_class: type[Game.Event], **payload: Any) -> None:
         payload["prev_hash"] = self.last_hash
         timestamp = event_class.create_timestamp()
         kind = event_class.__qualname__
         digest = event_hash(self.id, self.version + 1, kind, timestamp, payload)
         self.trigger_event(
-            event_class, timestamp=timestamp, hash=digest, seal=seal(digest), **payload
+            event_class, timestamp=timestamp, hash=digest, seal=ports.seal(digest), **payload
         )
+
+    # -- what the rules make of the recorded events (live and on replay) ---------------------------
+    def absorb(self, ports: GamePorts, kind: str, data: Mapping[str, Any]) -> None:
+        """Apply one recorded rules event to the state with the game's rules (on a copy of
+        ``data``, so an ``apply`` that keeps a reference never corrupts the event), and note when it
+        revealed hidden information: the commands before it can no longer be taken back."""
+        rules = ports.rules(self.system)
+        event = ports.rules_event(kind, copy_json(dict(data)))
+        if rules.reveals(event):
+            self.tail["commands"] = []
+            self.tail["cut"] = "reveals"
+        self.state = rules.apply(self.state, event)
+
+    def attach(self, ports: GamePorts) -> None:
+        """Give the game its rules to answer whose turn it is (:meth:`active_sides`); the store's
+        projector attaches them to every game it rebuilds, :meth:`start` and :meth:`execute` too."""
+        self._rules = ports.rules(self.system)
 
     def side_of(self, user: str) -> list[str]:
         return [side for side, bound in self.sides.items() if bound == user]
@@ -335,7 +367,7 @@ class Game(Aggregate):
     def active_sides(self) -> list[str]:
         if self.status != ACTIVE:
             return []
-        return list(systems.system(self.system).active_sides(self.state))
+        return list(self._rules.active_sides(self.state))
 
     def check_may_act(self, side: str, user: str) -> None:
         if self.status != ACTIVE:
@@ -375,17 +407,20 @@ class Game(Aggregate):
         user: str,
         command: Mapping[str, Any],
         seed: str,
+        ports: GamePorts,
         origin: int | None = None,
     ) -> int:
         """Decide ``command`` for ``side`` and record it and what it causes.  Returns how many events."""
+        self.attach(ports)
         self.check_may_act(side, user)
-        rules = systems.system(self.system)
+        rules = self._rules
         server_dice = ServerDice(
             seed, self.id, self.next_roll, dice_mod.entropy_digest(self.entropy)
         )
         decided = rules.decide(self.state, side, command, server_dice)
         before = self.version
         self._record(
+            ports,
             self.CommandAccepted,
             side=side,
             user=user,
@@ -394,18 +429,18 @@ class Game(Aggregate):
         )
         if server_dice.rolled:
             self._record(
-                self.DiceRolled, side=side, rolls=[r.as_dict() for r in server_dice.rolled]
+                ports, self.DiceRolled, side=side, rolls=[r.as_dict() for r in server_dice.rolled]
             )
         for event in decided:
-            self._record(
-                self.Recorded, side=side, user=user, kind=event.type, data=copy_json(event.data)
-            )
+            data = copy_json(event.data)
+            self._record(ports, self.Recorded, side=side, user=user, kind=event.type, data=data)
+            self.absorb(ports, event.type, data)
         outcome = rules.result(self.state)
         if outcome is not None:
-            self._record(self.Ended, result=copy_json(outcome), seed=seed)
+            self._record(ports, self.Ended, result=copy_json(outcome), seed=seed)
         return self.version - before
 
-    def add_entropy(self, *, side: str, user: str, entropy: str) -> None:
+    def add_entropy(self, *, side: str, user: str, entropy: str, ports: GamePorts) -> None:
         if self.status != ACTIVE:
             raise Conflict("the game is over", {"game": ["the game has ended"]})
         if self.sides.get(side) != user:
@@ -421,10 +456,12 @@ class Game(Aggregate):
             raise Unprocessable(
                 "entropy must be 1 to 256 characters", {"entropy": ["1 to 256 characters"]}
             )
-        self._record(self.EntropyAdded, side=side, user=user, entropy=entropy)
+        self._record(ports, self.EntropyAdded, side=side, user=user, entropy=entropy)
 
     # -- takebacks ---------------------------------------------------------------------------------
-    def request_takeback(self, *, side: str, user: str, from_seq: int | None, policy: str) -> str:
+    def request_takeback(
+        self, *, side: str, user: str, from_seq: int | None, policy: str, ports: GamePorts
+    ) -> str:
         """Ask to take back ``side``'s latest commands from ``from_seq`` (default: the last one).
 
         Allowed while no die has been rolled and no hidden information revealed by them, and the
@@ -466,11 +503,19 @@ class Game(Aggregate):
                 "a takeback request is already pending", {"takeback": ["already pending"]}
             )
         request = f"t{self.version + 1}"
-        self._record(self.TakebackRequested, request=request, side=side, user=user, from_seq=first)
+        self._record(
+            ports, self.TakebackRequested, request=request, side=side, user=user, from_seq=first
+        )
         return request
 
     def answer_takeback(
-        self, *, side: str, user: str, accept: bool, restored_state: Mapping[str, Any] | None
+        self,
+        *,
+        side: str,
+        user: str,
+        accept: bool,
+        restored_state: Mapping[str, Any] | None,
+        ports: GamePorts,
     ) -> None:
         """The opponent accepts (the commands are retracted) or declines."""
         pending = self.takeback
@@ -485,13 +530,16 @@ class Game(Aggregate):
                 "only the opponent answers a takeback request", {"side": ["you asked for it"]}
             )
         request = pending["request"]
-        self._record(self.TakebackAnswered, request=request, side=side, user=user, accepted=accept)
+        self._record(
+            ports, self.TakebackAnswered, request=request, side=side, user=user, accepted=accept
+        )
         if accept:
             if restored_state is None:
                 raise ValueError("an accepted takeback needs the state to restore")
             skip = set(self.retracted) | set(self.bookkeeping)
             seqs = [s for s in range(pending["from_seq"], self.version) if s not in skip]
             self._record(
+                ports,
                 self.Retracted,
                 seqs=seqs,
                 restored_state=copy_json(dict(restored_state)),
@@ -501,7 +549,14 @@ class Game(Aggregate):
 
     # -- disputes ----------------------------------------------------------------------------------
     def open_dispute(
-        self, *, side: str, user: str, seq: int, claim: str, citations: list[dict[str, Any]]
+        self,
+        *,
+        side: str,
+        user: str,
+        seq: int,
+        claim: str,
+        citations: list[dict[str, Any]],
+        ports: GamePorts,
     ) -> str:
         if self.sides.get(side) != user:
             raise Forbidden(
@@ -522,6 +577,7 @@ class Game(Aggregate):
             raise Unprocessable("say what is wrong", {"claim": ["required"]})
         dispute = f"d{self.version + 1}"
         self._record(
+            ports,
             self.DisputeOpened,
             dispute=dispute,
             seq=seq,
@@ -542,6 +598,7 @@ class Game(Aggregate):
         citations: list[dict[str, Any]],
         note: str,
         club_ruling: str | None,
+        ports: GamePorts,
         retract: list[int] | None = None,
         restored_state: Mapping[str, Any] | None = None,
     ) -> None:
@@ -585,6 +642,7 @@ class Game(Aggregate):
                 "cite the rules or rulings applied", {"citations": ["at least one"]}
             )
         self._record(
+            ports,
             self.DisputeResolved,
             dispute=dispute,
             arbiter=arbiter,
@@ -606,6 +664,7 @@ class Game(Aggregate):
                 )
             seqs = sorted(retract)
             self._record(
+                ports,
                 self.Retracted,
                 seqs=seqs,
                 restored_state=copy_json(dict(restored_state)),
@@ -613,8 +672,30 @@ class Game(Aggregate):
                 ref=dispute,
             )
 
-    def finish_rebase(self, *, dispute: str, report: list[dict[str, Any]]) -> None:
-        self._record(self.Rebased, dispute=dispute, report=copy_json(report))
+    def finish_rebase(
+        self, *, dispute: str, report: list[dict[str, Any]], ports: GamePorts
+    ) -> None:
+        self._record(ports, self.Rebased, dispute=dispute, report=copy_json(report))
+
+
+Projector = Callable[[Any, Iterable[Any]], Any]
+
+
+def projector(ports: GamePorts) -> Projector:
+    """The store's projector: each event mutates its aggregate as usual; a game's rules events are
+    then absorbed with its rules (:meth:`Game.absorb`) and the rules attached to the game, so a
+    game is rebuilt -- from its events, a snapshot or a cached copy -- with the ports it is given."""
+
+    def project(aggregate: Any, events: Iterable[Any]) -> Any:
+        for event in events:
+            aggregate = event.mutate(aggregate)
+            if isinstance(event, Game.Recorded):
+                aggregate.absorb(ports, event.kind, event.data)
+        if isinstance(aggregate, Game):
+            aggregate.attach(ports)
+        return aggregate
+
+    return project
 
 
 def seed_vault_id(game_id: UUID) -> UUID:

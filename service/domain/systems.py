@@ -1,13 +1,19 @@
-"""How the domain reaches rules systems without importing them.
+"""What the Game aggregate needs from outside the domain, given to it explicitly.
 
-The composition root installs a lookup (name -> rules system) once at start; the Game aggregate uses
-it to apply rules events when it is rebuilt.  Rules systems satisfy :class:`RulesPort` structurally
-(see ``service.rules.base.RulesSystem``)."""
+The domain imports no rules system and keeps no module globals: the composition root builds one
+:class:`GamePorts` (the rules lookup, the factory of rules events, the seal) and hands it to the
+store, whose projector applies rules events on replay, and to the application services, which pass
+it to the aggregate's command methods.  Rules systems satisfy :class:`RulesPort` structurally (see
+``service.rules.base.RulesSystem``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
+
+from service.domain.chain import seal
 
 
 class RulesEventLike(Protocol):
@@ -24,36 +30,23 @@ class RulesPort(Protocol):
     ) -> list[Any]: ...
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None: ...
     def active_sides(self, state: dict[str, Any]) -> list[str]: ...
+    def reveals(self, event: Any) -> bool: ...
 
 
-_lookup: Callable[[str], RulesPort] | None = None
-_event_factory: Callable[[str, dict[str, Any]], Any] | None = None
+@dataclass(frozen=True)
+class GamePorts:
+    """``rules(name)``: the rules system of that name; ``rules_event(kind, data)``: a rules event to
+    give it (``RulesEvent``); ``seal(digest)``: an event's seal under the server key ("" without)."""
 
+    rules: Callable[[str], RulesPort]
+    rules_event: Callable[[str, dict[str, Any]], Any]
+    seal: Callable[[str], str]
 
-def install(
-    lookup: Callable[[str], RulesPort], event_factory: Callable[[str, dict[str, Any]], Any]
-) -> None:
-    """Install the system lookup and the factory of rules events (``RulesEvent(type, data)``)."""
-    global _lookup, _event_factory
-    _lookup = lookup
-    _event_factory = event_factory
-
-
-def system(name: str) -> RulesPort:
-    if _lookup is None:
-        raise RuntimeError(
-            "no rules systems installed: call service.domain.systems.install() first"
-        )
-    return _lookup(name)
-
-
-def rules_event(kind: str, data: dict[str, Any]) -> Any:
-    if _event_factory is None:
-        raise RuntimeError("no rules event factory installed")
-    return _event_factory(kind, data)
-
-
-def reveals(rules: Any, event: Any) -> bool:
-    """Whether a rules event reveals hidden information (a takeback is then refused)."""
-    hook = getattr(rules, "reveals", None)
-    return bool(hook(event)) if hook is not None else False
+    @classmethod
+    def of(
+        cls,
+        rules: Callable[[str], RulesPort],
+        rules_event: Callable[[str, dict[str, Any]], Any],
+        seal_key: bytes | None,
+    ) -> GamePorts:
+        return cls(rules, rules_event, partial(seal, key=seal_key))

@@ -5,7 +5,7 @@ calls, and works on a *state* that is a plain JSON-compatible value (dicts, list
 bool, None -- never tuples or sets), so that the Game aggregate can snapshot it and the API can send
 it. Every decision goes through four functions, after Rally the Troops' modules:
 
-* ``legal_actions(state, side)`` -- what ``side`` may do now, as command dicts the client can send;
+* ``actions(state, side)`` -- what ``side`` may do now, as templates of one vocabulary (actions.py);
 * ``decide(state, side, command, dice)`` -- validate a command and return the events it causes,
   recording every resolved fact (paths and costs, each die with its index, odds, table cells,
   losses, retreats).  It raises :class:`RuleViolation` citing the rule when the command is illegal;
@@ -24,7 +24,12 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from service.rules.actions import Actions
+    from service.rules.declare import Commands, Events
+    from service.rules.rulebook import Conflict, RulebookSpec
 
 JSON = Any
 State = dict[str, Any]
@@ -121,8 +126,104 @@ class Governing:
     topics: tuple[str, ...] = ()
 
 
+class Previews(Protocol):
+    """Capability: what a command would meet before it is sent (odds and modifiers with rules)."""
+
+    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+        """Computed on ``state`` as ``side`` sees it (the caller passes the side's view, so a
+        preview never reveals hidden units).  Raises InvalidCommand or RuleViolation."""
+        ...
+
+    def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
+        """Odds, modifiers with rules, and for a roll the result.  Raises InvalidCommand."""
+        ...
+
+
+class Drawing(Protocol):
+    """Capability: what a client draws -- the board, the pieces, the game's tables."""
+
+    def board(self, scenario: str) -> dict[str, Any]:
+        """The map to draw (hex games: ``kernel.layout.board_json``) or a table's shapes."""
+        ...
+
+    def counters(self, state: State) -> list[dict[str, Any]]:
+        """``[{"id", "side", "hex", "type", "name", "values", "steps", "max_steps"}]`` of a viewed
+        state."""
+        ...
+
+    def tables(self) -> dict[str, Any]:
+        """Named tables as data (``{"crt": {...}}``)."""
+        ...
+
+
+class ScenarioChecks(Protocol):
+    """Capability: problems and placeholders of a scenario file, ``[{"level", "place", "message"}]``."""
+
+    def check_scenario_file(self, path: str) -> list[dict[str, str]]: ...
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """Capability: the game's rulebook for the knowledge base (see :mod:`service.rules.rulebook`)
+    -- its document name (``merida``: entry ids ``merida:7``), the text it is parsed from (a file
+    name in the knowledge base's corpus directory, ``faq/corpus/``, or an absolute path to a file
+    the game ships), where its sections start, and the conflict readings the module applies."""
+
+    document: str
+    corpus_file: str
+    spec: RulebookSpec
+    conflicts: tuple[Conflict, ...] = ()
+
+
+class Names:
+    """Printed names for sentences, read from a state (before the event being worded): units by
+    ``state["units"][id]["name"]``, hexes by the place standing there, else the hex label."""
+
+    def __init__(self, state: State | None) -> None:
+        self.state: State = state or {}
+        self._units: dict[str, Any] = self.state.get("units") or {}
+        self._places: dict[str, str] | None = None
+
+    def unit(self, unit_id: str) -> str:
+        return str((self._units.get(unit_id) or {}).get("name") or unit_id)
+
+    def units(self, unit_ids: Sequence[str]) -> str:
+        names = [self.unit(u) for u in unit_ids]
+        if not names:
+            return "no unit"
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+    def hex(self, hex_id: str) -> str:
+        if self._places is None:
+            places = (self.state.get("map") or {}).get("places") or []
+            self._places = {}
+            for place in places:
+                self._places.setdefault(str(place["hex"]), str(place["name"]))
+        name = self._places.get(hex_id)
+        return f"{name} ({hex_id})" if name else str(hex_id)
+
+    def path(self, hexes: Sequence[str]) -> str:
+        if not hexes:
+            return "nowhere"
+        if len(hexes) == 1:
+            return self.hex(hexes[0])
+        return f"from {self.hex(hexes[0])} to {self.hex(hexes[-1])}"
+
+
 class RulesSystem(ABC):
-    """A game's rules module.  Subclass it, fill the narrow hooks, register it in the registry."""
+    """A game's rules module: one package, one subclass of this, registered in the registry.
+
+    **The core** -- the hooks every game fills (ten at most):
+
+    ``scenarios``, ``default_options``, ``initial_state``, ``active_sides``, ``phase``, ``actions``,
+    ``result`` and ``view``; ``decide`` and ``apply`` are given by the declarations
+    (:attr:`commands`, :attr:`events`, see :mod:`service.rules.declare`) and rarely overridden.
+
+    **Capabilities** -- declared, never detected: an attribute holding the part that offers it, or
+    ``None`` when the game does not.  ``hidden_information`` (views and events redacted per side,
+    events that reveal), ``previews``, ``drawing``, ``scenario_checks``, ``rulebook``.
+    Knowledge links (sentence, facts, governing sections) are part of each event's declaration.
+    """
 
     #: registry key and API name: ``merida``, ``backbone``, ``bizkaya``, ``barcelona``
     name: str = ""
@@ -131,25 +232,32 @@ class RulesSystem(ABC):
     #: the knowledge-base document of its rulebook (``merida`` ...), see faq/
     document: str = ""
 
-    # -- scenarios ------------------------------------------------------------------------------
+    #: the declared commands and events (set by each game)
+    commands: Commands
+    events: Events
+
+    # -- capabilities (declared) ----------------------------------------------------------------
+    hidden_information: bool = False
+    previews: Previews | None = None
+    drawing: Drawing | None = None
+    scenario_checks: ScenarioChecks | None = None
+    rulebook: Rulebook | None = None
+
+    # -- the core: scenarios ---------------------------------------------------------------------
     @abstractmethod
     def scenarios(self) -> list[ScenarioInfo]:
         """The scenarios this system ships."""
+
+    def default_options(self, scenario: str) -> dict[str, Any]:
+        """The options a scenario starts with; ``initial_state`` merges the given ones over these."""
+        return {}
 
     @abstractmethod
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         """The state before the first command.  Raises :class:`ScenarioError` for a bad scenario or
         options.  Deterministic: no dice (a set-up roll is a command of its own)."""
 
-    def default_options(self, scenario: str) -> dict[str, Any]:
-        """The options a scenario starts with; ``initial_state`` merges the given ones over these."""
-        return {}
-
-    # -- whose turn -----------------------------------------------------------------------------
-    @abstractmethod
-    def sides(self, state: State) -> list[str]:
-        """All sides of the game (stable order)."""
-
+    # -- the core: whose turn --------------------------------------------------------------------
     @abstractmethod
     def active_sides(self, state: State) -> list[str]:
         """The sides that may act now (empty when the game is over)."""
@@ -158,112 +266,53 @@ class RulesSystem(ABC):
         """Turn and phase for display: ``{"turn": 3, "phase": "movement", "side": "..."}``."""
         return {}
 
-    # -- decisions ------------------------------------------------------------------------------
+    # -- the core: decisions -----------------------------------------------------------------------
     @abstractmethod
-    def legal_actions(self, state: State, side: str) -> list[dict[str, Any]]:
-        """Commands ``side`` may send now.  Large choice spaces may be summarised (e.g. one entry per
-        unit with its reachable hexes) as long as every entry is a valid command template."""
+    def actions(self, state: State, side: str) -> Actions:
+        """What ``side`` may do now, in the one action vocabulary (:mod:`service.rules.actions`):
+        templates built with ``self.commands.template`` (so every command built from one is
+        well-formed) and, disabled with reason and rule, what the rules refuse now.  A side that
+        must act always has at least one template."""
 
-    @abstractmethod
-    def decide(
-        self, state: State, side: str, command: Mapping[str, Any], dice: Dice
-    ) -> list[RulesEvent]:
-        """Validate ``command`` for ``side`` and return the events it causes."""
+    def decide(self, state: State, side: str, command: Any, dice: Dice) -> list[RulesEvent]:
+        """Validate ``command`` for ``side`` (shape from its declaration, then the rules) and return
+        the events it causes, recording every resolved fact.  Must not mutate ``state``."""
+        return self.commands.decide(state, side, command, dice)
 
-    @abstractmethod
     def apply(self, state: State, event: RulesEvent) -> State:
-        """Apply one event to ``state`` (may mutate it) and return the new state."""
+        """Apply one event to ``state`` (may mutate it) and return it: no validation, no dice, no
+        judgement -- the event carries every fact."""
+        return self.events.apply(state, event)
 
     @abstractmethod
     def result(self, state: State) -> dict[str, Any] | None:
         """``None`` while the game goes on; else ``{"winner": side|None, "outcome": "win"|"draw",
         "level": "...", ...}``."""
 
-    # -- what each side may see ----------------------------------------------------------------------
     def view(self, state: State, side: str | None) -> State:
-        """The state as ``side`` may see it (``None``: a spectator or the public).  Default: all of it."""
+        """The state as ``side`` may see it (``None``: a spectator).  Default: all of it; a game
+        with ``hidden_information`` redacts here."""
         return state
 
-    def event_view(self, event: RulesEvent, state_before: State, side: str | None) -> RulesEvent:
-        """An event as ``side`` may see it, given the state before it.  Default: all of it."""
-        return event
+    # -- derived from the declarations (not hooks) --------------------------------------------------
+    def names(self, state: State | None) -> Names:
+        return Names(state)
 
-    def reveals(self, event: RulesEvent) -> bool:
-        """Whether an event reveals information the opponent could not see before (it then ends the
-        acting side's right to a takeback).  Default: nothing is hidden, so nothing is revealed."""
-        return False
-
-    # -- knowledge base -------------------------------------------------------------------------------
-    def governing(self, event_type: str) -> Governing:
-        """The rulebook sections and topics that govern an event type."""
-        return Governing()
+    def describe(self, event: RulesEvent, state_before: State | None = None) -> str:
+        """An event in words, in the game's own terms, from its declaration."""
+        return self.events.describe(event, self.names(state_before))
 
     def event_facts(self, event: RulesEvent, state_before: State) -> list[str]:
-        """Words describing an event's facts (terrain, unit types, result ...) for ruling search."""
-        return []
+        return self.events.facts(event, state_before)
 
-    def describe(self, event: RulesEvent) -> str:
-        """An event in words, for logs.  Default: the type in words and its facts, e.g.
-        ``Deployment ended (side: nationalist)``; modules word their events better."""
-        return plain_sentence(event)
+    def governing(self, event_type: str) -> Governing:
+        return self.events.governing(event_type)
 
-    # -- drawing -------------------------------------------------------------------------------------
-    def board(self, scenario: str) -> dict[str, Any]:
-        """The map to draw (for hex games ``service.rules.kernel.layout.board_json(map)``: the map's
-        fields plus each hex's centre), or ``{}`` for a system without one."""
-        return {}
+    def event_view(self, event: RulesEvent, state_before: State, side: str | None) -> RulesEvent:
+        return self.events.visible(event, state_before, side)
 
-    def counters(self, state: State) -> list[dict[str, Any]]:
-        """The pieces to draw from a (viewed) state: ``[{"id", "side", "hex", "type", "name",
-        "values": {name: number}, "steps", "max_steps"}]``.  Default: ``state["units"]`` entries that
-        stand on a hex, their numeric fields as values."""
-        units = state.get("units") if isinstance(state, dict) else None
-        if not isinstance(units, dict):
-            return []
-        skip = {"steps", "max_steps"}
-        out = []
-        for uid, unit in units.items():
-            if not isinstance(unit, dict) or not unit.get("hex"):
-                continue
-            values = {
-                k: v
-                for k, v in unit.items()
-                if isinstance(v, (int, float)) and not isinstance(v, bool) and k not in skip
-            }
-            out.append(
-                {
-                    "id": uid,
-                    "side": unit.get("side"),
-                    "hex": unit.get("hex"),
-                    "type": unit.get("type", ""),
-                    "name": unit.get("name", uid),
-                    "values": values,
-                    "steps": unit.get("steps"),
-                    "max_steps": unit.get("max_steps"),
-                }
-            )
-        return out
-
-    # -- tables and previews ---------------------------------------------------------------------------
-    def tables(self) -> dict[str, Any]:
-        """Named tables as data (``{"crt": {...}}``)."""
-        return {}
-
-    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
-        """What ``command`` would meet before it is sent -- for an attack the odds column and every
-        modifier with its rule -- computed on ``state`` as ``side`` sees it (the caller passes the
-        side's view, so a preview never reveals hidden units).  Raises InvalidCommand or RuleViolation."""
-        raise InvalidCommand(
-            "this rules system previews no command", {"command.type": ["no preview"]}
-        )
-
-    def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
-        """Odds, modifiers with rules, and for a roll the result.  Raises InvalidCommand."""
-        raise InvalidCommand("this rules system has no combat preview")
-
-    def check_scenario_file(self, path: str) -> list[dict[str, str]]:
-        """Problems and placeholders of a scenario file: ``[{"level", "place", "message"}]``."""
-        return []
+    def reveals(self, event: RulesEvent) -> bool:
+        return self.events.reveals(event)
 
 
 #: top-level state keys that rules never change once the game is set up (a scenario's embedded

@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 
 from service.domain import dice
 from service.domain.chain import GENESIS, event_hash
-from tests.support.api import ApiHelper
+from tests.support.api import ApiHelper, every
 
 SIDES = {"red": "alice", "blue": "bob"}
 
@@ -32,7 +32,7 @@ def attack_once(api: ApiHelper, game_id: str) -> dict[str, Any]:
     assert api.command(game_id, "alice", {"type": "end_phase"}).status_code == 201
     attacks = [a for a in api.actions(game_id, "alice")["actions"] if a["type"] == "attack"]
     assert attacks, "the fixture should offer an attack from D6"
-    r = api.command(game_id, "alice", attacks[0])
+    r = api.command(game_id, "alice", every(attacks[0]))
     assert r.status_code == 201, r.get_json()
     return r.get_json()
 
@@ -232,7 +232,9 @@ def test_legal_actions_for_the_side_to_act_and_none_for_the_other(api: ApiHelper
     game = new_game(api)
     red = api.actions(game["id"], "alice")
     assert red["side"] == "red" and {a["type"] for a in red["actions"]} == {"move", "end_phase"}
-    assert api.actions(game["id"], "bob")["actions"] == []
+    assert all({"type", "label", "fixed", "choose", "kinds"} <= set(a) for a in red["actions"])
+    bob = api.actions(game["id"], "bob")
+    assert bob["actions"] == [] and bob["blocked"] == []
     api.user("carol")
     r = api.client.get(f"/api/games/{game['id']}/actions", headers=api.user("carol"))
     assert r.status_code == 403
@@ -341,7 +343,7 @@ def test_an_attack_is_previewed_with_its_rules_before_it_is_sent(
         game["id"], "alice", {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}
     )
     api.command(game["id"], "alice", {"type": "end_phase"})
-    attack = next(a for a in api.actions(game["id"], "alice")["actions"] if a["type"] == "attack")
+    attack = every(api.template(game["id"], "alice", "attack"))
     before = api.game(game["id"], "alice")["version"]
     r = client.post(
         f"/api/games/{game['id']}/preview", json={"command": attack}, headers=api.user("alice")
@@ -374,7 +376,7 @@ def test_rules_events_come_with_the_rules_modules_words(api: ApiHelper) -> None:
     game = new_game(api)
     api.command(game["id"], "alice", {"type": "move", "unit": "r2", "path": ["D3", "D4"]})
     moved = next(e for e in api.events(game["id"], "alice") if e["type"] == "UnitMoved")
-    assert moved["text"] == "r2 moves D2 to D4 for 1 MP"
+    assert moved["text"] == "2nd Foot moves from D2 to Crossroads (D4) for 1 MP"
     assert (
         "text" not in api.events(game["id"], "alice")[0]
     )  # GameCreated is the core's, not the rules'

@@ -12,7 +12,6 @@ from flask.testing import FlaskClient
 from tests.support.api import ApiHelper
 
 SIDES = {"nationalist": "franco", "republican": "rojo"}
-TROOPS = {"nationalist": "Falangists", "republican": "Militia"}
 
 
 def _ok(response: Any, status: int = 201) -> Any:
@@ -20,37 +19,15 @@ def _ok(response: Any, status: int = 201) -> Any:
     return response.get_json()
 
 
-def _command(game: dict[str, Any], side: str, action: dict[str, Any]) -> dict[str, Any]:
-    """The scripted player: the first thing the server offers, with its suggestions."""
-    kind = action["type"]
-    if kind == "generate_column":
-        return {"type": kind, "troop_type": TROOPS[side]}
-    if kind == "deploy":
-        return {"type": kind, "unit": action["unit"], **action["suggest"]}
-    if kind == "write_orders":
-        return {
-            "type": kind,
-            "orders": {u: {"text": "advance on the enemy", "move": True} for u in action["units"]},
-        }
-    if kind == "roll_move":
-        return {"type": kind, "unit": action["unit"], "going": action["suggest"]["going"]}
-    if kind == "move":
-        return {"type": kind, "unit": action["unit"], **action["suggest"]}
-    if kind == "shoot":
-        target = action["targets"][0]
-        units = game["state"]["units"]
-        dice = (
-            1
-            if "template_ko" in target
-            else min(action["max_dice"], max(1, units[target["target"]]["figures"]))
-        )
-        return {
-            "type": kind,
-            "unit": action["unit"],
-            "weapon": action["weapon"],
-            "targets": [{"unit": target["target"], "dice": dice, "figure": 0}],
-        }
-    return {"type": kind}
+def _command(template: dict[str, Any]) -> dict[str, Any]:
+    """The scripted player: a template the server offers, with the first option of each choice."""
+    command = {"type": template["type"], **template["fixed"]}
+    for name, choice in template["choose"].items():
+        if "one_of" in choice:
+            command[name] = choice["one_of"][0]
+        else:
+            command[name] = choice["some_of"][: max(choice["min"], 1)]
+    return command
 
 
 def _play(api: ApiHelper, game_id: str, limit: int = 600) -> int:
@@ -61,8 +38,8 @@ def _play(api: ApiHelper, game_id: str, limit: int = 600) -> int:
             return sent
         side = game["active_sides"][0]
         actions = api.actions(game_id, SIDES[side], side=side)["actions"]
-        command = _command(api.game(game_id, SIDES[side]), side, actions[0])
-        _ok(api.command(game_id, SIDES[side], command, side=side))
+        assert actions, f"{side} must act and is offered nothing"
+        _ok(api.command(game_id, SIDES[side], _command(actions[0]), side=side))
         sent += 1
         assert sent < limit
 
@@ -97,23 +74,21 @@ def test_two_generated_columns_play_a_skirmish_to_a_result(api: ApiHelper) -> No
         sorted(game["active_sides"]) == ["nationalist", "republican"]
         and game["phase"]["phase"] == "muster"
     )
-    refused = api.command(
-        gid, "franco", {"type": "deploy", "unit": "nat1", "x": 1, "y": 1}, side="nationalist"
-    )
+    refused = api.command(gid, "franco", {"type": "end_deployment"}, side="nationalist")
     assert refused.status_code == 422 and refused.get_json()["details"]["rule"] == [
         "SEQUENCE OF PLAY"
     ]
+    unknown = api.command(
+        gid, "franco", {"type": "deploy", "unit": "nat1", "x": 1, "y": 1}, side="nationalist"
+    )  # no column yet: nat1 names nothing in the game
+    assert unknown.status_code == 400 and "command.unit" in unknown.get_json()["details"]
 
     # the muster and deployment, then turn 1's orders: the Nationalist writes first
     while api.game(gid, "franco")["phase"]["phase"] != "orders":
         game = api.game(gid, "franco")
         side = game["active_sides"][0]
         action = api.actions(gid, SIDES[side], side=side)["actions"][0]
-        _ok(
-            api.command(
-                gid, SIDES[side], _command(api.game(gid, SIDES[side]), side, action), side=side
-            )
-        )
+        _ok(api.command(gid, SIDES[side], _command(action), side=side))
     columns = [e for e in _events(api, gid, "franco") if e["type"] == "ColumnGenerated"]
     assert len(columns) == 2 and all(len(e["payload"]["data"]["rolls"]) >= 3 for e in columns)
     order = {"type": "write_orders", "orders": {"nat1": {"text": "seize the masia", "move": True}}}

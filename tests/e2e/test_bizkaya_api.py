@@ -4,7 +4,7 @@ Bilbao roll, the withdrawal after Bilbao falls and the victory check.
 
 The server's dice are replaced by a script keyed by each roll's purpose (``ServerDice.roll`` is
 patched; nothing else): combat dice and barrages roll 6, checks to hold fail,
-recovery passes, the Bilbao roll is 3.  The players follow the legal actions the server lists: the
+recovery passes, the Bilbao roll is 3.  The players follow the action templates the server lists (labels in printed names): the
 Nationalist marches on Bilbao then the Santander limit, barraging and attacking what it meets; the
 Republican defends, tries to hold and retreats."""
 
@@ -90,13 +90,14 @@ class Players:
 
     def next_command(self, side: str, game: dict[str, Any]) -> dict[str, Any]:
         state = game["state"]
-        actions = self.api.actions(self.game_id, SIDES[side], side=side)["actions"]
-        kinds = {a["type"]: a for a in actions}
+        listing = self.api.actions(self.game_id, SIDES[side], side=side)
+        kinds: dict[str, dict[str, Any]] = {}
+        for template in listing["actions"]:
+            kinds.setdefault(template["type"], template)
         phase = state["phase"]
-        if (
-            "choose_leader" in kinds
-        ):  # the Nationalist leads with his best morale, the Republican his worst
-            units = [a["unit"] for a in actions if a["type"] == "choose_leader"]
+        if "choose_leader" in kinds:
+            # the Nationalist leads with his best morale, the Republican his worst
+            units = _options(kinds["choose_leader"], "unit")
             sign = 1 if side == "nationalist" else -1
             return {
                 "type": "choose_leader",
@@ -105,16 +106,15 @@ class Players:
         if "hold" in kinds:
             return {"type": "hold"}
         if "retreat" in kinds:
-            moves = [{"units": m["units"], "path": m["path"]} for m in kinds["retreat"]["moves"]]
-            return {"type": "retreat", "moves": moves}
+            return {"type": "retreat", "moves": _options(kinds["retreat"], "moves")[0]}
         if "advance" in kinds:
-            units = kinds["advance"]["units"]
+            units = _options(kinds["advance"], "units")
             combat = [u for u in units if state["units"][u]["kind"] == "combat"]
             return {"type": "advance", "units": combat[:2]}
         if "roll_weather" in kinds:
             return {"type": "roll_weather"}
         if phase == "admin":
-            return self._admin(side, state, actions)
+            return self._admin(side, state, listing["actions"])
         if phase == "supply":
             return {"type": "end_supply"}
         if side == "republican":
@@ -125,23 +125,23 @@ class Players:
                     else {"type": "stop_operations"}
                 )
             return {"type": "end_impulse"}
-        return self._nationalist_impulse(state, actions, kinds)
+        return self._nationalist_impulse(state, listing["actions"], kinds)
 
     def _admin(
         self, side: str, state: dict[str, Any], actions: list[dict[str, Any]]
     ) -> dict[str, Any]:
         for a in actions:
             if a["type"] == "eliminate":
-                return {"type": "eliminate", "units": [a["units"][-1]]}
+                return {"type": "eliminate", "units": [_options(a, "units")[-1]]}
             if a["type"] == "place_leader":
                 return {
                     "type": "place_leader",
-                    "leader": a["leader"],
+                    "leader": a["fixed"]["leader"],
                     "unit": self._spearhead(state),
                 }
             if a["type"] == "reserve" and side not in self.reserves_done:
                 self.reserves_done.add(side)
-                return {"type": "reserve", "units": [a["units"][-1]]}
+                return {"type": "reserve", "units": [_options(a, "units")[-1]]}
         return {"type": "end_admin"}
 
     def _spearhead(self, state: dict[str, Any]) -> str:
@@ -157,30 +157,39 @@ class Players:
         self, state: dict[str, Any], actions: list[dict[str, Any]], kinds: dict[str, Any]
     ) -> dict[str, Any]:
         if "activate" in kinds:
-            return {"type": "activate", "units": kinds["activate"]["units"]}
+            return {"type": "activate", "units": _options(kinds["activate"], "units")}
         goal = _goal(state)
         for a in actions:
             if a["type"] != "move":
                 continue
-            if state["units"][a["units"][0]]["hex"] == GOALS[0]:
+            units = a["fixed"]["units"]
+            if state["units"][units[0]]["hex"] == GOALS[0]:
                 continue  # Bilbao keeps its garrison
-            key = (state["turn"], state["phase"], state["impulse"], a["units"][0])
-            here = self.grid.distance(state["units"][a["units"][0]]["hex"], goal)
+            key = (state["turn"], state["phase"], state["impulse"], units[0])
+            here = self.grid.distance(state["units"][units[0]]["hex"], goal)
             best = min(
-                a["paths"], key=lambda h: (self.grid.distance(h, goal), len(a["paths"][h]), h)
+                _options(a, "path"),
+                key=lambda p: (self.grid.distance(p[-1], goal), len(p), p[-1]),
             )
-            if key not in self.moved and self.grid.distance(best, goal) < here:
+            if key not in self.moved and self.grid.distance(best[-1], goal) < here:
                 self.moved.add(key)
-                return {"type": "move", "units": a["units"], "path": a["paths"][best]}
-        attackable = {a["hex"] for a in actions if a["type"] == "attack"}
+                return {"type": "move", "units": units, "path": best}
+        attackable = {a["fixed"]["hex"] for a in actions if a["type"] == "attack"}
         for a in actions:
-            if a["type"] == "barrage" and a["hex"] in attackable:
+            if a["type"] == "barrage" and a["fixed"]["hex"] in attackable:
                 air = 2 if state["air_used"] <= 6 else 0
-                return {"type": "barrage", "hex": a["hex"], "artillery": a["artillery"], "air": air}
+                assert air in _options(a, "air")
+                return {**a["fixed"], "type": "barrage", "air": air}
         for a in actions:
             if a["type"] == "attack":
-                return {"type": "attack", "hex": a["hex"], "units": a["units"]}
+                return {"type": "attack", "hex": a["fixed"]["hex"], "units": _options(a, "units")}
         return {"type": "end_impulse"}
+
+
+def _options(template: dict[str, Any], field: str) -> list[Any]:
+    """The values a template leaves to the player for ``field`` (one_of or some_of)."""
+    choice = template["choose"][field]
+    return list(choice.get("one_of", choice.get("some_of")))
 
 
 def test_bizkaya_scripted_game_through_the_api(api: ApiHelper, scripted_dice: None) -> None:
@@ -228,6 +237,15 @@ def test_bizkaya_scripted_game_through_the_api(api: ApiHelper, scripted_dice: No
     final = api.game(game_id, "mola")
     assert final["result"]["winner"] == "nationalist" and final["result"]["rule"] == "16"
     assert kinds[-1] == "GameEnded"
+    # the state at the version of each retreat answers (it was a 500: a combat waiting for a
+    # retreat no longer recorded), and events are told with printed names, never unit ids
+    for e in events:
+        if e["type"] == "UnitsRetreated":
+            past = api.game(game_id, "mola", version=e["seq"])
+            assert past["version"] == e["seq"] and past["active_sides"]
+    ids = set(final["state"]["units"])
+    texts = [e["text"] for e in events if e.get("text")]
+    assert texts and not [t for t in texts if any(f"{u} " in f"{t} " for u in ids)]
 
 
 def _all_events(api: ApiHelper, game_id: str) -> list[dict[str, Any]]:

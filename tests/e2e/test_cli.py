@@ -46,10 +46,8 @@ def played_game(tmp_path: Path) -> str:
     ended = svc.games.execute(
         game.id, alice, {"type": "end_phase"}, expected_version=moved.game.version
     )
-    attack = next(
-        a
-        for a in svc.games.legal_actions(svc.games.get(game.id), alice, None)[1]
-        if a["type"] == "attack"
+    attack = (
+        svc.games.actions(svc.games.get(game.id), alice, None)[1].of_type("attack")[0].command()
     )
     svc.games.execute(game.id, alice, attack, expected_version=ended.game.version)
     svc.close()

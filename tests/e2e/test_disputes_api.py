@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask
 
-from tests.support.api import ApiHelper
+from tests.support.api import ApiHelper, every
 
 SIDES = {"red": "alice", "blue": "bob"}
 RULING = "merida:8-retreats"  # a rulebook section of the knowledge base
@@ -90,7 +90,7 @@ def test_no_takeback_after_dice_or_once_the_opponent_acted(api: ApiHelper, clien
     gid = api.create_game("skirmish", "meeting", SIDES)["id"]
     move_r2(api, gid, ["D3", "D4", "D5", "D6"])
     ok(api.command(gid, "alice", {"type": "end_phase"}))
-    attack = next(a for a in api.actions(gid, "alice")["actions"] if a["type"] == "attack")
+    attack = every(api.template(gid, "alice", "attack"))
     ok(api.command(gid, "alice", attack))
     r = client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice"))
     assert r.status_code == 409 and "dice" in r.get_json()["message"]
@@ -130,7 +130,7 @@ def test_a_ladder_policy_may_forbid_takebacks(app: Flask, api: ApiHelper) -> Non
 def play_to_an_attack(api: ApiHelper, gid: str) -> dict[str, Any]:
     move_r2(api, gid, ["D3", "D4", "D5", "D6"])
     ok(api.command(gid, "alice", {"type": "end_phase"}))
-    attack = next(a for a in api.actions(gid, "alice")["actions"] if a["type"] == "attack")
+    attack = every(api.template(gid, "alice", "attack"))
     return ok(api.command(gid, "alice", attack))
 
 
@@ -293,7 +293,7 @@ def test_rebase_rerolls_with_new_indexes_and_drops_what_became_illegal(
     first_move = move_r2(api, gid, ["D3", "D4", "D5", "D6"])
     disputed = next(e["seq"] for e in first_move["events"] if e["type"] == "UnitMoved")
     ok(api.command(gid, "alice", {"type": "end_phase"}))
-    attack = next(a for a in api.actions(gid, "alice")["actions"] if a["type"] == "attack")
+    attack = every(api.template(gid, "alice", "attack"))
     attacked = ok(api.command(gid, "alice", attack))
     old_index = next(e for e in attacked["events"] if e["type"] == "DiceRolled")["payload"][
         "rolls"
@@ -440,7 +440,7 @@ def test_the_queue_names_the_disputed_event_in_words(
     assert queue[0]["event"] == {
         "seq": seq,
         "type": "UnitMoved",
-        "text": "r2 moves D2 to D4 for 1 MP",
+        "text": "2nd Foot moves from D2 to Crossroads (D4) for 1 MP",
         "side": "red",
     }  # along the road
     assert queue[0]["paused"] is False and queue[0]["by"] == "bob"

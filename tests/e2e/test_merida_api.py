@@ -1,7 +1,8 @@
 """Closing the Merida Pocket through the HTTP API with the server's real dice: tables, combat
 preview, refusals citing the rule, and a scripted game from the set-up to the victory level.  The
-dice are not scripted, so the game is driven by the legal actions the server lists and the assertions
-are on structure and legality (rolled values are read back from the events)."""
+dice are not scripted, so the game is driven by the action templates the server lists (commands
+built from them are sent as built) and the assertions are on structure and legality (rolled values
+are read back from the events)."""
 
 from __future__ import annotations
 
@@ -42,27 +43,30 @@ def _send(api: ApiHelper, game_id: str, side: str, command: dict[str, Any]) -> A
     return api.command(game_id, SIDES[side], command, side=side)
 
 
+def _command(template: dict[str, Any]) -> dict[str, Any]:
+    """The command a listed template makes with the first option of each ``one_of`` and every
+    option of each ``some_of``."""
+    command = {"type": template["type"], **template["fixed"]}
+    for name, choice in template["choose"].items():
+        command[name] = choice["one_of"][0] if "one_of" in choice else choice["some_of"]
+    return command
+
+
 def _next_command(api: ApiHelper, game_id: str, side: str, phase: str) -> dict[str, Any]:
-    """The scripted player: place and remove what is due, move units that must regain their line,
-    make every attack offered, else end."""
-    actions = api.actions(game_id, SIDES[side], side=side)["actions"]
-    for action in actions:
-        if action["type"] == "place_reinforcement":
-            return {
-                "type": "place_reinforcement",
-                "unit": action["unit"],
-                "hex": action["hexes"][0],
-            }
-        if action["type"] == "remove" and "instead" not in action:
-            return {"type": "remove", "unit": action["unit"]}
-        if action["type"] == "remove" and action["instead"]:
-            return {"type": "remove", "unit": action["unit"], "instead": action["instead"][0]}
-        if "must_regain" in action:  # rule 10: out of command or supply, it must move
-            target = action["must_regain"]["hexes"][0]
-            return {"type": "move", "units": action["units"], "path": action["paths"][target]}
-        if action["type"] == "attack" and phase == "combat":
-            return {"type": "attack", "attackers": action["attackers"], "hex": action["hex"]}
-    return {"type": "end_phase"}
+    """The scripted player: place and remove what is due, move units that must regain their line
+    (rule 10), make every attack offered, else end."""
+    listed = api.actions(game_id, SIDES[side], side=side)
+    for template in listed["actions"]:
+        assert set(template["kinds"]) == set(template["fixed"]) | set(template["choose"])
+        if template["type"] in ("place_reinforcement", "remove"):
+            return _command(template)
+        if template["type"] == "move" and "regain" in template["label"]:
+            return _command(template)
+        if template["type"] == "attack" and phase == "combat":
+            return _command(template)
+    ending = [t for t in listed["actions"] if t["type"] == "end_phase"]
+    assert ending, listed["blocked"]  # a side that must act always can
+    return _command(ending[0])
 
 
 def test_merida_game_through_the_api_to_the_victory_level(api: ApiHelper) -> None:
@@ -74,8 +78,12 @@ def test_merida_game_through_the_api_to_the_victory_level(api: ApiHelper) -> Non
     assert refused.status_code == 422 and "6" in refused.get_json()["details"]["rule"]
     wrong_side = _send(api, game_id, "nationalist", {"type": "end_phase"})
     assert wrong_side.status_code in (403, 422)
-    malformed = _send(api, game_id, "republican", {"type": "deploy", "unit": "nobody"})
+    malformed = _send(
+        api, game_id, "republican", {"type": "deploy", "unit": "nobody", "hex": "AC10"}
+    )
     assert malformed.status_code == 400 and "command.unit" in malformed.get_json()["details"]
+    blocked = api.actions(game_id, "rojo", side="republican")["blocked"]
+    assert [(b["type"], b["rule"]) for b in blocked] == [("end_phase", "6")]
 
     for unit, hex_ in (
         ("r-68-div-4", "AC10"),

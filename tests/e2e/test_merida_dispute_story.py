@@ -60,6 +60,7 @@ def start(app: Flask, api: ApiHelper) -> str:
         sides={side: ids[name] for side, name in SIDES.items()},
         created_by=ids["franco"],
         labels={"title": "Rule 10 at E9"},
+        ports=svc.store.ports,
     )
     svc.store.save(game, DiceSeed.for_game(game.id, seed))
     return str(game.id)

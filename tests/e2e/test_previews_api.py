@@ -9,7 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.support.api import ApiHelper
+from tests.support.api import ApiHelper, build, every
 
 
 def preview(
@@ -42,16 +42,9 @@ def _merida_to_combat(api: ApiHelper, game_id: str) -> None:
         if phase == "combat" and side == "nationalist":
             return
         actions = api.actions(game_id, MERIDA[side], side=side)["actions"]
-        due = next((a for a in actions if "must_regain" in a), None)
-        command = (
-            {
-                "type": "move",
-                "units": due["units"],
-                "path": due["paths"][due["must_regain"]["hexes"][0]],
-            }
-            if due
-            else {"type": "end_phase"}
-        )
+        ends = [a for a in actions if a["type"] == "end_phase"]
+        # end the phase when the rules allow it, else make a move they require (rule 10)
+        command = build(ends[0] if ends else next(a for a in actions if a["type"] == "move"))
         r = api.command(game_id, MERIDA[side], command, side=side)
         assert r.status_code == 201, (command, r.get_json())
     raise AssertionError("the Nationalist combat phase was not reached")
@@ -62,12 +55,8 @@ def test_merida_attack_previewed_then_resolved_on_the_same_column(
 ) -> None:
     game_id = api.create_game("merida", "merida-1938", MERIDA)["id"]
     _merida_to_combat(api, game_id)
-    offered = next(
-        a
-        for a in api.actions(game_id, "franco", side="nationalist")["actions"]
-        if a["type"] == "attack" and a["hex"] == "X3"
-    )
-    command = {"type": "attack", "attackers": offered["attackers"], "hex": "X3"}
+    offered = api.template(game_id, "franco", "attack", side="nationalist", hex="X3")
+    command = every(offered)
     version = api.game(game_id, "franco")["version"]
     r = preview(client, api, game_id, "franco", "nationalist", command)
     assert r.status_code == 200, r.get_json()

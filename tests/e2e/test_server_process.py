@@ -16,6 +16,7 @@ import pytest
 import requests
 
 from service.domain import dice
+from tests.support.api import every
 
 ARBITER = str(Path(sys.executable).parent / "arbiter")
 REPO = Path(__file__).resolve().parents[2]
@@ -125,10 +126,12 @@ def test_a_new_users_story(server: Server, env: dict[str, str]) -> None:
     assert command("bob", {"type": "end_phase"}, version).status_code == 403  # not bob's turn
     r = command("alice", {"type": "end_phase"}, version)
     assert r.status_code == 201
-    attack = next(
-        a
-        for a in requests.get(url + "/actions", headers=tokens["alice"]).json()["actions"]
-        if a["type"] == "attack"
+    attack = every(
+        next(
+            a
+            for a in requests.get(url + "/actions", headers=tokens["alice"]).json()["actions"]
+            if a["type"] == "attack"
+        )
     )
     r = command("alice", attack, r.json()["version"])
     assert r.status_code == 201 and any(e["type"] == "DiceRolled" for e in r.json()["events"])

@@ -100,10 +100,8 @@ def played(svc: Services) -> UUID:
     )
     version = svc.games.get(game.id).version
     svc.games.execute(game.id, alice, {"type": "end_phase"}, expected_version=version)
-    attack = next(
-        a
-        for a in svc.games.legal_actions(svc.games.get(game.id), alice, None)[1]
-        if a["type"] == "attack"
+    attack = (
+        svc.games.actions(svc.games.get(game.id), alice, None)[1].of_type("attack")[0].command()
     )
     svc.games.execute(game.id, alice, attack, expected_version=svc.games.get(game.id).version)
     return game.id

@@ -9,6 +9,30 @@ from flask.testing import FlaskClient
 PASSWORD = "correct horse battery"
 
 
+def build(template: dict[str, Any], **picks: Any) -> dict[str, Any]:
+    """The command a template of the action vocabulary makes: its ``type`` and ``fixed`` fields
+    plus one pick per ``choose`` field (given in ``picks``, else the first option, or the first
+    ``min`` options of a ``some_of``)."""
+    command = {"type": template["type"], **template["fixed"]}
+    for name, choice in template["choose"].items():
+        if name in picks:
+            command[name] = picks[name]
+        elif "one_of" in choice:
+            command[name] = choice["one_of"][0]
+        else:
+            command[name] = choice["some_of"][: max(choice["min"], 1)]
+    return command
+
+
+def every(template: dict[str, Any]) -> dict[str, Any]:
+    """The command a template makes with all of each ``some_of`` field's options up to ``max`` (as
+    the old templates named every eligible unit)."""
+    return build(
+        template,
+        **{n: c["some_of"][: c["max"]] for n, c in template["choose"].items() if "some_of" in c},
+    )
+
+
 class ApiHelper:
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
@@ -57,6 +81,19 @@ class ApiHelper:
         )
         assert r.status_code == 200, r.get_json()
         return r.get_json()
+
+    def template(
+        self, game_id: str, username: str, type: str, side: str | None = None, **fixed: Any
+    ) -> dict[str, Any]:
+        """The first listed template of ``type`` whose fixed fields include ``fixed``."""
+        listed = self.actions(game_id, username, side)["actions"]
+        found = [
+            t
+            for t in listed
+            if t["type"] == type and all(t["fixed"].get(k) == v for k, v in fixed.items())
+        ]
+        assert found, f"no {type} template {fixed} among {[t['label'] for t in listed]}"
+        return found[0]
 
     def command(
         self,

@@ -53,7 +53,7 @@ def draw_chit(state: State, dice: Dice) -> list[RulesEvent]:
         return []
     die = dice.roll(len(cup), "event chit")
     chit = cup[die.value - 1]
-    spec = chit_spec(side, chit)
+    spec = chit_spec(chit)
     return [
         RulesEvent(
             "EventChitDrawn",
@@ -67,8 +67,14 @@ def draw_chit(state: State, dice: Dice) -> list[RulesEvent]:
     ]
 
 
-def chit_spec(side: str, chit: str) -> dict[str, Any]:
-    return next(c for c in load("events")["chits"][side] if c["id"] == chit)
+#: every event chit by id, whichever side's cup it came from (a chit may be stolen, 10.2)
+CHITS: dict[str, dict[str, Any]] = {
+    c["id"]: {**c, "owner": side} for side, chits in load("events")["chits"].items() for c in chits
+}
+
+
+def chit_spec(chit: str) -> dict[str, Any]:
+    return CHITS[chit]
 
 
 def strait_roll(state: State, dice: Dice, air_point: bool) -> list[RulesEvent]:

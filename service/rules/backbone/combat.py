@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
 from service.rules.backbone.crt import COLUMNS, CombatResult, lookup, row_for
 from service.rules.backbone.data_files import load
 from service.rules.kernel.odds import OddsColumns
@@ -27,12 +29,6 @@ class CombatError(Exception):
         self.field = field
 
 
-def _int(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise CombatError("16", f"{field} must be an integer from {low} to {high}", field)
-    return value
-
-
 def _tags(unit: Mapping[str, Any]) -> set[str]:
     return set(unit.get("tags", []))
 
@@ -41,7 +37,7 @@ def unit_efficiency(unit: Mapping[str, Any], field: str) -> int:
     """A unit's efficiency, or the one chosen among its options (FJR/GJR as 3 or 2, 16.3 note)."""
     chosen = unit.get("efficiency_as")
     if chosen is None:
-        return _int(unit.get("efficiency"), f"{field}.efficiency", 1, 3)
+        return int(unit["efficiency"])
     options = unit.get("efficiency_options") or []
     if chosen not in options:
         raise CombatError("16.3", f"efficiency {chosen} is not an option of this unit", field)
@@ -57,7 +53,7 @@ def choose_efficiency(
         if "hq" in _tags(unit) and not hq_supports and len(units) > 1:
             continue  # an HQ counts only when it gives its support factor (16.3)
         eff = unit_efficiency(unit, f"{field}[{i}]")
-        steps[eff] = steps.get(eff, 0) + _int(unit.get("steps"), f"{field}[{i}].steps", 1, 4)
+        steps[eff] = steps.get(eff, 0) + int(unit["steps"])
     if not steps:
         raise CombatError("16.3", "no unit gives an efficiency", field)
     most = max(steps.values())
@@ -74,8 +70,8 @@ def choose_efficiency(
 def _factor_total(units: list[Mapping[str, Any]], factor: str, field: str) -> dict[str, Any]:
     """Factors summed by stack (3), each halving (river, landing, out of supply) rounded down, min 1."""
     groups: dict[tuple[str, bool, bool, bool], int] = {}
-    for i, unit in enumerate(units):
-        value = _int(unit.get(factor, 0), f"{field}[{i}].{factor}", 0, 99)
+    for unit in units:
+        value = int(unit.get(factor, 0))
         key = (
             str(unit.get("from", "")),
             bool(unit.get("across_river")),
@@ -103,6 +99,97 @@ def _factor_total(units: list[Mapping[str, Any]], factor: str, field: str) -> di
 ODDS = OddsColumns(COLUMNS)
 
 
+# -- the shape of a situation (docs/rules/backbone.md, "Combat situation") -----------------------------
+def _count(low: int, high: int, **kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, validate=validate.Range(min=low, max=high), **kw)
+
+
+class _UnitSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    id = fields.String()
+    name = fields.String()
+    attack = _count(0, 99)
+    defense = _count(0, 99)
+    efficiency = _count(1, 3, required=True)
+    efficiency_as = _count(1, 3, allow_none=True)
+    efficiency_options = fields.List(_count(1, 3))
+    steps = _count(1, 4, required=True)
+    nation = fields.String(allow_none=True)
+    tags = fields.List(fields.String())
+    from_ = fields.String(data_key="from")
+    across_river = fields.Boolean()
+    amphibious = fields.Boolean()
+    via_road = fields.Boolean()
+    out_of_supply = fields.Boolean()
+    retreated = fields.Boolean()
+    support_only = fields.Boolean()
+
+
+class _SupportSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    air = _count(0, 99)
+    naval = _count(0, 3)
+    hq = fields.Boolean()
+    legion = fields.Boolean()
+    efficiency = _count(1, 3, allow_none=True)
+
+
+class _SituationSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    attacker_side = fields.String(required=True, validate=validate.OneOf(SIDES))
+    terrain = fields.String(validate=validate.OneOf(TERRAINS))
+    city = fields.Boolean()
+    fortifications = _count(0, 9)
+    coast = fields.String(allow_none=True)
+    strait_controlled = fields.Boolean()
+    amphibious = fields.Boolean()
+    attack_hexes = _count(1, 6, allow_none=True)
+    attackers = fields.List(
+        fields.Nested(_UnitSchema), required=True, validate=validate.Length(min=1)
+    )
+    defenders = fields.List(
+        fields.Nested(_UnitSchema), required=True, validate=validate.Length(min=1)
+    )
+    attacker = fields.Nested(_SupportSchema)
+    defender = fields.Nested(_SupportSchema)
+    limited_offensive_supply = fields.Boolean()
+    dissensions = fields.Boolean()
+    exploitation = fields.Boolean()
+    roll = _count(1, 6, allow_none=True)
+
+
+def _field_name(key: str, messages: Any) -> tuple[str, Any]:
+    """The first bad field of a marshmallow error, as ``attackers[0].steps``."""
+    path = key
+    while hasattr(messages, "items"):
+        inner, messages = next(iter(messages.items()))
+        path += f"[{inner}]" if str(inner).isdigit() else f".{inner}"
+    return path, messages
+
+
+def parse_situation(raw: Any) -> dict[str, Any]:
+    """A situation from outside (the API's combat preview), its shape checked: CombatError naming
+    the first bad field otherwise."""
+    if not hasattr(raw, "items"):
+        raise CombatError("16", "the situation must be an object", "situation")
+    try:
+        loaded: dict[str, Any] = _SituationSchema().load(dict(raw), unknown=RAISE)
+    except ValidationError as exc:
+        errors: dict[str, Any] = exc.normalized_messages()
+        field, messages = _field_name(*next(iter(errors.items())))
+        raise CombatError("16", f"{field}: {messages}", field) from None
+    for unit in loaded["attackers"] + loaded["defenders"]:
+        if "from_" in unit:
+            unit["from"] = unit.pop("from_")
+    return loaded
+
+
 def base_ratio(attack: int, defence: int) -> tuple[int, str]:
     """The base column index (0 = 1:2 ... 6 = 6:1; above 6:1 is 6:1, 16.1) and the ratio, rounded
     down in the defender's favour (16.2: 17/5 is 3:1).  Below 1:2 the index is negative: 1:3 is
@@ -116,37 +203,50 @@ def base_ratio(attack: int, defence: int) -> tuple[int, str]:
     return (found if found is not None else 2 - n), f"1:{n}"
 
 
+def _naval_allowed(situation: Mapping[str, Any]) -> int:
+    """The naval support a hex may receive (16.3, 14): 2 with the Strait Allied on any coast, else 1
+    on the Atlantic or Mediterranean coast and none in the Strait; the landing's fixed +2."""
+    if situation.get("amphibious"):
+        allowed: int = load("supports")["naval"]["amphibious_drm"]
+        return allowed
+    strait = bool(situation.get("strait_controlled"))
+    coast = situation.get("coast")
+    if coast in ("atlantic", "mediterranean"):
+        return 2 if strait else 1
+    return 2 if strait and coast == "strait" else 0
+
+
+def _fire_supports(
+    side: str, role: str, sup: Mapping[str, Any], situation: Mapping[str, Any], field: str
+) -> list[dict[str, Any]]:
+    """Air (16.4), naval (16.3) and HQ (9.1) support; none for an exploitation attack (16.7)."""
+    data = load("supports")
+    air, naval = int(sup.get("air", 0)), int(sup.get("naval", 0))
+    if role == "attacker" and situation.get("exploitation") and (air or naval or sup.get("hq")):
+        raise CombatError("16.7", "an exploitation attack receives no support", field)
+    if air > data["air"]["max_per_combat"]:
+        limit = data["air"]["max_per_combat"]
+        raise CombatError("16.4", f"at most {limit} air points in a combat", f"{field}.air")
+    if naval and side != "allied":
+        raise CombatError("16.3", "only the Allied player has naval support", f"{field}.naval")
+    if naval > _naval_allowed(situation):
+        allowed = _naval_allowed(situation)
+        raise CombatError("16.3", f"naval support here is at most {allowed}", f"{field}.naval")
+    mods = []
+    if air:
+        mods.append({"source": "air support", "drm": air, "rule": "16.4"})
+    if naval:
+        mods.append({"source": "naval support", "drm": naval, "rule": "16.3"})
+    if sup.get("hq"):
+        mods.append({"source": "HQ support", "drm": data["hq"]["drm"][side], "rule": "9.1"})
+    return mods
+
+
 def _side_supports(
     side: str, role: str, sup: Mapping[str, Any], situation: Mapping[str, Any], field: str
 ) -> list[dict[str, Any]]:
     """The die modifiers a side designates (16.3, 16.4, 9.1, 9.2), in its own favour (positive)."""
-    data = load("supports")
-    mods: list[dict[str, Any]] = []
-    exploiting = role == "attacker" and bool(situation.get("exploitation"))
-    air = _int(sup.get("air", 0), f"{field}.air", 0, data["air"]["max_per_combat"])
-    naval = _int(sup.get("naval", 0), f"{field}.naval", 0, 3)
-    if exploiting and (air or naval or sup.get("hq")):
-        raise CombatError("16.7", "an exploitation attack receives no support", field)
-    if air:
-        mods.append({"source": "air support", "drm": air, "rule": "16.4"})
-    if naval:
-        if side != "allied":
-            raise CombatError("16.3", "only the Allied player has naval support", f"{field}.naval")
-        coast = situation.get("coast")
-        strait = bool(situation.get("strait_controlled"))
-        if situation.get("amphibious"):
-            allowed = data["naval"]["amphibious_drm"]
-        elif coast in ("atlantic", "mediterranean"):
-            allowed = 2 if strait else 1
-        elif coast == "strait":
-            allowed = 2 if strait else 0
-        else:
-            allowed = 0
-        if naval > allowed:
-            raise CombatError("16.3", f"naval support here is at most {allowed}", f"{field}.naval")
-        mods.append({"source": "naval support", "drm": naval, "rule": "16.3"})
-    if sup.get("hq"):
-        mods.append({"source": "HQ support", "drm": data["hq"]["drm"][side], "rule": "9.1"})
+    mods = _fire_supports(side, role, sup, situation, field)
     units = situation[f"{role}s"]
     if sup.get("legion"):
         if not any("legion" in _tags(u) for u in units):
@@ -160,113 +260,135 @@ def _side_supports(
     return mods
 
 
-def evaluate(situation: Mapping[str, Any]) -> dict[str, Any]:
-    """Odds, shifts, die modifiers with rules and caps; with ``roll`` the CRT result (16.2)."""
-    attacker_side = situation.get("attacker_side")
-    if attacker_side not in SIDES:
-        raise CombatError("16", "attacker_side must be 'allied' or 'spanish'", "attacker_side")
-    defender_side = SIDES[1 - SIDES.index(attacker_side)]
-    terrain = situation.get("terrain", "clear")
-    if terrain not in TERRAINS:
-        raise CombatError("16.3", f"terrain must be one of {TERRAINS}", "terrain")
-    attackers = situation.get("attackers")
-    defenders = situation.get("defenders")
-    if not isinstance(attackers, list) or not attackers:
-        raise CombatError("16.1", "at least one attacking unit is needed", "attackers")
-    if not isinstance(defenders, list) or not defenders:
-        raise CombatError("16.1", "the target hex has no defending unit", "defenders")
-    for key in ("attackers", "defenders"):
-        for i, unit in enumerate(situation[key]):
-            if not isinstance(unit, Mapping):
-                raise CombatError("16", "each unit must be an object", f"{key}[{i}]")
-    nations = {u.get("nation") for u in attackers}
-    if {"us", "uk"} <= nations:
+def _forbidden(situation: Mapping[str, Any], terrain: str) -> None:
+    """Attacks the rules forbid whatever the odds (16.1, 16.3, 16.7, 4)."""
+    attackers = situation["attackers"]
+    if {"us", "uk"} <= {u.get("nation") for u in attackers}:
         raise CombatError("16.1", "US and British units cannot attack the same target", "attackers")
-    if terrain == "mountain":
-        for i, unit in enumerate(attackers):
-            if "armor" in _tags(unit) and not unit.get("via_road"):
-                raise CombatError(
-                    "16.3", "armor may attack a mountain hex only along a road", f"attackers[{i}]"
-                )
+    for i, unit in enumerate(attackers):
+        if terrain == "mountain" and "armor" in _tags(unit) and not unit.get("via_road"):
+            raise CombatError(
+                "16.3", "armor may attack a mountain hex only along a road", f"attackers[{i}]"
+            )
     if situation.get("exploitation") and not all("armor" in _tags(u) for u in attackers):
         raise CombatError("16.7", "only armored units exploit", "attackers")
-
-    att_sup = situation.get("attacker", {}) or {}
-    def_sup = situation.get("defender", {}) or {}
-    combat_attackers = [u for u in attackers if "hq" not in _tags(u)]
-    if not combat_attackers:
+    if all("hq" in _tags(u) for u in attackers):
         raise CombatError("4", "an HQ cannot attack by itself", "attackers")
-    in_hex = [u for u in defenders if not u.get("support_only")]
+
+
+def _strengths(situation: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The attack and the defence (3, 16.2): HQs attack only with their support; a defending HQ
+    counts alone in its hex; units that retreated into the hex do not defend it (16.7)."""
+    combat_attackers = [u for u in situation["attackers"] if "hq" not in _tags(u)]
+    in_hex = [u for u in situation["defenders"] if not u.get("support_only")]
     alone_hq = len(in_hex) == 1
     exploitation = bool(situation.get("exploitation"))
-    counted_defenders = [
+    counted = [
         u
         for u in in_hex
         if ("hq" not in _tags(u) or alone_hq) and (exploitation or not u.get("retreated"))
     ]
     attack = _factor_total(combat_attackers, "attack", "attackers")
-    defence = (
-        _factor_total(counted_defenders, "defense", "defenders") if counted_defenders else None
-    )
-    def_total = max(1, defence["total"]) if defence else 1
-    index, ratio = base_ratio(attack["total"], def_total)
+    defence = _factor_total(counted, "defense", "defenders") if counted else None
+    return attack, defence
 
-    shifts: list[dict[str, Any]] = []
+
+def _column_shifts(
+    situation: Mapping[str, Any], terrain: str, efficiency_difference: int
+) -> list[dict[str, Any]]:
+    """Envelopment, efficiency, city and terrain (16.3) and limited offensive supply (12.3)."""
+    tdata = load("terrain")
     hexes = situation.get("attack_hexes")
     if hexes is None:
-        hexes = len({str(u.get("from", "")) for u in combat_attackers})
-    hexes = _int(hexes, "attack_hexes", 1, 6)
-    envelop = load("terrain")["envelopment"].get(str(hexes), 0)
+        hexes = len(
+            {str(u.get("from", "")) for u in situation["attackers"] if "hq" not in _tags(u)}
+        )
+    shifts: list[dict[str, Any]] = []
+    envelop = tdata["envelopment"].get(str(hexes), 0)
     if envelop:
         shifts.append(
             {"source": f"envelopment from {hexes} hexes", "columns": envelop, "rule": "16.3"}
         )
-    att_eff = choose_efficiency(
-        attackers, att_sup.get("efficiency"), "attackers", bool(att_sup.get("hq"))
-    )
-    def_eff = choose_efficiency(
-        defenders, def_sup.get("efficiency"), "defenders", bool(def_sup.get("hq"))
-    )
-    diff = att_eff["used"] - def_eff["used"]
-    if diff:
-        shifts.append({"source": "efficiency difference", "columns": diff, "rule": "16.3"})
-    tdata = load("terrain")
+    if efficiency_difference:
+        shifts.append(
+            {"source": "efficiency difference", "columns": efficiency_difference, "rule": "16.3"}
+        )
     if situation.get("city"):
         shifts.append(
             {"source": "city", "columns": tdata["city"]["combat_columns"], "rule": "16.3"}
         )
-    if tdata["terrain"][terrain]["combat_columns"]:
-        cols = tdata["terrain"][terrain]["combat_columns"]
+    cols = tdata["terrain"][terrain]["combat_columns"]
+    if cols:
         shifts.append({"source": terrain.replace("_", " "), "columns": cols, "rule": "16.3"})
     if situation.get("limited_offensive_supply"):
         shifts.append({"source": "limited offensive supply", "columns": -1, "rule": "12.3"})
+    return shifts
+
+
+def _defender_terrain(situation: Mapping[str, Any], terrain: str) -> list[dict[str, Any]]:
+    tdata = load("terrain")
+    mods = []
+    if tdata["terrain"][terrain]["combat_drm"]:
+        mods.append(
+            {"source": terrain, "drm": -tdata["terrain"][terrain]["combat_drm"], "rule": "16.3"}
+        )
+    forts = int(situation.get("fortifications", 0))
+    if forts:
+        mods.append({"source": f"{forts} fortification(s)", "drm": forts, "rule": "13.3"})
+    return mods
+
+
+def _caps(att_mods: list[dict[str, Any]], def_mods: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each side's modifiers are capped (16.3): +6 for the attacker, -3 for the defender."""
+    caps = load("terrain")["drm_caps"]
+    att_raw = sum(m["drm"] for m in att_mods)
+    def_raw = sum(m["drm"] for m in def_mods)
+    att_applied = min(caps["attacker"], att_raw)
+    def_applied = min(caps["defender"], def_raw)
+    return {
+        "attacker": {
+            "raw": att_raw,
+            "applied": att_applied,
+            "cap": caps["attacker"],
+            "rule": "16.3",
+        },
+        "defender": {
+            "raw": -def_raw,
+            "applied": -def_applied,
+            "cap": -caps["defender"],
+            "rule": "16.3",
+        },
+    }
+
+
+def evaluate(situation: Mapping[str, Any]) -> dict[str, Any]:
+    """Odds, shifts, die modifiers with rules and caps; with ``roll`` the CRT result (16.2).
+    ``situation`` is well formed (the game builds it; ``parse_situation`` checks the API's)."""
+    attacker_side = situation["attacker_side"]
+    defender_side = SIDES[1 - SIDES.index(attacker_side)]
+    terrain = situation.get("terrain", "clear")
+    _forbidden(situation, terrain)
+    att_sup = situation.get("attacker") or {}
+    def_sup = situation.get("defender") or {}
+    attack, defence = _strengths(situation)
+    def_total = max(1, defence["total"]) if defence else 1
+    index, ratio = base_ratio(attack["total"], def_total)
+    att_eff = choose_efficiency(
+        situation["attackers"], att_sup.get("efficiency"), "attackers", bool(att_sup.get("hq"))
+    )
+    def_eff = choose_efficiency(
+        situation["defenders"], def_sup.get("efficiency"), "defenders", bool(def_sup.get("hq"))
+    )
+    shifts = _column_shifts(situation, terrain, att_eff["used"] - def_eff["used"])
     final = index + sum(s["columns"] for s in shifts)
     if final < 0:
         raise CombatError(
             "16.1", "the final ratio is below 1:2: this attack cannot be made", "attackers"
         )
-    column = COLUMNS[min(final, len(COLUMNS) - 1)]
-
     att_mods = _side_supports(attacker_side, "attacker", att_sup, situation, "attacker")
     def_mods = _side_supports(defender_side, "defender", def_sup, situation, "defender")
-    if tdata["terrain"][terrain]["combat_drm"]:
-        def_mods.append(
-            {"source": terrain, "drm": -tdata["terrain"][terrain]["combat_drm"], "rule": "16.3"}
-        )
-    forts = _int(situation.get("fortifications", 0), "fortifications", 0, 9)
-    if forts:
-        def_mods.append({"source": f"{forts} fortification(s)", "drm": forts, "rule": "13.3"})
-    caps = tdata["drm_caps"]
-    att_raw = sum(m["drm"] for m in att_mods)
-    def_raw = sum(m["drm"] for m in def_mods)
-    att_applied = min(caps["attacker"], att_raw)
-    def_applied = min(caps["defender"], def_raw)
-    net = att_applied - def_applied
-
-    first_loss = {
-        "attacker": _first_loss(attackers, att_eff["used"], att_sup, situation, "attacker"),
-        "defender": _first_loss(defenders, def_eff["used"], def_sup, situation, "defender"),
-    }
+    def_mods += _defender_terrain(situation, terrain)
+    caps = _caps(att_mods, def_mods)
     out: dict[str, Any] = {
         "attacker_side": attacker_side,
         "attack": attack,
@@ -275,44 +397,37 @@ def evaluate(situation: Mapping[str, Any]) -> dict[str, Any]:
         "base_column_index": index,
         "column_shifts": shifts,
         "final_column_index": final,
-        "column": column,
+        "column": COLUMNS[min(final, len(COLUMNS) - 1)],
         "column_capped": final > len(COLUMNS) - 1 or ODDS.is_above_max(attack["total"], def_total),
         "efficiency": {"attacker": att_eff, "defender": def_eff},
         "die_modifiers": {
             "attacker": att_mods,
             "defender": [{**m, "drm": -m["drm"]} for m in def_mods],
         },
-        "caps": {
-            "attacker": {
-                "raw": att_raw,
-                "applied": att_applied,
-                "cap": caps["attacker"],
-                "rule": "16.3",
-            },
-            "defender": {
-                "raw": -def_raw,
-                "applied": -def_applied,
-                "cap": -caps["defender"],
-                "rule": "16.3",
-            },
+        "caps": caps,
+        "net_drm": caps["attacker"]["applied"] + caps["defender"]["applied"],
+        "first_loss": {
+            "attacker": _first_loss(
+                situation["attackers"], att_eff["used"], att_sup, situation, "attacker"
+            ),
+            "defender": _first_loss(
+                situation["defenders"], def_eff["used"], def_sup, situation, "defender"
+            ),
         },
-        "net_drm": net,
-        "first_loss": first_loss,
     }
-    roll = situation.get("roll")
-    if roll is not None:
-        roll = _int(roll, "roll", 1, 6)
-        modified = roll + net
-        text = lookup(column, modified)
-        out.update(
-            {
-                "roll": roll,
-                "modified_roll": modified,
-                "row": "<0" if row_for(modified) == 0 else row_for(modified),
-                "result": CombatResult.parse(text).as_dict(),
-            }
-        )
+    if situation.get("roll") is not None:
+        out.update(_result(out["column"], int(situation["roll"]), out["net_drm"]))
     return out
+
+
+def _result(column: str, roll: int, net: int) -> dict[str, Any]:
+    modified = roll + net
+    return {
+        "roll": roll,
+        "modified_roll": modified,
+        "row": "<0" if row_for(modified) == 0 else row_for(modified),
+        "result": CombatResult.parse(lookup(column, modified)).as_dict(),
+    }
 
 
 def _first_loss(

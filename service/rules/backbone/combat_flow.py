@@ -1,5 +1,6 @@
 """Combat in play (16): declaration with supports, the defender's supports, resolution with the
-CRT and losses, retreat or last stand, advance after combat and exploitation; the landing (14)."""
+CRT and losses, retreat or last stand, advance after combat and exploitation; the landing (14).
+Each command is declared with its fields (:mod:`.declared`): the rules here read them as typed."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.backbone import geography as geo
+from service.rules.backbone import sequence
 from service.rules.backbone.combat import CombatError, evaluate
 from service.rules.backbone.data_files import load
+from service.rules.backbone.declared import COMMANDS, EfficiencyChoices
 from service.rules.backbone.losses import (
     assign,
     last_stand_modifiers,
@@ -24,33 +27,43 @@ from service.rules.backbone.units import (
     is_armor,
     is_hq,
     occupied,
-    unit,
 )
 from service.rules.base import Dice, RulesEvent, RuleViolation
+from service.rules.declare import Count, Flag, Hex, Units
+from service.rules.declare import Unit as UnitField
 from service.rules.kernel.retreat import retreat_paths
 
+Command = Mapping[str, Any]
 
-def _ids(command: Mapping[str, Any], key: str) -> list[str]:
-    value = command.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RuleViolation("16.1", f"{key} must be a list of unit ids", key)
-    return value
+
+def supports_fields() -> dict[str, Any]:
+    """The supports a side designates for a combat (16.3, 16.4, 9.1, 9.2) and its loss picks (16.6)."""
+    return {
+        "air": Count(required=False),
+        "naval": Count(required=False),
+        "hq": UnitField(required=False, allow_none=True),
+        "legion": Flag(required=False),
+        "efficiency": Count(required=False, allow_none=True, minimum=1, maximum=3),
+        "efficiency_as": EfficiencyChoices(),
+        "own_losses": Units(required=False),
+        "enemy_losses": Units(required=False),
+    }
 
 
 def _violation(exc: CombatError) -> RuleViolation:
     return RuleViolation(exc.rule, exc.message, exc.field)
 
 
-def _hq_support(
-    state: State, side: str, role: str, hq_id: Any, target: str, units: list[Unit]
+def hq_support(
+    state: State, side: str, role: str, hq_id: str | None, target: str, units: list[Unit]
 ) -> bool:
     """Validate an HQ's support (9.1): same CE/TF, range 1 (Spanish) or 2 (Allied), in supply, once
     in attack and once in defence per turn."""
-    if hq_id in (None, False):
+    if hq_id is None:
         return False
-    hq = unit(state, hq_id)
-    if hq is None or not is_hq(hq) or hq["side"] != side or hq["status"] != "map":
-        raise RuleViolation("9.1", f"{hq_id} is not one of your HQs on the map", "hq")
+    hq = state["units"][hq_id]
+    if not is_hq(hq) or hq["side"] != side or hq["status"] != "map":
+        raise RuleViolation("9.1", "the supporting unit is not one of your HQs on the map", "hq")
     data = load("supports")["hq"]
     if geo.board(state).grid.distance(hq["hex"], target) > data["range"][side]:
         raise RuleViolation(
@@ -62,16 +75,14 @@ def _hq_support(
         raise RuleViolation(
             "9.1", f"{hq['name']} already supported a combat in {role} this turn", "hq"
         )
-    others = [u["id"] for u in units if not is_hq(u) and u["formation"] != hq["formation"]]
+    others = [u["name"] for u in units if not is_hq(u) and u["formation"] != hq["formation"]]
     if others:
-        raise RuleViolation("9.1", f"units {others} are not of {hq['formation']}", "hq")
+        raise RuleViolation("9.1", f"{', '.join(others)} are not of {hq['formation']}", "hq")
     return True
 
 
-def _air(state: State, side: str, command: Mapping[str, Any]) -> int:
-    air = command.get("air", 0)
-    if not isinstance(air, int) or isinstance(air, bool) or air < 0:
-        raise RuleViolation("16.4", "air must be a whole number of air points", "air")
+def _air(state: State, side: str, command: Command) -> int:
+    air: int = command.get("air") or 0
     if air > state["air"][side]:
         raise RuleViolation(
             "16.4", f"only {state['air'][side]} air points are left this turn", "air"
@@ -79,10 +90,8 @@ def _air(state: State, side: str, command: Mapping[str, Any]) -> int:
     return air
 
 
-def _naval(state: State, side: str, command: Mapping[str, Any], target: str) -> int:
-    naval = command.get("naval", 0)
-    if not isinstance(naval, int) or isinstance(naval, bool) or naval < 0:
-        raise RuleViolation("16.3", "naval must be a whole number", "naval")
+def _naval(state: State, side: str, command: Command, target: str) -> int:
+    naval: int = command.get("naval") or 0
     if not naval:
         return 0
     if side != "allied":
@@ -95,6 +104,20 @@ def _naval(state: State, side: str, command: Mapping[str, Any], target: str) -> 
     if coast in state["naval"]["used_coasts"] and not state["strait"]["open"]:
         raise RuleViolation("16.3", f"the {coast} naval support was used this turn", "naval")
     return naval
+
+
+def _supports(
+    state: State, side: str, role: str, command: Command, target: str, units: list[Unit]
+) -> dict[str, Any]:
+    hq = command.get("hq")
+    return {
+        "air": _air(state, side, command),
+        "naval": _naval(state, side, command, target),
+        "hq": hq if hq_support(state, side, role, hq, target, units) else None,
+        "legion": bool(command.get("legion")),
+        "efficiency": command.get("efficiency"),
+        "efficiency_as": dict(command.get("efficiency_as") or {}),
+    }
 
 
 def limited_offensive_supply(state: State, attackers: list[Unit], target: str) -> bool:
@@ -188,17 +211,27 @@ def situation(
     }
 
 
+@COMMANDS.command(
+    "attack",
+    phases=("combat",),
+    target=Hex(),
+    units=Units(),
+    exploitation=Flag(required=False),
+    **supports_fields(),
+    doc="16.1: attack an adjacent enemy hex with supports (16.3, 16.4, 9.1, 9.2); 16.7 exploitation",
+)
+def attack(state: State, side: str, command: Command, dice: Dice) -> list[RulesEvent]:
+    return declare(state, side, command)
+
+
 def declare(
-    state: State, side: str, command: Mapping[str, Any], amphibious: bool = False
+    state: State, side: str, command: Command, amphibious: bool = False
 ) -> list[RulesEvent]:
     """Validate an attack (16.1) and return CombatDeclared."""
     combat = declaration(state, side, command, amphibious)
     assess(state, combat)
-    return [
-        RulesEvent(
-            "CombatDeclared", {"combat": combat, "coast": geo.coast(state, combat["target"])}
-        )
-    ]
+    data = {"combat": combat, "coast": geo.coast(state, combat["target"])}
+    return [RulesEvent("CombatDeclared", data)]
 
 
 def assess(
@@ -213,111 +246,110 @@ def assess(
 
 
 def declaration(
-    state: State, side: str, command: Mapping[str, Any], amphibious: bool = False
+    state: State, side: str, command: Command, amphibious: bool = False
 ) -> dict[str, Any]:
     """The combat an attack declares (16.1), with the attacker's supports; refuses what the
     rules forbid of the attackers, the target and the supports."""
-    target = command.get("target")
-    grid = geo.board(state).grid
-    if not isinstance(target, str) or not grid.in_bounds(target):
-        raise RuleViolation("16.1", "target must be a hex on the map", "target")
+    target = command["target"]
     defenders = [u for u in at(state, target) if u["side"] == enemy(side)]
     if not defenders:
         raise RuleViolation("16.1", f"no enemy unit in {target}", "target")
     exploitation = bool(command.get("exploitation"))
-    ids = _ids(command, "units")
-    if not ids:
+    if not command["units"]:
         raise RuleViolation("16.1", "name the attacking units", "units")
-    attackers, origin = [], {}
-    for uid in ids:
-        u = unit(state, uid)
-        if u is None or u["side"] != side:
-            raise RuleViolation("16.1", f"{uid} is not one of your units", "units")
-        if is_hq(u):
-            raise RuleViolation("4", "an HQ does not attack; name it as hq support", "units")
-        if amphibious:
-            if u["status"] != "afloat":
-                raise RuleViolation("14", f"{u['name']} is not afloat for the landing", "units")
-            origin[uid] = "sea"
-        else:
-            if u["status"] != "map" or not grid.adjacent(u["hex"], target):
-                raise RuleViolation("16.1", f"{u['name']} is not adjacent to {target}", "units")
-            origin[uid] = u["hex"]
-            if u.get("landed_turn") == state["turn"] or u.get("dropped_turn") == state["turn"]:
-                raise RuleViolation(
-                    "14", f"{u['name']} landed this turn and cannot attack", "units"
-                )
-        if exploitation:
-            if uid not in state["exploiters"]:
-                raise RuleViolation(
-                    "16.7", f"{u['name']} did not advance as armor after combat", "units"
-                )
-        elif uid in state["attacked_units"]:
-            raise RuleViolation("16.1", f"{u['name']} has already attacked this turn", "units")
-        attackers.append(u)
-    if len({u["type"] == "rif" for u in attackers}) > 1:
-        raise RuleViolation("10.2", "Rif units do not attack together with Allied units", "units")
-    if exploitation:
-        if target != state.get("exploit_target"):
-            raise RuleViolation(
-                "16.7", "exploitation attacks only the units that retreated", "target"
-            )
-    elif target in state["attacked_hexes"]:
-        raise RuleViolation("16.1", f"{target} was already attacked this turn", "target")
-    if side == "spanish" and not exploitation:
-        corps = sorted({u["formation"] for u in attackers})
-        done = [c for c in corps if c in state["corps_attacked"]]
-        if done:
-            raise RuleViolation("12.3", f"{done} already launched its attack this turn", "units")
-    sup = {
-        "air": _air(state, side, command),
-        "naval": load("supports")["naval"]["amphibious_drm"]
-        if amphibious
-        else _naval(state, side, command, target),
-        "hq": command.get("hq")
-        if _hq_support(state, side, "attack", command.get("hq"), target, attackers)
-        else None,
-        "legion": bool(command.get("legion")),
-        "efficiency": command.get("efficiency"),
-        "efficiency_as": command.get("efficiency_as") or {},
-    }
-    combat = {
+    attackers = [state["units"][uid] for uid in command["units"]]
+    origin = {u["id"]: _attacker(state, side, u, target, amphibious) for u in attackers}
+    _check_group(state, side, attackers, target, exploitation)
+    sup = _supports(state, side, "attack", command, target, attackers)
+    if amphibious:
+        sup["naval"] = load("supports")["naval"]["amphibious_drm"]
+    return {
         "attacker_side": side,
         "target": target,
-        "attackers": ids,
+        "attackers": list(command["units"]),
         "defenders": [u["id"] for u in defenders],
         "from": origin,
         "supports": sup,
         "exploitation": exploitation,
         "amphibious": amphibious,
-        "losses": {"own": _ids(command, "own_losses"), "enemy": _ids(command, "enemy_losses")},
+        "losses": {
+            "own": list(command.get("own_losses") or []),
+            "enemy": list(command.get("enemy_losses") or []),
+        },
     }
-    return combat
 
 
-def defend(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+def _attacker(state: State, side: str, u: Unit, target: str, amphibious: bool) -> str:
+    """Where an attacking unit attacks from (16.1, 14): refuses a unit that may not attack."""
+    if u["side"] != side:
+        raise RuleViolation("16.1", "a unit named is not one of yours", "units")
+    if is_hq(u):
+        raise RuleViolation("4", f"{u['name']} does not attack; name it as hq support", "units")
+    if amphibious:
+        if u["status"] != "afloat":
+            raise RuleViolation("14", f"{u['name']} is not afloat for the landing", "units")
+        return "sea"
+    if u["status"] != "map" or not geo.board(state).grid.adjacent(u["hex"], target):
+        raise RuleViolation("16.1", f"{u['name']} is not adjacent to {target}", "units")
+    if u.get("landed_turn") == state["turn"] or u.get("dropped_turn") == state["turn"]:
+        raise RuleViolation("14", f"{u['name']} landed this turn and cannot attack", "units")
+    return str(u["hex"])
+
+
+def _check_group(
+    state: State, side: str, attackers: list[Unit], target: str, exploitation: bool
+) -> None:
+    """What 16.1, 16.7, 10.2 and 12.3 say of the attackers together and of the target."""
+    if len({u["type"] == "rif" for u in attackers}) > 1:
+        raise RuleViolation("10.2", "Rif units do not attack together with Allied units", "units")
+    if exploitation:
+        late = [u["name"] for u in attackers if u["id"] not in state["exploiters"]]
+        if late:
+            raise RuleViolation(
+                "16.7", f"{', '.join(late)} did not advance as armor after combat", "units"
+            )
+        if target != state.get("exploit_target"):
+            raise RuleViolation(
+                "16.7", "exploitation attacks only the units that retreated", "target"
+            )
+        return
+    again = [u["name"] for u in attackers if u["id"] in state["attacked_units"]]
+    if again:
+        raise RuleViolation("16.1", f"{', '.join(again)} already attacked this turn", "units")
+    if target in state["attacked_hexes"]:
+        raise RuleViolation("16.1", f"{target} was already attacked this turn", "target")
+    if side == "spanish":
+        corps = sorted({u["formation"] for u in attackers})
+        done = [c for c in corps if c in state["corps_attacked"]]
+        if done:
+            raise RuleViolation(
+                "12.3", f"{', '.join(done)} already launched its attack this turn", "units"
+            )
+
+
+@COMMANDS.command(
+    "defend",
+    phases=("defence",),
+    **supports_fields(),
+    doc="16.3: the defender's supports, designated after the attacker's; then the roll (16.2)",
+)
+def defend(state: State, side: str, command: Command, dice: Dice) -> list[RulesEvent]:
     """The defender's supports (16.3: designated after the attacker's), then the roll and losses."""
     combat = state["combat"]
     target = combat["target"]
     defenders = [state["units"][uid] for uid in combat["defenders"]]
-    defence = {
-        "air": _air(state, side, command),
-        "naval": _naval(state, side, command, target),
-        "hq": command.get("hq")
-        if _hq_support(state, side, "defence", command.get("hq"), target, defenders)
-        else None,
-        "legion": bool(command.get("legion")),
-        "efficiency": command.get("efficiency"),
-        "efficiency_as": command.get("efficiency_as") or {},
+    defence = _supports(state, side, "defence", command, target, defenders)
+    picks = {
+        "own": list(command.get("own_losses") or []),
+        "enemy": list(command.get("enemy_losses") or []),
     }
-    picks = {"own": _ids(command, "own_losses"), "enemy": _ids(command, "enemy_losses")}
     assess(state, combat, defence)
     die = dice.roll(6, "combat")
     declared = RulesEvent("DefenceDeclared", {"supports": defence, "side": side, "picks": picks})
     if baraka_available(state):
         first = evaluate(situation(state, combat, defence, die.value))["result"]["text"]
         return [declared, RulesEvent("CombatRolled", {"die": die.as_dict(), "result": first})]
-    return [declared, *resolve(state, combat, defence, picks, die.as_dict())]
+    return [declared, *after_combat(state, resolve(state, combat, defence, picks, die.as_dict()))]
 
 
 def baraka_available(state: State) -> bool:
@@ -325,15 +357,28 @@ def baraka_available(state: State) -> bool:
     return "baraka" in state["events"]["in_force"] and state.get("baraka_turn") != state["turn"]
 
 
-def baraka(state: State, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+@COMMANDS.command(
+    "baraka", phases=("baraka",), reroll=Flag(), doc="10.2: keep the combat's die or roll it again"
+)
+def baraka(state: State, side: str, command: Command, dice: Dice) -> list[RulesEvent]:
     """The Spanish keep the roll or re-roll it, ignoring the first (10.2 Baraka)."""
     combat = state["combat"]
     die = combat["first_die"]
     events = []
-    if command.get("reroll"):
+    if command["reroll"]:
         die = dice.roll(6, "combat (Baraka)").as_dict()
         events.append(RulesEvent("BarakaUsed", {"ignored": combat["first_die"], "die": die}))
-    return events + resolve(state, combat, combat["defence"], combat["picks"], die)
+    return after_combat(
+        state, events + resolve(state, combat, combat["defence"], combat["picks"], die)
+    )
+
+
+def after_combat(state: State, events: list[RulesEvent]) -> list[RulesEvent]:
+    """After a landing's combat ends the game moves on from the amphibious segment (14)."""
+    types = {e.type for e in events}
+    if state["step"] == "amphibious" and "CombatEnded" in types and "AdvanceRequired" not in types:
+        return events + sequence.next_step(state, "amphibious")
+    return events
 
 
 def resolve(
@@ -371,6 +416,8 @@ def resolve(
     )
     lost = _tally(def_losses)
     survivors = [u["id"] for u in defenders if u["steps"] > lost.get(u["id"], 0)]
+    lost = _tally(att_losses)
+    advancers = [u["id"] for u in attackers if u["steps"] > lost.get(u["id"], 0)]
     resolved = RulesEvent(
         "CombatResolved",
         {
@@ -390,7 +437,8 @@ def resolve(
             "survivors": survivors,
         },
     )
-    return [resolved, *_after_losses(state, combat, survivors, res["retreat"])]
+    after = _after_losses(combat, survivors, advancers, res["retreat"])
+    return [resolved, *after]
 
 
 def _tally(losses: list[dict[str, Any]]) -> dict[str, int]:
@@ -401,21 +449,29 @@ def _tally(losses: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def _after_losses(
-    state: State, combat: Mapping[str, Any], survivors: list[str], retreat: bool
+    combat: Mapping[str, Any], survivors: list[str], advancers: list[str], retreat: bool
 ) -> list[RulesEvent]:
     if survivors and retreat:
         return [RulesEvent("RetreatRequired", {"units": survivors, "from": combat["target"]})]
     if survivors:
         return _end(combat, held=True)
-    return _vacated(combat)
+    return _vacated(combat, advancers)
 
 
-def _vacated(combat: Mapping[str, Any]) -> list[RulesEvent]:
+def _vacated(combat: Mapping[str, Any], advancers: list[str]) -> list[RulesEvent]:
+    """The defending hex is empty: the landing succeeds (14), the attackers advance (16.7) -- when
+    none of them is left, the combat simply ends."""
     if combat.get("amphibious"):
         return [
             RulesEvent("LandingSucceeded", {"hex": combat["target"], "units": combat["attackers"]})
         ] + _end(combat, held=False)
+    if not advancers:
+        return _end(combat, held=False)
     return [RulesEvent("AdvanceRequired", {"hex": combat["target"]})]
+
+
+def advancers(state: State, combat: Mapping[str, Any]) -> list[str]:
+    return [uid for uid in combat["attackers"] if state["units"][uid]["status"] == "map"]
 
 
 def _end(combat: Mapping[str, Any], held: bool) -> list[RulesEvent]:
@@ -467,70 +523,82 @@ def retreat_options(state: State) -> dict[str, Any]:
     return {"hexes": sorted(in_zoc), "extra_loss": bool(in_zoc)}
 
 
-def retreat(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+@COMMANDS.command(
+    "retreat",
+    phases=("retreat",),
+    to=Hex(required=False, allow_none=True),
+    last_stand=Flag(required=False),
+    doc="16.7: retreat the defenders to a hex; 16.5: or try a last stand",
+)
+def retreat(state: State, side: str, command: Command, dice: Dice) -> list[RulesEvent]:
     combat = state["combat"]
-    origin = combat["target"]
     moving = [state["units"][uid] for uid in combat["retreating"]]
     if command.get("last_stand"):
-        return _last_stand(state, combat, moving, dice)
+        return after_combat(state, _last_stand(state, combat, moving, dice))
     options = retreat_options(state)
-    if not options["hexes"]:
-        return [
-            RulesEvent(
-                "UnitsRetreated",
-                {
-                    "units": combat["retreating"],
-                    "from": origin,
-                    "to": None,
-                    "eliminated": combat["retreating"],
-                    "extra_losses": [],
-                },
-            )
-        ] + _vacated(combat)
     to = command.get("to")
-    if to not in options["hexes"]:
-        raise RuleViolation("16.7", f"retreat to one of {options['hexes']}", "to")
+    if options["hexes"] and to not in options["hexes"]:
+        where = ", ".join(options["hexes"])
+        raise RuleViolation("16.7", f"retreat to one of {where}", "to")
+    retreated = _retreated(state, combat, moving, to if options["hexes"] else None, options)
+    events = [retreated, *_vacated(combat, advancers(state, combat))]
+    return after_combat(state, events)
+
+
+def _retreated(
+    state: State,
+    combat: Mapping[str, Any],
+    moving: list[Unit],
+    to: str | None,
+    options: Mapping[str, Any],
+) -> RulesEvent:
+    """The retreat (16.7): a step lost to retreat through an enemy ZOC and a second retreat in a
+    turn; nowhere to go, the units are eliminated."""
     extra: list[str] = []
     eliminated: list[str] = []
     for u in moving:
         loss = int(options["extra_loss"]) + int(u.get("retreated_turn") == state["turn"])
-        for _ in range(loss):
-            extra.append(u["id"])
-        if u["steps"] - loss <= 0:
+        extra += [u["id"]] * loss
+        if to is None or u["steps"] - loss <= 0:
             eliminated.append(u["id"])
-    return [
-        RulesEvent(
-            "UnitsRetreated",
-            {
-                "units": combat["retreating"],
-                "from": origin,
-                "to": to,
-                "extra_losses": extra,
-                "eliminated": eliminated,
-            },
-        )
-    ] + _vacated(combat)
+    data = {
+        "units": combat["retreating"],
+        "from": combat["target"],
+        "to": to,
+        "extra_losses": extra if to else [],
+        "eliminated": eliminated,
+    }
+    return RulesEvent("UnitsRetreated", data)
+
+
+def _last_stand_modifiers(state: State, combat: Mapping[str, Any]) -> list[dict[str, Any]]:
+    origin = combat["target"]
+    side = enemy(combat["attacker_side"])
+    present = [u for u in at(state, origin) if u["side"] == side]
+    return last_stand_modifiers(state, origin, present)
+
+
+def last_stand_refusal(state: State) -> str | None:
+    """Why the retreating units may not make a last stand (16.5), or None."""
+    combat = state["combat"]
+    if combat.get("last_stand_failed"):
+        return "the last stand failed: the defender must retreat"
+    if not last_stand_terrain(state, combat["target"]):
+        return "last stand only in city, mountain or half mountain hexes"
+    if sum(m["value"] for m in _last_stand_modifiers(state, combat)) < 1:
+        return "the defender's last stand modifiers do not reach 1"
+    return None
 
 
 def _last_stand(
     state: State, combat: Mapping[str, Any], moving: list[Unit], dice: Dice
 ) -> list[RulesEvent]:
     origin = combat["target"]
-    if combat.get("last_stand_failed"):
-        raise RuleViolation(
-            "16.5", "the last stand failed: the defender must retreat", "last_stand"
-        )
-    if not last_stand_terrain(state, origin):
-        raise RuleViolation(
-            "16.5", "last stand only in city, mountain or half mountain hexes", "last_stand"
-        )
-    present = [u for u in at(state, origin) if u["side"] == moving[0]["side"]]
-    mods = last_stand_modifiers(state, origin, present)
+    reason = last_stand_refusal(state)
+    if reason:
+        raise RuleViolation("16.5", reason, "last_stand")
+    mods = _last_stand_modifiers(state, combat)
     needed = sum(m["value"] for m in mods)
-    if needed < 1:
-        raise RuleViolation(
-            "16.5", "the defender's last stand modifiers do not reach 1", "last_stand"
-        )
     die = dice.roll(6, "last stand")
     success = die.value <= needed
     loss = None
@@ -558,26 +626,30 @@ def _last_stand(
 
 
 # -- advance after combat (16.7) ----------------------------------------------------------------
-def advance(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "advance",
+    phases=("advance",),
+    units=Units(),
+    doc="16.7: attacking units advance into the emptied hex",
+)
+def advance(state: State, side: str, command: Command, dice: Dice) -> list[RulesEvent]:
     combat = state["combat"]
-    ids = _ids(command, "units")
+    ids = list(command["units"])
     if combat["supports"].get("hq") in ids:  # before 16.7: the supporting HQ is no attacker
         raise RuleViolation("9.1", "an HQ cannot advance after combat", "units")
-    movers = []
-    for uid in ids:
-        u = unit(state, uid)
-        if u is None or uid not in combat["attackers"] or u["status"] != "map":
-            raise RuleViolation("16.7", f"{uid} did not attack in this combat", "units")
-        movers.append(u)
+    movers = [state["units"][uid] for uid in ids]
     if not movers:
         raise RuleViolation("16.7", "at least one attacking combat unit must advance", "units")
+    if any(u["id"] not in advancers(state, combat) for u in movers):
+        raise RuleViolation("16.7", "only units that attacked in this combat advance", "units")
     hex_ = combat["target"]
     if sum(u["steps"] for u in movers) > geo.stacking_limit(state, hex_):
         raise RuleViolation(
             "5", f"more than {geo.stacking_limit(state, hex_)} steps in {hex_}", "units"
         )
     exploiters = [u["id"] for u in movers if is_armor(u) and not combat.get("exploitation")]
-    return [
+    events = [
         RulesEvent("UnitsAdvanced", {"units": ids, "to": hex_, "exploiters": exploiters}),
         RulesEvent("CombatEnded", {"target": hex_}),
     ]
+    return after_combat(state, events)

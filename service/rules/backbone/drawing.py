@@ -12,6 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.backbone import setup
+from service.rules.backbone.crt import crt_table
+from service.rules.backbone.data_files import load
+from service.rules.hexgame import HexDrawing
 from service.rules.kernel.layout import board_json
 
 TRANSPOSED_NOTE = (
@@ -33,3 +36,19 @@ def board(scenario_id: str) -> dict[str, Any]:
     drawn["placeholder"] = bool(markers)
     drawn["placeholders"] = markers
     return drawn
+
+
+def tables() -> dict[str, Any]:
+    """The CRT (16.6) and the data tables the rules read, as the API serves them."""
+    named = ("terrain", "weather", "strait", "supports", "events", "replacements")
+    return {"crt": crt_table(), **{name: load(name) for name in named}}
+
+
+class BackboneDrawing(HexDrawing):
+    """The drawing capability: the printed map (:func:`board`), the counters, the tables."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda s: setup.scenario(s).map, tables)
+
+    def board(self, scenario: str) -> dict[str, Any]:
+        return board(scenario)

@@ -1,90 +1,332 @@
-"""``legal_actions``: the command templates a side may send now.  Moves list a path to every hex
-the unit may reach (15, 7.1, 9.2); attacks list each target hex with the units that may attack it
-(16.1); both are judged on what the side can see (19.2)."""
+"""``actions``: what a side may send now, in the one action vocabulary (service/rules/actions.py).
+Templates are built from the declarations (``COMMANDS.template``), labelled with printed names; each
+``one_of`` option is legal on its own; what the rules refuse now is ``blocked`` with its rule.  Moves
+list a path to every hex a unit may reach (15, 7.1, 9.2), attacks each target hex with the units
+that may attack it (16.1); both are judged on what the side can see (19.2)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from service.rules.backbone import combat_flow, fog
+from service.rules.actions import Actions, Template, one_of, some_of
+from service.rules.backbone import admin, combat_flow, fog, playing
 from service.rules.backbone import geography as geo
-from service.rules.backbone.movement import destinations, obstacles
-from service.rules.backbone.units import State, Unit, enemy, is_armor, is_hq, on_map
+from service.rules.backbone.data_files import load
+from service.rules.backbone.declared import COMMANDS
+from service.rules.backbone.movement import destinations, obstacles, stacking_violations
+from service.rules.backbone.units import State, Unit, at, enemy, is_armor, is_hq, on_map
 from service.rules.base import RuleViolation
+from service.rules.hexgame import HexNames
 
 
-def legal_actions(state: State, side: str) -> list[dict[str, Any]]:
+def actions(state: State, side: str) -> Actions:
     """Templates for ``side``, which the caller has checked is an active side."""
-    step = state["step"]
+    out = Actions()
     combat = state.get("combat")
+    step = state["step"]
     if combat:
-        return _combat_stage(state, combat)
-    fixed = _STEPS.get(step)
-    if fixed is not None:
-        return fixed(state, side)
-    seen = visible(state, side)
-    if step.endswith("_movement"):
-        return [*moves(seen, side), {"type": "end_phase"}]
-    return [*attacks(seen, side), {"type": "end_phase"}]
+        _STAGES[combat["stage"]](state, side, out)
+    elif step in _STEPS:
+        _STEPS[step](state, side, out)
+    elif step.endswith("_movement"):
+        _movement(visible(state, side), side, out)
+    else:
+        _combat_phase(visible(state, side), side, out)
+    return out
 
 
 def visible(state: State, side: str) -> State:
     """The state as ``side`` sees it under limited intelligence (19.2), else the state itself:
     moves and attacks are listed from it, so the list never depends on a hidden enemy unit (a
     listed order may then be refused when ``decide`` meets that unit, as at the table)."""
-    return fog.view(state, side) if state["options"].get("limited_intelligence") else state
+    return fog.view(state, side) if fog.limited(state) else state
 
 
-def _combat_stage(state: State, combat: dict[str, Any]) -> list[dict[str, Any]]:
-    stage = combat["stage"]
-    if stage == "defence":
-        return [{"type": "defend", "air": 0, "hq": None, "legion": False}]
-    if stage == "baraka":
-        return [{"type": "baraka", "reroll": True}, {"type": "baraka", "reroll": False}]
-    if stage == "retreat":
-        opts = combat_flow.retreat_options(state)
-        found: list[dict[str, Any]] = [{"type": "retreat", "to": h} for h in opts["hexes"]]
-        return found + [{"type": "retreat", "last_stand": True}]
-    return [
-        {"type": "advance", "units": [uid]}
-        for uid in combat["attackers"]
-        if state["units"][uid]["status"] == "map"
-    ]
+def _t(type_: str, label: str, **parts: Any) -> Template:
+    return COMMANDS.template(type_, label, **parts)
 
 
-def _events(state: State, side: str) -> list[dict[str, Any]]:
-    chits = [{"type": "play_event", "chit": c} for c in state["events"]["hands"][side]]
-    return chits + [{"type": "pass"}]
+# -- the steps of the turn ----------------------------------------------------------------------------
+def _deployment(state: State, side: str, out: Actions) -> None:
+    out.add(_t("deploy", "Deploy as set up"))
+    if side != "spanish":
+        return
+    names = HexNames(state)
+    hexes = _fortifiable(state, deployment=True)
+    allowed = state["data"]["fortifications_at_deployment"]
+    if hexes:
+        choose = {"fortifications": some_of(hexes, [names.hex(h) for h in hexes], max=allowed)}
+        out.add(_t("deploy", "Deploy as set up and fortify (13.3)", choose=choose))
 
 
-def _amphibious(state: State, side: str) -> list[dict[str, Any]]:
-    landing: list[dict[str, Any]] = [{"type": "land", "hex": None, "units": []}]
-    return landing + ([{"type": "pass"}] if state["data"]["scenario_number"] == 2 else [])
+def _fortifiable(state: State, deployment: bool) -> list[str]:
+    found = []
+    for hex_ in geo.board(state).grid.labels():
+        try:
+            playing.fortifiable(state, hex_, deployment)
+        except RuleViolation:
+            continue
+        found.append(hex_)
+    return found
 
 
-_STEPS: dict[str, Callable[[State, str], list[dict[str, Any]]]] = {
-    "deployment": lambda s, side: [{"type": "deploy", "positions": {}, "fortifications": []}],
-    "allied_deployment": lambda s, side: [{"type": "deploy", "positions": {}}],
-    "administrative": lambda s, side: [{"type": "begin_turn"}],
+def _events(state: State, side: str, out: Actions) -> None:
+    for chit in state["events"]["hands"][side]:
+        _chit(state, side, chit, out)
+    if "tunisia" in state["events"]["hands"][side]:
+        reason = "the German offensive in Tunisia is played at once"
+        out.block("pass", "Play no event", reason, "10.2")
+    else:
+        out.add(_t("pass", "Play no event"))
+
+
+def _chit(state: State, side: str, chit: str, out: Actions) -> None:
+    name = admin.chit_spec(chit)["name"]
+    label = f"Play {name}"
+    reason = playing.refusal(state, side, chit)
+    if reason:
+        out.block("play_event", label, reason, "10.2")
+        return
+    names = HexNames(state)
+    fixed = {"chit": chit}
+    if chit == "rif_rebellion":
+        hexes = playing.rif_hexes(state)
+        count = len(state["data"]["rif_units"])
+        if len(hexes) < count:
+            out.block("play_event", label, "no room for the Rif units", "10.2")
+            return
+        choose = {"hexes": some_of(hexes, [names.hex(h) for h in hexes], min=count, max=count)}
+        out.add(_t("play_event", label, fixed=fixed, choose=choose))
+    elif chit == "tunisia":
+        units = playing.tunisia_battalions(state)
+        count = min(2, len(units))
+        ids, labels = [u["id"] for u in units], [u["name"] for u in units]
+        choose = {"units": some_of(ids, labels, min=count, max=count)}
+        out.add(_t("play_event", label, fixed=fixed, choose=choose))
+    elif chit == "oss":
+        seen = visible(state, side)
+        gfri = [u for u in on_map(seen, "spanish") if u["type"] == "regulars"]
+        if not gfri:
+            out.block("play_event", label, "no GFRI unit is on the map", "10.2")
+            return
+        choose = {"gfri": one_of([u["id"] for u in gfri], [u["name"] for u in gfri])}
+        out.add(_t("play_event", label, fixed=fixed, choose=choose))
+    else:
+        out.add(_t("play_event", label, fixed=fixed))
+
+
+def _strait(state: State, side: str, out: Actions) -> None:
+    if state["strait"]["open"]:
+        out.add(_t("roll_strait", "Go on: the Strait is open (11)"))
+    elif state["air"]["allied"] >= 1 and "sea_lions" not in state["played_this_turn"]:
+        choose = {"air_point": one_of([False, True], ["No air point", "Spend an air point (-1)"])}
+        out.add(_t("roll_strait", "Roll for the Strait", choose=choose))
+    else:
+        out.add(_t("roll_strait", "Roll for the Strait"))
+
+
+def _replacements(state: State, side: str, out: Actions) -> None:
+    out.add(_t("replace", "Take no replacements", fixed={"steps": []}))
+    steps, labels = _replacement_steps(state, side)
+    if steps:
+        most = 2 if side == "spanish" else max(1, playing.allied_points(state))
+        choose = {"steps": some_of(steps, labels, max=min(most, len(steps)))}
+        out.add(_t("replace", "Replace steps (13.2)", choose=choose))
+    if side == "spanish" and state["turn"] % 2 == 0:
+        hexes = _fortifiable(state, deployment=False)
+        names = HexNames(state)
+        if hexes:
+            choose = {"fortify": one_of(hexes, [names.hex(h) for h in hexes])}
+            out.add(_t("replace", "Fortify a hex (13.3)", fixed={"steps": []}, choose=choose))
+
+
+def _replacement_steps(state: State, side: str) -> tuple[list[dict[str, Any]], list[str]]:
+    names = HexNames(state)
+    steps: list[dict[str, Any]] = []
+    labels: list[str] = []
+    for u in sorted(state["units"].values(), key=lambda u: u["id"]):
+        if u["side"] != side:
+            continue
+        try:
+            cost = playing.replacement_cost(state, side, u)
+        except RuleViolation:
+            continue
+        if side == "allied" and cost > playing.allied_points(state):
+            continue
+        if u["status"] == "map":
+            steps.append({"unit": u["id"], "hex": None})
+            labels.append(f"A step of {u['name']}")
+            continue
+        for hex_ in sorted(playing.rebuild_hexes(state, u)):
+            steps.append({"unit": u["id"], "hex": hex_})
+            labels.append(f"Rebuild {u['name']} in {names.hex(hex_)}")
+    return steps, labels
+
+
+def _amphibious(state: State, side: str, out: Actions) -> None:
+    spec = state["data"]["amphibious"]["assault_units"]
+    afloat = playing.assault_units(state)
+    brigades = [u for u in afloat if u in spec["brigades"]][: spec["max_brigades"]]
+    units = brigades + [u for u in afloat if u in spec["also"]]
+    names = HexNames(state)
+    hexes = [h for h in geo.board(state).grid.labels() if _may_land(state, h, units)]
+    label = "Land " + names.units(units)
+    if hexes:
+        choose = {"hex": one_of(hexes, [names.hex(h) for h in hexes])}
+        out.add(_t("land", label, fixed={"units": units}, choose=choose))
+    else:
+        out.block("land", label, "no coastal hex can be reached", "14")
+    if state["data"]["scenario_number"] == 2:
+        out.add(_t("pass", "Do not land this turn (18.2)"))
+    else:
+        out.block("pass", "Do not land", "the landing of turn 1 is mandatory", "14")
+
+
+def _may_land(state: State, hex_: str, units: list[str]) -> bool:
+    if not units or playing.landing_hex_refusal(state, hex_) or geo.impassable(state, hex_):
+        return False
+    if not any(u["side"] == "spanish" for u in at(state, hex_)):
+        return True
+    command = {"target": hex_, "units": units}
+    try:
+        combat_flow.assess(state, combat_flow.declaration(state, "allied", command, True))
+    except RuleViolation:
+        return False
+    return True
+
+
+def _agreement(state: State, side: str, out: Actions) -> None:
+    choose = {"end": one_of([True, False], ["End the game now (17)", "Play on"])}
+    out.add(_t("vote_end", "Vote on ending the game", choose=choose))
+
+
+_STEPS: dict[str, Callable[[State, str, Actions], None]] = {
+    "deployment": _deployment,
+    "allied_deployment": _deployment,
+    "administrative": lambda s, side, out: out.add(_t("begin_turn", "Begin the turn")),
     "events": _events,
-    "strait": lambda s, side: [
-        {"type": "roll_strait", "air_point": False},
-        {"type": "roll_strait", "air_point": True},
-    ],
-    "replacements": lambda s, side: [{"type": "replace", "steps": []}],
+    "strait": _strait,
+    "replacements": _replacements,
     "amphibious": _amphibious,
-    "agreement": lambda s, side: [
-        {"type": "vote_end", "end": True},
-        {"type": "vote_end", "end": False},
-    ],
+    "agreement": _agreement,
 }
 
 
-def moves(state: State, side: str) -> list[dict[str, Any]]:
-    """One ``move`` per unit that may still move, with ``paths: {hex: [start, ..., hex]}``: the
-    cheapest path to each destination, found with the costs and stops ``decide`` checks, on the
-    state as the side sees it."""
+# -- the stages of a declared combat -----------------------------------------------------------------
+def _defence(state: State, side: str, out: Actions) -> None:
+    combat = state["combat"]
+    most = min(state["air"][side], load("supports")["air"]["max_per_combat"])
+    choose = {"air": one_of(list(range(most + 1)), [_air_label(n) for n in range(most + 1)])}
+    hqs = _supporting_hqs(state, side, combat)
+    if hqs:
+        labels = ["No HQ support", *(f"{state['units'][h]['name']} in support" for h in hqs)]
+        choose["hq"] = one_of([None, *hqs], labels)
+    out.add(_t("defend", "Defend", choose=choose))
+
+
+def _air_label(n: int) -> str:
+    return "No air support" if n == 0 else f"{n} air point{'s' if n > 1 else ''}"
+
+
+def _supporting_hqs(state: State, side: str, combat: dict[str, Any]) -> list[str]:
+    defenders = [state["units"][uid] for uid in combat["defenders"]]
+    found = []
+    for hq in on_map(state, side):
+        if not is_hq(hq):
+            continue
+        try:
+            combat_flow.hq_support(state, side, "defence", hq["id"], combat["target"], defenders)
+        except RuleViolation:
+            continue
+        found.append(hq["id"])
+    return found
+
+
+def _baraka(state: State, side: str, out: Actions) -> None:
+    choose = {"reroll": one_of([True, False], ["Roll the die again", "Keep the roll"])}
+    out.add(_t("baraka", "Baraka (10.2)", choose=choose))
+
+
+def _retreat(state: State, side: str, out: Actions) -> None:
+    hexes = combat_flow.retreat_options(state)["hexes"]
+    names = HexNames(state)
+    if hexes:
+        out.add(
+            _t("retreat", "Retreat", choose={"to": one_of(hexes, [names.hex(h) for h in hexes])})
+        )
+    else:
+        out.add(_t("retreat", "Retreat: no hex is open, the units are eliminated (16.7)"))
+    reason = combat_flow.last_stand_refusal(state)
+    if reason:
+        out.block("retreat", "Last stand", reason, "16.5")
+    else:
+        out.add(_t("retreat", "Last stand (16.5)", fixed={"last_stand": True}))
+
+
+def _advance(state: State, side: str, out: Actions) -> None:
+    combat = state["combat"]
+    ids = combat_flow.advancers(state, combat)
+    labels = [state["units"][uid]["name"] for uid in ids]
+    limit = geo.stacking_limit(state, combat["target"])
+    fitting = [i for i, uid in enumerate(ids) if state["units"][uid]["steps"] <= limit]
+    ids, labels = [ids[i] for i in fitting], [labels[i] for i in fitting]
+    out.add(
+        _t("advance", "Advance after combat (16.7)", choose={"units": some_of(ids, labels, max=1)})
+    )
+    if len(ids) > 1:
+        choose = {"units": some_of(ids, labels, min=1)}
+        out.add(_t("advance", "Advance with several units (16.7)", choose=choose))
+
+
+_STAGES: dict[str, Callable[[State, str, Actions], None]] = {
+    "defence": _defence,
+    "baraka": _baraka,
+    "retreat": _retreat,
+    "advance": _advance,
+}
+
+
+# -- movement (15) and combat (16) phases -------------------------------------------------------------
+def _movement(seen: State, side: str, out: Actions) -> None:
+    names = HexNames(seen)
+    for unit_id, paths in moves(seen, side):
+        dests = list(paths)
+        choose = {"path": one_of([paths[h] for h in dests], [names.hex(h) for h in dests])}
+        label = f"Move {seen['units'][unit_id]['name']}"
+        out.add(_t("move", label, fixed={"unit": unit_id}, choose=choose))
+    if side == "allied":
+        _drops(seen, out)
+    problems = stacking_violations(seen, side)
+    if problems:
+        where = ", ".join(names.hex(p["hex"]) for p in problems)
+        out.block("end_phase", "End the movement phase", f"stacking over the limit in {where}", "5")
+    else:
+        out.add(_t("end_phase", "End the movement phase"))
+
+
+def _drops(state: State, out: Actions) -> None:
+    ready = [
+        u for u in state["units"].values() if u["type"] == "paratroop" and u["status"] == "ready"
+    ]
+    if not ready or not state["options"].get("paratrooper_assault"):
+        return
+    reason = playing.drop_refusal(state) or (None if playing.drops_left(state) else "no jump left")
+    if reason:
+        out.block("drop", "Paratrooper assault", reason, "18.1")
+        return
+    names = HexNames(state)
+    zones = [h for h in geo.board(state).grid.labels() if playing.drop_zone(state, h)]
+    for u in ready:
+        options = [[{"unit": u["id"], "hex": h}] for h in zones]
+        choose = {"drops": one_of(options, [names.hex(h) for h in zones])}
+        out.add(_t("drop", f"Drop {u['name']} (18.1)", choose=choose))
+
+
+def moves(state: State, side: str) -> list[tuple[str, dict[str, list[str]]]]:
+    """Each unit that may still move with ``{hex: [start, ..., hex]}``: the cheapest path to each
+    destination, found with the costs and stops ``decide`` checks, on the state as the side sees
+    it."""
     found = []
     around = obstacles(state, side)  # the same for every unit of the side
     for u in sorted(on_map(state, side), key=lambda u: u["id"]):
@@ -92,28 +334,40 @@ def moves(state: State, side: str) -> list[dict[str, Any]]:
             continue  # 15.1 once per phase; 14 not after landing
         paths = {h: list(r.path) for h, r in sorted(destinations(state, u, around).items())}
         if paths:
-            found.append({"type": "move", "unit": u["id"], "paths": paths})
+            found.append((u["id"], paths))
     return found
 
 
-def attacks(seen: State, side: str) -> list[dict[str, Any]]:
-    """One ``attack`` per target hex and group of units that may attack it together, with every
-    eligible unit listed (the player may leave some out), on the state as the side sees it."""
+def _combat_phase(seen: State, side: str, out: Actions) -> None:
+    names = HexNames(seen)
+    for target, ids, exploitation in attacks(seen, side):
+        label = f"Attack {names.hex(target)} with {names.units(ids)}"
+        fixed: dict[str, Any] = {"target": target, "units": ids}
+        if exploitation:
+            fixed["exploitation"] = True
+            label = f"Exploit into {names.hex(target)} with {names.units(ids)} (16.7)"
+        out.add(_t("attack", label, fixed=fixed))
+    out.add(_t("end_phase", "End the combat phase"))
+
+
+def attacks(seen: State, side: str) -> list[tuple[str, list[str], bool]]:
+    """Each target hex with a group of units that may attack it together, every eligible unit
+    listed (the player may leave some out), on the state as the side sees it."""
     grid = geo.board(seen).grid
     own = [u for u in on_map(seen, side) if not is_hq(u)]
-    found: list[dict[str, Any]] = []
+    found: list[tuple[str, list[str], bool]] = []
     exploit = seen.get("exploit_target")
     if exploit:
         units = [
             u for u in own if u["id"] in seen["exploiters"] and grid.adjacent(u["hex"], exploit)
         ]
-        found += _templates(seen, side, exploit, units, exploitation=True)
+        found += _groups(seen, side, exploit, units, exploitation=True)
     targets = sorted({u["hex"] for u in on_map(seen, enemy(side))})
     for target in targets:
         if target in seen["attacked_hexes"]:
             continue  # 16.1: each hex once per turn
         units = [u for u in own if grid.adjacent(u["hex"], target) and _may_attack(seen, u, target)]
-        found += _templates(seen, side, target, units, exploitation=False)
+        found += _groups(seen, side, target, units, exploitation=False)
     return found
 
 
@@ -130,11 +384,11 @@ def _may_attack(state: State, u: Unit, target: str) -> bool:
     return not (is_armor(u) and mountain and not geo.road(state, u["hex"], target))
 
 
-def _templates(
+def _groups(
     state: State, side: str, target: str, units: list[Unit], *, exploitation: bool
-) -> list[dict[str, Any]]:
-    """The templates for one target: a group per kind of units that may not attack together
-    (Rif units apart, 10.2; US and British apart, 16.1), each checked by the declaration itself."""
+) -> list[tuple[str, list[str], bool]]:
+    """The groups for one target: one per kind of units that may not attack together (Rif units
+    apart, 10.2; US and British apart, 16.1), each checked by the declaration itself."""
     if exploitation:
         units = [u for u in units if is_armor(u)]  # 16.7: only armor exploits
     rif = [u for u in units if u["type"] == "rif"]
@@ -149,10 +403,7 @@ def _templates(
     for group in groups:
         ids = _accepted(state, side, target, group, exploitation)
         if ids:
-            action: dict[str, Any] = {"type": "attack", "target": target, "units": ids}
-            if exploitation:
-                action["exploitation"] = True
-            found.append(action)
+            found.append((target, ids, exploitation))
     return found
 
 

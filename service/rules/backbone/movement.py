@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from service.rules.backbone import geography as geo
+from service.rules.backbone import sequence
+from service.rules.backbone.declared import COMMANDS
 from service.rules.backbone.units import State, Unit, enemy, occupied, on_map, tags
-from service.rules.base import RuleViolation
+from service.rules.base import Dice, RulesEvent, RuleViolation
+from service.rules.declare import Path
+from service.rules.declare import Unit as UnitField
 from service.rules.kernel.movement import MoveError, Reach, reachable, walk
 from service.rules.kernel.stacking import StackLimit, check_stacking, stacks_by_hex
 
@@ -113,3 +118,36 @@ def stacking_violations(state: State, side: str) -> list[dict[str, Any]]:
         if "rif" in {u["type"] for u in stack} and len({u["type"] == "rif" for u in stack}) > 1:
             found.append({"hex": hex_, "limit": "Rif units do not stack with Allied units"})
     return found
+
+
+# -- the commands of the movement and combat phases ----------------------------------------------
+@COMMANDS.command(
+    "move",
+    phases=("movement",),
+    unit=UnitField(),
+    path=Path(min=2),
+    doc="15: move one unit along a path of adjacent hexes from its own",
+)
+def move(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    u = state["units"][command["unit"]]
+    if u["side"] != side or u["status"] != "map":
+        raise RuleViolation("15.1", "the unit named is not one of your units on the map", "unit")
+    if u["id"] in state["moved"]:
+        raise RuleViolation("15.1", f"{u['name']} has already moved this phase", "unit")
+    if u.get("landed_turn") == state["turn"]:
+        raise RuleViolation("14", f"{u['name']} landed this turn and cannot move", "unit")
+    return [RulesEvent("UnitMoved", check_path(state, u, list(command["path"])))]
+
+
+@COMMANDS.command(
+    "end_phase", phases=("movement", "combat"), doc="8.2: end the movement or combat phase"
+)
+def end_phase(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    """The end of a movement phase checks stacking (5); then the sequence goes on (8.2)."""
+    problems = stacking_violations(state, side) if state["step"].endswith("_movement") else []
+    if problems:
+        where = ", ".join(f"{p['hex']} ({p['limit']})" for p in problems)
+        raise RuleViolation(
+            "5", f"stacking is over the limit at the end of movement: {where}", "type"
+        )
+    return sequence.next_step(state, state["step"])

@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.backbone import combat_flow
+from service.rules.backbone.combat import CombatError, evaluate, parse_situation
+from service.rules.backbone.declared import COMMANDS, guard
 from service.rules.backbone.units import State
-from service.rules.base import RuleViolation
+from service.rules.base import InvalidCommand, RuleViolation
 
 DEFENDER_SUPPORTS = (
     "the defender designates its supports (air, naval, HQ, Legion, the efficiency of a tie) after "
@@ -107,3 +109,25 @@ def _modifiers(found: Mapping[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     return out
+
+
+class BackbonePreviews:
+    """The previews capability: an attack before it is declared, a combat situation's odds."""
+
+    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+        """An attack on ``side``'s view (16, 19.2): parsed and guarded on that view, so a unit the
+        side cannot see is unknown to it."""
+        if not isinstance(command, Mapping) or command.get("type") != "attack":
+            raise InvalidCommand("only attacks are previewed", {"type": ["attack"]})
+        spec, parsed = COMMANDS.parse(state, command)
+        guard(state, side, spec)
+        return preview_attack(state, side, parsed)
+
+    def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
+        """Odds, modifiers and, with a roll, the result of a situation (16); InvalidCommand naming
+        the field of a malformed situation or of one the rules forbid."""
+        try:
+            return evaluate(parse_situation(situation))
+        except CombatError as exc:
+            message = f"{exc.message} (rule {exc.rule})"
+            raise InvalidCommand(message, {exc.field: [message]}) from exc

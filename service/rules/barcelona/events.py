@@ -1,14 +1,19 @@
-"""``apply``: the pure application of each event this module emits.  No validation, no dice."""
+"""The rules events of Back to Barcelona, each declared once on its ``apply`` (the pure application
+of the recorded facts: no validation, no dice) with the sheet's headings that govern it, its words,
+its facts, what the other side may see of it (written orders stay hidden) and whether it reveals.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from service.rules.base import RulesEvent, State
-from service.rules.handlers import EventHandlers
+from service.rules.barcelona import words as w
+from service.rules.base import State
+from service.rules.declare import Events, Words
 
-HANDLERS = EventHandlers("barcelona")
-handles = HANDLERS.handles
+EVENTS = Events("barcelona")
+SEQ = "SEQUENCE OF PLAY"
 PER_TURN = {
     "moved": False,
     "activated": False,
@@ -19,9 +24,25 @@ PER_TURN = {
 }
 
 
-def apply_event(state: State, event: RulesEvent) -> State:
-    HANDLERS.apply(state, event)
-    return state
+def handles(
+    event_type: str,
+    sections: Sequence[str],
+    topics: Sequence[str],
+    words: Words,
+    facts: Any = None,
+    **more: Any,
+) -> Any:
+    """Declare one event type (see :meth:`Events.event`)."""
+    return EVENTS.event(
+        event_type, sections=sections, topics=topics, words=words, facts=facts, **more
+    )
+
+
+def hide_orders(data: dict[str, Any], before: State, side: str | None) -> dict[str, Any]:
+    """SEQUENCE OF PLAY: the other side (and the public) learn only how many orders were written."""
+    if data["side"] == side:
+        return data
+    return {"side": data["side"], "units": len(data["orders"]), "hidden": True}
 
 
 def _other(state: State, side: str) -> str:
@@ -67,7 +88,13 @@ def _losses(state: State, data: dict[str, Any]) -> None:
             remove(state, uid)
 
 
-@handles("ColumnGenerated")
+@handles(
+    "ColumnGenerated",
+    ("GENERATING A COLUMN", "Troop Type", "AFVs"),
+    ("force building", "column"),
+    w.column,
+    w.column_facts,
+)
 def _column(state: State, data: dict[str, Any]) -> None:
     for u in data["units"]:
         state["units"][u["id"]] = dict(u)
@@ -75,19 +102,29 @@ def _column(state: State, data: dict[str, Any]) -> None:
     state["done"][data["side"]] = True
 
 
-@handles("UnitBought")
+@handles(
+    "UnitBought",
+    ("Attribute Costs", "Troop Type", "AFVs"),
+    ("force building", "points"),
+    w.bought,
+)
 def _bought(state: State, data: dict[str, Any]) -> None:
     state["units"][data["unit"]["id"]] = dict(data["unit"])
     state["next_id"][data["side"]] += 1
     state["budget"][data["side"]] -= data["points"]
 
 
-@handles("MusterEnded")
+@handles(
+    "MusterEnded",
+    ("Attribute Costs",),
+    ("force building",),
+    lambda d, n: f"{w.side(d['side'])} ends the muster",
+)
 def _muster_ended(state: State, data: dict[str, Any]) -> None:
     state["done"][data["side"]] = True
 
 
-@handles("PhaseBegan")
+@handles("PhaseBegan", (SEQ,), ("sequence of play",), w.phase)
 def _phase(state: State, data: dict[str, Any]) -> None:
     state["phase"] = data["phase"]
     state["step"] = None
@@ -96,24 +133,34 @@ def _phase(state: State, data: dict[str, Any]) -> None:
         state["mover"] = data["mover"]
 
 
-@handles("UnitDeployed")
+@handles("UnitDeployed", (SEQ,), ("deployment",), w.deployed)
 def _deployed(state: State, data: dict[str, Any]) -> None:
     u = state["units"][data["unit"]]
     u.update(status="table", x=data["x"], y=data["y"], facing=data["facing"], ranks=data["ranks"])
 
 
-@handles("UnitReserved")
+@handles(
+    "UnitReserved",
+    (SEQ,),
+    ("late arrivals",),
+    lambda d, n: f"{n.unit(d['unit'])} is held back to arrive late",
+)
 def _reserved(state: State, data: dict[str, Any]) -> None:
     state["units"][data["unit"]]["status"] = "reserve"
 
 
-@handles("DeploymentEnded")
+@handles(
+    "DeploymentEnded",
+    (SEQ,),
+    ("deployment",),
+    lambda d, n: f"{w.side(d['side'])} ends the deployment",
+)
 def _deployment_ended(state: State, data: dict[str, Any]) -> None:
     state["done"][data["side"]] = True
     state["mover"] = _other(state, data["side"])
 
 
-@handles("TurnBegan")
+@handles("TurnBegan", (SEQ,), ("sequence of play",), lambda d, n: f"Turn {d['turn']} begins")
 def _turn(state: State, data: dict[str, Any]) -> None:
     state["turn"] = data["turn"]
     state["written"] = {s: {} for s in state["sides"]}
@@ -122,13 +169,26 @@ def _turn(state: State, data: dict[str, Any]) -> None:
         u.update(start_figures=u["figures"], fired=[], sources=[], contacted=[])
 
 
-@handles("OrdersWritten")
+@handles(
+    "OrdersWritten",
+    (SEQ,),
+    ("orders",),
+    w.written,
+    w.order_facts,
+    visible=hide_orders,
+)
 def _written(state: State, data: dict[str, Any]) -> None:
     state["written"][data["side"]] = {k: dict(v) for k, v in data["orders"].items()}
     state["done"][data["side"]] = True
 
 
-@handles("TransmissionRolled")
+@handles(
+    "TransmissionRolled",
+    (SEQ, "Troop Type"),
+    ("orders", "transmission"),
+    w.transmitted,
+    w.order_facts,
+)
 def _transmitted(state: State, data: dict[str, Any]) -> None:
     for r in data["results"]:
         if r["arrived"]:
@@ -137,7 +197,7 @@ def _transmitted(state: State, data: dict[str, Any]) -> None:
             state["orders"][r["side"]][r["unit"]] = order
 
 
-@handles("LateArrivalsRolled")
+@handles("LateArrivalsRolled", (SEQ,), ("late arrivals",), w.late)
 def _late(state: State, data: dict[str, Any]) -> None:
     for r in data["results"]:
         if r["arrived"]:
@@ -145,7 +205,7 @@ def _late(state: State, data: dict[str, Any]) -> None:
             u.update(status="table", x=r["x"], y=r["y"], facing=r["facing"])
 
 
-@handles("MovementRolled")
+@handles("MovementRolled", ("MOVEMENT", "AFVs"), ("movement",), w.rolled, w.move_facts)
 def _rolled(state: State, data: dict[str, Any]) -> None:
     state["units"][data["unit"]]["rolled"] = {
         "distance": data["distance"],
@@ -160,7 +220,7 @@ def _next_mover(state: State, side: str) -> None:
     state["mover"] = other if not state["done"].get(other) else side
 
 
-@handles("UnitMoved")
+@handles("UnitMoved", ("MOVEMENT", "MORALE"), ("movement", "contact"), w.moved, w.move_facts)
 def _moved(state: State, data: dict[str, Any]) -> None:
     u = state["units"][data["unit"]]
     end = data["path"][-1] if data["path"] else [u["x"], u["y"]]
@@ -196,21 +256,31 @@ def _moved(state: State, data: dict[str, Any]) -> None:
     _next_mover(state, u["side"])
 
 
-@handles("UnitHeld")
+@handles(
+    "UnitHeld",
+    (SEQ, "MOVEMENT"),
+    ("movement",),
+    lambda d, n: f"{n.unit(d['unit'])} holds its ground",
+)
 def _held(state: State, data: dict[str, Any]) -> None:
     u = state["units"][data["unit"]]
     u["activated"] = True
     _next_mover(state, u["side"])
 
 
-@handles("MovementEnded")
+@handles(
+    "MovementEnded",
+    (SEQ,),
+    ("movement",),
+    lambda d, n: f"{w.side(d['side'])} has no more moves",
+)
 def _movement_ended(state: State, data: dict[str, Any]) -> None:
     state["done"][data["side"]] = True
     if state["mover"] == data["side"]:
         state["mover"] = _other(state, data["side"])
 
 
-@handles("StepBegan")
+@handles("StepBegan", (SEQ, "SHOOTING"), ("shooting",), w.step)
 def _step(state: State, data: dict[str, Any]) -> None:
     state["step"] = data["step"]
     state["done"] = dict(data["done"])
@@ -218,18 +288,35 @@ def _step(state: State, data: dict[str, Any]) -> None:
         u["step_figures"] = u["figures"] if u["status"] == "table" else 0
 
 
-@handles("ShotResolved")
+@handles(
+    "ShotResolved",
+    ("SHOOTING", "WEAPONS LIST", "AFVs"),
+    ("shooting", "artillery"),
+    w.shot,
+    w.shot_facts,
+)
 def _shot(state: State, data: dict[str, Any]) -> None:
     state["units"][data["unit"]]["fired"].append(data["weapon"])
     _losses(state, data)
 
 
-@handles("StepEnded")
+@handles(
+    "StepEnded",
+    (SEQ, "SHOOTING"),
+    ("shooting",),
+    lambda d, n: f"{w.side(d['side'])} has finished shooting in this step",
+)
 def _step_ended(state: State, data: dict[str, Any]) -> None:
     state["done"][data["side"]] = True
 
 
-@handles("CloseCombatResolved")
+@handles(
+    "CloseCombatResolved",
+    ("CLOSE COMBAT", "SHOOTING", "MORALE"),
+    ("close combat", "melee"),
+    w.close_combat,
+    w.close_combat_facts,
+)
 def _close_combat(state: State, data: dict[str, Any]) -> None:
     for uid in data["removed"]:
         if state["units"][uid]["status"] == "table":
@@ -240,7 +327,7 @@ def _close_combat(state: State, data: dict[str, Any]) -> None:
         casualties(state, uid, n, None)
 
 
-@handles("MoraleTested")
+@handles("MoraleTested", ("MORALE", "Troop Type"), ("morale",), w.morale, w.morale_facts)
 def _morale(state: State, data: dict[str, Any]) -> None:
     u = state["units"][data["unit"]]
     u["failures"] = data["failures"]
@@ -249,19 +336,19 @@ def _morale(state: State, data: dict[str, Any]) -> None:
         remove(state, u["id"])
 
 
-@handles("Rallied")
+@handles("Rallied", (SEQ, "MORALE"), ("morale", "rally"), w.rallied)
 def _rallied(state: State, data: dict[str, Any]) -> None:
     state["units"][data["unit"]]["failures"] = data["failures"]
 
 
-@handles("TurnEnded")
+@handles("TurnEnded", (SEQ,), ("sequence of play",), lambda d, n: f"Turn {d['turn']} ends")
 def _turn_ended(state: State, data: dict[str, Any]) -> None:
     for u in state["units"].values():
         if u["status"] == "table" and not u["moved"]:
             u["set_up"] = True
 
 
-@handles("OrdersRevealed")
+@handles("OrdersRevealed", (SEQ,), ("orders",), w.revealed, w.order_facts, reveals=True)
 def _revealed(state: State, data: dict[str, Any]) -> None:
     for side_orders in state["orders"].values():
         for order in side_orders.values():
@@ -269,7 +356,7 @@ def _revealed(state: State, data: dict[str, Any]) -> None:
     state["revealed"].append({"turn": data["turn"], "orders": data["orders"]})
 
 
-@handles("GameEnded")
+@handles("GameEnded", (SEQ,), ("victory",), w.ended)
 def _ended(state: State, data: dict[str, Any]) -> None:
     state["phase"] = "over"
     state["result"] = dict(data)

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from service.rules.base import RulesEvent, State
-
-HIDDEN = "hidden"
+from service.rules.base import State
 
 
 def view(state: State, side: str | None) -> State:
@@ -22,16 +20,3 @@ def view(state: State, side: str | None) -> State:
             if not order.get("revealed"):
                 seen["orders"][other][uid] = {"hidden": True, "turn": order.get("turn")}
     return seen
-
-
-def event_view(event: RulesEvent, side: str | None) -> RulesEvent:
-    if event.type == "OrdersWritten" and event.data["side"] != side:
-        return RulesEvent(
-            event.type,
-            {"side": event.data["side"], "units": len(event.data["orders"]), HIDDEN: True},
-        )
-    return RulesEvent(event.type, copy.deepcopy(event.data))
-
-
-def reveals(event: RulesEvent) -> bool:
-    return event.type == "OrdersRevealed"

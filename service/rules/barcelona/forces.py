@@ -21,6 +21,12 @@ TEAM_WEAPONS = (
 )
 
 
+def number(uid: str) -> str:
+    """The number in a unit's printed name: the digits its id ends with (``nat3``: 3)."""
+    digits = uid[len(uid.rstrip("0123456789")) :]
+    return digits or uid
+
+
 def _base(
     uid: str, side: str, name: str, kind: str, figures: int, weapons: list[str]
 ) -> dict[str, Any]:
@@ -76,7 +82,7 @@ def troop(troop_type: str, grade: int) -> dict[str, Any]:
     if troop_type not in types:
         raise InvalidCommand("unknown troop type", {"troop_type": [f"one of {', '.join(types)}"]})
     grades = types[troop_type]["grades"]
-    if not isinstance(grade, int) or not 0 <= grade < len(grades):
+    if grade not in range(len(grades)):
         raise InvalidCommand("unknown grade", {"grade": [f"0 to {len(grades) - 1}"]})
     return {**grades[grade], "attributes": list(types[troop_type]["attributes"])}
 
@@ -98,7 +104,8 @@ def figures_unit(
     attributes = sorted(set(t["attributes"]) | set(extra))
     kind = "cavalry" if "cavalry" in attributes else "foot"
     weapons = ["Rifle"] + (["Bombs"] if bombs else []) + (["LMG"] if lmg else [])
-    u = _base(uid, side, name or f"{troop_type} ({uid})", kind, figures, weapons)
+    body = "squadron" if kind == "cavalry" else "company"
+    u = _base(uid, side, name or f"{troop_type} {body} {number(uid)}", kind, figures, weapons)
     added = [a for a in attributes if a not in t["attributes"]]
     u.update(
         troop_type=troop_type,
@@ -131,7 +138,7 @@ def team_unit(
         )
     t = troop(troop_type, grade)
     crew = crew or int(data.load("troops")["placeholders"]["crew"]["value"])
-    u = _base(uid, side, f"{weapon} ({uid})", "team", crew, [weapon])
+    u = _base(uid, side, f"{weapon} team {number(uid)}", "team", crew, [weapon])
     u.update(troop_type=troop_type, grade=grade, morale=t["morale"], tactical=t["tactical"])
     u["points"] = data.load("troops")["attribute_costs"]["teams"][weapon]["per_crew"] * crew
     return u
@@ -142,7 +149,7 @@ def vehicle_unit(uid: str, side: str, name: str) -> dict[str, Any]:
     if spec is None:
         raise InvalidCommand("unknown vehicle", {"vehicle": ["a type of the AFVs table or Lorry"]})
     costs = data.load("troops")["attribute_costs"]
-    u = _base(uid, side, f"{name} ({uid})", "vehicle", 1, list(spec.get("weapons", [])))
+    u = _base(uid, side, f"{name} {number(uid)}", "vehicle", 1, list(spec.get("weapons", [])))
     u.update(
         vehicle=name,
         vehicle_kind=spec.get("kind", "soft"),
@@ -164,7 +171,7 @@ def vehicle_unit(uid: str, side: str, name: str) -> dict[str, Any]:
 
 
 def aircraft_unit(uid: str, side: str) -> dict[str, Any]:
-    u = _base(uid, side, f"Aeroplane ({uid})", "aircraft", 1, ["Aircraft"])
+    u = _base(uid, side, f"Aeroplane {number(uid)}", "aircraft", 1, ["Aircraft"])
     u["points"] = data.load("troops")["attribute_costs"]["aeroplane"]
     return u
 
@@ -181,19 +188,11 @@ def generate_column(
     a listed number one more on the Specials list)."""
     if state["options"]["forces"] != "column":
         raise RuleViolation("GENERATING A COLUMN", "this game builds forces with points")
-    troop_type = command.get("troop_type")
+    troop_type = command["troop_type"]
     grade = command.get("grade", 0)
-    if not isinstance(troop_type, str):
-        raise InvalidCommand("say the column's troop type", {"troop_type": ["required"]})
     troop(troop_type, grade)
     chosen = dict(state["vehicles"][side])
-    for key in ("tank", "armoured_car"):
-        if key in command:
-            spec = data.vehicle(str(command[key]))
-            wanted = "tank" if key == "tank" else "armoured_car"
-            if spec is None or spec.get("kind") != wanted:
-                raise InvalidCommand(f"not a {wanted}", {key: ["a type of the AFVs table"]})
-            chosen[key] = command[key]
+    chosen.update({k: command[k] for k in ("tank", "armoured_car") if k in command})
     table = data.load("column")
     companies = dice.roll(6, "column: companies")
     mg = dice.roll(6, "column: MG")
@@ -242,54 +241,59 @@ def generate_column(
     ]
 
 
-def buy(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+def vehicles_of(kind: str) -> list[str]:
+    """The AFVs table's types of one kind (``tank``, ``armoured_car``), or every vehicle."""
+    afvs = data.load("afvs")
+    found = [n for n, spec in afvs["vehicles"].items() if kind in ("any", spec["kind"])]
+    return found + (list(afvs["soft_vehicles"]) if kind == "any" else [])
+
+
+#: what each kind of bought unit must say (the ``unit`` of a ``buy`` command)
+NEEDS = {
+    "foot": ("troop_type", "figures"),
+    "cavalry": ("troop_type", "figures"),
+    "team": ("weapon", "troop_type"),
+    "vehicle": ("vehicle",),
+    "aircraft": (),
+}
+
+
+def bought_unit(uid: str, side: str, spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The unit a ``buy`` describes (its fields typed by the declaration)."""
+    kind = spec["kind"]
+    missing = [f"unit.{k}" for k in NEEDS[kind] if k not in spec]
+    if missing:
+        raise InvalidCommand(f"a {kind} unit needs more", {k: ["required"] for k in missing})
+    if kind == "team":
+        return team_unit(
+            uid, side, spec["weapon"], spec["troop_type"], spec.get("grade", 0), spec.get("crew")
+        )
+    if kind == "vehicle":
+        return vehicle_unit(uid, side, spec["vehicle"])
+    if kind == "aircraft":
+        return aircraft_unit(uid, side)
+    extra = list(spec.get("attributes", [])) + (["cavalry"] if kind == "cavalry" else [])
+    bad = [a for a in extra if a not in ATTRIBUTES]
+    if bad:
+        raise InvalidCommand("unknown attribute", {"unit.attributes": bad})
+    return figures_unit(
+        uid,
+        side,
+        spec["troop_type"],
+        spec.get("grade", 0),
+        spec["figures"],
+        extra=extra,
+        bombs=spec.get("bombs", True),
+        lmg=spec.get("lmg", 0),
+    )
+
+
+def buy(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     """Troop Type points and Attribute Costs against the scenario's points."""
     if state["options"]["forces"] != "points":
         raise RuleViolation("GENERATING A COLUMN", "this game generates random columns")
-    spec = command.get("unit")
-    if not isinstance(spec, Mapping):
-        raise InvalidCommand("describe the unit", {"unit": ["an object"]})
     [uid] = next_ids(state, side, 1)
-    kind = spec.get("kind")
-    try:
-        if kind in ("foot", "cavalry"):
-            extra = list(spec.get("attributes", [])) + (["cavalry"] if kind == "cavalry" else [])
-            bad = [a for a in extra if a not in ATTRIBUTES]
-            if bad:
-                raise InvalidCommand("unknown attribute", {"unit.attributes": bad})
-            u = figures_unit(
-                uid,
-                side,
-                str(spec.get("troop_type")),
-                int(spec.get("grade", 0)),
-                int(spec["figures"]),
-                extra=extra,
-                bombs=bool(spec.get("bombs", True)),
-                lmg=int(spec.get("lmg", 0)),
-            )
-        elif kind == "team":
-            u = team_unit(
-                uid,
-                side,
-                str(spec.get("weapon")),
-                str(spec.get("troop_type")),
-                int(spec.get("grade", 0)),
-                int(spec["crew"]) if "crew" in spec else None,
-            )
-        elif kind == "vehicle":
-            u = vehicle_unit(uid, side, str(spec.get("vehicle")))
-        elif kind == "aircraft":
-            u = aircraft_unit(uid, side)
-        else:
-            raise InvalidCommand(
-                "unknown kind", {"unit.kind": ["foot, cavalry, team, vehicle or aircraft"]}
-            )
-    except (KeyError, TypeError, ValueError):
-        raise InvalidCommand(
-            "incomplete unit", {"unit": ["figures/crew must be integers"]}
-        ) from None
-    if u["figures"] < 1:
-        raise InvalidCommand("a unit needs figures", {"unit.figures": ["at least 1"]})
+    u = bought_unit(uid, side, command["unit"])
     left = state["budget"][side] - u["points"]
     if left < 0:
         raise RuleViolation(

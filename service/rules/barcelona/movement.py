@@ -10,7 +10,7 @@ from typing import Any
 from service.rules.barcelona import data
 from service.rules.barcelona import geometry as geo
 from service.rules.barcelona import table as tb
-from service.rules.base import Dice, InvalidCommand, RulesEvent, RuleViolation, State
+from service.rules.base import Dice, RulesEvent, RuleViolation, State
 
 RULE = "MOVEMENT"
 GOINGS = ("good", "bad", "road")
@@ -45,52 +45,45 @@ def dice_for(u: tb.Unit, going: str, towing: bool) -> tuple[str, str]:
     return f"MOVEMENT: {cls} {key}", str(row[key])
 
 
+def _carry(state: State, u: tb.Unit, key: str, other: tb.Unit) -> None:
+    """May ``u`` load (``key`` "load") or limber ("limber") ``other``?  Refuse citing MOVEMENT."""
+    if u["kind"] != "vehicle" or other["side"] != u["side"] or other["status"] != "table":
+        raise RuleViolation(RULE, f"{u['name']} cannot {key} {other['name']}", key)
+    gun = other["kind"] == "team" and other["weapons"][0] in GUNS
+    if key == "load":
+        if not u["carries"] or u["carrying"] or other["kind"] not in ("foot", "team"):
+            raise RuleViolation(RULE, f"{u['name']} cannot carry {other['name']}", key)
+        if gun:
+            raise RuleViolation(RULE, "guns are limbered and towed, not loaded", key)
+    elif not u["tows"] or u["towing"] or not gun:
+        raise RuleViolation(RULE, f"{u['name']} cannot tow {other['name']}", key)
+    if other["activated"] or not tb.in_contact(u, other):
+        raise RuleViolation(RULE, f"{other['name']} must be in contact and not yet moved", key)
+
+
 def _actions(state: State, u: tb.Unit, command: Mapping[str, Any]) -> dict[str, Any]:
     """Limber, unlimber, load, unload: each loses a d6."""
     acts: dict[str, Any] = {}
     for key in ("load", "limber"):
-        other_id = command.get(key)
-        if other_id is None:
-            continue
-        if other_id not in state["units"]:
-            raise InvalidCommand(f"unknown unit to {key}", {key: [f"unknown unit {other_id}"]})
-        other = tb.unit(state, other_id)
-        if u["kind"] != "vehicle" or other["side"] != u["side"] or other["status"] != "table":
-            raise RuleViolation(RULE, f"{u['name']} cannot {key} {other['name']}", key)
-        if key == "load":
-            if not u["carries"] or u["carrying"] or other["kind"] not in ("foot", "team"):
-                raise RuleViolation(RULE, f"{u['name']} cannot carry {other['name']}", key)
-            if other["kind"] == "team" and other["weapons"][0] in GUNS:
-                raise RuleViolation(RULE, "guns are limbered and towed, not loaded", key)
-        else:
-            if (
-                not u["tows"]
-                or u["towing"]
-                or other["kind"] != "team"
-                or other["weapons"][0] not in GUNS
-            ):
-                raise RuleViolation(RULE, f"{u['name']} cannot tow {other['name']}", key)
-        if other["activated"] or not tb.in_contact(u, other):
-            raise RuleViolation(RULE, f"{other['name']} must be in contact and not yet moved", key)
-        acts[key] = other_id
-    if command.get("unload"):
-        if not u.get("carrying"):
-            raise RuleViolation(RULE, f"{u['name']} carries nobody", "unload")
-        acts["unload"] = u["carrying"]
-    if command.get("unlimber"):
-        if not u.get("towing"):
-            raise RuleViolation(RULE, f"{u['name']} tows no gun", "unlimber")
-        acts["unlimber"] = u["towing"]
+        if command.get(key) is not None:
+            _carry(state, u, key, tb.unit(state, command[key]))
+            acts[key] = command[key]
+    for key, held, what in (
+        ("unload", "carrying", "carries nobody"),
+        ("unlimber", "towing", "tows no gun"),
+    ):
+        if command.get(key):
+            if not u.get(held):
+                raise RuleViolation(RULE, f"{u['name']} {what}", key)
+            acts[key] = u[held]
     return acts
 
 
 def roll_move(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     u = _own_unit(state, side, command)
     going = command.get("going", "good")
-    if going not in GOINGS:
-        raise InvalidCommand("unknown going", {"going": ["good, bad or road"]})
     if state["moving"]:
-        raise RuleViolation(RULE, f"first finish the move of {state['moving']}")
+        raise RuleViolation(RULE, f"first finish the move of {_name(state, state['moving'])}")
     if u["activated"]:
         raise RuleViolation("SEQUENCE OF PLAY", f"{u['name']} has already moved this turn")
     if not order_allows_move(state, u):
@@ -121,15 +114,14 @@ def roll_move(state: State, side: str, command: Mapping[str, Any], dice: Dice) -
     ]
 
 
+def _name(state: State, uid: str) -> str:
+    return str(tb.unit(state, uid)["name"])
+
+
 def _own_unit(state: State, side: str, command: Mapping[str, Any]) -> tb.Unit:
-    uid = str(command.get("unit"))
-    if uid not in state["units"]:
-        raise InvalidCommand("unknown unit", {"unit": [f"unknown unit {uid}"]})
-    u = tb.unit(state, uid)
+    u = tb.unit(state, command["unit"])
     if u["side"] != side:
-        raise RuleViolation(RULE, f"{uid} is not your unit", "unit")
-    if state["phase"] != "movement":
-        raise RuleViolation("SEQUENCE OF PLAY", "units move in the movement phase")
+        raise RuleViolation(RULE, f"{u['name']} is not your unit", "unit")
     if state["mover"] != side:
         raise RuleViolation(
             "SEQUENCE OF PLAY", "attacker moves unit / defender moves unit: not your move"
@@ -139,21 +131,6 @@ def _own_unit(state: State, side: str, command: Mapping[str, Any]) -> tb.Unit:
             RULE, f"{u['name']} is not on the table (carried, towed or gone)", "unit"
         )
     return u
-
-
-def parse_path(command: Mapping[str, Any]) -> list[list[float]]:
-    path = command.get("path")
-    ok = isinstance(path, list) and all(
-        isinstance(p, list)
-        and len(p) == 2
-        and all(isinstance(c, int | float) and not isinstance(c, bool) for c in p)
-        for p in path
-    )
-    if not ok:
-        raise InvalidCommand(
-            "a path is a list of [x, y] points in inches", {"path": ["[[x, y], ...]"]}
-        )
-    return [[float(p[0]), float(p[1])] for p in path]  # type: ignore[union-attr]
 
 
 def check_path(state: State, u: tb.Unit, path: list[list[float]], going: str) -> float:
@@ -183,14 +160,12 @@ def check_path(state: State, u: tb.Unit, path: list[list[float]], going: str) ->
     return geo.path_length(start, path)
 
 
-def move(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+def move(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     u = _own_unit(state, side, command)
-    path = parse_path(command)
+    path = [[float(x), float(y)] for x, y in command["path"]]
     if state["moving"] != u["id"] or not u["rolled"]:
         raise RuleViolation(RULE, f"roll the movement dice for {u['name']} first", "unit")
     facing = command.get("facing", u["facing"])
-    if isinstance(facing, bool) or not isinstance(facing, int | float):
-        raise InvalidCommand("facing is a number of degrees", {"facing": ["a number"]})
     rolled = u["rolled"]
     length = check_path(state, u, path, rolled["going"])
     if length > rolled["distance"] + 1e-6:
@@ -235,11 +210,12 @@ def move(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent
     ]
 
 
-def hold(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+def hold(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     u = _own_unit(state, side, command)
     if state["moving"]:
         raise RuleViolation(
-            RULE, f"first finish the move of {state['moving']} (an empty path stays put)"
+            RULE,
+            f"first finish the move of {_name(state, state['moving'])} (an empty path stays put)",
         )
     if u["activated"]:
         raise RuleViolation("SEQUENCE OF PLAY", f"{u['name']} has already moved this turn")

@@ -13,27 +13,16 @@ from service.rules.base import Dice, InvalidCommand, RulesEvent, RuleViolation, 
 RULE = "SEQUENCE OF PLAY"
 
 
-def write(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
-    if state["phase"] != "orders":
-        raise RuleViolation(RULE, "orders are written at the start of the turn")
+def write(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    """Orders for some of ``side``'s units (``{unit: {"text", "move"}}``), written once a turn."""
     if state["done"].get(side):
         raise RuleViolation(RULE, "your orders for this turn are written")
-    orders = command.get("orders", {})
-    if not isinstance(orders, Mapping):
-        raise InvalidCommand("orders map unit ids to orders", {"orders": ["an object"]})
     clean: dict[str, dict[str, Any]] = {}
-    for uid, order in orders.items():
+    for uid, order in command["orders"].items():
         u = state["units"].get(uid)
         if u is None or u["side"] != side or u["status"] in ("removed", "unplaced"):
             raise InvalidCommand("unknown unit", {f"orders.{uid}": ["not one of your units"]})
-        if not isinstance(order, Mapping) or not isinstance(order.get("text", ""), str):
-            raise InvalidCommand(
-                "an order is {text, move}", {f"orders.{uid}": ["{text: str, move: bool}"]}
-            )
-        clean[uid] = {
-            "text": str(order.get("text", ""))[:500],
-            "move": bool(order.get("move", True)),
-        }
+        clean[uid] = {"text": order["text"], "move": order.get("move", True)}
     return [RulesEvent("OrdersWritten", {"side": side, "orders": clean})]
 
 

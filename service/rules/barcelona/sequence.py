@@ -10,25 +10,11 @@ from typing import Any
 from service.rules.barcelona import geometry as geo
 from service.rules.barcelona import melee, morale, movement, orders, shooting
 from service.rules.barcelona import table as tb
-from service.rules.barcelona.events import apply_event
-from service.rules.base import Dice, InvalidCommand, RulesEvent, RuleViolation, State, clone
+from service.rules.base import Dice, RulesEvent, RuleViolation, State
+from service.rules.declare import Emitter
 
 RULE = "SEQUENCE OF PLAY"
 IN_PLAY = ("table", "reserve", "unplaced", "carried", "towed")
-
-
-class Flow:
-    """Events decided so far, applied to a private copy of the state as they are emitted."""
-
-    def __init__(self, state: State) -> None:
-        self.state = clone(state)
-        self.events: list[RulesEvent] = []
-
-    def emit(self, event: RulesEvent | None) -> None:
-        if event is None:
-            return
-        apply_event(self.state, event)
-        self.events.append(event)
 
 
 def acting(state: State) -> list[str]:
@@ -41,112 +27,147 @@ def acting(state: State) -> list[str]:
 
 
 # -- deployment ------------------------------------------------------------------------------------
-def deploy(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
-    u = _unplaced(state, side, command)
-    x, y = command.get("x"), command.get("y")
-    facing, ranks = (
-        command.get("facing", 90 if side == state["attacker"] else 270),
-        command.get("ranks", 1),
-    )
-    numbers = {"x": x, "y": y, "facing": facing}
-    bad = {
-        k: ["a number"]
-        for k, v in numbers.items()
-        if isinstance(v, bool) or not isinstance(v, int | float)
-    }
-    if isinstance(ranks, bool) or not isinstance(ranks, int) or ranks < 1:
-        bad["ranks"] = ["a positive integer"]
-    if bad:
-        raise InvalidCommand("invalid deploy command", bad)
-    at = {"x": float(x), "y": float(y), "facing": float(facing)}  # type: ignore[arg-type]
+def facing_of(state: State, side: str) -> float:
+    """The attacker deploys facing up the table (90 degrees), the defender down it."""
+    return 90.0 if side == state["attacker"] else 270.0
+
+
+def outside_zone(state: State, side: str, u: tb.Unit, at: Mapping[str, float], ranks: int) -> int:
+    """How many figures of ``u`` placed ``at`` stand outside ``side``'s deployment zone."""
     zone = geo.polygon(state["deployment"][side])
-    outside = [p for p in tb.figures_of({**u, **at, "ranks": ranks}) if not geo.inside(p, zone)]
+    return sum(1 for p in tb.figures_of({**u, **at, "ranks": ranks}) if not geo.inside(p, zone))
+
+
+def deploy(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    u = _unplaced(state, side, command)
+    facing = command.get("facing", facing_of(state, side))
+    ranks = command.get("ranks", 1)
+    at = {"x": float(command["x"]), "y": float(command["y"]), "facing": float(facing)}
+    outside = outside_zone(state, side, u, at, ranks)
     if outside:
         raise RuleViolation(
-            "scenario",
-            f"every figure must stand in your deployment zone ({len(outside)} outside)",
-            "x",
+            "scenario", f"every figure must stand in your deployment zone ({outside} outside)", "x"
         )
     return [RulesEvent("UnitDeployed", {"unit": u["id"], "side": side, **at, "ranks": ranks})]
 
 
-def reserve(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+def reserve(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     u = _unplaced(state, side, command)
     return [RulesEvent("UnitReserved", {"unit": u["id"], "side": side})]
 
 
 def _unplaced(state: State, side: str, command: Mapping[str, Any]) -> tb.Unit:
-    uid = str(command.get("unit"))
-    if uid not in state["units"]:
-        raise InvalidCommand("unknown unit", {"unit": [f"unknown unit {uid}"]})
-    u = tb.unit(state, uid)
+    u = tb.unit(state, command["unit"])
     if u["side"] != side or u["status"] != "unplaced":
-        raise RuleViolation("scenario", f"{uid} is not one of your units waiting to deploy", "unit")
+        raise RuleViolation(
+            "scenario", f"{u['name']} is not one of your units waiting to deploy", "unit"
+        )
     return u
 
 
-def end_deployment(state: State, side: str) -> list[RulesEvent]:
-    waiting = [
-        u["id"] for u in state["units"].values() if u["side"] == side and u["status"] == "unplaced"
-    ]
-    if waiting:
-        raise RuleViolation(
-            "scenario", f"deploy or hold back every unit first: {', '.join(sorted(waiting))}"
-        )
+def waiting(state: State, side: str) -> list[str]:
+    """The units of ``side`` still to deploy or hold back."""
+    units = state["units"].values()
+    return sorted(u["id"] for u in units if u["side"] == side and u["status"] == "unplaced")
+
+
+def end_deployment(
+    state: State, side: str, command: Mapping[str, Any], dice: Dice
+) -> list[RulesEvent]:
+    left = waiting(state, side)
+    if left:
+        names = ", ".join(tb.unit(state, uid)["name"] for uid in left)
+        raise RuleViolation("scenario", f"deploy or hold back every unit first: {names}")
     return [RulesEvent("DeploymentEnded", {"side": side})]
 
 
 # -- the automatic parts ----------------------------------------------------------------------------
-def settle(flow: Flow, dice: Dice) -> None:
+def settle(flow: Emitter, dice: Dice) -> None:
     """Run every phase no player acts in, until a player must act or the game is over."""
     for _ in range(200):
         s = flow.state
-        phase = s["phase"]
-        if phase == "over":
+        if s["phase"] == "over":
             return
-        if phase not in ("muster", "deployment") and (ended := _ended_by_loss(s)):
+        if s["phase"] not in ("muster", "deployment") and (ended := _ended_by_loss(s)):
             flow.emit(ended)
             return
-        if phase == "muster" and all(s["done"].values()):
-            flow.emit(RulesEvent("PhaseBegan", {"phase": "deployment", "mover": s["defender"]}))
-        elif phase == "deployment" and all(s["done"].values()):
-            _begin_turn(flow, 1)
-        elif phase == "orders" and all(s["done"].values()):
-            flow.emit(orders.transmission(s, dice))
-            flow.emit(orders.late_arrivals(flow.state, dice))
-            s = flow.state
-            done = {side: not movement.movable(s, side) for side in s["sides"]}
-            mover = s["attacker"] if not done[s["attacker"]] else s["defender"]
-            flow.emit(RulesEvent("PhaseBegan", {"phase": "movement", "mover": mover, "done": done}))
-        elif phase == "movement" and not s["moving"]:
-            idle = [x for x in s["sides"] if not s["done"][x] and not movement.movable(s, x)]
-            if idle:
-                flow.emit(RulesEvent("MovementEnded", {"side": idle[0], "automatic": True}))
-            elif all(s["done"].values()):
-                _next_step(flow, dice, None)
-            else:
-                return
-        elif phase == "shooting":
-            idle = [
-                x for x in s["sides"] if not s["done"][x] and not shooting.shooters(s, x, s["step"])
-            ]
-            if idle:
-                flow.emit(RulesEvent("StepEnded", {"side": idle[0], "automatic": True}))
-            elif all(s["done"].values()):
-                _next_step(flow, dice, s["step"])
-            else:
-                return
-        else:
+        if not _AUTOMATIC.get(s["phase"], _never)(flow, dice):
             return
     raise RuntimeError("the sequence of play did not settle")  # pragma: no cover - a bug guard
 
 
-def _begin_turn(flow: Flow, turn: int) -> None:
+def _after_muster(flow: Emitter, dice: Dice) -> bool:
+    s = flow.state
+    if not all(s["done"].values()):
+        return False
+    flow.emit(RulesEvent("PhaseBegan", {"phase": "deployment", "mover": s["defender"]}))
+    return True
+
+
+def _after_deployment(flow: Emitter, dice: Dice) -> bool:
+    if not all(flow.state["done"].values()):
+        return False
+    _begin_turn(flow, 1)
+    return True
+
+
+def _after_orders(flow: Emitter, dice: Dice) -> bool:
+    if not all(flow.state["done"].values()):
+        return False
+    flow.emit(orders.transmission(flow.state, dice))
+    flow.emit(orders.late_arrivals(flow.state, dice))
+    s = flow.state
+    done = {side: not movement.movable(s, side) for side in s["sides"]}
+    mover = s["attacker"] if not done[s["attacker"]] else s["defender"]
+    flow.emit(RulesEvent("PhaseBegan", {"phase": "movement", "mover": mover, "done": done}))
+    return True
+
+
+def _in_movement(flow: Emitter, dice: Dice) -> bool:
+    s = flow.state
+    if s["moving"]:
+        return False
+    idle = [x for x in s["sides"] if not s["done"][x] and not movement.movable(s, x)]
+    if idle:
+        flow.emit(RulesEvent("MovementEnded", {"side": idle[0], "automatic": True}))
+    elif all(s["done"].values()):
+        _next_step(flow, dice, None)
+    else:
+        return False
+    return True
+
+
+def _in_shooting(flow: Emitter, dice: Dice) -> bool:
+    s = flow.state
+    idle = [x for x in s["sides"] if not s["done"][x] and not shooting.shooters(s, x, s["step"])]
+    if idle:
+        flow.emit(RulesEvent("StepEnded", {"side": idle[0], "automatic": True}))
+    elif all(s["done"].values()):
+        _next_step(flow, dice, s["step"])
+    else:
+        return False
+    return True
+
+
+def _never(flow: Emitter, dice: Dice) -> bool:
+    return False
+
+
+_AUTOMATIC = {
+    "muster": _after_muster,
+    "deployment": _after_deployment,
+    "orders": _after_orders,
+    "movement": _in_movement,
+    "shooting": _in_shooting,
+}
+
+
+def _begin_turn(flow: Emitter, turn: int) -> None:
     flow.emit(RulesEvent("TurnBegan", {"turn": turn}))
     flow.emit(RulesEvent("PhaseBegan", {"phase": "orders"}))
 
 
-def _next_step(flow: Flow, dice: Dice, current: str | None) -> None:
+def _next_step(flow: Emitter, dice: Dice, current: str | None) -> None:
     """The next step of the shooting order in which someone can fire, else the end of the turn."""
     after = shooting.STEPS.index(current) + 1 if current else 0
     for step in shooting.STEPS[after:]:
@@ -168,7 +189,7 @@ def _next_step(flow: Flow, dice: Dice, current: str | None) -> None:
     _end_of_turn(flow, dice)
 
 
-def _end_of_turn(flow: Flow, dice: Dice) -> None:
+def _end_of_turn(flow: Emitter, dice: Dice) -> None:
     flow.emit(RulesEvent("PhaseBegan", {"phase": "close_combat"}))
     for attacker, defender in melee.pairs(flow.state):
         if {flow.state["units"][attacker]["status"], flow.state["units"][defender]["status"]} == {

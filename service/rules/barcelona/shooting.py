@@ -171,46 +171,12 @@ def assess(state: State, firer: tb.Unit, weapon: str, target: tb.Unit) -> dict[s
 def _check(
     state: State, side: str, command: Mapping[str, Any]
 ) -> tuple[tb.Unit, str, list[dict[str, Any]]]:
-    uid, weapon, targets = (
-        str(command.get("unit")),
-        str(command.get("weapon")),
-        command.get("targets"),
-    )
-    if uid not in state["units"]:
-        raise InvalidCommand("unknown unit", {"unit": [f"unknown unit {uid}"]})
-    if weapon not in data.load("weapons")["weapons"]:
-        raise InvalidCommand("unknown weapon", {"weapon": ["a weapon of the weapons list"]})
-    if not isinstance(targets, list) or not targets:
-        raise InvalidCommand("name the targets", {"targets": ["a list of {unit, dice}"]})
-    firer = tb.unit(state, uid)
-    if firer["side"] != side:
-        raise RuleViolation(RULE, f"{uid} is not your unit", "unit")
-    if weapon not in firer["weapons"]:
-        raise RuleViolation("WEAPONS LIST", f"{firer['name']} has no {weapon}", "weapon")
+    firer, weapon = tb.unit(state, command["unit"]), command["weapon"]
+    _may_fire(state, side, firer, weapon)
+    cleaned = _targets(state, command["targets"])
     spec = data.weapon(weapon)
-    if state["phase"] != "shooting" or step_of(firer, weapon) != state["step"]:
-        raise RuleViolation(
-            "SEQUENCE OF PLAY",
-            f"{weapon} fires in the {step_of(firer, weapon)} step of the shooting order",
-            "weapon",
-        )
-    if weapon not in usable(state, firer, state["step"]):
-        raise RuleViolation(RULE, _why_not(firer, weapon), "weapon")
-    cleaned = []
-    for i, t in enumerate(targets):
-        if not isinstance(t, Mapping) or t.get("unit") not in state["units"]:
-            raise InvalidCommand("unknown target", {f"targets[{i}].unit": ["unknown unit"]})
-        dice = t.get("dice", 1)
-        if isinstance(dice, bool) or not isinstance(dice, int) or dice < 1:
-            raise InvalidCommand(
-                "dice must be a positive integer", {f"targets[{i}].dice": [">= 1"]}
-            )
-        cleaned.append({"unit": t["unit"], "dice": dice, "figure": t.get("figure", 0)})
-    if len({t["unit"] for t in cleaned}) != len(cleaned):
-        raise InvalidCommand("name each target once", {"targets": ["a unit appears twice"]})
-    total = sum(t["dice"] for t in cleaned)
     most = max_dice(firer, weapon)
-    if total > most:
+    if sum(t["dice"] for t in cleaned) > most:
         raise RuleViolation(
             RULE,
             f"{weapon} may use up to {most} d6 (one die per figure, one rank only; HMG 6, LMG 3)",
@@ -219,23 +185,54 @@ def _check(
     if len(cleaned) > 1 and not spec.get("separate_targets"):
         raise RuleViolation("WEAPONS LIST", f"{weapon} fires at one target", "targets")
     for t in cleaned:
-        target = tb.unit(state, t["unit"])
-        if spec.get("separate_targets") and t["dice"] > max(1, target["figures"]):
-            raise RuleViolation(
-                "WEAPONS LIST",
-                f"each shot on different target: {target['name']} has {target['figures']} figures",
-                "targets",
-            )
-        if spec.get("template_ko") and not (
-            isinstance(t["figure"], int) and 0 <= t["figure"] < target["figures"]
-        ):
-            raise InvalidCommand(
-                "choose the target figure", {"targets": [f"figure 0 to {target['figures'] - 1}"]}
-            )
-        refused = assess(state, firer, weapon, target)["refused"]
-        if refused:
-            raise RuleViolation("AFVs" if "AFV" in refused else RULE, refused, "targets")
+        _at(state, firer, weapon, t)
     return firer, weapon, cleaned
+
+
+def _may_fire(state: State, side: str, firer: tb.Unit, weapon: str) -> None:
+    if firer["side"] != side:
+        raise RuleViolation(RULE, f"{firer['name']} is not your unit", "unit")
+    if weapon not in firer["weapons"]:
+        raise RuleViolation("WEAPONS LIST", f"{firer['name']} has no {weapon}", "weapon")
+    if step_of(firer, weapon) != state["step"]:
+        raise RuleViolation(
+            "SEQUENCE OF PLAY",
+            f"{weapon} fires in the {step_of(firer, weapon)} step of the shooting order",
+            "weapon",
+        )
+    if weapon not in usable(state, firer, state["step"]):
+        raise RuleViolation(RULE, _why_not(firer, weapon), "weapon")
+
+
+def _targets(state: State, targets: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The named targets with their dice (1 if not said) and aimed figure (0 if not said)."""
+    for i, t in enumerate(targets):
+        if t["unit"] not in state["units"]:
+            raise InvalidCommand("unknown target", {f"targets[{i}].unit": ["unknown unit"]})
+    if len({t["unit"] for t in targets}) != len(targets):
+        raise InvalidCommand("name each target once", {"targets": ["a unit appears twice"]})
+    return [
+        {"unit": t["unit"], "dice": t.get("dice", 1), "figure": t.get("figure", 0)} for t in targets
+    ]
+
+
+def _at(state: State, firer: tb.Unit, weapon: str, t: dict[str, Any]) -> None:
+    """May ``firer`` fire ``t["dice"]`` of ``weapon`` at ``t["unit"]``?"""
+    spec = data.weapon(weapon)
+    target = tb.unit(state, t["unit"])
+    if spec.get("separate_targets") and t["dice"] > max(1, target["figures"]):
+        raise RuleViolation(
+            "WEAPONS LIST",
+            f"each shot on different target: {target['name']} has {target['figures']} figures",
+            "targets",
+        )
+    if spec.get("template_ko") and not 0 <= t["figure"] < target["figures"]:
+        raise InvalidCommand(
+            "choose the target figure", {"targets": [f"figure 0 to {target['figures'] - 1}"]}
+        )
+    refused = assess(state, firer, weapon, target)["refused"]
+    if refused:
+        raise RuleViolation("AFVs" if "AFV" in refused else RULE, refused, "targets")
 
 
 def _why_not(u: tb.Unit, weapon: str) -> str:
@@ -389,28 +386,21 @@ def shooters(state: State, side: str, step: str) -> list[dict[str, Any]]:
 
 def preview(state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
     """What a shot would meet: per target the range, the score needed, every modifier (or the 2d6
-    KO numbers against an AFV), before any die is rolled."""
-    uid, weapon = str(command.get("unit")), str(command.get("weapon"))
-    if uid not in state["units"] or weapon not in data.load("weapons")["weapons"]:
-        raise InvalidCommand(
-            "name your unit and its weapon", {"unit": ["required"], "weapon": ["required"]}
-        )
-    firer = tb.unit(state, uid)
+    KO numbers against an AFV), before any die is rolled.  ``command`` is typed (see preview.py);
+    without targets, every enemy unit on the table."""
+    firer, weapon = tb.unit(state, command["unit"]), command["weapon"]
     if firer["side"] != side:
-        raise RuleViolation(RULE, f"{uid} is not your unit", "unit")
-    targets = command.get("targets") or [
+        raise RuleViolation(RULE, f"{firer['name']} is not your unit", "unit")
+    named = command.get("targets") or [
         {"unit": e["id"]} for e in tb.on_table(state, tb.other(state, side))
     ]
-    lines = []
-    for t in targets:
-        if not isinstance(t, Mapping) or t.get("unit") not in state["units"]:
-            raise InvalidCommand("unknown target", {"targets": ["unknown unit"]})
-        lines.append(assess(state, firer, weapon, tb.unit(state, t["unit"])))
+    if any(t["unit"] not in state["units"] for t in named):
+        raise InvalidCommand("unknown target", {"targets": ["unknown unit"]})
     return {
-        "unit": uid,
+        "unit": firer["id"],
         "weapon": weapon,
         "weapon_list": data.weapon(weapon),
         "may_fire_now": weapon in usable(state, firer, state.get("step")),
         "max_dice": max_dice(firer, weapon),
-        "targets": lines,
+        "targets": [assess(state, firer, weapon, tb.unit(state, t["unit"])) for t in named],
     }

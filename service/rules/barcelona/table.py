@@ -117,3 +117,13 @@ def movement_class(u: Unit) -> str:
         if weapon in ("HMG", "Mortar", "Lt Mortar"):
             return "Mortar/HMG"
     return "Infantry"
+
+
+class UnitRefs:
+    """Command references on a table: a unit must be a unit of the game; there are no hexes."""
+
+    def unit(self, state: State, unit_id: str) -> bool:
+        return unit_id in state.get("units", {})
+
+    def hex(self, state: State, hex_id: str) -> bool:
+        return False

@@ -9,8 +9,9 @@ from typing import Any
 from service.rules.base import Dice, RuleViolation, State
 from service.rules.bizkaya import board, combat, tables
 from service.rules.bizkaya.battle import attackers_for, entrenched
+from service.rules.bizkaya.events import emit
 from service.rules.bizkaya.losses import ordered, spread
-from service.rules.bizkaya.sequence import Emitter
+from service.rules.declare import Emitter
 
 Unit = dict[str, Any]
 
@@ -74,8 +75,6 @@ def check(state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]
         if uid not in eligible:
             raise RuleViolation("12", _why_not(state, side, state["units"][uid], hex_), "artillery")
     air = command.get("air", 0)
-    if isinstance(air, bool) or not isinstance(air, int) or air < 0:
-        raise RuleViolation("14", "air is a number of modules", "air")
     if air:
         rule = tables.game()["air"]
         if side != rule["side"]:
@@ -147,7 +146,8 @@ def barrage(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
                 )
     alone = not any(board.is_combat(u) and left[u["id"]] > 0 for u in targets)
     eliminated = [u["id"] for u in targets if not board.is_combat(u)] if alone else []
-    em.emit(
+    emit(
+        em,
         "BarrageResolved",
         {
             "side": side,

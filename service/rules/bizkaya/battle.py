@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.rules.base import Dice, RuleViolation, State
+from service.rules.base import Dice, RuleViolation, State, clone
 from service.rules.bizkaya import board, combat, tables
+from service.rules.bizkaya.events import emit, regroup, retreat_move
 from service.rules.bizkaya.losses import ordered, spread
 from service.rules.bizkaya.moves import available_mp, may_act
-from service.rules.bizkaya.sequence import Emitter
+from service.rules.declare import Emitter
 
 Unit = dict[str, Any]
 MAX_RETREAT = 4
@@ -58,8 +59,6 @@ def declare(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
         raise RuleViolation("13", f"no enemy unit in {hex_}", "hex")
     eligible = {u["id"] for u in attackers_for(s, side, hex_)}
     units = [s["units"][i] for i in command["units"]]
-    if not units:
-        raise RuleViolation("13", "an attack needs attacking units", "units")
     for u in units:
         if u["id"] not in eligible:
             raise RuleViolation("13", _why_not(s, side, u, hex_), "units")
@@ -67,7 +66,8 @@ def declare(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
         raise RuleViolation("11", "in the reserve impulse only activated reserves attack", "units")
     cost = board.attack_cost(s, hex_)
     first = [u["id"] for u in board.first_echelon(s, hex_)]
-    em.emit(
+    emit(
+        em,
         "AttackDeclared",
         {
             "side": side,
@@ -79,7 +79,8 @@ def declare(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
         },
     )
     if not any(board.is_combat(u) for u in defenders):
-        em.emit(
+        emit(
+            em,
             "UnitsEliminated",
             {
                 "units": [u["id"] for u in defenders],
@@ -92,9 +93,10 @@ def declare(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
     if side == "nationalist" and hex_ in s["special"]["bilbao_roll_hexes"]:
         die = dice.roll(6, "Bilbao (15)")
         falls = die.value in bilbao["retreat_on"]
-        em.emit("BilbaoRolled", {"hex": hex_, "die": die.as_dict(), "retreat": falls})
+        emit(em, "BilbaoRolled", {"hex": hex_, "die": die.as_dict(), "retreat": falls})
         if falls:
-            em.emit(
+            emit(
+                em,
                 "RetreatDue",
                 {
                     "side": enemy,
@@ -148,8 +150,10 @@ def auto_leaders(em: Emitter, dice: Dice) -> None:
         eligible = candidates(em.state, side)
         if len(eligible) != 1:
             return
-        em.emit(
-            "LeaderChosen", {"side": side, "unit": eligible[0]["id"], "losses": [], "auto": True}
+        emit(
+            em,
+            "LeaderChosen",
+            {"side": side, "unit": eligible[0]["id"], "losses": [], "auto": True},
         )
     resolve(em, dice)
 
@@ -160,7 +164,8 @@ def choose_leader(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice
         raise RuleViolation(
             "6", f"{command['unit']} may not lead ({', '.join(sorted(eligible))})", "unit"
         )
-    em.emit(
+    emit(
+        em,
         "LeaderChosen",
         {
             "side": side,
@@ -216,10 +221,11 @@ def situation(
 
 
 def resolve(em: Emitter, dice: Dice) -> None:
+    """13: the dice, the CRT and the intensity losses, euphoria (6), then the retreat due or the
+    advance offered."""
     s = em.state
     c = s["combat"]
     side, hex_ = c["side"], c["hex"]
-    enemy = board.other(side)
     units = [s["units"][i] for i in c["units"]]
     sit = situation(s, side, hex_, units, c["leaders"])
     rolled = {
@@ -227,13 +233,50 @@ def resolve(em: Emitter, dice: Dice) -> None:
         "republican": dice.roll(6, "combat (13): the Republican die"),
     }
     sit["dice"] = {k: d.value for k, d in rolled.items()}
-    out = combat.assess(sit)
-    leader_a, leader_d = c["leaders"][side], c["leaders"][enemy]
-    attack_pool = ordered(units, c["losses"].get(side, []), leader_a)
-    first = board.first_echelon(s, hex_)
+    out = combat.evaluate(sit)
+    record = {
+        "side": side,
+        "hex": hex_,
+        "attackers": [u["id"] for u in units],
+        "defenders": [u["id"] for u in board.first_echelon(s, hex_)],
+        **{k: out[k] for k in RESULT_KEYS},
+        "leaders": {"attacker": c["leaders"][side], "defender": c["leaders"][board.other(side)]},
+        "dice": {k: d.as_dict() for k, d in rolled.items()},
+        **_losses(s, c, units, out),
+        **_euphoria(s, units, out),
+        "retreat_ignored": _ignored(s, hex_, out["effect"]),
+    }
+    emit(em, "CombatResolved", record)
+    effect = out["effect"]
+    if effect["retreat"] and not record["retreat_ignored"] and _retreat_due(em, units, out):
+        return
+    offer_advance(em)
+
+
+RESULT_KEYS = (
+    "attack",
+    "defence",
+    "column",
+    "modifiers",
+    "modifier_total",
+    "dice_total",
+    "modified",
+    "result",
+    "shaded",
+    "attacker_losses",
+    "defender_losses",
+)
+
+
+def _losses(s: State, c: dict[str, Any], units: list[Unit], out: dict[str, Any]) -> dict[str, Any]:
+    """13: each side's steps, the leader's first, then spread; 4: the defender's second echelon
+    only when the first cannot absorb them; support units alone in the hex are eliminated."""
+    side, hex_ = c["side"], c["hex"]
+    enemy = board.other(side)
+    attack_pool = ordered(units, c["losses"].get(side, []), c["leaders"][side])
     second = [u for u in board.stack(s, hex_) if board.is_combat(u) and u["echelon"] == 2]
     defence_pools = [
-        ordered(first, c["losses"].get(enemy, []), leader_d),
+        ordered(board.first_echelon(s, hex_), c["losses"].get(enemy, []), c["leaders"][enemy]),
         ordered(second, c["losses"].get(enemy, [])),
     ]
     a_losses, a_short = spread([attack_pool], out["attacker_losses"])
@@ -241,76 +284,65 @@ def resolve(em: Emitter, dice: Dice) -> None:
     left = {u["id"]: u["steps"] for u in s["units"].values()}
     for loss in a_losses + d_losses:
         left[loss["unit"]] -= loss["steps"]
-    combat_left = [u for u in board.stack(s, hex_) if board.is_combat(u) and left[u["id"]] > 0]
-    eliminated = (
-        [] if combat_left else [u["id"] for u in board.stack(s, hex_) if not board.is_combat(u)]
-    )
-    effect = out["effect"]
+    stack = board.stack(s, hex_)
+    survivors = [u for u in stack if board.is_combat(u) and left[u["id"]] > 0]
+    return {
+        "losses": a_losses + d_losses,
+        "unsatisfied": {"attacker": a_short, "defender": d_short},
+        "eliminated": [] if survivors else [u["id"] for u in stack if not board.is_combat(u)],
+    }
+
+
+def _euphoria(s: State, units: list[Unit], out: dict[str, Any]) -> dict[str, Any]:
+    """6: a shaded result makes the attacking stacks euphoric; the loser of a retreat result (the
+    attackers on AR, the defending stack on DR) loses its euphoria."""
+    side, hex_, effect = s["combat"]["side"], s["combat"]["hex"], out["effect"]
     lost: list[str] = []
-    if effect["retreat"] and effect["loser"] == "attacker":
-        lost = [u["id"] for u in units]
-    elif effect["retreat"]:
-        lost = [u["id"] for u in board.stack(s, hex_)]
-    euphoric = []
+    if effect["retreat"]:
+        losers = units if effect["loser"] == "attacker" else board.stack(s, hex_)
+        lost = [u["id"] for u in losers]
+    euphoric: list[str] = []
     if out["shaded"]:
-        euphoric = sorted(
-            u["id"] for h in {u["hex"] for u in units} for u in board.stack(s, h, side)
-        )
-    ignored = None
+        hexes = {u["hex"] for u in units}
+        euphoric = sorted(u["id"] for h in hexes for u in board.stack(s, h, side))
+    return {"euphoric": euphoric, "euphoria_lost": lost}
+
+
+def _ignored(s: State, hex_: str, effect: dict[str, Any]) -> str | None:
     if effect["retreat"] and effect["loser"] == "defender" and board.fortified(s, hex_):
-        ignored = "fortified hex (13)"
-    em.emit(
-        "CombatResolved",
+        return "fortified hex (13)"
+    return None
+
+
+def _retreat_due(em: Emitter, units: list[Unit], out: dict[str, Any]) -> bool:
+    """13: the loser retreats (or tries to hold: d6 + the result's figure, none when entrenched)
+    away from the enemy it fought; False when nobody is left to retreat."""
+    s = em.state
+    c, effect = s["combat"], out["effect"]
+    hex_ = c["hex"]
+    if effect["loser"] == "defender":
+        retreating = board.stack(s, hex_)
+        away = sorted({u["hex"] for u in units if u["status"] == "map"}) or c["from"]
+        drm = 0 if entrenched(s, hex_, c["from"]) else effect["check_modifier"]
+    else:
+        retreating = _attacker_retreat(s, units)
+        away, drm = [hex_], effect["check_modifier"]
+    if not retreating:
+        return False
+    first = [u for u in retreating if board.is_combat(u) and u["echelon"] == 1]
+    emit(
+        em,
+        "RetreatDue",
         {
-            "side": side,
-            "hex": hex_,
-            "attackers": [u["id"] for u in units],
-            "defenders": [u["id"] for u in first],
-            "attack": out["attack"],
-            "defence": out["defence"],
-            "column": out["column"],
-            "modifiers": out["modifiers"],
-            "modifier_total": out["modifier_total"],
-            "leaders": {"attacker": leader_a, "defender": leader_d},
-            "dice": {k: d.as_dict() for k, d in rolled.items()},
-            "dice_total": out["dice_total"],
-            "modified": out["modified"],
-            "result": out["result"],
-            "shaded": out["shaded"],
-            "attacker_losses": out["attacker_losses"],
-            "defender_losses": out["defender_losses"],
-            "losses": a_losses + d_losses,
-            "unsatisfied": {"attacker": a_short, "defender": d_short},
-            "eliminated": eliminated,
-            "euphoric": euphoric,
-            "euphoria_lost": lost,
-            "retreat_ignored": ignored,
+            "side": retreating[0]["side"],
+            "units": [u["id"] for u in retreating],
+            "drm": drm,
+            "may_hold": any(not u["demoralized"] for u in first),
+            "away_from": away,
+            "reason": out["result"],
         },
     )
-    s = em.state
-    if effect["retreat"] and not ignored:
-        if effect["loser"] == "defender":
-            retreating = board.stack(s, hex_)
-            away = sorted({u["hex"] for u in units if u["status"] == "map"}) or c["from"]
-            drm = 0 if entrenched(s, hex_, c["from"]) else effect["check_modifier"]
-        else:
-            retreating = _attacker_retreat(s, units)
-            away, drm = [hex_], effect["check_modifier"]
-        if retreating:
-            first_ids = [u for u in retreating if board.is_combat(u) and u["echelon"] == 1]
-            em.emit(
-                "RetreatDue",
-                {
-                    "side": retreating[0]["side"],
-                    "units": [u["id"] for u in retreating],
-                    "drm": drm,
-                    "may_hold": any(not u["demoralized"] for u in first_ids),
-                    "away_from": away,
-                    "reason": out["result"],
-                },
-            )
-            return
-    offer_advance(em)
+    return True
 
 
 def _attacker_retreat(state: State, units: list[Unit]) -> list[Unit]:
@@ -335,7 +367,7 @@ def offer_advance(em: Emitter) -> None:
     s = em.state
     c = s["combat"]
     if board.stack(s, c["hex"], board.other(c["side"])):
-        em.emit("CombatEnded", {"hex": c["hex"]})
+        emit(em, "CombatEnded", {"hex": c["hex"]})
         return
     units = [s["units"][i] for i in c["units"] if s["units"][i]["status"] == "map"]
     units = [u for u in units if u["hex"] in c["from"]]
@@ -343,9 +375,9 @@ def offer_advance(em: Emitter) -> None:
         u["id"] for h in c["from"] for u in board.stack(s, h, c["side"]) if u["art"] == "light"
     ]
     if not units:
-        em.emit("CombatEnded", {"hex": c["hex"]})
+        emit(em, "CombatEnded", {"hex": c["hex"]})
         return
-    em.emit("AdvanceOffered", {"hex": c["hex"], "units": [u["id"] for u in units] + light})
+    emit(em, "AdvanceOffered", {"hex": c["hex"], "units": [u["id"] for u in units] + light})
 
 
 def advance(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
@@ -366,8 +398,17 @@ def advance(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
         problems = board.stacking_problems(s, c["hex"], arriving)
         if problems:
             raise RuleViolation("4", "overstacked: " + "; ".join(problems), "units")
-        em.emit("UnitsAdvanced", {"side": side, "units": chosen, "hex": c["hex"]})
-    em.emit("CombatEnded", {"hex": c["hex"]})
+        emit(
+            em,
+            "UnitsAdvanced",
+            {
+                "side": side,
+                "units": chosen,
+                "hex": c["hex"],
+                "regroup": regroup(s, side, chosen, [c["hex"], c["hex"]]),
+            },
+        )
+    emit(em, "CombatEnded", {"hex": c["hex"]})
 
 
 def hold(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
@@ -402,8 +443,10 @@ def hold(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None
         if u["id"] not in staying
         and not (u["hex"] in held_hexes and not (board.is_combat(u) and u["echelon"] == 1))
     ]
-    em.emit(
-        "HoldChecked", {"side": side, "checks": checks, "retreat": retreat, "stay": sorted(staying)}
+    emit(
+        em,
+        "HoldChecked",
+        {"side": side, "checks": checks, "retreat": retreat, "stay": sorted(staying)},
     )
     if not retreat:
         after_retreat(em, side)
@@ -466,43 +509,58 @@ def retreat_groups(state: State) -> dict[str, list[Unit]]:
 
 
 def retreat(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """13: each group of units retreats along a legal path; 4: a unit that has none is
+    eliminated; 5: through enemy ZoC it is demoralized or loses a step."""
     s = em.state
-    r = s["combat"]["retreat"]
+    away = s["combat"]["retreat"]["away_from"]
     due = {u["id"] for g in retreat_groups(s).values() for u in g}
-    moves = command.get("moves")
-    if not isinstance(moves, list) or not all(isinstance(m, Mapping) for m in moves):
-        raise RuleViolation("13", "a retreat gives moves: [{units, path}]", "moves")
     zoc = board.zoc_of(s, board.other(side))
     placed: dict[str, list[Unit]] = {}
-    seen: set[str] = set()
     records = []
-    for m in moves:
-        ids, path = m.get("units") or [], m.get("path") or []
-        if not ids or any(i not in due or i in seen for i in ids):
-            raise RuleViolation("13", f"units to retreat: {', '.join(sorted(due - seen))}", "moves")
-        units = [s["units"][i] for i in ids]
-        if len({u["hex"] for u in units}) != 1 or not path or path[0] != units[0]["hex"]:
-            raise RuleViolation(
-                "13", "each retreat moves units of one hex along a path from there", "moves"
-            )
-        if path not in legal_paths(s, side, units, r["away_from"], placed):
+    for m in command["moves"]:
+        units = _retreating(s, m, due - {u["id"] for us in placed.values() for u in us})
+        if m["path"] not in legal_paths(s, side, units, away, placed):
             raise RuleViolation(
                 "13",
-                f"{'-'.join(path)} is not a legal retreat: one hex towards the rearguard, further only if overstacked (4)",
+                f"{' - '.join(m['path'])} is not a legal retreat: one hex towards the rearguard, "
+                "further only if overstacked (4)",
                 "moves",
             )
-        seen.update(ids)
-        placed.setdefault(path[-1], []).extend(units)
-        records.append(_through_zoc(units, path, zoc, dice))
-    missing = due - seen
+        placed.setdefault(m["path"][-1], []).extend(units)
+        records.append(_through_zoc(units, m["path"], zoc, dice))
+    missing = due - {u["id"] for us in placed.values() for u in us}
     for hex_, group in retreat_groups(s).items():
         left = [u for u in group if u["id"] in missing]
-        if left and legal_paths(s, side, left, r["away_from"], placed):
+        if left and legal_paths(s, side, left, away, placed):
             raise RuleViolation(
                 "13", f"{', '.join(u['name'] for u in left)} must retreat from {hex_}", "moves"
             )
-    em.emit("UnitsRetreated", {"side": side, "moves": records, "eliminated": sorted(missing)})
+    _regrouped(s, side, records)
+    emit(em, "UnitsRetreated", {"side": side, "moves": records, "eliminated": sorted(missing)})
     after_retreat(em, side)
+
+
+def _retreating(s: State, move: Mapping[str, Any], due: set[str]) -> list[Unit]:
+    """The units of one retreat move: units due to retreat, not yet moved, of one hex, along a
+    path from there."""
+    ids, path = move["units"], move["path"]
+    if any(i not in due for i in ids):
+        raise RuleViolation("13", f"units to retreat: {', '.join(sorted(due))}", "moves")
+    units = [s["units"][i] for i in ids]
+    if len({u["hex"] for u in units}) != 1 or path[0] != units[0]["hex"]:
+        raise RuleViolation(
+            "13", "each retreat moves units of one hex along a path from there", "moves"
+        )
+    return units
+
+
+def _regrouped(s: State, side: str, records: list[dict[str, Any]]) -> None:
+    """6, 9, 13: what each retreat move settles where it leaves and where it stops, move after
+    move (a look-ahead copy: the event records it, ``apply`` never judges)."""
+    scratch = clone(s)
+    for record in records:
+        record["regroup"] = regroup(scratch, side, record["units"], record["path"])
+        retreat_move(scratch, side, record)
 
 
 def _through_zoc(units: list[Unit], path: list[str], zoc: set[str], dice: Dice) -> dict[str, Any]:
@@ -540,6 +598,6 @@ def after_retreat(em: Emitter, retreat_side: str) -> None:
     """After a retreat or a hold: the attacker may advance if the defender's hex is empty."""
     c = em.state["combat"]
     if retreat_side == c["side"]:
-        em.emit("CombatEnded", {"hex": c["hex"]})
+        emit(em, "CombatEnded", {"hex": c["hex"]})
     else:
         offer_advance(em)

@@ -21,6 +21,7 @@ from typing import Any
 
 from service.rules.base import InvalidCommand
 from service.rules.bizkaya import tables
+from service.rules.declare import Commands, Count, Flag, Nested, Number, Text
 
 SIDES = ("nationalist", "republican")
 
@@ -60,45 +61,80 @@ def _leader(
     return None
 
 
-def _validate_units(situation: Mapping[str, Any], key: str, factor: str, problems: dict) -> list:
-    units = situation.get(key)
-    if not isinstance(units, list) or not units:
-        problems[key] = ["a non-empty list of units is required"]
-        return []
-    for index, unit in enumerate(units):
-        if not isinstance(unit, Mapping):
-            problems[f"{key}[{index}]"] = ["must be an object"]
-            continue
-        for name in (factor, "morale"):
-            value = unit.get(name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                problems[f"{key}[{index}].{name}"] = ["must be an integer >= 0"]
-    return [u for u in units if isinstance(u, Mapping)]
+def _unit_fields(factor: str) -> dict[str, Any]:
+    optional = {"attack", "defence"} - {factor}
+    return {
+        "id": Text(required=False),
+        factor: Count(),
+        "morale": Count(),
+        "steps": Count(required=False, minimum=1),
+        "max_steps": Count(required=False, minimum=1),
+        "out_of_supply": Flag(required=False),
+        "demoralized": Flag(required=False),
+        **{name: Count(required=False) for name in optional},
+    }
 
 
-def validate(situation: Mapping[str, Any]) -> None:
-    if not isinstance(situation, Mapping):
-        raise InvalidCommand("the situation must be an object", {"situation": ["not an object"]})
-    problems: dict[str, list[str]] = {}
-    _validate_units(situation, "attackers", "attack", problems)
-    _validate_units(situation, "defenders", "defence", problems)
-    if situation.get("attacker_side", "nationalist") not in SIDES:
-        problems["attacker_side"] = [f"must be one of {', '.join(SIDES)}"]
-    known = tables.terrain()["combat_modifier"]
-    if situation.get("terrain", "clear") not in known:
-        problems["terrain"] = [f"must be one of {', '.join(known)}"]
-    dice = situation.get("dice")
-    if dice is not None and (
-        not isinstance(dice, Mapping)
-        or any(isinstance(dice.get(s), bool) or dice.get(s) not in range(1, 7) for s in SIDES)
-    ):
-        problems["dice"] = ['must be {"nationalist": 1-6, "republican": 1-6}']
-    if problems:
-        raise InvalidCommand("invalid combat situation", problems)
+#: the situations a preview may be asked about, declared like commands: a malformed one is an
+#: InvalidCommand naming each field
+SITUATIONS = Commands("bizkaya situations")
 
 
-def assess(situation: Mapping[str, Any]) -> dict[str, Any]:
-    validate(situation)
+@SITUATIONS.command(
+    "attack",
+    attacker_side=Text(required=False, choices=SIDES),
+    attackers=Nested(_unit_fields("attack"), many=True),
+    defenders=Nested(_unit_fields("defence"), many=True),
+    attacker_leader=Text(required=False),
+    defender_leader=Text(required=False),
+    attacker_euphoric=Flag(required=False),
+    defender_euphoric=Flag(required=False),
+    leaders=Nested(
+        {"attacker": Count(required=False), "defender": Count(required=False)}, required=False
+    ),
+    terrain=Text(required=False, choices=tuple(tables.terrain()["combat_modifier"])),
+    city=Flag(required=False),
+    dice=Nested({side: Count(minimum=1, maximum=6) for side in SIDES}, required=False),
+)
+def _attack_situation(state: Any, side: str, situation: Mapping[str, Any], dice: Any) -> list:
+    return []
+
+
+@SITUATIONS.command(
+    "barrage",
+    factors=Number(minimum=0),
+    entrenched=Flag(required=False),
+    air=Flag(required=False),
+    roll=Count(required=False, minimum=1, maximum=6),
+)
+def _barrage_situation(state: Any, side: str, situation: Mapping[str, Any], dice: Any) -> list:
+    return []
+
+
+def parse(kind: str, situation: Any) -> dict[str, Any]:
+    """The typed situation, or InvalidCommand naming each bad field."""
+    try:
+        _spec, loaded = SITUATIONS.parse({}, {**situation, "type": kind})
+    except InvalidCommand as exc:
+        raise InvalidCommand(f"invalid {kind} situation", exc.details) from None
+    del loaded["type"]
+    return loaded
+
+
+def assess(situation: Any) -> dict[str, Any]:
+    r"""An attack situation as a client gives it: checked, then :func:`evaluate`\ d."""
+    loaded = parse("attack", situation)
+    empty = {k: ["a non-empty list of units is required"] for k in SIDES_OF if not loaded[k]}
+    if empty:
+        raise InvalidCommand("invalid combat situation", empty)
+    return evaluate(loaded)
+
+
+SIDES_OF = ("attackers", "defenders")
+
+
+def evaluate(situation: Mapping[str, Any]) -> dict[str, Any]:
+    """The combat of a well-formed situation (the board's own, or a checked one)."""
     problems: dict[str, list[str]] = {}
     attackers = list(situation["attackers"])
     defenders = list(situation["defenders"])
@@ -207,19 +243,12 @@ def resolve(
     }
 
 
-def assess_barrage(situation: Mapping[str, Any]) -> dict[str, Any]:
+def assess_barrage(situation: Any) -> dict[str, Any]:
     """12: ``{"factors": 14, "entrenched": true, "air": false, "roll": 5}`` -> column, modifiers
     and, with ``roll``, the result."""
-    problems: dict[str, list[str]] = {}
-    factors = situation.get("factors")
-    if isinstance(factors, bool) or not isinstance(factors, int | float) or factors < 0:
-        problems["factors"] = ["must be a number >= 0"]
-    roll = situation.get("roll")
-    if roll is not None and (isinstance(roll, bool) or roll not in range(1, 7)):
-        problems["roll"] = ["must be a die roll 1-6"]
-    if problems:
-        raise InvalidCommand("invalid barrage situation", problems)
-    column = tables.barrage_column(float(factors))  # type: ignore[arg-type]
+    loaded = parse("barrage", {k: v for k, v in situation.items() if k != "kind"})
+    factors, roll = loaded["factors"], loaded.get("roll")
+    column = tables.barrage_column(float(factors))
     if column is None:
         raise InvalidCommand(
             "too few factors for the Barrage Table", {"factors": ["below the first column (12)"]}

@@ -1,83 +1,42 @@
-"""``decide``: each command's shape, the phase it belongs to and its handler."""
+"""The declared commands of Bizkaya: each command's fields and the phases (or combat stages) it
+belongs to, on the decision that handles it.  A malformed command is refused before any rule runs
+(:mod:`service.rules.declare`); the guard then checks whose turn and which phase (2)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.rules.base import Dice, InvalidCommand, RulesEvent, RuleViolation, State
 from service.rules.bizkaya import barrage, battle, board, moves, sequence
-from service.rules.bizkaya.sequence import Emitter
+from service.rules.bizkaya.events import emit, emitter
+from service.rules.declare import (
+    Commands,
+    CommandSpec,
+    Count,
+    Emitter,
+    Hex,
+    Nested,
+    Path,
+    Text,
+    Unit,
+    Units,
+    guard_phase,
+)
+from service.rules.hexgame import HexNames, HexRefs
 
 IMPULSE = ("operations", "reserve")
-# command -> (phases or combat stages, {field: type}); optional fields are checked when present
-COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, type]]] = {
-    "roll_weather": (("weather",), {}),
-    "place_leader": (("admin",), {"leader": str, "unit": str}),
-    "reserve": (("admin",), {"units": list}),
-    "eliminate": (("admin",), {"units": list}),
-    "set_echelon": (("admin", *IMPULSE), {"units": list, "echelon": int}),
-    "end_admin": (("admin",), {}),
-    "entrench": (("supply",), {"unit": str}),
-    "end_supply": (("supply",), {}),
-    "move": (IMPULSE, {"units": list, "path": list}),
-    "activate": (("reserve",), {"units": list}),
-    "barrage": (IMPULSE, {"hex": str}),
-    "attack": (IMPULSE, {"hex": str, "units": list}),
-    "end_impulse": (IMPULSE, {}),
-    "stop_operations": (("operations",), {}),
-    "choose_leader": (("combat:leaders",), {"unit": str}),
-    "hold": (("combat:retreat",), {}),
-    "retreat": (("combat:retreat",), {"moves": list}),
-    "advance": (("combat:advance",), {"units": list}),
-}
-OPTIONAL = {"echelon": int, "artillery": list, "air": int, "losses": list}
-
-
-def check_shape(state: State, command: Mapping[str, Any]) -> str:
-    if not isinstance(command, Mapping):
-        raise InvalidCommand("a command must be an object", {"command": ["not an object"]})
-    kind = command.get("type")
-    if kind not in COMMANDS:
-        raise InvalidCommand("unknown command", {"type": [f"must be one of {', '.join(COMMANDS)}"]})
-    problems: dict[str, list[str]] = {}
-    fields = dict(COMMANDS[kind][1])
-    fields.update({k: v for k, v in OPTIONAL.items() if k in command and k not in fields})
-    for name, expected in fields.items():
-        value = command.get(name)
-        if not isinstance(value, expected) or isinstance(value, bool):
-            problems[name] = [f"required, a{'n' if expected is int else ''} {expected.__name__}"]
-        elif (
-            isinstance(value, list)
-            and name != "moves"
-            and not all(isinstance(i, str) for i in value)
-        ):
-            problems[name] = ["must be a list of strings"]
-    for name in ("units", "artillery", "losses"):
-        if isinstance(command.get(name), list):
-            unknown = [i for i in command[name] if isinstance(i, str) and i not in state["units"]]
-            if unknown:
-                problems[name] = [f"unknown unit {i}" for i in unknown]
-    if isinstance(command.get("unit"), str) and command["unit"] not in state["units"]:
-        problems["unit"] = [f"unknown unit {command['unit']}"]
-    grid = board.map_of(state).grid
-    hexes = [command["hex"]] if isinstance(command.get("hex"), str) else []
-    hexes += command["path"] if isinstance(command.get("path"), list) else []
-    bad = [h for h in hexes if not isinstance(h, str) or not grid.in_bounds(h)]
-    if bad:
-        problems["hex" if "hex" in command else "path"] = [f"unknown hex {h}" for h in bad]
-    if problems:
-        raise InvalidCommand(f"invalid {kind} command", problems)
-    return str(kind)
+_in_phase = guard_phase("2")
 
 
 def where(state: State) -> str:
+    """The phase, or the stage of the pending combat (``combat:leaders``, ``combat:retreat`` ...)."""
     combat = state.get("combat")
     return f"combat:{combat['stage']}" if combat else str(state["phase"])
 
 
-def decide(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
-    kind = check_shape(state, command)
+def check_turn(state: State, side: str, spec: CommandSpec) -> None:
+    """16: nothing once the game is over; 2: the side whose turn it is, in the command's phase."""
     if state["phase"] == "over":
         raise RuleViolation("16", "the game is over")
     acting = sequence.acting_side(state)
@@ -85,74 +44,172 @@ def decide(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> l
         raise RuleViolation(
             "2", f"it is the {acting} player's turn to act ({where(state)})", "side"
         )
-    if where(state) not in COMMANDS[kind][0]:
-        raise RuleViolation("2", f"{kind} is not allowed now ({where(state)})", "type")
-    em = Emitter(state)
-    handler = HANDLERS[kind]
-    handler(em, side, command, dice)
-    return em.events
+    _in_phase(state, side, spec, where(state))
 
 
-def _weather(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
-    sequence.roll_weather(em, dice)
+COMMANDS = Commands("bizkaya", guard=check_turn, refs=HexRefs())
+Decision = Callable[[Emitter, str, Mapping[str, Any], Dice], None]
 
 
-def _end_admin(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
-    s = em.state
-    over = board.overstacked(s, side)
-    if over:
-        raise RuleViolation(
-            "4", f"overstacked: {', '.join(over)}: eliminate units or change echelons"
-        )
-    if side == "nationalist" and board.on_map(s, side):
-        unplaced = [leader["name"] for leader in s["leaders"].values() if leader["unit"] is None]
-        if unplaced:
-            raise RuleViolation("8", f"place {', '.join(unplaced)} on a stack first")
-    sequence.begin_supply(em)
+def _decided(decision: Decision) -> Callable[[State, str, Mapping[str, Any], Dice], list]:
+    """A decision on a look-ahead emitter, as a declared handler returning its events."""
+
+    def handler(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list:
+        em = emitter(state)
+        decision(em, side, command, dice)
+        events: list[RulesEvent] = em.events
+        return events
+
+    handler.__doc__ = decision.__doc__
+    return handler
 
 
-def _end_supply(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
-    em.emit("PhaseBegan", {"side": side, "phase": "operations", "impulse": 1})
-
-
-def _end_impulse(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
-    due = barrage.unanswered(em.state, side)
-    if due:
-        raise RuleViolation("12", f"a barrage must be followed by an attack on {', '.join(due)}")
-    sequence.end_impulse(em, dice)
-
-
-def _stop(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
-    """2, 13: the active player may stop its operations instead of making an impulse."""
-    if em.state["acted"]:
-        raise RuleViolation("13", "operations stop at the start of an impulse; end this one first")
-    sequence.end_player_phase(em, dice)
-
-
-def _plain(handler: Any) -> Any:
+def _no_dice(decision: Callable[[Emitter, str, Mapping[str, Any]], None]) -> Decision:
     def run(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
-        handler(em, side, command)
+        decision(em, side, command)
 
+    run.__doc__ = decision.__doc__
     return run
 
 
-HANDLERS: dict[str, Any] = {
-    "roll_weather": _weather,
-    "place_leader": _plain(moves.place_leader),
-    "reserve": _plain(moves.reserve),
-    "eliminate": _plain(moves.eliminate),
-    "set_echelon": _plain(moves.set_echelon),
-    "end_admin": _end_admin,
-    "entrench": _plain(moves.entrench),
-    "end_supply": _end_supply,
-    "move": _plain(moves.move),
-    "activate": _plain(moves.activate),
-    "barrage": barrage.barrage,
-    "attack": battle.declare,
-    "end_impulse": _end_impulse,
-    "stop_operations": _stop,
-    "choose_leader": battle.choose_leader,
-    "hold": battle.hold,
-    "retreat": battle.retreat,
-    "advance": _plain(battle.advance),
-}
+def _declare(type: str, phases: tuple[str, ...], decision: Decision, **fields: Any) -> None:
+    COMMANDS.command(type, phases=phases, doc=(decision.__doc__ or "").strip(), **fields)(
+        _decided(decision)
+    )
+
+
+# -- decisions of the sequence of play ---------------------------------------------------------
+
+
+def roll_weather(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """3: the Nationalist rolls for the weather; the administrative segment follows."""
+    sequence.roll_weather(em, dice)
+
+
+def end_admin_refusal(state: State, side: str) -> RuleViolation | None:
+    """4: overstacked stacks must be corrected; 8: both leaders placed on a stack first."""
+    over = board.overstacked(state, side)
+    if over:
+        return RuleViolation(
+            "4", f"overstacked: {', '.join(over)}: eliminate units or change echelons"
+        )
+    if side == "nationalist" and board.on_map(state, side):
+        unplaced = [
+            leader["name"] for leader in state["leaders"].values() if leader["unit"] is None
+        ]
+        if unplaced:
+            return RuleViolation("8", f"place {', '.join(unplaced)} on a stack first")
+    return None
+
+
+def end_admin(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """2: the administrative segment ends; the supply phase follows (10)."""
+    refusal = end_admin_refusal(em.state, side)
+    if refusal:
+        raise refusal
+    sequence.begin_supply(em)
+
+
+def end_supply(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """2: the supply phase ends; the first operations impulse follows (13)."""
+    emit(em, "PhaseBegan", {"side": side, "phase": "operations", "impulse": 1})
+
+
+def end_impulse_refusal(state: State, side: str) -> RuleViolation | None:
+    """12: a barraged hex must be attacked while an attack on it is possible."""
+    due = barrage.unanswered(state, side)
+    if due:
+        names = ", ".join(HexNames(state).hex(h) for h in due)
+        return RuleViolation("12", f"a barrage must be followed by an attack on {names}")
+    return None
+
+
+def end_impulse(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """13: the impulse ends: the opponent's reserve impulse, the next impulse or the next phase."""
+    refusal = end_impulse_refusal(em.state, side)
+    if refusal:
+        raise refusal
+    sequence.end_impulse(em, dice)
+
+
+STOP_RULE = ("13", "operations stop at the start of an impulse; end this one first")
+
+
+def stop_operations(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """2, 13: the active player may stop its operations instead of making an impulse."""
+    if em.state["acted"]:
+        raise RuleViolation(*STOP_RULE)
+    sequence.end_player_phase(em, dice)
+
+
+def place_leader(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
+    """8: the Nationalist places each leader on one of his stacks."""
+    if command["leader"] not in em.state["leaders"]:
+        known = ", ".join(em.state["leaders"]) or "none"
+        raise InvalidCommand("unknown leader", {"leader": [f"must be one of {known}"]})
+    moves.place_leader(em, side, command)
+
+
+def retreat(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
+    """13: the loser's units retreat, group by group (``moves``), or are eliminated."""
+    refs, problems = COMMANDS.refs, {}
+    for index, move in enumerate(command["moves"]):
+        bad = [f"unknown unit {u}" for u in move["units"] if not refs.unit(em.state, u)]
+        bad += [f"unknown hex {h}" for h in move["path"] if not refs.hex(em.state, h)]
+        if bad:
+            problems[f"moves[{index}]"] = bad
+    if problems:
+        raise InvalidCommand("invalid retreat command", problems)
+    battle.retreat(em, side, command, dice)
+
+
+_declare("roll_weather", ("weather",), roll_weather)
+_declare("place_leader", ("admin",), _no_dice(place_leader), leader=Text(), unit=Unit())
+_declare("reserve", ("admin",), _no_dice(moves.reserve), units=Units(min=1))
+_declare("eliminate", ("admin",), _no_dice(moves.eliminate), units=Units(min=1))
+_declare(
+    "set_echelon",
+    ("admin", *IMPULSE),
+    _no_dice(moves.set_echelon),
+    units=Units(min=1),
+    echelon=Count(minimum=1, maximum=2),
+)
+_declare("end_admin", ("admin",), end_admin)
+_declare("entrench", ("supply",), _no_dice(moves.entrench), unit=Unit())
+_declare("end_supply", ("supply",), end_supply)
+_declare(
+    "move",
+    IMPULSE,
+    _no_dice(moves.move),
+    units=Units(min=1),
+    path=Path(min=2),
+    echelon=Count(required=False, minimum=1, maximum=2),
+)
+_declare("activate", ("reserve",), _no_dice(moves.activate), units=Units(min=1))
+_declare(
+    "barrage",
+    IMPULSE,
+    barrage.barrage,
+    hex=Hex(),
+    artillery=Units(required=False),
+    air=Count(required=False),
+    losses=Units(required=False),
+)
+_declare("attack", IMPULSE, battle.declare, hex=Hex(), units=Units(min=1))
+_declare("end_impulse", IMPULSE, end_impulse)
+_declare("stop_operations", ("operations",), stop_operations)
+_declare(
+    "choose_leader",
+    ("combat:leaders",),
+    battle.choose_leader,
+    unit=Unit(),
+    losses=Units(required=False),
+)
+_declare("hold", ("combat:retreat",), battle.hold)
+_declare(
+    "retreat",
+    ("combat:retreat",),
+    retreat,
+    moves=Nested({"units": Units(min=1), "path": Path(min=2)}, many=True),
+)
+_declare("advance", ("combat:advance",), _no_dice(battle.advance), units=Units())

@@ -8,7 +8,8 @@ from typing import Any
 
 from service.rules.base import RuleViolation, State
 from service.rules.bizkaya import board, tables
-from service.rules.bizkaya.sequence import Emitter
+from service.rules.bizkaya.events import emit, regroup
+from service.rules.declare import Emitter
 from service.rules.kernel.movement import MoveError, reachable, walk
 
 Unit = dict[str, Any]
@@ -77,7 +78,9 @@ def move(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
         ) from None
     arriving = [{**u, "echelon": echelon if board.is_combat(u) else 2} for u in units]
     check_stacking(s, path[-1], arriving)
-    em.emit(
+    ids = [u["id"] for u in units]
+    emit(
+        em,
         "UnitsMoved",
         {
             "side": side,
@@ -86,6 +89,7 @@ def move(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
             "costs": list(done.costs),
             "cost": int(done.cost),
             "echelon": echelon,
+            "regroup": regroup(s, side, ids, list(path), int(done.cost)),
         },
     )
 
@@ -135,7 +139,7 @@ def set_echelon(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
     for hex_ in {u["hex"] for u in units}:
         moving = [{**u, "echelon": echelon} for u in units if u["hex"] == hex_]
         check_stacking(s, hex_, moving)
-    em.emit("EchelonChanged", {"units": [u["id"] for u in units], "echelon": echelon})
+    emit(em, "EchelonChanged", {"units": [u["id"] for u in units], "echelon": echelon})
 
 
 def reserve(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
@@ -156,7 +160,7 @@ def reserve(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
                 f"{u['name']} is adjacent to enemy units: a reserve there must be in the second echelon",
                 "units",
             )
-    em.emit("ReserveSet", {"units": [u["id"] for u in units]})
+    emit(em, "ReserveSet", {"units": [u["id"] for u in units]})
 
 
 def activate(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
@@ -168,7 +172,7 @@ def activate(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
     for u in units:
         if not u["reserve"]:
             raise RuleViolation("11", f"{u['name']} is not in reserve", "units")
-    em.emit("ReservesActivated", {"units": [u["id"] for u in units]})
+    emit(em, "ReservesActivated", {"units": [u["id"] for u in units]})
 
 
 def entrench(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
@@ -180,7 +184,7 @@ def entrench(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
     trench = s["trenches"].get(unit["hex"])
     if trench and trench["side"] == side:
         raise RuleViolation("9", f"{unit['hex']} already has a trench marker", "unit")
-    em.emit("TrenchBegun", {"unit": unit["id"], "hex": unit["hex"], "side": side})
+    emit(em, "TrenchBegun", {"unit": unit["id"], "hex": unit["hex"], "side": side})
 
 
 def place_leader(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
@@ -196,7 +200,16 @@ def place_leader(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
             "8", f"{s['leaders'][leader]['name']} is already placed this turn", "leader"
         )
     unit = _units(s, side, [command["unit"]])[0]
-    em.emit("LeaderPlaced", {"leader": leader, "unit": unit["id"], "hex": unit["hex"]})
+    emit(
+        em,
+        "LeaderPlaced",
+        {
+            "leader": leader,
+            "name": s["leaders"][leader]["name"],
+            "unit": unit["id"],
+            "hex": unit["hex"],
+        },
+    )
 
 
 def eliminate(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
@@ -208,4 +221,4 @@ def eliminate(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
             raise RuleViolation(
                 "4", f"{u['name']}'s stack in {u['hex']} is not overstacked", "units"
             )
-    em.emit("UnitsEliminated", {"units": [u["id"] for u in units], "reason": "overstacking (4)"})
+    emit(em, "UnitsEliminated", {"units": [u["id"] for u in units], "reason": "overstacking (4)"})

@@ -8,25 +8,11 @@ opponent's reserve impulse (13); then the final segment (victory 16, turn marker
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from service.rules.base import Dice, RulesEvent, State, clone
+from service.rules.base import Dice, State
 from service.rules.bizkaya import board, tables
-from service.rules.bizkaya.apply import apply_event
-
-
-class Emitter:
-    """Events decided so far, applied in order to a copy of the state so later checks see them."""
-
-    def __init__(self, state: State) -> None:
-        self.state = clone(state)
-        self.events: list[RulesEvent] = []
-
-    def emit(self, kind: str, data: dict[str, Any]) -> RulesEvent:
-        event = RulesEvent(kind, data)
-        apply_event(self.state, event)
-        self.events.append(event)
-        return event
+from service.rules.bizkaya.events import emit
+from service.rules.declare import Emitter
 
 
 def acting_side(state: State) -> str | None:
@@ -42,15 +28,27 @@ def acting_side(state: State) -> str | None:
     return str(state["side"])
 
 
+def pending(state: State) -> str | None:
+    """The step the pending combat waits for (``leaders``, ``retreat``, ``advance``), or ``None``
+    between two events of one decision (its resolution is being recorded)."""
+    combat = state["combat"]
+    stage = combat["stage"]
+    bilbao = combat.get("bilbao") or {}
+    if stage == "leaders" and len(combat["leaders"]) < len(board.SIDES):
+        return None if bilbao.get("retreat") else "leaders"
+    if stage == "retreat" and combat["retreat"]["units"]:
+        return "retreat"
+    return "advance" if stage == "advance" else None
+
+
 def awaiting(state: State) -> str:
     """Who the pending combat waits for: leaders (Nationalist first, 13), the retreat or hold of
-    the losing side, the attacker's advance."""
+    the losing side, the attacker's advance (and the attacker while the combat is resolved)."""
     combat = state["combat"]
-    if combat["stage"] == "leaders":
-        for side in board.SIDES:
-            if side not in combat["leaders"]:
-                return side
-    if combat["stage"] == "retreat":
+    step = pending(state)
+    if step == "leaders":
+        return next(side for side in board.SIDES if side not in combat["leaders"])
+    if step == "retreat":
         return str(combat["retreat"]["side"])
     return str(combat["side"])
 
@@ -59,7 +57,8 @@ def roll_weather(em: Emitter, dice: Dice) -> None:
     die = dice.roll(6, "weather (3)")
     previous = em.state["weather"]
     code, weather = tables.next_weather(previous, die.value)
-    em.emit(
+    emit(
+        em,
         "WeatherRolled",
         {"die": die.as_dict(), "previous": previous, "code": code, "weather": weather},
     )
@@ -70,7 +69,7 @@ def begin_admin(em: Emitter, side: str, dice: Dice) -> None:
     """The administrative segment: withdrawal after Bilbao (15), reinforcements (7) and the
     reorganization of 17, recovery of demoralized units (6, 10)."""
     s = em.state
-    em.emit("PhaseBegan", {"side": side, "phase": "admin", "impulse": 0})
+    emit(em, "PhaseBegan", {"side": side, "phase": "admin", "impulse": 0})
     fell = s["bilbao_fell"]
     if fell is not None and fell < s["turn"] and not s["withdrawal_done"]:
         withdraw_brigades(em, dice)
@@ -96,7 +95,8 @@ def begin_admin(em: Emitter, side: str, dice: Dice) -> None:
             items.append(
                 {"unit": r["unit"], "hex": hex_, "echelon": 1 if board.is_combat(unit) else 2}
             )
-        em.emit(
+        emit(
+            em,
             "ReinforcementsArrived",
             {"side": side, "units": items, "reorganized": reorganized, "blocked": blocked},
         )
@@ -113,7 +113,7 @@ def begin_admin(em: Emitter, side: str, dice: Dice) -> None:
                 }
             )
     if checks:
-        em.emit("RecoveryRolled", {"side": side, "checks": checks})
+        emit(em, "RecoveryRolled", {"side": side, "checks": checks})
 
 
 def withdraw_brigades(em: Emitter, dice: Dice) -> None:
@@ -130,7 +130,7 @@ def withdraw_brigades(em: Emitter, dice: Dice) -> None:
             chosen.append(candidates.pop(die.value - 1))
         else:
             chosen.append(candidates.pop())
-    em.emit("BrigadesWithdrawn", {"units": chosen, "dice": rolls, "count": count})
+    emit(em, "BrigadesWithdrawn", {"units": chosen, "dice": rolls, "count": count})
 
 
 def begin_supply(em: Emitter) -> None:
@@ -151,7 +151,8 @@ def begin_supply(em: Emitter) -> None:
     completed = sorted(
         h for h, t in s["trenches"].items() if t["side"] == side and t["status"] == "building"
     )
-    em.emit(
+    emit(
+        em,
         "SupplyChecked",
         {
             "side": side,
@@ -162,16 +163,18 @@ def begin_supply(em: Emitter) -> None:
             "trenches_completed": completed,
         },
     )
-    em.emit("PhaseBegan", {"side": side, "phase": "supply", "impulse": 0})
+    emit(em, "PhaseBegan", {"side": side, "phase": "supply", "impulse": 0})
 
 
 def end_impulse(em: Emitter, dice: Dice) -> None:
     s = em.state
     if s["phase"] == "operations":
-        em.emit("PhaseBegan", {"side": s["side"], "phase": "reserve", "impulse": s["impulse"]})
+        emit(em, "PhaseBegan", {"side": s["side"], "phase": "reserve", "impulse": s["impulse"]})
     elif s["impulse"] < 3:
-        em.emit(
-            "PhaseBegan", {"side": s["side"], "phase": "operations", "impulse": s["impulse"] + 1}
+        emit(
+            em,
+            "PhaseBegan",
+            {"side": s["side"], "phase": "operations", "impulse": s["impulse"] + 1},
         )
     else:
         end_player_phase(em, dice)
@@ -195,7 +198,8 @@ def final_segment(em: Emitter) -> None:
         h for h in special["santander_limit"] if h in board.occupied_by(s, "nationalist")
     )
     wins = bilbao and bool(reached)
-    em.emit(
+    emit(
+        em,
         "VictoryChecked",
         {
             "turn": s["turn"],
@@ -205,7 +209,8 @@ def final_segment(em: Emitter) -> None:
         },
     )
     if wins:
-        em.emit(
+        emit(
+            em,
             "GameEnded",
             {
                 "winner": "nationalist",
@@ -216,7 +221,8 @@ def final_segment(em: Emitter) -> None:
             },
         )
     elif s["turn"] >= s["turns"]:
-        em.emit(
+        emit(
+            em,
             "GameEnded",
             {
                 "winner": "republican",
@@ -227,4 +233,4 @@ def final_segment(em: Emitter) -> None:
             },
         )
     else:
-        em.emit("TurnBegan", {"turn": s["turn"] + 1})
+        emit(em, "TurnBegan", {"turn": s["turn"] + 1})

@@ -1,51 +1,140 @@
-"""The Bizkaya rules system (see docs/rules/bizkaya.md): the contract over this package."""
+"""The Bizkaya rules system (see docs/rules/bizkaya.md): the contract over this package -- the core
+hooks it needs and its declared capabilities (drawing, previews, scenario checks)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from service.rules.base import (
-    Dice,
-    Governing,
-    InvalidCommand,
-    RulesEvent,
-    RulesSystem,
-    RuleViolation,
-    ScenarioInfo,
-    State,
-)
-from service.rules.bizkaya import barrage, battle, board, combat, commands, knowledge, setup, tables
-from service.rules.bizkaya.apply import apply_event
-from service.rules.bizkaya.legal import legal_actions
+from service.rules.actions import Actions
+from service.rules.base import InvalidCommand, RuleViolation, State
+from service.rules.bizkaya import barrage, battle, board, combat, legal, setup, tables
+from service.rules.bizkaya.commands import COMMANDS
+from service.rules.bizkaya.events import EVENTS
+from service.rules.bizkaya.rulebook import RULEBOOK
 from service.rules.bizkaya.sequence import acting_side
-from service.rules.kernel.layout import board_json
-from service.rules.scenario import check_file
-from service.rules.scenario.placeholders import unwrap
+from service.rules.hexgame import HexDrawing, HexRulesSystem, HexScenarioChecks
+from service.rules.scenario import Scenario
+
+TABLES = ("crt", "intensity", "barrage", "weather")
 
 
-class BizkayaRules(RulesSystem):
+def all_tables() -> dict[str, Any]:
+    """The game's tables as data, each with whether it is a placeholder."""
+    out: dict[str, Any] = {}
+    for name in TABLES:
+        data = tables.table(name)
+        out[name] = {
+            "columns": list(data["columns"]),
+            "rows": [{"roll": r["roll"], "results": list(r["results"])} for r in data["rows"]],
+            "placeholder": any(
+                p.place.startswith(f"tables/{name}.json") for p in tables.placeholders()
+            ),
+        }
+    out["crt_results"] = {k: v["text"] for k, v in tables.table("crt")["results"].items()}
+    out["barrage_results"] = {k: v["text"] for k, v in tables.table("barrage")["results"].items()}
+    out["terrain"] = tables.terrain()
+    out["game"] = tables.game()
+    out["placeholders"] = [p.as_dict() for p in tables.placeholders()]
+    return out
+
+
+class BizkayaPreviews:
+    """What an attack or a barrage would meet, before it is sent (no dice)."""
+
+    def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
+        """An attack situation (see :mod:`combat`) or ``{"kind": "barrage", "factors", ...}``."""
+        if not isinstance(situation, Mapping):
+            raise InvalidCommand(
+                "the situation must be an object", {"situation": ["not an object"]}
+            )
+        if situation.get("kind") == "barrage":
+            return combat.assess_barrage(situation)
+        return combat.assess(situation)
+
+    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+        """An attack's ratio, leaders and modifiers, or a barrage's column and modifiers, on the
+        board as it is."""
+        spec, loaded = COMMANDS.parse(state, command)
+        if spec.type == "barrage":
+            return barrage.check(state, side, loaded)
+        if spec.type != "attack":
+            raise InvalidCommand(
+                "only attacks and barrages are previewed", {"type": ["attack or barrage"]}
+            )
+        hex_ = loaded["hex"]
+        units = [state["units"][u] for u in loaded["units"]]
+        eligible = {u["id"] for u in battle.attackers_for(state, side, hex_)}
+        for u in units:
+            if u["id"] not in eligible:
+                raise RuleViolation("13", battle._why_not(state, side, u, hex_), "units")
+        if not board.first_echelon(state, hex_):
+            raise RuleViolation("13", f"no enemy combat unit in the first echelon of {hex_}", "hex")
+        out = combat.evaluate(battle.situation(state, side, hex_, units, {}))
+        out["cost"] = board.attack_cost(state, hex_)
+        out["entrenched"] = battle.entrenched(state, hex_, sorted({u["hex"] for u in units}))
+        out["bilbao_roll"] = side == "nationalist" and hex_ in state["special"]["bilbao_roll_hexes"]
+        return out
+
+
+def unit_values(index: int, unit: dict[str, Any]) -> list[dict[str, str]]:
+    """17: a unit's type, and the values its type needs (numbers >= 0)."""
+    kind = unit.get("type")
+    if kind not in setup.UNIT_TYPES:
+        message = f"must be one of {', '.join(setup.UNIT_TYPES)}"
+        return [{"level": "error", "place": f"units[{index}].type", "message": message}]
+    needed = ("attack", "defence", "morale") if kind in setup.COMBAT_TYPES else ("barrage",)
+    values = unit.get("values") or {}
+    return [
+        {
+            "level": "error",
+            "place": f"units[{index}].values.{name}",
+            "message": "a number >= 0 is required",
+        }
+        for name in needed
+        if type(values.get(name)) not in (int, float) or values[name] < 0
+    ]
+
+
+class BizkayaScenarioChecks(HexScenarioChecks):
+    """The shared checks, plus the module's tables: their placeholders and any disagreement with
+    the rulebook's worked examples."""
+
+    def check_scenario_file(self, path: str) -> list[dict[str, str]]:
+        report = super().check_scenario_file(path)
+        report += [
+            {"level": "warning", "place": p.place, "message": f"placeholder: {p.note}"}
+            for p in tables.placeholders()
+        ]
+        return report + tables.example_problems()
+
+
+class BizkayaRules(HexRulesSystem):
     name = "bizkaya"
     title = "Bizkaya - The Spring 1937 Nationalist Offensive"
     document = "bizkaya"
 
-    def scenarios(self) -> list[ScenarioInfo]:
-        return [setup.load(s).info() for s in setup.scenario_ids()]
+    commands = COMMANDS
+    events = EVENTS
+    hidden_information = False  # every counter is in view: no event reveals anything
+    previews = BizkayaPreviews()
+    scenario_checks = BizkayaScenarioChecks(unit_values)
+    rulebook = RULEBOOK
 
-    def default_options(self, scenario: str) -> dict[str, Any]:
-        return setup.load(scenario).default_options()
+    def __init__(self) -> None:
+        self.drawing = HexDrawing(self.scenario_map, all_tables)
+
+    def scenario_ids(self) -> list[str]:
+        return setup.scenario_ids()
+
+    def load_scenario(self, scenario: str) -> Scenario:
+        return setup.load(scenario)
+
+    def acting_side(self, state: State) -> str | None:
+        return acting_side(state)
 
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         return setup.build_state(setup.load(scenario), dict(options))
-
-    def sides(self, state: State) -> list[str]:
-        return list(board.SIDES)
-
-    def active_sides(self, state: State) -> list[str]:
-        side = acting_side(state)
-        return [side] if side else []
 
     def phase(self, state: State) -> dict[str, Any]:
         combat_state = state.get("combat")
@@ -60,129 +149,5 @@ class BizkayaRules(RulesSystem):
             "weather": state["weather"],
         }
 
-    def legal_actions(self, state: State, side: str) -> list[dict[str, Any]]:
-        return legal_actions(state, side)
-
-    def decide(
-        self, state: State, side: str, command: Mapping[str, Any], dice: Dice
-    ) -> list[RulesEvent]:
-        return commands.decide(state, side, command, dice)
-
-    def apply(self, state: State, event: RulesEvent) -> State:
-        return apply_event(state, event)
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        return state["result"]
-
-    def reveals(self, event: RulesEvent) -> bool:
-        """Bizkaya has no hidden units or chits: every counter is in view, so no event reveals
-        anything (dice are the core's own concern for takebacks)."""
-        return False
-
-    def governing(self, event_type: str) -> Governing:
-        return knowledge.governing(event_type)
-
-    def event_facts(self, event: RulesEvent, state_before: State) -> list[str]:
-        return knowledge.event_facts(event, state_before)
-
-    def describe(self, event: RulesEvent) -> str:
-        return knowledge.describe(event)
-
-    def board(self, scenario: str) -> dict[str, Any]:
-        return board_json(setup.load(scenario).map)
-
-    def tables(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name in ("crt", "intensity", "barrage", "weather"):
-            data = tables.table(name)
-            out[name] = {
-                "columns": list(data["columns"]),
-                "rows": [{"roll": r["roll"], "results": list(r["results"])} for r in data["rows"]],
-                "placeholder": any(
-                    p.place.startswith(f"tables/{name}.json") for p in tables.placeholders()
-                ),
-            }
-        out["crt_results"] = {k: v["text"] for k, v in tables.table("crt")["results"].items()}
-        out["barrage_results"] = {
-            k: v["text"] for k, v in tables.table("barrage")["results"].items()
-        }
-        out["terrain"] = tables.terrain()
-        out["game"] = tables.game()
-        out["placeholders"] = [p.as_dict() for p in tables.placeholders()]
-        return out
-
-    def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
-        """An attack situation (see :mod:`combat`) or ``{"kind": "barrage", "factors", ...}``."""
-        if isinstance(situation, Mapping) and situation.get("kind") == "barrage":
-            return combat.assess_barrage(situation)
-        return combat.assess(situation)
-
-    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
-        """An attack's ratio, leaders and modifiers, or a barrage's column and modifiers, on the
-        board as it is (no dice)."""
-        kind = command.get("type") if isinstance(command, Mapping) else None
-        if kind not in ("attack", "barrage"):
-            raise InvalidCommand(
-                "only attacks and barrages are previewed", {"type": ["attack or barrage"]}
-            )
-        commands.check_shape(state, command)
-        if kind == "barrage":
-            return barrage.check(state, side, command)
-        hex_ = command["hex"]
-        units = [state["units"][u] for u in command["units"]]
-        eligible = {u["id"] for u in battle.attackers_for(state, side, hex_)}
-        for u in units:
-            if u["id"] not in eligible:
-                raise RuleViolation("13", battle._why_not(state, side, u, hex_), "units")
-        if not board.first_echelon(state, hex_):
-            raise RuleViolation("13", f"no enemy combat unit in the first echelon of {hex_}", "hex")
-        leaders = (
-            {k: v for k, v in command.get("leaders", {}).items()}
-            if isinstance(command.get("leaders"), Mapping)
-            else {}
-        )
-        out = combat.assess(battle.situation(state, side, hex_, units, leaders))
-        out["cost"] = board.attack_cost(state, hex_)
-        out["entrenched"] = battle.entrenched(state, hex_, sorted({u["hex"] for u in units}))
-        out["bilbao_roll"] = side == "nationalist" and hex_ in state["special"]["bilbao_roll_hexes"]
-        return out
-
-    def check_scenario_file(self, path: str) -> list[dict[str, str]]:
-        """The scenario format's problems and placeholders, this game's unit values, and the
-        module's tables: their placeholders and any disagreement with the worked examples."""
-        report = check_file(path)
-        try:
-            raw, _ = unwrap(json.loads(Path(path).read_text(encoding="utf-8")))
-        except (OSError, ValueError):
-            return report
-        units = raw.get("units") if isinstance(raw, dict) else None
-        for index, unit in enumerate(units if isinstance(units, list) else []):
-            if not isinstance(unit, dict):
-                continue
-            kind = unit.get("type")
-            if kind not in setup.UNIT_TYPES:
-                report.append(
-                    {
-                        "level": "error",
-                        "place": f"units[{index}].type",
-                        "message": f"must be one of {', '.join(setup.UNIT_TYPES)}",
-                    }
-                )
-                continue
-            needed = ("attack", "defence", "morale") if kind in setup.COMBAT_TYPES else ("barrage",)
-            for name in needed:
-                value = (unit.get("values") or {}).get(name)
-                if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                    report.append(
-                        {
-                            "level": "error",
-                            "place": f"units[{index}].values.{name}",
-                            "message": "a number >= 0 is required",
-                        }
-                    )
-        report += [
-            {"level": "warning", "place": p.place, "message": f"placeholder: {p.note}"}
-            for p in tables.placeholders()
-        ]
-        report += tables.example_problems()
-        return report
+    def actions(self, state: State, side: str) -> Actions:
+        return legal.actions(state, side)

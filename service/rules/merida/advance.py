@@ -6,11 +6,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.rules.base import RulesEvent, RuleViolation, State
+from service.rules.base import Dice, RulesEvent, RuleViolation, State
+from service.rules.declare import Path, Units
+from service.rules.kernel import movement as kernel_movement
 from service.rules.merida import board, stacking, terrain
+from service.rules.merida.commands import COMMANDS
 
 
-def check_advance(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "advance",
+    phases=("combat",),
+    doc="Rule 8: surviving attackers advance into the vacated hex, then on with the extra movement "
+    "points of unfilled results.",
+    units=Units(),
+    path=Path(min=0),
+)
+def check_advance(
+    state: State, side: str, command: Mapping[str, Any], dice: Dice
+) -> list[RulesEvent]:
+    return [judge_advance(state, side, command)]
+
+
+def judge_advance(state: State, side: str, command: Mapping[str, Any]) -> RulesEvent:
+    """The advance a parsed ``advance`` command makes, or the RuleViolation citing the rule."""
     offer = state["advance"]
     if offer is None:
         raise RuleViolation("8", "no defending hex has been vacated for an advance", "type")
@@ -26,6 +44,22 @@ def check_advance(state: State, side: str, command: Mapping[str, Any]) -> list[R
             "8", f"the first hex entered must be the vacated hex {offer['hex']}", "path"
         )
     units = [state["units"][unit_id] for unit_id in ids]
+    spent = _cost(state, side, units, path)
+    if spent > offer["extra_mp"]:
+        raise RuleViolation(
+            "8",
+            f"the advance beyond the vacated hex costs {spent:g} MP; "
+            f"unfilled results give {offer['extra_mp']}",
+            "path",
+        )
+    present = [u for u in board.units_at(state, path[-1]) if u["id"] not in ids]
+    if not stacking.fits(present + units):
+        raise RuleViolation("6", f"advancing into {path[-1]} would overstack it", "path")
+    return RulesEvent("UnitsAdvanced", {"side": side, "units": ids, "path": path, "cost": spent})
+
+
+def _cost(state: State, side: str, units: list[dict[str, Any]], path: list[str]) -> float:
+    """The movement points of an advance beyond the vacated hex (rule 5, rule 6, the TEC)."""
     grid = board.map_of(state).grid
     enemy = board.occupied(state, board.other(side))
     spent = 0.0
@@ -38,13 +72,33 @@ def check_advance(state: State, side: str, command: Mapping[str, Any]) -> list[R
         if any(cost is None for cost in costs):
             raise RuleViolation("TEC", f"the advance may not enter {to} from {frm}", "path")
         spent += max(c for c in costs if c is not None)
-    if spent > offer["extra_mp"]:
-        raise RuleViolation(
-            "8",
-            f"the advance beyond the vacated hex costs {spent:g} MP; unfilled results give {offer['extra_mp']}",
-            "path",
-        )
-    present = [u for u in board.units_at(state, path[-1]) if u["id"] not in ids]
-    if not stacking.fits(present + units):
-        raise RuleViolation("6", f"advancing into {path[-1]} would overstack it", "path")
-    return [RulesEvent("UnitsAdvanced", {"side": side, "units": ids, "path": path, "cost": spent})]
+    return spent
+
+
+def advance_paths(state: State) -> list[list[str]]:
+    """The advances the last combat offers (rule 8): into the vacated hex, and on from it as far as
+    the extra movement points of unfilled results reach -- each path one ``check_advance`` accepts."""
+    offer = state["advance"]
+    units = [state["units"][unit_id] for unit_id in offer["units"]]
+    enemy = board.occupied(state, board.other(units[0]["side"]))
+
+    def step(frm: str, to: str) -> float | None:
+        costs = [terrain.step_cost(state, unit, frm, to) for unit in units]
+        if to in enemy or None in costs:
+            return None
+        return max(c for c in costs if c is not None)
+
+    beyond = kernel_movement.reachable(
+        board.map_of(state).grid, offer["hex"], float(offer["extra_mp"]), step
+    )
+    paths = [[offer["hex"]]] + [list(reach.path) for _, reach in sorted(beyond.items())]
+    command = {"units": offer["units"]}
+    return [p for p in paths if _accepted(state, units[0]["side"], {**command, "path": p})]
+
+
+def _accepted(state: State, side: str, command: dict[str, Any]) -> bool:
+    try:
+        judge_advance(state, side, command)
+    except RuleViolation:
+        return False
+    return True

@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.base import Dice, RulesEvent, RuleViolation, State, clone
+from service.rules.declare import Hex, Units
 from service.rules.merida import board, combat, data
+from service.rules.merida.commands import COMMANDS
 from service.rules.merida.retreats import retreat_group
 
 UNFILLED_MP = 2  # rule 8: each unfilled result is worth 2 extra movement points
@@ -58,7 +60,7 @@ def eligible_attacker(state: State, unit: dict[str, Any]) -> str | None:
 def check_attackers(state: State, side: str, ids: list[str], hex_: str) -> list[dict[str, Any]]:
     grid = board.map_of(state).grid
     if not board.units_at(state, hex_, board.other(side)):
-        raise RuleViolation("8", f"{hex_} holds no enemy unit", "hex")
+        raise RuleViolation("8", f"{board.hex_name(state, hex_)} holds no enemy unit", "hex")
     if not ids:
         raise RuleViolation("8", "an attack needs attacking units", "attackers")
     attackers = []
@@ -69,7 +71,9 @@ def check_attackers(state: State, side: str, ids: list[str], hex_: str) -> list[
                 "8", f"{unit['name']} is not a unit of yours on the map", "attackers"
             )
         if not grid.adjacent(unit["hex"], hex_):
-            raise RuleViolation("8", f"{unit['name']} is not adjacent to {hex_}", "attackers")
+            raise RuleViolation(
+                "8", f"{unit['name']} is not adjacent to {board.hex_name(state, hex_)}", "attackers"
+            )
         rule = eligible_attacker(state, unit)
         if rule is not None:
             reason = {
@@ -87,7 +91,16 @@ def check_attackers(state: State, side: str, ids: list[str], hex_: str) -> list[
     return attackers
 
 
-def declare_overrun(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "declare_overrun",
+    phases=("movement",),
+    doc="Rule 8 automatic victory: attackers at 6-1 or better during movement overrun a stack.",
+    hex=Hex(),
+    attackers=Units(min=1),
+)
+def declare_overrun(
+    state: State, side: str, command: Mapping[str, Any], dice: Dice
+) -> list[RulesEvent]:
     """Rule 8 automatic victory: 6-1 or better during movement; the stack and its ZOC are ignored
     for the rest of the movement phase, and the combat is still rolled in the combat phase."""
     hex_ = command["hex"]
@@ -175,12 +188,19 @@ def committed_air(state: State, hex_: str, role: str) -> list[str]:
     ]
 
 
+@COMMANDS.command(
+    "attack",
+    phases=("combat",),
+    doc="Rule 8: units adjacent to an enemy stack attack it; air loss rolls, the CRT, losses, "
+    "retreats and the advance after combat are decided and recorded.",
+    attackers=Units(),
+    hex=Hex(),
+)
 def resolve_attack(
     state: State, side: str, command: Mapping[str, Any], dice: Dice
 ) -> list[RulesEvent]:
     hex_ = command["hex"]
     attackers, defenders = check_attack(state, side, command)
-    enemy = board.other(side)
     record: dict[str, Any] = {
         "side": side,
         "hex": hex_,
@@ -198,8 +218,33 @@ def resolve_attack(
         record["eliminated"] = record["defenders"]
         record["advance"] = {"hex": hex_, "units": record["attackers"], "extra_mp": 0}
         return [RulesEvent("CombatResolved", record)]
+    air = _air_rolls(state, side, hex_, dice, record)
+    assessment = combat.assess(situation(state, attackers, hex_, air))
+    die = dice.roll(6, "combat")
+    outcome = combat.resolve(assessment["column"], die.value, assessment["modifier_total"])
+    record.update(
+        {k: assessment[k] for k in RECORDED},
+        die=die.as_dict(),
+        modified_roll=outcome["modified_roll"],
+        result=outcome["result"],
+        rule="8",
+    )
+    _apply_result(state, attackers, defenders, outcome["effect"], record)
+    return [RulesEvent("CombatResolved", record)]
+
+
+RECORDED = ("attack_strength", "defense_strength", "column", "modifiers", "strength_effects")
+
+
+def _air_rolls(
+    state: State, side: str, hex_: str, dice: Dice, record: dict[str, Any]
+) -> dict[str, int]:
+    """Rule 8: each side with air points on the hex rolls for losses; the points left count."""
     air = {"attacker": 0, "defender": 0}
-    for role, owner, key in (("attack", side, "attacker"), ("defense", enemy, "defender")):
+    for role, owner, key in (
+        ("attack", side, "attacker"),
+        ("defense", board.other(side), "defender"),
+    ):
         committed = committed_air(state, hex_, role)
         if committed:
             roll = _air_roll(state, owner, committed, dice)
@@ -207,47 +252,47 @@ def resolve_attack(
             if roll["loss"]:
                 record["air_losses"].append(roll["loss"])
             air[key] = len(committed) - (1 if roll["loss"] else 0)
-    assessment = combat.assess(situation(state, attackers, hex_, air))
-    die = dice.roll(6, "combat")
-    outcome = combat.resolve(assessment["column"], die.value, assessment["modifier_total"])
-    effect = outcome["effect"]
-    record.update(
-        {
-            k: assessment[k]
-            for k in (
-                "attack_strength",
-                "defense_strength",
-                "column",
-                "modifiers",
-                "strength_effects",
-            )
-        },
-        die=die.as_dict(),
-        modified_roll=outcome["modified_roll"],
-        result=outcome["result"],
-        rule="8",
-    )
+    return air
+
+
+def _apply_result(
+    state: State,
+    attackers: list[dict[str, Any]],
+    defenders: list[dict[str, Any]],
+    effect: dict[str, Any],
+    record: dict[str, Any],
+) -> None:
+    """The CRT result on a look-ahead copy: losses (leaders share the fate of their stack),
+    retreats, and the advance offered into a vacated hex (rule 8, rule 2, TEC)."""
+    hex_ = record["hex"]
     work = clone(state)
     lost_att, _ = _losses(attackers, effect["attacker_losses"])
     lost_def, unfilled = _losses(defenders, effect["defender_losses"])
     record["unfilled"] = unfilled
     _eliminate(work, lost_att + lost_def, record)
-    for unit in attackers + defenders:  # leaders share the fate of the units they are stacked with
-        if unit["type"] == "leader" and unit["id"] not in record["eliminated"]:
-            here = board.units_at(work, state["units"][unit["id"]]["hex"], unit["side"])
-            if not any(board.is_combat(u) for u in here) and (lost_att + lost_def):
-                _eliminate(work, [unit["id"]], record)
+    if lost_att + lost_def:
+        _leaders_share_fate(state, work, attackers + defenders, record)
     if effect["attacker_retreat"]:
         for hex_from in sorted({u["hex"] for u in attackers}):
             group = [work["units"][u["id"]] for u in attackers if u["hex"] == hex_from]
             _retreat(work, [u for u in group if u["status"] == "map"], record)
     town = board.town_or_city(state, hex_) == "town"
     if effect["defender_retreat"] and not town:  # TEC: defenders in a town ignore retreats
-        _retreat(work, board.units_at(work, hex_, enemy), record)
+        _retreat(work, board.units_at(work, hex_, board.other(record["side"])), record)
     survivors = [u["id"] for u in attackers if work["units"][u["id"]]["status"] == "map"]
     if effect["advance"] and survivors and not board.units_at(work, hex_):
         record["advance"] = {"hex": hex_, "units": survivors, "extra_mp": UNFILLED_MP * unfilled}
-    return [RulesEvent("CombatResolved", record)]
+
+
+def _leaders_share_fate(
+    state: State, work: State, units: list[dict[str, Any]], record: dict[str, Any]
+) -> None:
+    """Rule 2: leaders are eliminated if the units they are stacked with are eliminated."""
+    for unit in units:
+        if unit["type"] == "leader" and unit["id"] not in record["eliminated"]:
+            here = board.units_at(work, state["units"][unit["id"]]["hex"], unit["side"])
+            if not any(board.is_combat(u) for u in here):
+                _eliminate(work, [unit["id"]], record)
 
 
 def _eliminate(work: State, ids: list[str], record: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from service.rules.base import State
+from service.rules.hexgame import HexNames
 from service.rules.kernel import supply as kernel_supply
 from service.rules.kernel import zoc as kernel_zoc
 from service.rules.kernel.mapdata import MapData, cached_map
@@ -18,6 +19,16 @@ COMMAND_RANGE = 7  # rule 10
 
 def other(side: str) -> str:
     return SIDES[1 - SIDES.index(side)]
+
+
+def acting_side(state: State) -> str | None:
+    """Rule 4: the phasing player acts, except in phase F, where the non-phasing player places his
+    defending air units; no one acts once the game is over."""
+    if state["phase"] == "over":
+        return None
+    if state["phase"] == "air_defense":
+        return other(state["side"])
+    return str(state["side"])
 
 
 def map_of(state: State) -> MapData:
@@ -125,3 +136,21 @@ def town_or_city(state: State, hex_: str) -> str | None:
         if kind in features:
             return kind
     return None
+
+
+class PlaceNames(HexNames):
+    """Printed names, each hex's looked up once (a listing names hundreds of destinations)."""
+
+    def __init__(self, state: State | None) -> None:
+        super().__init__(state)
+        self._hexes: dict[str, str] = {}
+
+    def hex(self, hex_id: str) -> str:
+        if hex_id not in self._hexes:
+            self._hexes[hex_id] = super().hex(hex_id)
+        return self._hexes[hex_id]
+
+
+def hex_name(state: State, hex_: str) -> str:
+    """A hex as people read it: the place standing there, else its label (``Merida (J7)``)."""
+    return HexNames(state).hex(hex_)

@@ -21,13 +21,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from marshmallow import EXCLUDE, Schema, fields, validate
+
 from service.rules.base import InvalidCommand
 from service.rules.kernel.odds import Odds, OddsColumns
 from service.rules.merida import data
 
 UNIT_TYPES = ("infantry", "cavalry", "artillery", "armor", "leader", "guerrilla", "train")
 TERRAINS = ("clear", "mountain")
-SETTLEMENTS = (None, "town", "city")
+SETTLEMENTS = ("town", "city")
 MIN_ROW, MAX_ROW = 0, 7
 
 
@@ -37,50 +39,59 @@ def odds(attack: Fraction, defence: Fraction) -> Odds:
     return OddsColumns(data.crt_columns()).odds(float(attack), float(defence), below_min="first")
 
 
-def _units(situation: Mapping[str, Any], key: str, problems: dict[str, list[str]]) -> list[dict]:
-    units = situation.get(key)
-    if not isinstance(units, list) or not units:
-        problems[key] = ["a non-empty list of units is required"]
-        return []
-    for index, unit in enumerate(units):
-        place = f"{key}[{index}]"
-        if not isinstance(unit, Mapping):
-            problems[place] = ["must be an object"]
-            continue
-        if unit.get("type") not in UNIT_TYPES:
-            problems[f"{place}.type"] = [f"must be one of {', '.join(UNIT_TYPES)}"]
-        strength = unit.get("strength")
-        if isinstance(strength, bool) or not isinstance(strength, int | float) or strength < 0:
-            problems[f"{place}.strength"] = ["must be a number >= 0"]
-    return units
+_UNIT: dict[str, fields.Field] = {
+    "type": fields.String(required=True, validate=validate.OneOf(UNIT_TYPES)),
+    "strength": fields.Float(required=True, allow_nan=False, validate=validate.Range(min=0)),
+    "out_of_supply": fields.Boolean(truthy={True}, falsy={False}),
+    "strategic_moved": fields.Boolean(truthy={True}, falsy={False}),
+}
 
 
-def validate(situation: Mapping[str, Any]) -> None:
+def _units() -> fields.Field:
+    unit = Schema.from_dict(_UNIT, name="CombatUnit")(unknown=EXCLUDE)
+    return fields.List(fields.Nested(unit), required=True, validate=validate.Length(min=1))
+
+
+SITUATION = Schema.from_dict(
+    {
+        "attackers": _units(),
+        "defenders": _units(),
+        "terrain": fields.String(validate=validate.OneOf(TERRAINS)),
+        "settlement": fields.String(allow_none=True, validate=validate.OneOf(SETTLEMENTS)),
+        "across_river": fields.Boolean(truthy={True}, falsy={False}),
+        "attacker_air": fields.Integer(strict=True, validate=validate.Range(min=0)),
+        "defender_air": fields.Integer(strict=True, validate=validate.Range(min=0)),
+        "strategic_modifier": fields.Integer(strict=True, validate=validate.OneOf((2, -2))),
+        "roll": fields.Integer(strict=True, allow_none=True, validate=validate.Range(min=1, max=6)),
+    },
+    name="CombatSituation",
+)(unknown=EXCLUDE)
+
+
+def _flat(messages: Mapping[Any, Any], prefix: str = "") -> dict[str, list[str]]:
+    """Marshmallow's nested messages as ``{"attackers[0].type": [reasons]}``."""
+    out: dict[str, list[str]] = {}
+    for key, value in messages.items():
+        if key == "_schema":
+            name = prefix or "situation"
+        elif str(key).isdigit():
+            name = f"{prefix}[{key}]"
+        else:
+            name = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, Mapping):
+            out.update(_flat(value, name))
+        else:
+            out.setdefault(name, []).extend(value)
+    return out
+
+
+def validate_situation(situation: Mapping[str, Any]) -> None:
     """Raise InvalidCommand with ``{field: [reasons]}`` for a malformed situation."""
-    problems: dict[str, list[str]] = {}
-    if not isinstance(situation, Mapping):
-        raise InvalidCommand("the situation must be an object", {"situation": ["not an object"]})
-    attackers = _units(situation, "attackers", problems)
-    _units(situation, "defenders", problems)
-    if situation.get("terrain", "clear") not in TERRAINS:
-        problems["terrain"] = [f"must be one of {', '.join(TERRAINS)}"]
-    if situation.get("settlement") not in SETTLEMENTS:
-        problems["settlement"] = ["must be null, town or city"]
-    for key in ("attacker_air", "defender_air"):
-        value = situation.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            problems[key] = ["must be an integer >= 0"]
-    if situation.get("strategic_modifier", 2) not in (2, -2):
-        problems["strategic_modifier"] = ["must be 2 (rule 8) or -2 (rule 5)"]
-    roll = situation.get("roll")
-    if roll is not None and (isinstance(roll, bool) or roll not in range(1, 7)):
-        problems["roll"] = ["must be a die roll 1-6"]
-    for key in ("across_river",):
-        if not isinstance(situation.get(key, False), bool):
-            problems[key] = ["must be true or false"]
-    kinds = [u.get("type") for u in attackers if isinstance(u, Mapping)]
-    if "armor" in kinds and all(kind in ("armor", "leader") for kind in kinds):
-        problems["attackers"] = ["tanks may not attack by themselves (rule 2)"]
+    problems = _flat(SITUATION.validate(situation))
+    if not problems:
+        kinds = [u["type"] for u in situation["attackers"]]
+        if "armor" in kinds and all(kind in ("armor", "leader") for kind in kinds):
+            problems["attackers"] = ["tanks may not attack by themselves (rule 2)"]
     if problems:
         raise InvalidCommand("invalid combat situation", problems)
 
@@ -93,7 +104,7 @@ def _strength(unit: Mapping[str, Any]) -> Fraction:
 def assess(situation: Mapping[str, Any]) -> dict[str, Any]:
     """Strengths, odds column and die modifiers, each with the rule it comes from; with ``roll``
     also the modified roll and the CRT result."""
-    validate(situation)
+    validate_situation(situation)
     notes: list[dict[str, str]] = []
     attack = sum((_strength(u) for u in situation["attackers"]), Fraction(0))
     defence = sum((_strength(u) for u in situation["defenders"]), Fraction(0))

@@ -68,3 +68,21 @@ def victory_level(points: int) -> dict[str, Any]:
         if points >= row["min"] and (row["max"] is None or points <= row["max"]):
             return dict(row)
     return dict(load("victory")["levels"][-1])
+
+
+def tables() -> dict[str, Any]:
+    """The printed tables as data for clients: the CRT and its results, the TEC, the movement,
+    victory and air tables."""
+    crt = load("crt")
+    return {
+        "crt": {
+            "columns": list(crt["columns"]),
+            "rows": [{"roll": r["roll"], "results": list(r["results"])} for r in crt["rows"]],
+        },
+        "crt_results": {k: v["text"] for k, v in crt["results"].items()},
+        "tec": load("tec")["terrain"],
+        "movement": load("movement")["allowances"],
+        "victory_points": load("victory")["points"],
+        "victory_levels": load("victory")["levels"],
+        "air": load("air")["availability"],
+    }

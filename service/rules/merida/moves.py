@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from service.rules.base import RulesEvent, RuleViolation, State
+from service.rules.base import Dice, RulesEvent, RuleViolation, State
+from service.rules.declare import Path, Text, Units
 from service.rules.kernel import movement as kernel_movement
 from service.rules.merida import board, data, stacking, terrain
+from service.rules.merida.commands import COMMANDS
 
 MODES = ("tactical", "strategic", "rail")
 UNLIMITED = 10_000.0
@@ -28,16 +30,32 @@ def allowance(unit: dict[str, Any], mode: str) -> float:
     return mp
 
 
+EnemyView = tuple[dict[str, set[str]], set[str]]
+
+
+def enemy_view(state: State, side: str) -> EnemyView:
+    """The enemy ZOCs (hex -> the stacks exerting it; an overrun stack exerts none for the phasing
+    player, rule 8) and the hexes of enemy units, as ``side`` moves."""
+    enemy = board.other(side)
+    ignore = [o["hex"] for o in state["overruns"]] if state["side"] == side else []
+    return board.zoc_sources(state, enemy, ignore), board.occupied(state, enemy)
+
+
 class _Rules:
     """The step judgements for one unit's move, remembering why a step was refused."""
 
-    def __init__(self, state: State, unit: dict[str, Any], mode: str, start: str, path: list[str]):
+    def __init__(
+        self,
+        state: State,
+        unit: dict[str, Any],
+        mode: str,
+        start: str,
+        path: list[str],
+        view: EnemyView | None = None,
+    ):
         self.state, self.unit, self.mode, self.start = state, unit, mode, start
         self.side = unit["side"]
-        enemy = board.other(self.side)
-        ignore = [o["hex"] for o in state["overruns"]] if state["side"] == self.side else []
-        self.zoc = board.zoc_sources(state, enemy, ignore)
-        self.enemy_hexes = board.occupied(state, enemy)
+        self.zoc, self.enemy_hexes = view or enemy_view(state, self.side)
         self.mapdata = board.map_of(state)
         self.reason: tuple[str, str] = ("5", "")
         self.ignored: set[str] = set()
@@ -100,33 +118,90 @@ def _fitter(state: State, moving: list[dict[str, Any]]) -> Callable[[str], bool]
     return lambda hex_: stacking.fits(stacks.get(hex_, []) + moving)
 
 
-def check_move(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
-    ids, path, mode = command["units"], list(command["path"]), command.get("mode", "tactical")
-    if mode not in MODES:
-        raise RuleViolation("5", f"mode must be one of {', '.join(MODES)}", "mode")
-    units = [state["units"][i] for i in ids]
+def bound_group(state: State, unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """Set up table note: units that begin the game stacked with a leader must remain with that
+    leader for turn 1.  On turn 1 the leader and the units bound to it, while still together, move
+    only as one stack: the units that must move with ``unit`` (``unit`` first), else just it."""
+    if state["turn"] != 1:
+        return [unit]
+    leader = state["units"].get(unit["stay_with"] or "") or unit
+    if leader["type"] != "leader" or leader["status"] != "map" or leader["hex"] != unit["hex"]:
+        return [unit]
+    bound = [
+        u
+        for u in board.units_at(state, leader["hex"], leader["side"])
+        if u["stay_with"] == leader["id"]
+    ]
+    group = [leader, *bound] if bound else [unit]
+    return sorted(group, key=lambda u: (u["id"] != unit["id"], u["type"] == "leader", u["id"]))
+
+
+def committed(state: State, unit: dict[str, Any]) -> bool:
+    """Rule 8 automatic victory: the attackers of a declared overrun stay where they are."""
+    return any(unit["id"] in o["attackers"] for o in state["overruns"])
+
+
+def _check_movers(state: State, side: str, units: list[dict[str, Any]], start: str) -> None:
+    """Rules 4, 5, 8 and 12: who may move now."""
+    ids = {u["id"] for u in units}
     for unit in units:
         if unit["side"] != side or unit["status"] != "map":
             raise RuleViolation("4", f"{unit['name']} is not a unit of yours on the map", "units")
-        if unit["hex"] != path[0]:
-            raise RuleViolation("5", f"{unit['name']} is in {unit['hex']}, not {path[0]}", "path")
+        if unit["hex"] != start:
+            raise RuleViolation("5", f"{unit['name']} is in {unit['hex']}, not {start}", "path")
         if unit["moved"]:
             raise RuleViolation(
                 "5", f"{unit['name']} has moved: movement points are never accumulated", "units"
             )
-        if any(unit["id"] in o["attackers"] for o in state["overruns"]):
+        if committed(state, unit):
             raise RuleViolation("8", f"{unit['name']} is committed to an overrun", "units")
-    enemy_zoc = board.zoc_sources(state, board.other(side))
-    if mode in ("strategic", "rail") and path[0] in enemy_zoc:
+        group = bound_group(state, unit)
+        if any(u["id"] not in ids for u in group):
+            raise RuleViolation("12", separated(group, unit), "units")
+
+
+def separated(group: list[dict[str, Any]], unit: dict[str, Any]) -> str:
+    """Why ``unit`` may not move without the rest of its turn-1 ``group`` (set up table note)."""
+    leader = next(u for u in group if u["type"] == "leader")
+    others = [u["name"] for u in group if u["type"] != "leader"]
+    stack = " and ".join([", ".join(others), leader["name"]])
+    if unit["id"] == leader["id"]:
+        return (
+            f"{leader['name']} began the game stacked with {', '.join(others)}, who must remain "
+            f"with that leader for turn 1: move {stack} as one stack"
+        )
+    return (
+        f"{unit['name']} began the game stacked with {leader['name']} and must remain with that "
+        f"leader for turn 1: move {stack} as one stack"
+    )
+
+
+def _check_mode(
+    state: State, side: str, units: list[dict[str, Any]], mode: str, start: str
+) -> list[dict[str, Any]]:
+    """Rule 5: strategic and rail movement, the armored train."""
+    if mode in ("strategic", "rail") and start in board.zoc_sources(state, board.other(side)):
         raise RuleViolation("5", "strategic movement may not begin in an enemy ZOC", "mode")
     rail_brigades = [u for u in units if u["type"] not in ("train", "leader")]
     if mode == "rail" and rail_brigades and (state["rail_used"] or len(rail_brigades) > 1):
         raise RuleViolation("5", "rail movement is limited to one brigade per turn", "units")
     if any(u["type"] == "train" for u in units) and (len(units) > 1 or mode != "rail"):
         raise RuleViolation("5", "the armored train moves alone, along the rail line", "mode")
+    return rail_brigades
+
+
+def _walk(
+    state: State,
+    units: list[dict[str, Any]],
+    mode: str,
+    path: list[str],
+    view: EnemyView | None = None,
+) -> dict[str, float]:
+    """Rules 5, 6, 7, 10 and the TEC, step by step for each unit: the cost of each unit's move."""
     costs: dict[str, float] = {}
+    view = view or enemy_view(state, units[0]["side"])
     for unit in units:
-        rules = _Rules(state, unit, mode, path[0], path)
+        rules = _Rules(state, unit, mode, path[0], path, view)
         try:
             walked = kernel_movement.walk(
                 board.map_of(state).grid,
@@ -141,16 +216,37 @@ def check_move(state: State, side: str, command: Mapping[str, Any]) -> list[Rule
         costs[unit["id"]] = walked.cost
         if unit["out_of_supply"]:
             _not_towards_enemy(state, unit, path)
+    return costs
+
+
+@COMMANDS.command(
+    "move",
+    phases=("movement",),
+    doc="Rule 5: units move together along a path, in tactical, strategic or rail mode.",
+    units=Units(min=1),
+    path=Path(min=2),
+    mode=Text(required=False, choices=MODES),
+)
+def check_move(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
+    return [judge_move(state, side, command)]
+
+
+def judge_move(state: State, side: str, command: Mapping[str, Any]) -> RulesEvent:
+    """The move a parsed ``move`` command makes, or the RuleViolation citing the rule it breaks."""
+    ids, path, mode = command["units"], list(command["path"]), command.get("mode", "tactical")
+    units = [state["units"][i] for i in ids]
+    _check_movers(state, side, units, path[0])
+    rail_brigades = _check_mode(state, side, units, mode, path[0])
     event = {
         "side": side,
         "units": list(ids),
         "path": path,
         "mode": mode,
-        "costs": costs,
+        "costs": _walk(state, units, mode, path),
         "allowances": {u["id"]: allowance(u, mode) for u in units},
         "counts_for_rail": bool(rail_brigades),
     }
-    return [RulesEvent("UnitsMoved", event)]
+    return RulesEvent("UnitsMoved", event)
 
 
 def _violation(err: kernel_movement.MoveError, rules: _Rules) -> RuleViolation:
@@ -210,6 +306,33 @@ def destinations(state: State, unit: dict[str, Any], mode: str) -> dict[str, lis
     }
 
 
+def group_destinations(
+    state: State, units: list[dict[str, Any]], mode: str
+) -> dict[str, list[str]]:
+    """Where a stack that moves as one (:func:`bound_group`) may end a move in ``mode``, with a path
+    to each: the hexes every unit reaches on its own, by a path ``check_move`` accepts for all."""
+    if len(units) == 1:
+        return destinations(state, units[0], mode)
+    side, start = units[0]["side"], units[0]["hex"]
+    try:
+        _check_movers(state, side, units, start)
+        _check_mode(state, side, units, mode, start)
+    except RuleViolation:
+        return {}
+    each = [destinations(state, unit, mode) for unit in units]
+    view = enemy_view(state, side)
+    found: dict[str, list[str]] = {}
+    for hex_ in sorted(set(each[0]).intersection(*each[1:])):
+        for paths in each:
+            try:
+                _walk(state, units, mode, paths[hex_], view)
+            except RuleViolation:
+                continue
+            found[hex_] = paths[hex_]
+            break
+    return found
+
+
 def regain_hexes(
     state: State, unit: dict[str, Any], tactical: Mapping[str, list[str]] | None = None
 ) -> tuple[str, list[str]] | None:
@@ -217,6 +340,8 @@ def regain_hexes(
     moved and could regain its line by moving: which line, and the hexes that regain it.
     ``tactical`` is the unit's tactical :func:`destinations` when the caller has them already."""
     if unit["moved"] or unit["status"] != "map" or not board.needs_lines(unit):
+        return None
+    if committed(state, unit):  # rule 8: it may not move any more
         return None
     for line, flag, reach in (
         ("supply", "out_of_supply", board.supplied_hexes),
@@ -228,7 +353,7 @@ def regain_hexes(
         if unit["hex"] in lined:
             continue
         if tactical is None:
-            tactical = destinations(state, unit, "tactical")
+            tactical = group_destinations(state, bound_group(state, unit), "tactical")
         found = [h for h in tactical if h in lined]
         if found:
             return line, found

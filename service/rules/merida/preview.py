@@ -1,6 +1,6 @@
 """``preview``: what an ``attack`` would meet before it is sent (rule 8).
 
-It runs the checks and the assessment ``decide`` runs (``commands.check_shape`` and ``check_turn``,
+It runs the checks and the assessment ``decide`` runs (the declaration's parse and guard,
 ``battle.check_attack``, ``battle.situation``, ``combat.assess``), so the preview cannot disagree
 with the decision.  The one thing it cannot know is the air loss rolls made at resolution: the
 headline odds count every committed air point, and ``air.outcomes`` gives the column for each
@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.base import InvalidCommand, State
-from service.rules.merida import battle, combat, commands
+from service.rules.merida import battle, combat
+from service.rules.merida.commands import COMMANDS, check_turn
 
 AIR_NOTE = (
     "each side with air points here rolls one die before the combat; on a 6 it rolls again: 1-3 "
@@ -21,14 +22,24 @@ AIR_NOTE = (
 )
 
 
+class MeridaPreviews:
+    """The previews capability: an attack before it is sent (rule 8), and any combat situation."""
+
+    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
+        return preview_attack(state, side, command)
+
+    def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
+        return combat.assess(situation)
+
+
 def preview_attack(state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
     """Strengths, the odds column, every strength effect and die modifier with its rule."""
-    if not isinstance(command, Mapping) or command.get("type") != "attack":
+    spec, parsed = COMMANDS.parse(state, command)
+    if spec.type != "attack":
         raise InvalidCommand("only attacks are previewed", {"type": ["attack"]})
-    kind = commands.check_shape(state, command)
-    commands.check_turn(state, side, kind)
-    attackers, defenders = battle.check_attack(state, side, command)
-    hex_ = command["hex"]
+    check_turn(state, side, spec)
+    attackers, defenders = battle.check_attack(state, side, parsed)
+    hex_ = parsed["hex"]
     air = {
         "attacker": len(battle.committed_air(state, hex_, "attack")),
         "defender": len(battle.committed_air(state, hex_, "defense")),

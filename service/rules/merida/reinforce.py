@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from service.rules.base import RulesEvent, RuleViolation, State
+from service.rules.base import Dice, RulesEvent, RuleViolation, State
+from service.rules.declare import Hex, Unit, Units
 from service.rules.merida import board, stacking
+from service.rules.merida.commands import COMMANDS
 
 REORGANIZE = 3  # rule 9
 
@@ -44,7 +46,14 @@ def pending_units(state: State, side: str) -> list[dict[str, Any]]:
     return [u for u in state["units"].values() if u["side"] == side and u["status"] == "pending"]
 
 
-def place(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "place_reinforcement",
+    phases=("reinforcements",),
+    doc="Rule 4A and the Reinforcement table: a unit due now enters at one of its hexes.",
+    unit=Unit(),
+    hex=Hex(),
+)
+def place(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     unit = state["units"][command["unit"]]
     if unit["side"] != side or unit["status"] != "pending":
         raise RuleViolation(
@@ -76,11 +85,19 @@ def substitutes(state: State, unit_id: str) -> list[str]:
     )
 
 
-def remove(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "remove",
+    phases=("reinforcements",),
+    doc="The Reinforcement table: a unit due for removal leaves the map (an eliminated one is "
+    "replaced by one of equal or greater value, ``instead``).",
+    unit=Unit(),
+    instead=Unit(required=False),
+)
+def remove(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     due_id = command["unit"]
-    if due_id not in state["pending_removals"] or state["units"][due_id]["side"] != side:
-        raise RuleViolation("12", f"{due_id} is not due for removal", "unit")
     due = state["units"][due_id]
+    if due_id not in state["pending_removals"] or due["side"] != side:
+        raise RuleViolation("12", f"{due['name']} is not due for removal", "unit")
     chosen = command.get("instead") or due_id
     if due["status"] == "map":
         if chosen != due_id:
@@ -99,13 +116,20 @@ def remove(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEve
     ]
 
 
-def keep(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "keep",
+    phases=("reinforcements",),
+    doc="The Reinforcement table: the Republican 71 Div may stay on the map for 10 victory points.",
+    unit=Unit(),
+)
+def keep(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     unit_id = command["unit"]
+    name = state["units"][unit_id]["name"]
     entry = removal_entry(state, unit_id)
     if unit_id not in state["pending_removals"] or "may_keep_for_vp" not in entry:
-        raise RuleViolation("12", f"{unit_id} may not stay on the map", "unit")
+        raise RuleViolation("12", f"{name} may not stay on the map", "unit")
     if state["units"][unit_id]["side"] != side:
-        raise RuleViolation("12", f"{unit_id} is not yours", "unit")
+        raise RuleViolation("12", f"{name} is not yours", "unit")
     return [
         RulesEvent("UnitKept", {"side": side, "unit": unit_id, "vp_cost": entry["may_keep_for_vp"]})
     ]
@@ -120,7 +144,15 @@ def reorganizable(state: State, side: str) -> dict[tuple[str, str], list[str]]:
     return {key: sorted(ids) for key, ids in groups.items() if len(ids) >= REORGANIZE}
 
 
-def reorganize(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "reorganize",
+    phases=("reinforcements",),
+    doc="Rule 9: three eliminated units of one type and command; one returns with a leader.",
+    units=Units(min=1),
+    leader=Unit(),
+    **{"return": Unit()},
+)
+def reorganize(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     ids = list(command["units"])
     units = [state["units"][i] for i in ids]
     if len(set(ids)) != REORGANIZE or any(
@@ -156,21 +188,32 @@ def reorganize(state: State, side: str, command: Mapping[str, Any]) -> list[Rule
     ]
 
 
-def deploy(state: State, side: str, command: Mapping[str, Any]) -> list[RulesEvent]:
+@COMMANDS.command(
+    "deploy",
+    phases=("deployment",),
+    doc="Set up table note: the 37 and 68 Div may deploy within one hex of their listed hex.",
+    unit=Unit(),
+    hex=Hex(),
+)
+def deploy(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list[RulesEvent]:
     """Set up table note: the 37 and 68 Div may deploy within one hex of their listed hex."""
     origins = state["deployment"]["units"]
     unit_id, hex_ = command["unit"], command["hex"]
+    name = state["units"][unit_id]["name"]
     if unit_id not in origins or state["units"][unit_id]["side"] != side:
-        raise RuleViolation("12", f"{unit_id} may not redeploy", "unit")
+        raise RuleViolation("12", f"{name} may not redeploy", "unit")
     grid = board.map_of(state).grid
-    if (
-        not grid.in_bounds(hex_)
-        or grid.distance(origins[unit_id], hex_) > state["deployment"]["within"]
-    ):
-        raise RuleViolation("12", f"{unit_id} deploys within one hex of {origins[unit_id]}", "hex")
+    if grid.distance(origins[unit_id], hex_) > state["deployment"]["within"]:
+        raise RuleViolation("12", f"{name} deploys within one hex of {origins[unit_id]}", "hex")
     if board.units_at(state, hex_, board.other(side)):
         raise RuleViolation("6", f"{hex_} holds enemy units", "hex")
     return [RulesEvent("UnitDeployed", {"side": side, "unit": unit_id, "hex": hex_})]
+
+
+def deployment_hexes(state: State, unit_id: str) -> list[str]:
+    """The hexes within the deployment allowance of a unit's listed hex (set up table note)."""
+    origin = state["deployment"]["units"][unit_id]
+    return sorted(board.map_of(state).grid.within(origin, state["deployment"]["within"]))
 
 
 def overstacked(state: State, side: str) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from service.rules.base import RulesEvent, State, clone
 from service.rules.merida import battle, board, data, reinforce
+from service.rules.merida.board import acting_side
 from service.rules.merida.events import apply_event
 from service.rules.merida.retreats import retreat_group
 from service.rules.merida.victory import final_result
@@ -15,13 +16,7 @@ from service.rules.merida.victory import final_result
 PHASES = ("reinforcements", "supply", "movement", "command", "air_attack", "air_defense", "combat")
 FIRST = "nationalist"  # rule 4: the Nationalist is always the first player
 
-
-def acting_side(state: State) -> str | None:
-    if state["phase"] == "over":
-        return None
-    if state["phase"] == "air_defense":  # phase F: the non-phasing player places defending air
-        return board.other(state["side"])
-    return str(state["side"])
+__all__ = ["acting_side", "advance_events", "available_air", "attackable_hexes", "enter_first_turn"]
 
 
 def following(state: State) -> tuple[int, str, str] | None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from service.rules.base import ScenarioError, State
+from service.rules.merida.combat import UNIT_TYPES
 from service.rules.scenario import Scenario, load_scenario_file
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
@@ -16,13 +17,41 @@ SCENARIO_DIR = Path(__file__).parent / "scenarios"
 def scenario_path(scenario_id: str) -> Path:
     path = SCENARIO_DIR / f"{scenario_id}.json"
     if not path.is_file():
-        known = sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
+        known = scenario_ids()
         raise ScenarioError(f"unknown scenario {scenario_id!r}", {"scenario": [f"known: {known}"]})
     return path
 
 
 def load(scenario_id: str) -> Scenario:
     return load_scenario_file(scenario_path(scenario_id), "merida")
+
+
+def scenario_ids() -> list[str]:
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.json"))
+
+
+def unit_check(index: int, unit: dict[str, Any]) -> list[dict[str, str]]:
+    """This game's own check of a scenario's unit entry: a unit type it knows and a combat strength
+    (leaders: the value they add) for every unit."""
+    report = []
+    if unit.get("type") not in UNIT_TYPES:
+        report.append(
+            {
+                "level": "error",
+                "place": f"units[{index}].type",
+                "message": f"must be one of {', '.join(UNIT_TYPES)}",
+            }
+        )
+    strength = (unit.get("values") or {}).get("strength")
+    if isinstance(strength, bool) or not isinstance(strength, int | float) or strength < 0:
+        report.append(
+            {
+                "level": "error",
+                "place": f"units[{index}].values.strength",
+                "message": "a combat strength >= 0 is required",
+            }
+        )
+    return report
 
 
 def _unit(spec: Any, formations: Mapping[str, str]) -> dict[str, Any]:

@@ -1,43 +1,65 @@
-"""The Closing the Merida Pocket rules system (see docs/rules/merida.md)."""
+"""The Closing the Merida Pocket rules system (see docs/rules/merida.md and docs/rules/contract.md).
+
+The core hooks a hex game fills (scenarios, the state before the first command, the acting side,
+the phase, the actions), the declared commands and events, and the capabilities it offers: the
+drawing of board, counters and tables, the attack and combat previews, and the check of a scenario
+file.  It has no hidden information."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-from service.rules.base import Dice, Governing, RulesEvent, RulesSystem, ScenarioInfo, State
-from service.rules.kernel.layout import board_json
-from service.rules.merida import board, combat, commands, data, knowledge, setup
-from service.rules.merida.events import apply_event
-from service.rules.merida.legal import legal_actions
-from service.rules.merida.preview import preview_attack
-from service.rules.merida.sequence import acting_side, enter_first_turn
-from service.rules.scenario import check_file
-from service.rules.scenario.placeholders import unwrap
+from service.rules.actions import Actions
+from service.rules.base import State
+from service.rules.hexgame import HexDrawing, HexRulesSystem, HexScenarioChecks
+from service.rules.merida import (  # noqa: F401 - each module declares the commands it decides
+    advance,
+    battle,
+    data,
+    moves,
+    phases,
+    reinforce,
+    setup,
+)
+from service.rules.merida.board import acting_side
+from service.rules.merida.commands import COMMANDS
+from service.rules.merida.events import EVENTS
+from service.rules.merida.legal import actions
+from service.rules.merida.preview import MeridaPreviews
+from service.rules.merida.rulebook import RULEBOOK
+from service.rules.merida.sequence import enter_first_turn
+from service.rules.scenario import Scenario
 
 
-class MeridaRules(RulesSystem):
+class MeridaRules(HexRulesSystem):
     name = "merida"
     title = "Closing the Merida Pocket - Extremadura, 1938"
     document = "merida"
 
-    def scenarios(self) -> list[ScenarioInfo]:
-        return [setup.load(path.stem).info() for path in sorted(setup.SCENARIO_DIR.glob("*.json"))]
+    commands = COMMANDS
+    events = EVENTS
+    hidden_information = False
+    rulebook = RULEBOOK
 
-    def default_options(self, scenario: str) -> dict[str, Any]:
-        return setup.load(scenario).default_options()
+    def __init__(self) -> None:
+        self.drawing = HexDrawing(self.scenario_map, data.tables)
+        self.previews = MeridaPreviews()
+        self.scenario_checks = HexScenarioChecks(setup.unit_check)
+
+    # -- scenarios --------------------------------------------------------------------------------
+    def scenario_ids(self) -> list[str]:
+        return setup.scenario_ids()
+
+    def load_scenario(self, scenario: str) -> Scenario:
+        return setup.load(scenario)
 
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         return enter_first_turn(setup.build_state(setup.load(scenario), options))
 
-    def sides(self, state: State) -> list[str]:
-        return list(board.SIDES)
-
-    def active_sides(self, state: State) -> list[str]:
-        side = acting_side(state)
-        return [side] if side else []
+    # -- whose turn, what they may do --------------------------------------------------------------
+    def acting_side(self, state: State) -> str | None:
+        return acting_side(state)
 
     def phase(self, state: State) -> dict[str, Any]:
         return {
@@ -47,81 +69,5 @@ class MeridaRules(RulesSystem):
             "acting": acting_side(state),
         }
 
-    def legal_actions(self, state: State, side: str) -> list[dict[str, Any]]:
-        return legal_actions(state, side)
-
-    def decide(
-        self, state: State, side: str, command: Mapping[str, Any], dice: Dice
-    ) -> list[RulesEvent]:
-        return commands.decide(state, side, command, dice)
-
-    def apply(self, state: State, event: RulesEvent) -> State:
-        return apply_event(state, event)
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        return state["result"]
-
-    def governing(self, event_type: str) -> Governing:
-        return knowledge.governing(event_type)
-
-    def event_facts(self, event: RulesEvent, state_before: State) -> list[str]:
-        return knowledge.event_facts(event, state_before)
-
-    def describe(self, event: RulesEvent) -> str:
-        return knowledge.describe(event)
-
-    def board(self, scenario: str) -> dict[str, Any]:
-        return board_json(setup.load(scenario).map)
-
-    def tables(self) -> dict[str, Any]:
-        crt = data.load("crt")
-        return {
-            "crt": {
-                "columns": list(crt["columns"]),
-                "rows": [{"roll": r["roll"], "results": list(r["results"])} for r in crt["rows"]],
-            },
-            "crt_results": {k: v["text"] for k, v in crt["results"].items()},
-            "tec": data.load("tec")["terrain"],
-            "movement": data.load("movement")["allowances"],
-            "victory_points": data.load("victory")["points"],
-            "victory_levels": data.load("victory")["levels"],
-            "air": data.load("air")["availability"],
-        }
-
-    def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
-        """An attack's strengths, odds column and die modifiers with their rules (rule 8)."""
-        return preview_attack(state, side, command)
-
-    def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:
-        return combat.assess(situation)
-
-    def check_scenario_file(self, path: str) -> list[dict[str, str]]:
-        """The scenario format's problems and placeholders, plus this game's own: unit types it
-        knows and a combat strength (leaders: the value they add) for every unit."""
-        report = check_file(path)
-        try:
-            raw, _ = unwrap(json.loads(Path(path).read_text(encoding="utf-8")))
-        except (OSError, ValueError):
-            return report
-        units = raw.get("units") if isinstance(raw, dict) else None
-        for index, unit in enumerate(units if isinstance(units, list) else []):
-            if not isinstance(unit, dict):
-                continue
-            if unit.get("type") not in combat.UNIT_TYPES:
-                report.append(
-                    {
-                        "level": "error",
-                        "place": f"units[{index}].type",
-                        "message": f"must be one of {', '.join(combat.UNIT_TYPES)}",
-                    }
-                )
-            strength = (unit.get("values") or {}).get("strength")
-            if isinstance(strength, bool) or not isinstance(strength, int | float) or strength < 0:
-                report.append(
-                    {
-                        "level": "error",
-                        "place": f"units[{index}].values.strength",
-                        "message": "a combat strength >= 0 is required",
-                    }
-                )
-        return report
+    def actions(self, state: State, side: str) -> Actions:
+        return actions(state, side)

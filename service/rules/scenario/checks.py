@@ -1,235 +1,218 @@
-"""Cross-reference checks of scenario data that may be partly malformed (the schema reports the
-shape): hexes on the map, sides, unit ids, entries, turns and option defaults."""
+"""Cross-reference checks of a scenario: hexes on the map, sides, unit ids, entries and turns.
+
+They run on what the schema (:mod:`service.rules.scenario.schema`) loaded -- all of it, or when
+some parts are malformed the part that loaded -- so every value has its declared type, a missing
+part is absent, and a list item that did not load is ``None`` in its place.  The schema reports
+the shape; these checks report every other problem, each with its place.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from service.rules.kernel.grid import Bounds, HexGrid
-from service.rules.scenario.model import OPTION_TYPES, OptionSpec
 
 Problem = tuple[str, str]  # (place, message)
+Data = Mapping[str, Any]
+
+#: the parts of a map that place its grid
+GRID_KEYS = ("coordinates", "orientation", "offset", "bounds")
+
+
+def objects(items: Iterable[Data | None]) -> list[tuple[int, Data]]:
+    """The objects of a loaded list with their indexes (an item that did not load is empty)."""
+    return [(index, item or {}) for index, item in enumerate(items)]
 
 
 class Checker:
-    """Cross-reference checks on data that may be partly malformed (the schema reports that)."""
+    """Cross-reference checks on loaded scenario data (see the module's docstring)."""
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: Data) -> None:
         self.data = data
+        self.map: Data = data.get("map") or {}
         self.problems: list[Problem] = []
-        self.grid: HexGrid | None = None
-        sides = data.get("sides")
-        self.sides = [s for s in sides if isinstance(s, str)] if isinstance(sides, list) else []
+        self.sides: list[str] = [s for s in data.get("sides", ()) if s is not None]
+        self.grid = self._grid()
 
     def add(self, place: str, message: str) -> None:
         self.problems.append((place, message))
 
-    def hex(self, place: str, label: Any) -> bool:
-        if self.grid is None or not isinstance(label, str):
+    def _grid(self) -> HexGrid | None:
+        if not all(self.map.get(key) for key in GRID_KEYS) or len(self.map["bounds"]) < 4:
+            return None  # the schema reports what is missing
+        m = self.map
+        try:
+            grid = HexGrid(m["coordinates"], Bounds(**m["bounds"]), m["orientation"], m["offset"])
+            grid.labels()
+        except ValueError as exc:
+            if str(exc).startswith("empty bounds"):
+                self.add("map.bounds", "the bounds hold no hex")
+            else:  # a hex in bounds has no label (row 0 of letter-number coordinates)
+                self.add(
+                    "map.bounds", f"the bounds leave the {m['coordinates']} coordinates: {exc}"
+                )
+            return None
+        return grid
+
+    # -- places of things --------------------------------------------------------------------------
+    def hex(self, place: str, label: str | None) -> bool:
+        """Whether ``label`` is a hex of the map; reports it when the map is known and it is not."""
+        if self.grid is None or label is None:
             return False
         if not self.grid.in_bounds(label):
             self.add(place, f"unknown hex {label}")
             return False
         return True
 
-    def side(self, place: str, side: Any, allow_any: bool = False) -> None:
+    def hexes(self, place: str, labels: Iterable[str | None]) -> None:
+        for index, label in enumerate(labels):
+            self.hex(f"{place}[{index}]", label)
+
+    def side(self, place: str, side: str | None, allow_any: bool = False) -> None:
         known = not self.sides or side in self.sides or (allow_any and side == "")
-        if isinstance(side, str) and not known:
+        if side is not None and not known:
             self.add(place, f"unknown side {side!r} (sides: {', '.join(self.sides)})")
 
+    def unique(self, items: list[tuple[int, Data]], key: str, what: str, place: str) -> None:
+        """Report each item whose ``key`` an earlier one already has."""
+        seen: dict[Any, int] = {}
+        for index, item in items:
+            value = item.get(key)
+            if value is not None and value in seen:
+                self.add(f"{place}[{index}].{key}", f"duplicate {what} {value!r}")
+            seen.setdefault(value, index)
+
+    # -- the checks ----------------------------------------------------------------------------------
     def run(self) -> list[Problem]:
         self.check_sides()
-        self.check_map()
+        self.check_terrain()
+        self.check_hexsides()
+        self.check_places()
+        self.check_entries()
         unit_ids = self.check_units()
-        self.check_reinforcements(unit_ids)
-        self.check_options()
+        Reinforcements(self, unit_ids).check()
         return self.problems
 
     def check_sides(self) -> None:
-        seen: set[str] = set()
-        for index, side in enumerate(self.sides):
-            if side in seen:
+        for index, side in enumerate(self.data.get("sides", ())):
+            if side is not None and side in self.data["sides"][:index]:
                 self.add(f"sides[{index}]", f"duplicate side {side!r}")
-            seen.add(side)
 
-    def check_map(self) -> None:
-        m = self.data.get("map")
-        if not isinstance(m, dict):
-            return
-        try:
-            b = m["bounds"]
-            self.grid = HexGrid(
-                m["coordinates"],
-                Bounds(b["min_col"], b["max_col"], b["min_row"], b["max_row"]),
-                m["orientation"],
-                m["offset"],
-            )
-            self.grid.labels()
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, ValueError) and "empty bounds" in str(exc):
-                self.add("map.bounds", "the bounds hold no hex")
-            return  # the schema reports missing or mistyped parts
-        types = m.get("terrain_types")
-        known = set(types) if isinstance(types, list) else None
-        if known is not None and m.get("default_terrain", "clear") not in known:
-            self.add(
-                "map.default_terrain", f"unknown terrain {m.get('default_terrain', 'clear')!r}"
-            )
-        for label, terrain in _items(m.get("terrain")):
+    def check_terrain(self) -> None:
+        known = self.map.get("terrain_types")
+        default = self.map.get("default_terrain")
+        if known is not None and default is not None and default not in known:
+            self.add("map.default_terrain", f"unknown terrain {default!r}")
+        for label, terrain in self.map.get("terrain", {}).items():
             on_map = self.hex(f"map.terrain.{label}", label)
-            if on_map and known is not None and isinstance(terrain, str) and terrain not in known:
+            if on_map and known is not None and terrain not in known:
                 self.add(f"map.terrain.{label}", f"unknown terrain {terrain!r}")
-        for label, _ in _items(m.get("hex_features")):
+        for label in self.map.get("hex_features", {}):
             self.hex(f"map.hex_features.{label}", label)
-        seen_sides: dict[str, int] = {}
-        for index, side in _indexed(m.get("hexsides")):
-            hexes = side.get("hexes")
-            if not (isinstance(hexes, list) and len(hexes) == 2):
-                continue
+
+    def check_hexsides(self) -> None:
+        seen: dict[str, int] = {}
+        for index, hexside in objects(self.map.get("hexsides", ())):
             place = f"map.hexsides[{index}]"
-            ok = [self.hex(f"{place}.hexes[{i}]", h) for i, h in enumerate(hexes)]
-            if all(ok):
-                if not self.grid.adjacent(hexes[0], hexes[1]):
-                    self.add(f"{place}.hexes", f"{hexes[0]} and {hexes[1]} are not adjacent")
-                else:
-                    key = self.grid.hexside(hexes[0], hexes[1])
-                    if key in seen_sides:
-                        self.add(
-                            place, f"hexside {key} already given at hexsides[{seen_sides[key]}]"
-                        )
-                    seen_sides[key] = index
-        names: set[str] = set()
-        for index, place_data in _indexed(m.get("places")):
-            place = f"map.places[{index}]"
-            self.hex(f"{place}.hex", place_data.get("hex"))
-            name = place_data.get("name")
-            if isinstance(name, str):
-                if name in names:
-                    self.add(f"{place}.name", f"duplicate place {name!r}")
-                names.add(name)
-        for side, hexes in _items(m.get("supply_sources")):
+            pair = hexside.get("hexes") or []
+            if len(pair) != 2 or not all(
+                self.hex(f"{place}.hexes[{i}]", h) for i, h in enumerate(pair)
+            ):
+                continue
+            assert self.grid is not None  # known hexes: the grid is known
+            if not self.grid.adjacent(pair[0], pair[1]):
+                self.add(f"{place}.hexes", f"{pair[0]} and {pair[1]} are not adjacent")
+                continue
+            key = self.grid.hexside(pair[0], pair[1])
+            if key in seen:
+                self.add(place, f"hexside {key} already given at hexsides[{seen[key]}]")
+            seen.setdefault(key, index)
+
+    def check_places(self) -> None:
+        places = objects(self.map.get("places", ()))
+        for index, place in places:
+            self.hex(f"map.places[{index}].hex", place.get("hex"))
+        self.unique(places, "name", "place", "map.places")
+        for side, hexes in self.map.get("supply_sources", {}).items():
             self.side(f"map.supply_sources.{side}", side)
-            for i, h in enumerate(_list(hexes)):
-                self.hex(f"map.supply_sources.{side}[{i}]", h)
-        entry_names: set[str] = set()
-        for index, entry in _indexed(m.get("entries")):
-            place = f"map.entries[{index}]"
-            self.side(f"{place}.side", entry.get("side", ""), allow_any=True)
-            for i, h in enumerate(_list(entry.get("hexes"))):
-                self.hex(f"{place}.hexes[{i}]", h)
-            name = entry.get("name")
-            if isinstance(name, str):
-                if name in entry_names:
-                    self.add(f"{place}.name", f"duplicate entry {name!r}")
-                entry_names.add(name)
+            self.hexes(f"map.supply_sources.{side}", hexes)
+
+    def check_entries(self) -> None:
+        entries = objects(self.map.get("entries", ()))
+        for index, entry in entries:
+            self.side(f"map.entries[{index}].side", entry.get("side"), allow_any=True)
+            self.hexes(f"map.entries[{index}].hexes", entry.get("hexes", ()))
+        self.unique(entries, "name", "entry", "map.entries")
 
     def check_units(self) -> dict[str, int]:
+        """The units' ids, each with the index of its first unit."""
         ids: dict[str, int] = {}
-        for index, unit in _indexed(self.data.get("units")):
+        for index, unit in objects(self.data.get("units", ())):
             place = f"units[{index}]"
             uid = unit.get("id")
-            if isinstance(uid, str):
-                if uid in ids:
-                    self.add(f"{place}.id", f"duplicate unit id {uid!r} (also units[{ids[uid]}])")
-                else:
-                    ids[uid] = index
+            if uid in ids:
+                self.add(f"{place}.id", f"duplicate unit id {uid!r} (also units[{ids[uid]}])")
+            elif uid is not None:
+                ids[uid] = index
             self.side(f"{place}.side", unit.get("side"))
-            if unit.get("hex") is not None:
-                self.hex(f"{place}.hex", unit.get("hex"))
+            self.hex(f"{place}.hex", unit.get("hex"))
         return ids
 
-    def check_reinforcements(self, unit_ids: dict[str, int]) -> None:
-        units = _list(self.data.get("units"))
-        turns = self.data.get("turns")
-        m = _dict(self.data.get("map"))
-        entries = {
-            e.get("name"): e
-            for _, e in _indexed(m.get("entries"))
-            if isinstance(e.get("name"), str)
+
+class Reinforcements:
+    """Each reinforcement names a unit not set up, arriving once, in the game's turns, by an entry
+    of its side or a hex of the map; each unit is set up or arrives."""
+
+    def __init__(self, checker: Checker, unit_ids: dict[str, int]) -> None:
+        self.checker = checker
+        self.units = objects(checker.data.get("units", ()))
+        self.unit_ids = unit_ids
+        self.entries = {
+            e["name"]: e for _, e in objects(checker.map.get("entries", ())) if e.get("name")
         }
-        arriving: dict[str, int] = {}
-        for index, r in _indexed(self.data.get("reinforcements")):
+        self.arriving: dict[str, int] = {}
+
+    def check(self) -> None:
+        turns = self.checker.data.get("turns")
+        for index, item in objects(self.checker.data.get("reinforcements", ())):
             place = f"reinforcements[{index}]"
-            uid = r.get("unit")
-            if isinstance(uid, str):
-                if uid not in unit_ids:
-                    self.add(f"{place}.unit", f"unknown unit {uid!r}")
-                else:
-                    unit = units[unit_ids[uid]]
-                    if isinstance(unit, dict) and unit.get("hex") is not None:
-                        self.add(
-                            f"{place}.unit", f"unit {uid!r} is already set up in {unit['hex']}"
-                        )
-                    if uid in arriving:
-                        self.add(
-                            f"{place}.unit",
-                            f"unit {uid!r} already arrives at reinforcements[{arriving[uid]}]",
-                        )
-                    arriving[uid] = index
-            turn = r.get("turn")
-            if isinstance(turn, int) and isinstance(turns, int) and not 1 <= turn <= turns:
-                self.add(f"{place}.turn", f"turn {turn} is not in 1..{turns}")
-            has_entry, has_hex = "entry" in r, "hex" in r
-            if has_entry == has_hex:
-                self.add(place, "give exactly one of entry and hex")
-            elif has_entry and isinstance(r["entry"], str):
-                entry = entries.get(r["entry"])
-                if entry is None:
-                    self.add(f"{place}.entry", f"unknown entry {r['entry']!r}")
-                elif isinstance(uid, str) and uid in unit_ids:
-                    unit_side = units[unit_ids[uid]].get("side")
-                    if entry.get("side") not in ("", None, unit_side):
-                        self.add(
-                            f"{place}.entry",
-                            f"entry {r['entry']!r} belongs to {entry.get('side')!r}",
-                        )
-            elif has_hex:
-                self.hex(f"{place}.hex", r["hex"])
-        for uid, index in unit_ids.items():
-            unit = units[index]
-            if isinstance(unit, dict) and unit.get("hex") is None and uid not in arriving:
-                self.add(
+            unit = self.unit(place, index, item.get("unit"))
+            turn = item.get("turn")
+            if turn is not None and turns is not None and not 1 <= turn <= turns:
+                self.checker.add(f"{place}.turn", f"turn {turn} is not in 1..{turns}")
+            if "entry" in item and "hex" not in item:
+                self.entry(place, item["entry"], unit)
+            elif "hex" in item and "entry" not in item:
+                self.checker.hex(f"{place}.hex", item["hex"])
+        self.unplaced()
+
+    def unit(self, place: str, index: int, uid: str | None) -> Data | None:
+        """The unit a reinforcement brings, checked; ``None`` when it is not known."""
+        if uid is None:
+            return None
+        if uid not in self.unit_ids:
+            self.checker.add(f"{place}.unit", f"unknown unit {uid!r}")
+            return None
+        unit = self.units[self.unit_ids[uid]][1]
+        if unit.get("hex") is not None:
+            self.checker.add(f"{place}.unit", f"unit {uid!r} is already set up in {unit['hex']}")
+        if uid in self.arriving:
+            where = f"reinforcements[{self.arriving[uid]}]"
+            self.checker.add(f"{place}.unit", f"unit {uid!r} already arrives at {where}")
+        self.arriving.setdefault(uid, index)
+        return unit
+
+    def entry(self, place: str, name: str, unit: Data | None) -> None:
+        entry = self.entries.get(name)
+        if entry is None:
+            self.checker.add(f"{place}.entry", f"unknown entry {name!r}")
+        elif unit is not None and entry.get("side") not in ("", None, unit.get("side")):
+            self.checker.add(f"{place}.entry", f"entry {name!r} belongs to {entry.get('side')!r}")
+
+    def unplaced(self) -> None:
+        for uid, index in self.unit_ids.items():
+            if self.units[index][1].get("hex") is None and uid not in self.arriving:
+                self.checker.add(
                     f"units[{index}]", f"unit {uid!r} is neither set up (hex) nor a reinforcement"
                 )
-
-    def check_options(self) -> None:
-        for name, option in _items(self.data.get("options")):
-            if not isinstance(option, dict) or "default" not in option:
-                continue
-            spec = option_spec(name, option)
-            for reason in spec.problems(option["default"]) if spec else []:
-                self.add(f"options.{name}.default", reason)
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _items(value: Any) -> list[tuple[Any, Any]]:
-    return list(value.items()) if isinstance(value, dict) else []
-
-
-def _indexed(value: Any) -> list[tuple[int, dict[str, Any]]]:
-    if not isinstance(value, list):
-        return []
-    return [(i, item) for i, item in enumerate(value) if isinstance(item, dict)]
-
-
-def option_spec(name: str, data: Mapping[str, Any]) -> OptionSpec | None:
-    try:
-        return OptionSpec(
-            name,
-            data["default"],
-            data.get("description", ""),
-            tuple(data["choices"]) if isinstance(data.get("choices"), list) else None,
-            data.get("min") if isinstance(data.get("min"), int | float) else None,
-            data.get("max") if isinstance(data.get("max"), int | float) else None,
-            data.get("type") if data.get("type") in OPTION_TYPES else None,
-        )
-    except KeyError:
-        return None

@@ -15,33 +15,29 @@ from marshmallow import ValidationError
 from service.rules.base import ScenarioError
 from service.rules.kernel.grid import Bounds, HexGrid
 from service.rules.kernel.mapdata import Entry, MapData, Place
-from service.rules.scenario.checks import Checker, Problem, option_spec
-from service.rules.scenario.model import Reinforcement, Scenario, UnitSpec
+from service.rules.scenario.checks import Checker, Problem
+from service.rules.scenario.model import OptionSpec, Reinforcement, Scenario, UnitSpec
 from service.rules.scenario.placeholders import Placeholder, join, unwrap
 from service.rules.scenario.schema import ScenarioSchema
 
 
 def flatten(messages: Any, place: str = "") -> list[Problem]:
-    """marshmallow's nested error messages as ``(place, message)`` pairs."""
-    if isinstance(messages, list | tuple):
-        found: list[Problem] = []
-        for message in messages:
-            found.extend(
-                flatten(message, place) if isinstance(message, dict) else [(place, str(message))]
-            )
-        return found
-    if isinstance(messages, dict):
-        if messages and set(messages) <= {"key", "value"}:  # a Dict field's key/value errors
-            found = []
-            for part, inner in messages.items():
-                found.extend(flatten(inner, place if part == "value" else f"{place} (key)"))
-            return found
-        found = []
-        for key, inner in messages.items():
-            here = place if key == "_schema" else join(place, key)
-            found.extend(flatten(inner, here))
-        return found
-    return [(place, str(messages))]
+    """marshmallow's nested error messages -- dicts by field, index, ``_schema`` and a Dict
+    field's ``key``/``value``, down to lists of strings -- as ``(place, message)`` pairs."""
+    if not isinstance(messages, dict):
+        return [(place, str(m)) for m in ([messages] if isinstance(messages, str) else messages)]
+    found: list[Problem] = []
+    for key, inner in messages.items():
+        found.extend(flatten(inner, _place(place, key, set(messages))))
+    return found
+
+
+def _place(place: str, key: str | int, keys: set[str | int]) -> str:
+    if key == "_schema":
+        return place
+    if keys <= {"key", "value"}:  # a Dict field's entry: its key or its value
+        return place if key == "value" else f"{place} (key)"
+    return join(place, key)
 
 
 def validate(raw: Any) -> tuple[dict[str, Any] | None, list[Problem], list[Placeholder]]:
@@ -50,12 +46,12 @@ def validate(raw: Any) -> tuple[dict[str, Any] | None, list[Problem], list[Place
         return None, [("", "a scenario must be a JSON object")], []
     data, placeholders = unwrap(raw)
     problems: list[Problem] = []
-    loaded: dict[str, Any] | None = None
     try:
         loaded = ScenarioSchema().load(data)
-    except ValidationError as err:
+    except ValidationError as err:  # check what did load, too: every problem at once
         problems.extend(flatten(err.messages))
-    problems.extend(Checker(data).run())
+        loaded = err.valid_data or {}
+    problems.extend(Checker(loaded).run())
     unique = sorted(set(problems), key=lambda p: (_order(p[0]), p[1]))
     return (loaded if not unique else None), unique, placeholders
 
@@ -107,7 +103,7 @@ def build(data: Mapping[str, Any], placeholders: list[Placeholder]) -> Scenario:
         map=mapdata,
         units=units,
         reinforcements=reinforcements,
-        options={name: option_spec(name, o) for name, o in data["options"].items()},  # type: ignore[misc]
+        options={name: OptionSpec.from_data(name, o) for name, o in data["options"].items()},
         data=data["data"],
         description=data["description"],
         placeholders=tuple(placeholders),

@@ -43,40 +43,49 @@ class OptionSpec:
     max: float | None = None
     type: str | None = None  # one of OPTION_TYPES; None: the type of the default
 
+    @classmethod
+    def from_data(cls, name: str, data: Mapping[str, Any]) -> OptionSpec:
+        """An option from what :class:`~service.rules.scenario.schema.OptionSchema` loaded."""
+        choices = data.get("choices")
+        return cls(
+            name,
+            data["default"],
+            data.get("description", ""),
+            tuple(choices) if choices is not None else None,
+            data.get("min"),
+            data.get("max"),
+            data.get("type"),
+        )
+
     @property
     def kind(self) -> str | None:
-        return self.type or _kind_of(self.default)
+        return self.type or KINDS.get(type(self.default))
 
     def problems(self, value: Any) -> list[str]:
         """Why ``value`` is not valid for this option (empty when it is)."""
         kind = self.kind
-        if kind is not None and not _is_kind(value, kind):
+        if kind is not None and KINDS.get(type(value)) not in ACCEPTS[kind]:
             return [f"must be a{'n' if kind == 'integer' else ''} {kind}, not {value!r}"]
         if self.choices is not None and value not in self.choices:
             return [f"must be one of {list(self.choices)}, not {value!r}"]
-        if self.min is not None and isinstance(value, int | float) and value < self.min:
+        if KINDS.get(type(value)) not in ("integer", "number"):
+            return []
+        if self.min is not None and value < self.min:
             return [f"must be at least {self.min:g}"]
-        if self.max is not None and isinstance(value, int | float) and value > self.max:
+        if self.max is not None and value > self.max:
             return [f"must be at most {self.max:g}"]
         return []
 
 
-def _kind_of(value: Any) -> str | None:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return None
-
-
-def _is_kind(value: Any, kind: str) -> bool:
-    if kind == "number":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    return _kind_of(value) == kind
+#: the option kind of a JSON value, by its exact type (``True`` is a boolean, not an integer)
+KINDS: dict[type, str] = {bool: "boolean", int: "integer", float: "number", str: "string"}
+#: the kinds of value each option kind accepts (a number may be written as an integer)
+ACCEPTS: dict[str, tuple[str, ...]] = {
+    "boolean": ("boolean",),
+    "integer": ("integer",),
+    "number": ("integer", "number"),
+    "string": ("string",),
+}
 
 
 @dataclass(frozen=True)

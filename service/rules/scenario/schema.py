@@ -1,16 +1,44 @@
-"""The marshmallow 4 schemas of the scenario format (shape and types; cross-references are checked
-in :mod:`service.rules.scenario.loader`).  See docs/scenario-format.md."""
+"""The marshmallow 4 schemas of the scenario format: the shape and types, and what one part says
+of itself (a reinforcement gives an entry or a hex; an option's default is one of its values).
+Cross-references between parts are checked on what they load, in
+:mod:`service.rules.scenario.checks`.  See docs/scenario-format.md."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from collections.abc import Mapping
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, utils, validate, validates_schema
 
 from service.rules.kernel.coords import COORDINATE_SYSTEMS
 from service.rules.kernel.grid import OFFSETS, ORIENTATIONS
-from service.rules.scenario.model import OPTION_TYPES
+from service.rules.scenario.model import OPTION_TYPES, OptionSpec
 
 FORMAT = "arbiter-scenario/1"
-_name = fields.String(required=True, validate=validate.Length(min=1))
+
+
+class Items(fields.List):
+    """A list whose loaded items keep their places when some fail -- ``None`` for a value that did
+    not load, the loaded part of an object -- so what loads is still checked at the right index."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> list[Any]:
+        if not utils.is_collection(value):
+            raise self.make_error("invalid")
+        loaded: list[Any] = []
+        errors: dict[int, Any] = {}
+        for index, item in enumerate(value):
+            try:
+                loaded.append(self.inner.deserialize(item, **kwargs))
+            except ValidationError as error:
+                loaded.append(error.valid_data)
+                errors[index] = error.messages
+        if errors:
+            raise ValidationError(errors, valid_data=loaded)
+        return loaded
+
+
+def _name() -> fields.String:
+    return fields.String(required=True, validate=validate.Length(min=1))
 
 
 class BoundsSchema(Schema):
@@ -21,8 +49,8 @@ class BoundsSchema(Schema):
 
 
 class HexsideSchema(Schema):
-    hexes = fields.List(fields.String(), required=True, validate=validate.Length(equal=2))
-    features = fields.List(
+    hexes = Items(fields.String(), required=True, validate=validate.Length(equal=2))
+    features = Items(
         fields.String(validate=validate.Length(min=1)),
         required=True,
         validate=validate.Length(min=1),
@@ -30,7 +58,7 @@ class HexsideSchema(Schema):
 
 
 class PlaceSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1))
+    name = _name()
     hex = fields.String(required=True)
     kind = fields.String(load_default="")
     values = fields.Dict(keys=fields.String(), values=fields.Float(), load_default=dict)
@@ -38,9 +66,9 @@ class PlaceSchema(Schema):
 
 
 class EntrySchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1))
+    name = _name()
     side = fields.String(load_default="")
-    hexes = fields.List(fields.String(), required=True, validate=validate.Length(min=1))
+    hexes = Items(fields.String(), required=True, validate=validate.Length(min=1))
 
 
 class MapSchema(Schema):
@@ -48,25 +76,25 @@ class MapSchema(Schema):
     orientation = fields.String(required=True, validate=validate.OneOf(ORIENTATIONS))
     offset = fields.String(required=True, validate=validate.OneOf(OFFSETS))
     bounds = fields.Nested(BoundsSchema, required=True)
-    terrain_types = fields.List(fields.String(validate=validate.Length(min=1)))
+    terrain_types = Items(fields.String(validate=validate.Length(min=1)))
     default_terrain = fields.String(load_default="clear")
     terrain = fields.Dict(keys=fields.String(), values=fields.String(), load_default=dict)
     hex_features = fields.Dict(
-        keys=fields.String(), values=fields.List(fields.String()), load_default=dict
+        keys=fields.String(), values=Items(fields.String()), load_default=dict
     )
-    hexsides = fields.List(fields.Nested(HexsideSchema), load_default=list)
-    places = fields.List(fields.Nested(PlaceSchema), load_default=list)
+    hexsides = Items(fields.Nested(HexsideSchema), load_default=list)
+    places = Items(fields.Nested(PlaceSchema), load_default=list)
     supply_sources = fields.Dict(
-        keys=fields.String(), values=fields.List(fields.String()), load_default=dict
+        keys=fields.String(), values=Items(fields.String()), load_default=dict
     )
-    entries = fields.List(fields.Nested(EntrySchema), load_default=list)
+    entries = Items(fields.Nested(EntrySchema), load_default=list)
     notes = fields.String()
 
 
 class UnitSchema(Schema):
-    id = fields.String(required=True, validate=validate.Length(min=1))
+    id = _name()
     side = fields.String(required=True)
-    type = fields.String(required=True, validate=validate.Length(min=1))
+    type = _name()
     name = fields.String(load_default="")
     steps = fields.Integer(strict=True, load_default=1, validate=validate.Range(min=1))
     values = fields.Dict(keys=fields.String(), values=fields.Float(), load_default=dict)
@@ -80,31 +108,43 @@ class ReinforcementSchema(Schema):
     entry = fields.String()
     hex = fields.String()
 
+    @validates_schema(pass_original=True, skip_on_field_errors=False)
+    def one_place(self, data: dict[str, Any], original_data: Any, **kwargs: Any) -> None:
+        given = original_data  # the keys as written (a mistyped entry is still an entry)
+        if isinstance(given, Mapping) and ("entry" in given) == ("hex" in given):
+            raise ValidationError("give exactly one of entry and hex")
+
 
 class OptionSchema(Schema):
     default = fields.Raw(required=True, allow_none=True)
     description = fields.String(load_default="")
-    choices = fields.List(fields.Raw())
+    choices = Items(fields.Raw())
     min = fields.Float()
     max = fields.Float()
     type = fields.String(validate=validate.OneOf(OPTION_TYPES))
+
+    @validates_schema
+    def default_is_a_value(self, data: dict[str, Any], **kwargs: Any) -> None:
+        reasons = OptionSpec.from_data("", data).problems(data["default"])
+        if reasons:
+            raise ValidationError(reasons, field_name="default")
 
 
 class ScenarioSchema(Schema):
     format = fields.String(required=True, validate=validate.Equal(FORMAT))
     id = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9][a-z0-9_-]*$"))
-    system = fields.String(required=True, validate=validate.Length(min=1))
-    title = fields.String(required=True, validate=validate.Length(min=1))
+    system = _name()
+    title = _name()
     description = fields.String(load_default="")
-    sides = fields.List(
+    sides = Items(
         fields.String(validate=validate.Length(min=1)),
         required=True,
         validate=validate.Length(min=1),
     )
     turns = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     map = fields.Nested(MapSchema, required=True)
-    units = fields.List(fields.Nested(UnitSchema), required=True)
-    reinforcements = fields.List(fields.Nested(ReinforcementSchema), load_default=list)
+    units = Items(fields.Nested(UnitSchema), required=True)
+    reinforcements = Items(fields.Nested(ReinforcementSchema), load_default=list)
     options = fields.Dict(
         keys=fields.String(), values=fields.Nested(OptionSchema), load_default=dict
     )

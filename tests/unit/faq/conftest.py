@@ -6,6 +6,14 @@ import pytest
 
 from faq.corpus import Corpus, load_corpus
 from faq.search import KnowledgeBase
+from service.rules.base import Rulebook
+from service.rules.rulebook import shipped_rulebooks
+
+
+@pytest.fixture(scope="session")
+def rulebooks() -> dict[str, Rulebook]:
+    """The games' rulebooks, by document, as their packages declare them."""
+    return {r.document: r for r in shipped_rulebooks()}
 
 
 @pytest.fixture(scope="session")

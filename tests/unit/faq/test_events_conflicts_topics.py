@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from faq.conflicts import CONFLICTS
-from faq.corpus import DEFAULT_CORPUS, read
+from faq.corpus import DEFAULT_CORPUS, Corpus, read
 from faq.errors import QueryError
-from faq.model import ClubRuling
+from faq.model import ClubRuling, Entry
 from faq.search import KnowledgeBase
 from faq.topics import europa_topics, topics_for
 
@@ -68,36 +67,49 @@ def test_for_event_rejects_unknown_rulebook(kb: KnowledgeBase) -> None:
     assert info.value.field == "document"
 
 
-def test_conflicts_quote_the_corpus_verbatim() -> None:
-    for conflict in CONFLICTS:
-        text = read(DEFAULT_CORPUS, conflict.document)
+@pytest.fixture(scope="module")
+def conflicts(corpus: Corpus) -> list[Entry]:
+    """The conflict entries made from the games' rulebooks."""
+    return corpus.conflicts
+
+
+def test_conflicts_quote_the_corpus_verbatim(conflicts: list[Entry], rulebooks: dict) -> None:
+    assert [c.id for c in conflicts] == [
+        "backbone:conflict-crt-errata",
+        "merida:conflict-strategic-movement-modifier",
+        "merida:conflict-zoc-to-zoc",
+    ]
+    for conflict in conflicts:
+        text = read(DEFAULT_CORPUS, rulebooks[conflict.document])
         for reading in conflict.extra["readings"]:
             assert reading["quote"] in text, (conflict.id, reading["quote"])
 
 
-def test_5_vs_8_strategic_movement_says_what_the_merida_engine_applies() -> None:
+def test_5_vs_8_strategic_movement_says_what_the_merida_engine_applies(
+    conflicts: list[Entry],
+) -> None:
     """The conflict entry and the rules module agree: rule 8's +2 by default, rule 5 as an option."""
     from service.rules.merida import SYSTEM
 
-    c = next(c for c in CONFLICTS if c.id == "merida:conflict-strategic-movement-modifier")
+    c = next(c for c in conflicts if c.id == "merida:conflict-strategic-movement-modifier")
     assert c.extra["engine_reading"].startswith("rule 8's +2 by default")
     assert "strategic_modifier = -2" in c.extra["option"]
     options = SYSTEM.default_options("merida-1938")
     assert options["strategic_modifier"] == 2
 
 
-def test_5_vs_7_zoc_to_zoc_says_what_the_merida_engine_applies() -> None:
+def test_5_vs_7_zoc_to_zoc_says_what_the_merida_engine_applies(conflicts: list[Entry]) -> None:
     """Rule 5's same-enemy-unit reading by default, rule 7's as the option ``zoc_to_zoc = any``."""
     from service.rules.merida import SYSTEM
 
-    c = next(c for c in CONFLICTS if c.id == "merida:conflict-zoc-to-zoc")
+    c = next(c for c in conflicts if c.id == "merida:conflict-zoc-to-zoc")
     assert c.extra["engine_reading"].startswith("rule 5's reading by default")
     assert "zoc_to_zoc = 'any'" in c.extra["option"]
     assert SYSTEM.default_options("merida-1938")["zoc_to_zoc"] == "same_unit"
 
 
-def test_backbone_crt_errata_6_to_1_rolls_7_and_8() -> None:
-    c = next(c for c in CONFLICTS if c.id == "backbone:conflict-crt-errata")
+def test_backbone_crt_errata_6_to_1_rolls_7_and_8(conflicts: list[Entry]) -> None:
+    c = next(c for c in conflicts if c.id == "backbone:conflict-crt-errata")
     assert "-/4" in c.extra["engine_reading"] and "no retreat" in c.extra["engine_reading"]
 
 

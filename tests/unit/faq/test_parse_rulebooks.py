@@ -70,27 +70,28 @@ def test_barcelona_headings(corpus: Corpus) -> None:
     ]  # fmt: skip
 
 
-def test_no_rulebook_text_is_lost(corpus: Corpus) -> None:
+def test_no_rulebook_text_is_lost(corpus: Corpus, rulebooks: dict) -> None:
     """Every word of each rulebook is in some entry, bar two group titles that head no text:
     Merida's "Charts and tables" and the sheet title "BACK TO BARCELONA"."""
     for document in ("merida", "backbone", "bizkaya", "barcelona"):
-        source = set(re.findall(r"\w+", read(DEFAULT_CORPUS, document)))
+        source = set(re.findall(r"\w+", read(DEFAULT_CORPUS, rulebooks[document])))
         parsed = " ".join(f"{e.heading} {e.title} {e.text}" for e in corpus.rulebooks[document])
         missing = source - set(re.findall(r"\w+", parsed))
         assert missing <= {"Charts", "BACK", "TO", "BARCELONA"}, (document, sorted(missing))
 
 
-def test_ids_stable_and_unique(corpus: Corpus) -> None:
+def test_ids_stable_and_unique(corpus: Corpus, rulebooks: dict) -> None:
     for document, entries in corpus.rulebooks.items():
-        again = parse_rulebook(document, read(DEFAULT_CORPUS, document))
+        again = parse_rulebook(rulebooks[document], read(DEFAULT_CORPUS, rulebooks[document]))
         assert [e.id for e in again] == [e.id for e in entries]
         assert len({e.id for e in entries}) == len(entries)
 
 
-def test_missing_heading_fails_loudly() -> None:
-    text = read(DEFAULT_CORPUS, "merida").replace("Automatic victory\n", "Automatic win\n")
-    with pytest.raises(RulebookParseError, match="Automatic victory"):
-        parse_rulebook("merida", text)
+def test_missing_heading_fails_loudly(rulebooks: dict) -> None:
+    merida = rulebooks["merida"]
+    text = read(DEFAULT_CORPUS, merida).replace("Automatic victory\n", "Automatic win\n")
+    with pytest.raises(RulebookParseError, match="merida: heading not found: 'Automatic victory'"):
+        parse_rulebook(merida, text)
 
 
 def test_split_title() -> None:

@@ -128,7 +128,8 @@ def test_s10_1_game_ends_after_turn_4_with_vp_for_held_objectives():
     assert result["winner"] == "blue"
     assert result["outcome"] == "win"
     assert SYSTEM.active_sides(state) == []
-    assert SYSTEM.legal_actions(state, "blue") == []
+    assert not SYSTEM.actions(state, "blue")
+    assert SYSTEM.describe(log[-1][-1], state) == "The game ends: Blue wins (Red 1 VP, Blue 2 VP)"
 
 
 def test_event_facts_name_terrain_unit_types_and_result():
@@ -139,3 +140,28 @@ def test_event_facts_name_terrain_unit_types_and_result():
             state = SYSTEM.apply(state, event)
     facts = SYSTEM.event_facts(log[3][0], state)
     assert {"CombatResolved", "clear", "infantry", "DR"} <= set(facts)
+
+
+def test_events_are_worded_with_printed_names():
+    initial, _, log = play(RED_TURN_1 + BLUE_TURN_1[:1], [5])
+    state = copy.deepcopy(initial)
+    sentences = []
+    for events in log:
+        for event in events:
+            sentences.append(SYSTEM.describe(event, state))
+            state = SYSTEM.apply(state, event)
+    assert sentences[0] == (
+        "2nd Foot moves from D2 to D6 for 2 MP, stopping in an enemy zone of control"
+    )
+    assert sentences[3] == "2nd Foot attacks Blue Line in D7 at 1-1: roll 5, DR"
+    assert sentences[4] == "Blue Line retreats from D7 to F8"
+    assert "to Mill (C5) for 2 MP" in sentences[-1]  # a hex by the place standing there
+    assert all("{" not in s and "[" not in s for s in sentences)
+
+
+def test_every_emitted_event_is_declared_and_governed():
+    _, _, log = play(SCRIPT, ROLLS)
+    for events in log:
+        for event in events:
+            assert event.type in SYSTEM.events
+            assert SYSTEM.governing(event.type).sections

@@ -3,7 +3,7 @@
 import pytest
 
 from service.rules.base import InvalidCommand, RuleViolation, ScenarioError
-from service.rules.registry import build_registry
+from service.rules.registry import Registry
 from tests.fixtures.skirmish import SYSTEM
 from tests.support.dice import ScriptedDice
 
@@ -41,7 +41,8 @@ def test_s3_1_only_the_active_side_acts_in_its_phase():
         violation(state, "red", {"type": "attack", "attackers": ["r1"], "defender_hex": "C6"})
         == "S3.1"
     )
-    assert SYSTEM.legal_actions(state, "blue") == []
+    assert not SYSTEM.actions(state, "blue")
+    assert SYSTEM.actions(state, "red").types()[-1] == "end_phase"
 
 
 def test_s4_2_no_skipping_hexes():
@@ -69,11 +70,16 @@ def test_s4_3_never_into_an_enemy_unit():
 
 def test_s5_1_stop_on_entering_an_enemy_zoc():
     assert violation(start(), "red", move("r2", "D3", "D4", "D5", "D6", "E6")) == "S5.1"
-    reach = next(a for a in SYSTEM.legal_actions(start(), "red") if a.get("unit") == "r2")[
-        "reachable"
-    ]
-    assert reach["D6"] == {"cost": 2.0, "path": ["D3", "D4", "D5", "D6"]}
-    assert "E6" in reach and "D6" not in reach["E6"]["path"][:-1]
+    template = next(
+        t for t in SYSTEM.actions(start(), "red").templates if t.label == "Move 2nd Foot"
+    )
+    assert template.fixed == {"unit": "r2"}
+    choice = template.choose["path"]
+    reach = {
+        path[-1]: (path, label) for path, label in zip(choice.options, choice.labels, strict=True)
+    }
+    assert reach["D6"] == (["D2", "D3", "D4", "D5", "D6"], "D6 (2 MP)")
+    assert "E6" in reach and "D6" not in reach["E6"][0][:-1]
 
 
 def test_s5_2_no_zoc_across_a_river():
@@ -126,7 +132,9 @@ def test_s7_7_no_attack_worse_than_1_2():
         violation(state, "red", {"type": "attack", "attackers": ["r3"], "defender_hex": "C6"})
         == "S7.7"
     )
-    assert not [a for a in SYSTEM.legal_actions(state, "red") if a["type"] == "attack"]
+    actions = SYSTEM.actions(state, "red")
+    assert not actions.of_type("attack")
+    assert [(b.label, b.rule) for b in actions.blocked] == [("Attack C6", "S7.7")]
 
 
 def test_s8_3_a_defender_that_cannot_retreat_loses_a_step():
@@ -165,23 +173,77 @@ def test_invalid_commands():
     with pytest.raises(InvalidCommand) as err:
         SYSTEM.decide(state, "red", {"type": "move", "unit": "r1"}, ScriptedDice())
     assert "path" in err.value.details
-    with pytest.raises(InvalidCommand):
+    with pytest.raises(InvalidCommand) as err:
         SYSTEM.decide(state, "red", {"type": "move", "unit": "zz", "path": ["C3"]}, ScriptedDice())
+    assert err.value.details == {"unit": ["unknown unit zz"]}
 
 
-def test_legal_actions_are_valid_commands():
+@pytest.mark.parametrize(
+    ("command", "field"),
+    [
+        ({"type": "move", "unit": "r1", "path": []}, "path"),
+        ({"type": "move", "unit": "r1", "path": ["C3", "Z99"]}, "path"),
+        ({"type": "move", "unit": 7, "path": ["C3"]}, "unit"),
+        ({"type": "move", "unit": "r1", "path": ["C3"], "speed": 2}, "speed"),
+        ({"type": "attack", "attackers": [], "defender_hex": "C6"}, "attackers"),
+        ({"type": "attack", "attackers": ["r1", "r1"], "defender_hex": "C6"}, "attackers"),
+        ({"type": "attack", "attackers": ["r1"]}, "defender_hex"),
+        ({"type": "attack", "attackers": ["r1"], "defender_hex": "Q77"}, "defender_hex"),
+        ({"type": "end_phase", "now": True}, "now"),
+    ],
+)
+def test_a_malformed_command_names_its_field(command, field):
+    with pytest.raises(InvalidCommand) as err:
+        SYSTEM.decide(start(), "red", command, ScriptedDice())
+    assert field in err.value.details
+
+
+def test_template_built_moves_are_legal_and_cost_what_their_label_says():
     state = start()
-    actions = SYSTEM.legal_actions(state, "red")
-    assert actions[-1] == {"type": "end_phase"}
-    for action in actions[:-1]:
-        for hex_, reach in action["reachable"].items():
-            events = SYSTEM.decide(
-                state,
-                "red",
-                {"type": "move", "unit": action["unit"], "path": reach["path"]},
-                ScriptedDice(),
-            )
-            assert events[0].data["to"] == hex_ and events[0].data["cost"] == reach["cost"]
+    templates = SYSTEM.actions(state, "red").templates
+    assert templates[-1].type == "end_phase"
+    for template in templates[:-1]:
+        choice = template.choose["path"]
+        for command, label in zip(template.commands(), choice.labels, strict=True):
+            events = SYSTEM.decide(state, "red", command, ScriptedDice())
+            assert events[0].data["to"] == command["path"][-1]
+            assert label.endswith(f"({events[0].data['cost']:g} MP)")
+
+
+def _attack_state():
+    return position(start(), COMBAT, r2="D6", r1="C4")
+
+
+@pytest.mark.parametrize("state", [start(), position(start(), COMBAT, r2="D6", r1="C4")])
+def test_every_template_built_command_is_never_invalid(state):
+    side = SYSTEM.active_sides(state)[0]
+    actions = SYSTEM.actions(state, side)
+    assert actions, "a side that must act always has a template"
+    for template in actions.templates:
+        for command in template.commands():
+            try:
+                SYSTEM.decide(state, side, command, ScriptedDice([3] * 10))
+            except InvalidCommand as exc:  # pragma: no cover - the failure message
+                pytest.fail(f"{template.label}: {command} is malformed: {exc.details}")
+
+
+def test_attack_templates_offer_the_adjacent_units_by_name():
+    actions = SYSTEM.actions(_attack_state(), "red")
+    attack = actions.of_type("attack")[-1]
+    assert [t.label for t in actions.of_type("attack")] == ["Attack C6", "Attack D7"]
+    assert attack.fixed == {"defender_hex": "D7"}
+    assert attack.choose["attackers"].options == ("r2",)
+    assert attack.choose["attackers"].labels == ("2nd Foot",)
+    assert attack.kinds == {"attackers": "units", "defender_hex": "hex"}
+
+
+def test_s4_1_a_unit_that_moved_is_shown_blocked():
+    state = start()
+    for event in SYSTEM.decide(state, "red", move("r1", "C3"), ScriptedDice()):
+        state = SYSTEM.apply(state, event)
+    actions = SYSTEM.actions(state, "red")
+    assert "Move 1st Foot" not in [t.label for t in actions.templates]
+    assert [(b.label, b.rule) for b in actions.blocked] == [("Move 1st Foot", "S4.1")]
 
 
 def test_options_and_scenarios():
@@ -203,16 +265,38 @@ def test_options_and_scenarios():
 def test_governing_tables_and_preview():
     assert SYSTEM.governing("CombatResolved").sections[0] == "S7.1"
     assert SYSTEM.governing("Unknown").sections == ()
-    crt = SYSTEM.tables()["crt"]
+    assert SYSTEM.drawing is not None and SYSTEM.previews is not None
+    crt = SYSTEM.drawing.tables()["crt"]
     assert crt["columns"] == ["1-2", "1-1", "2-1", "3-1", "4-1"]
     assert crt["rows"][5] == {"roll": 6, "results": ["DR", "DR", "DE", "DE", "DE"]}
-    preview = SYSTEM.combat_preview({"attack": 11, "defence": 4, "roll": 6, "modifier": 1})
+    previews = SYSTEM.previews
+    preview = previews.combat_preview({"attack": 11, "defence": 4, "roll": 6, "modifier": 1})
     assert preview["odds"]["column"] == "2-1"
     assert preview["result"]["used"] == 6 and preview["result"]["result"] == "DE"
+    with pytest.raises(InvalidCommand) as err:
+        previews.combat_preview({"attack": "lots"})
+    assert set(err.value.details) == {"attack", "defence"}
+    attack = {"type": "attack", "attackers": ["r2"], "defender_hex": "D7"}
+    found = previews.preview(_attack_state(), "red", attack)
+    assert (found["attack"], found["defence"], found["odds"]["column"]) == (4, 3, "1-1")
     with pytest.raises(InvalidCommand):
-        SYSTEM.combat_preview({"attack": "lots"})
+        previews.preview(_attack_state(), "red", {"type": "end_phase"})
+
+
+def test_drawing_and_scenario_checks():
+    assert SYSTEM.drawing is not None and SYSTEM.scenario_checks is not None
+    board = SYSTEM.drawing.board("meeting")
+    assert board["terrain"] and board["places"]
+    counters = {c["id"]: c for c in SYSTEM.drawing.counters(start())}
+    assert counters["r1"]["hex"] == "C2" and counters["r1"]["name"] == "1st Foot"
+    from tests.fixtures.skirmish.commands import SCENARIOS
+
+    report = SYSTEM.scenario_checks.check_scenario_file(str(SCENARIOS / "meeting.json"))
+    assert [r["place"] for r in report] == ["units[6].values.attack"]
+    assert "placeholder" in report[0]["message"]
 
 
 def test_loads_as_a_plugin():
-    registry = build_registry(["tests.fixtures.skirmish"])
+    registry = Registry()  # the shipped games are not needed to load a plug-in
+    registry.load_plugin("tests.fixtures.skirmish")
     assert registry.get("skirmish") is SYSTEM

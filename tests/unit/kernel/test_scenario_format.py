@@ -139,6 +139,11 @@ def test_shape_errors(edit, place, message):
     ("edit", "place", "message"),
     [
         (lambda d: d["map"]["bounds"].update(min_col=5), "map.bounds", "the bounds hold no hex"),
+        (  # was accepted, and the map then failed to list its hexes
+            lambda d: d["map"]["bounds"].update(min_row=0),
+            "map.bounds",
+            "the bounds leave the letter-number coordinates: no letters for row 0",
+        ),
         (lambda d: d["map"]["terrain"].update(Z9="woods"), "map.terrain.Z9", "unknown hex Z9"),
         (
             lambda d: d["map"]["terrain"].update(A1="swamp"),
@@ -286,6 +291,21 @@ def test_shape_errors(edit, place, message):
 def test_reference_errors(edit, place, message):
     problems = changed(edit)
     assert (place, message) in [(p, m[: len(message)]) for p, m in problems], problems
+
+
+def test_what_loads_of_a_malformed_part_is_still_checked_in_its_place():
+    def edit(d):
+        d["units"][0].update(steps="x", hex="Z9")
+        d["map"]["supply_sources"]["south"] = [5, "D9"]
+        d["reinforcements"][0]["entry"] = 5  # mistyped, but given: not "give exactly one"
+
+    assert changed(edit) == [
+        ("map.supply_sources.south[0]", "Not a valid string."),
+        ("map.supply_sources.south[1]", "unknown hex D9"),
+        ("reinforcements[0].entry", "Not a valid string."),
+        ("units[0].hex", "unknown hex Z9"),
+        ("units[0].steps", "Not a valid integer."),
+    ]
 
 
 def test_not_an_object():

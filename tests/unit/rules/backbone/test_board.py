@@ -12,7 +12,7 @@ from service.rules.kernel.layout import board_json
 
 @pytest.mark.parametrize("scenario_id", ["scenario-1", "scenario-2"])
 def test_board_is_the_scenario_map_with_every_hex_and_feature(scenario_id: str) -> None:
-    drawn = SYSTEM.board(scenario_id)
+    drawn = SYSTEM.drawing.board(scenario_id)
     kernel = board_json(scenario(scenario_id).map)
     assert len(drawn["hexes"]) == len(kernel["hexes"]) == 18 * 28
     assert drawn["coordinates"] == "column,row"
@@ -25,7 +25,7 @@ def test_board_is_the_scenario_map_with_every_hex_and_feature(scenario_id: str) 
 def test_board_is_drawn_as_printed_rows_down_and_columns_across() -> None:
     """Labels are printed row,column ("X, 13" is column 13): the printed column grows to the
     right and the row downwards; odd columns are shifted half a hex down (flat-topped)."""
-    drawn = SYSTEM.board("scenario-1")
+    drawn = SYSTEM.drawing.board("scenario-1")
     at = {h["hex"]: (h["x"], h["y"]) for h in drawn["hexes"]}
     assert drawn["orientation"] == "flat" and drawn["drawing"]["transposed"] is True
     assert at["1,5"][0] - at["1,4"][0] == pytest.approx(1.5)  # next column: 1.5 radii right
@@ -37,7 +37,7 @@ def test_board_is_drawn_as_printed_rows_down_and_columns_across() -> None:
 
 
 def test_board_keeps_the_map_placeholder_markers() -> None:
-    drawn = SYSTEM.board("scenario-1")
+    drawn = SYSTEM.drawing.board("scenario-1")
     assert drawn["placeholder"] is True
     places = {p["place"] for p in drawn["placeholders"]}
     assert {"map.terrain", "map.hexsides", "map.places", "map.hex_features"} <= places

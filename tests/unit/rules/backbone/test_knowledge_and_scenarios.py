@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from service.rules.backbone import SYSTEM, apply, knowledge
+from service.rules.backbone import SYSTEM
 from service.rules.backbone.setup import scenario_path
 from service.rules.base import InvalidCommand, RulesEvent, ScenarioError
 from service.rules.registry import build_registry
@@ -42,7 +42,7 @@ def test_18_2_scenario_2_adds_the_kampfgruppe() -> None:
 
 
 def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path: Path) -> None:
-    report = SYSTEM.check_scenario_file(str(scenario_path("scenario-1")))
+    report = SYSTEM.scenario_checks.check_scenario_file(str(scenario_path("scenario-1")))
     assert not [r for r in report if r["level"] == "error"]
     places = {r["place"] for r in report if r["level"] == "warning"}
     assert "map.terrain" in places and "units[1].values.mp" in places
@@ -52,7 +52,9 @@ def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path
     data["units"][1]["hex"] = {"placeholder": True, "value": "3,1", "note": "x"}
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(data))
-    errors = [r for r in SYSTEM.check_scenario_file(str(bad)) if r["level"] == "error"]
+    errors = [
+        r for r in SYSTEM.scenario_checks.check_scenario_file(str(bad)) if r["level"] == "error"
+    ]
     assert {e["place"] for e in errors} == {"units[1]", "units[1].hex"}
 
 
@@ -63,8 +65,8 @@ def test_governing_cites_rule_sections() -> None:
 
 
 def test_every_event_type_applied_is_governed_by_a_rule_section() -> None:
-    assert set(knowledge.GOVERNING) == set(apply.HANDLERS)
-    for event_type in apply.HANDLERS:
+    assert SYSTEM.events.types()
+    for event_type in SYSTEM.events.types():
         assert SYSTEM.governing(event_type).sections, event_type
 
 
@@ -81,12 +83,13 @@ def test_describe_and_facts() -> None:
             "zoc_to_zoc": False,
         },
     )
-    assert SYSTEM.describe(moved) == "us-7ri moves 11,3 -> 10,3 (1 of 3 MP)"
+    name = st["units"]["us-7ri"]["name"]
+    assert SYSTEM.describe(moved, st) == f"{name} moves from 11,3 to 10,3 (1 of 3 MP)"
     assert SYSTEM.event_facts(moved, st) == ["infantry", "us"]
 
 
 def test_tables_served() -> None:
-    tables = SYSTEM.tables()
+    tables = SYSTEM.drawing.tables()
     assert {"crt", "terrain", "weather", "strait", "supports", "events", "replacements"} <= set(
         tables
     )
@@ -95,8 +98,10 @@ def test_tables_served() -> None:
 
 def test_combat_preview_invalid_situations() -> None:
     with pytest.raises(InvalidCommand) as err:
-        SYSTEM.combat_preview({"attacker_side": "french"})
+        SYSTEM.previews.combat_preview({"attacker_side": "french"})
     assert "attacker_side" in err.value.details
     with pytest.raises(InvalidCommand) as err:
-        SYSTEM.combat_preview({"attacker_side": "allied", "attackers": [], "defenders": []})
+        SYSTEM.previews.combat_preview(
+            {"attacker_side": "allied", "attackers": [], "defenders": []}
+        )
     assert "attackers" in err.value.details

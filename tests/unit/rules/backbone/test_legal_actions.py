@@ -1,4 +1,4 @@
-"""``legal_actions`` as a client sends them: every listed move path (15, 7.1, 9.2) and every listed
+"""``actions`` as a client sends them: every listed move path (15, 7.1, 9.2) and every listed
 attack (16.1, 16.7, 19.2) is accepted by ``decide`` as it stands."""
 
 from __future__ import annotations
@@ -17,18 +17,29 @@ from tests.unit.rules.backbone.test_zoc_example import zoc_state
 
 
 def of_type(st: dict[str, Any], side: str, kind: str) -> list[dict[str, Any]]:
-    return [a for a in SYSTEM.legal_actions(st, side) if a["type"] == kind]
+    """The listed templates of ``kind``, as plain data: a move as ``{"type", "unit", "paths":
+    {destination: path}}``, any other as its command (fixed fields only)."""
+    found = []
+    for t in SYSTEM.actions(st, side).of_type(kind):
+        if kind == "move":
+            paths = t.choose["path"].options
+            found.append(
+                {"type": "move", "unit": t.fixed["unit"], "paths": {p[-1]: p for p in paths}}
+            )
+        else:
+            assert not t.choose
+            found.append({"type": kind, **t.fixed})
+    return found
 
 
 def accepted_paths(st: dict[str, Any], side: str) -> int:
     """Decide every listed path; return how many there were."""
     count = 0
-    for action in of_type(st, side, "move"):
-        assert set(action) == {"type", "unit", "paths"}
-        for hex_, path in action["paths"].items():
-            command = {"type": "move", "unit": action["unit"], "path": path}
+    for template in SYSTEM.actions(st, side).of_type("move"):
+        assert template.kinds == {"unit": "unit", "path": "path"}
+        for command in template.commands():
             [moved] = SYSTEM.decide(st, side, command, ScriptedDice())
-            assert moved.data["path"] == path and path[-1] == hex_
+            assert moved.data["path"] == command["path"]
             count += 1
     return count
 

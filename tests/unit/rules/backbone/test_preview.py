@@ -22,7 +22,7 @@ def test_16_2_larache_preview_15_to_5_city_2_to_1_and_the_attackers_plus_6() -> 
     defender's supports, designated after the declaration (16.3): the preview says it is pending."""
     st = larache()
     before = copy.deepcopy(st)
-    preview = SYSTEM.preview(st, "allied", ATTACK)
+    preview = SYSTEM.previews.preview(st, "allied", ATTACK)
     assert st == before  # nothing declared, nothing spent
     assert (preview["attack"], preview["defence"]) == (15, 5)
     assert (preview["base_ratio"], preview["column"], preview["odds"]["column"]) == (
@@ -60,7 +60,7 @@ def test_16_3_die_modifiers_capped_at_plus_6_the_correction_is_listed() -> None:
     st = larache()
     st["units"]["us-eng"] = counter("us-eng", "allied", "9,4", type_="engineer", attack=1, steps=1)
     st["units"]["us-eng"]["seq"] = 99
-    preview = SYSTEM.preview(
+    preview = SYSTEM.previews.preview(
         st, "allied", {**ATTACK, "units": ["us-ccb2ad", "us-70tk", "us-7ri", "us-eng"]}
     )
     assert preview["caps"]["attacker"]["raw"] == 7 and preview["caps"]["attacker"]["applied"] == 6
@@ -86,14 +86,14 @@ def test_19_2_the_preview_on_the_attackers_view_reveals_nothing_under_the_top_un
     st = fogged_larache()
     view = SYSTEM.view(st, "allied")
     assert "es-58ri" not in view["units"]
-    preview = SYSTEM.preview(view, "allied", ATTACK)
+    preview = SYSTEM.previews.preview(view, "allied", ATTACK)
     assert preview["defenders"] == ["es-2terleg"] and preview["defence"] == 3
     assert "es-58ri" not in json.dumps(preview)
     assert preview["limited_intelligence"]["rule"] == "19.2"
     assert preview["limited_intelligence"]["assessed_on"] == "visible units"
     without = copy.deepcopy(st)
     del without["units"]["es-58ri"]
-    assert SYSTEM.preview(without, "allied", ATTACK) == preview
+    assert SYSTEM.previews.preview(without, "allied", ATTACK) == preview
     # once declared, the whole stack is revealed and fought (19.2, 16.1)
     declared = first(play(st, "allied", ATTACK), "CombatDeclared")
     assert sorted(declared["combat"]["defenders"]) == ["es-2terleg", "es-58ri"]
@@ -105,7 +105,7 @@ def test_19_2_a_refusal_judged_on_the_visible_units_says_so() -> None:
     st = fogged_larache()
     st["units"]["es-2terleg"]["defense"] = 40
     with pytest.raises(RuleViolation) as err:
-        SYSTEM.preview(
+        SYSTEM.previews.preview(
             SYSTEM.view(st, "allied"),
             "allied",
             {"type": "attack", "target": "8,3", "units": ["us-7ri"]},
@@ -115,7 +115,7 @@ def test_19_2_a_refusal_judged_on_the_visible_units_says_so() -> None:
 
 def refusal(st: dict, side: str, command: dict) -> RuleViolation:
     with pytest.raises(RuleViolation) as err:
-        SYSTEM.preview(st, side, command)
+        SYSTEM.previews.preview(st, side, command)
     with pytest.raises(RuleViolation) as decided:
         SYSTEM.decide(copy.deepcopy(st), side, command, ScriptedDice())
     assert err.value.rule == decided.value.rule
@@ -140,8 +140,8 @@ def test_16_2_no_preview_while_a_declared_combat_is_resolved_and_attacks_only() 
     st = larache()
     play(st, "allied", ATTACK)
     with pytest.raises(RuleViolation) as err:
-        SYSTEM.preview(st, "spanish", ATTACK)
+        SYSTEM.previews.preview(st, "spanish", ATTACK)
     assert err.value.rule == "16.2"
     with pytest.raises(InvalidCommand) as bad:
-        SYSTEM.preview(larache(), "allied", {"type": "end_phase"})
+        SYSTEM.previews.preview(larache(), "allied", {"type": "end_phase"})
     assert "type" in bad.value.details

@@ -5,13 +5,11 @@ farm (cover, defences) x 32-38, y 16-21; trench x 12-22, y 27-29; broken ground 
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable
 from typing import Any
 
 from service.rules.barcelona import SYSTEM, forces
 from service.rules.base import RulesEvent, State
-from tests.support.dice import ScriptedDice
 from tests.support.rules_play import player, run_scripted, types
 
 NAT, REP = "nationalist", "republican"
@@ -65,15 +63,9 @@ def table_state(
 def run(
     handler: Any, state: State, side: str, command: dict[str, Any], dice: Iterable[int] = ()
 ) -> list[RulesEvent]:
-    """Call one rule function with scripted dice (every die must be used) and apply its events."""
-    takes_dice = len(inspect.signature(handler).parameters) == 4
-
-    def decision(scripted: ScriptedDice) -> list[RulesEvent]:
-        if takes_dice:
-            return handler(state, side, command, scripted)  # type: ignore[no-any-return]
-        return handler(state, side, command)  # type: ignore[no-any-return]
-
-    return run_scripted(SYSTEM, state, decision, dice)
+    """Call one rule function ``(state, side, command, dice)`` with scripted dice (every die must
+    be used) and apply its events: the rule alone, without the phases that run after it."""
+    return run_scripted(SYSTEM, state, lambda d: handler(state, side, command, d), dice)
 
 
 play = player(SYSTEM)

@@ -13,9 +13,14 @@ from tests.unit.rules.barcelona.conftest import NAT, play
 
 
 def buy_action(points: int = 2000) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The state of a points muster, and what a client builds its form from: the side's budget
+    and the catalogue (one of the drawing capability's tables)."""
     state = SYSTEM.initial_state("skirmish", {"forces": "points", "points": points})
-    [action] = [a for a in SYSTEM.legal_actions(state, NAT) if a["type"] == "buy"]
-    return state, action
+    assert SYSTEM.drawing is not None
+    return state, {
+        "budget": state["budget"][NAT],
+        "catalogue": SYSTEM.drawing.tables()["catalogue"],
+    }
 
 
 def bought(state: dict[str, Any], unit: dict[str, Any]) -> int:
@@ -78,3 +83,17 @@ def test_attribute_costs_every_team_and_vehicle_offered_is_accepted_at_its_price
         for name, spec in cat["vehicles"].items():
             assert bought(state, {"kind": "vehicle", "vehicle": name}) == spec["points"]
     assert bought(state, {"kind": "aircraft"}) == cat["aircraft"]["points"]
+
+
+def test_attribute_costs_the_buy_template_offers_what_the_budget_affords() -> None:
+    state, _ = buy_action(points=60)
+    actions = SYSTEM.actions(state, NAT)
+    [buy] = actions.of_type("buy")
+    assert buy.label == "Buy a unit (60 points left)"
+    offers = buy.choose["unit"]
+    assert "A company of 10 Militia (40 points)" in offers.labels
+    assert "FAI A/C (60 points)" in offers.labels and "T26 (100 points)" not in offers.labels
+    assert [(b.type, b.rule) for b in actions.blocked] == [("end_muster", "Attribute Costs")]
+    for command, label in zip(buy.commands(), offers.labels, strict=True):
+        fresh, _ = buy_action(points=60)
+        assert f"({bought(fresh, command['unit'])} points)" in label

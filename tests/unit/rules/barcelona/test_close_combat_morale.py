@@ -102,11 +102,13 @@ def test_morale_fail_if_roll_over_rating_and_the_three_failures():
         )
     )
     event = morale.test(state, state["units"]["r1"], ScriptedDice([2, 3]))  # Militia morale 2
+    assert event is not None
     assert [t["failed"] for t in event.data["tests"]] == [False, True]
     assert (
         event.data["failures"] == 2 and event.data["effect"] == "Second failure \u2013 no advance"
     )
     event = morale.test(state, {**state["units"]["r1"], "failures": 2}, ScriptedDice([6, 6]))
+    assert event is not None
     assert event.data["removed"]
 
 
@@ -134,6 +136,7 @@ def test_morale_advancing_ferocious_ignore_first_test_in_any_move():
         )
     )
     event = morale.test(state, state["units"]["n1"], ScriptedDice([6]))
+    assert event is not None
     assert (
         event.data["tests"][0]["ignored"] == "advancing ferocious" and event.data["failures"] == 1
     )

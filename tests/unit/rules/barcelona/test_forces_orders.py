@@ -56,13 +56,9 @@ def test_generating_a_column_tank_special_uses_the_scenario_or_chosen_tank():
     [event] = run(forces.generate_column, state, REP, cmd, [3, 1, 6, 4])
     tank = event.data["units"][-1]
     assert (tank["vehicle"], tank["class"], tank["points"]) == ("BT5", "A", 100)
-    with pytest.raises(InvalidCommand):
-        run(
-            forces.generate_column,
-            state,
-            REP,
-            {"type": "generate_column", "troop_type": "Militia", "tank": "FAI A/C"},
-        )
+    with pytest.raises(InvalidCommand) as err:  # an armoured car is not a tank
+        play(state, REP, {"type": "generate_column", "troop_type": "Militia", "tank": "FAI A/C"})
+    assert "tank" in err.value.details
 
 
 def test_troop_type_points_and_attribute_costs():

@@ -61,23 +61,40 @@ CASES: list[tuple[Callable[[], State], Any, str]] = [
     (muster, {"type": "buy", "unit": "Militia"}, "unit"),
     (muster, {"type": "buy", "unit": {**BUY, "kind": "tank"}}, "unit.kind"),
     (muster, {"type": "buy", "unit": {**BUY, "attributes": ["flying"]}}, "unit.attributes"),
-    (muster, {"type": "buy", "unit": {**BUY, "figures": "six"}}, "unit"),
+    (muster, {"type": "buy", "unit": {**BUY, "figures": "six"}}, "unit.figures"),
     (muster, {"type": "buy", "unit": {**BUY, "figures": 0}}, "unit.figures"),
     (muster, {"type": "buy", "unit": {**BUY, "grade": 7}}, "grade"),
-    (muster, {"type": "buy", "unit": {"kind": "team", "weapon": "Ray gun"}}, "weapon"),
-    (muster, {"type": "buy", "unit": {"kind": "vehicle", "vehicle": "Tiger"}}, "vehicle"),
+    (muster, {"type": "buy", "unit": {"kind": "team", "weapon": "Ray gun"}}, "unit.weapon"),
+    (muster, {"type": "buy", "unit": {"kind": "team", "weapon": "HMG"}}, "unit.troop_type"),
+    (muster, {"type": "buy", "unit": {"kind": "vehicle", "vehicle": "Tiger"}}, "unit.vehicle"),
+    (muster, {"type": "buy", "unit": {"kind": "foot", "troop_type": "Moors"}}, "unit.figures"),
+    (muster, {"type": "buy", "unit": {**BUY, "colour": "red"}}, "unit.colour"),
+    (columns, {"type": "generate_column", "troop_type": "Militia", "tank": "FAI A/C"}, "tank"),
+    (columns, {"type": "generate_column", "troop_type": "Militia", "grade": 5}, "grade"),
+    (columns, {"type": "end_muster", "now": True}, "now"),
     (deployment, {"type": "deploy", "unit": "ghost", "x": 1, "y": 1}, "unit"),
     (deployment, {"type": "deploy", "unit": "n1", "x": "left", "y": 1}, "x"),
     (deployment, {"type": "deploy", "unit": "n1", "x": 30, "y": 1, "ranks": 0}, "ranks"),
     (orders, {"type": "write_orders", "orders": ["n1"]}, "orders"),
     (orders, {"type": "write_orders", "orders": {"r1": {"text": "go"}}}, "orders.r1"),
     (orders, {"type": "write_orders", "orders": {"n1": "go"}}, "orders.n1"),
+    (orders, {"type": "write_orders", "orders": {"n1": {"move": True}}}, "orders.n1.text"),
+    (deployment, {"type": "end_deployment", "unit": "n1"}, "unit"),
+    (deployment, {"type": "reserve"}, "unit"),
     (movement, {"type": "roll_move", "unit": "ghost"}, "unit"),
     (movement, {"type": "roll_move", "unit": "n1", "going": "swimming"}, "going"),
     (movement, {"type": "roll_move", "unit": "n1", "load": "ghost"}, "load"),
-    (moving, {"type": "move", "unit": "n1", "path": [[30, 5], "north"]}, "path"),
+    (moving, {"type": "move", "unit": "n1", "path": [[30, 5], "north"]}, "path[1]"),
+    (moving, {"type": "move", "unit": "n1", "path": [[30, 5, 1]]}, "path[0]"),
+    (movement, {"type": "hold", "unit": "ghost"}, "unit"),
+    (movement, {"type": "end_movement", "unit": "n1"}, "unit"),
     (moving, {"type": "move", "unit": "n1", "path": [[30, 5], [30, 8]], "facing": "up"}, "facing"),
-    (shooting, {"type": "shoot", "unit": "ghost", "weapon": "Rifle", "targets": []}, "unit"),
+    (
+        shooting,
+        {"type": "shoot", "unit": "ghost", "weapon": "Rifle", "targets": [{"unit": "r1"}]},
+        "unit",
+    ),
+    (shooting, {"type": "end_step", "weapon": "Rifle"}, "weapon"),
     (shooting, {"type": "shoot", "unit": "n1", "weapon": "Ray gun", "targets": []}, "weapon"),
     (shooting, {"type": "shoot", "unit": "n1", "weapon": "Rifle", "targets": []}, "targets"),
     (
@@ -109,9 +126,21 @@ def test_a_malformed_command_names_its_field(
 
 def test_a_shot_preview_needs_a_known_unit_weapon_and_targets() -> None:
     state = shooting()
+    assert SYSTEM.previews is not None
     with pytest.raises(InvalidCommand) as err:
-        SYSTEM.preview(state, NAT, {"type": "shoot", "unit": "n1", "weapon": "Ray gun"})
-    assert {"unit", "weapon"} <= set(err.value.details)
+        SYSTEM.previews.preview(state, NAT, {"type": "shoot", "unit": "ghost", "weapon": "Ray gun"})
+    assert {"weapon"} <= set(err.value.details)
     with pytest.raises(InvalidCommand) as err:
-        SYSTEM.preview(state, NAT, {"unit": "n1", "weapon": "Rifle", "targets": [{"unit": "x"}]})
+        SYSTEM.previews.preview(state, NAT, {"type": "shoot", "unit": "ghost", "weapon": "Rifle"})
+    assert {"unit"} <= set(err.value.details)
+    with pytest.raises(InvalidCommand) as err:
+        SYSTEM.previews.preview(
+            state, NAT, {"unit": "n1", "weapon": "Rifle", "targets": [{"unit": "x"}]}
+        )
     assert "targets" in err.value.details
+
+
+def test_every_declared_command_has_a_malformed_case() -> None:
+    assert {command["type"] for _, command, _ in CASES if isinstance(command, dict)} >= set(
+        SYSTEM.commands.types()
+    )

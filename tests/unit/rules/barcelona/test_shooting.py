@@ -277,7 +277,7 @@ def test_sequence_shooting_in_the_printed_order():
 
 def test_preview_of_a_shot_lists_modifiers_without_rolling():
     state = table_state(foot("n1", NAT, 35, 13), foot("r1", REP, 35, 18), step="infantry")
-    preview = SYSTEM.preview(
+    preview = SYSTEM.previews.preview(
         state, NAT, {"type": "shoot", "unit": "n1", "weapon": "Rifle", "targets": [{"unit": "r1"}]}
     )
     [line] = preview["targets"]

@@ -124,4 +124,4 @@ def test_generating_a_column_table_as_printed():
 def test_every_house_value_is_a_labelled_placeholder():
     house = {k: v for k, v in data.load("house").items() if k != "note"}
     assert house and all(v["placeholder"] and v["note"] for v in house.values())
-    assert SYSTEM.tables()["placeholders"] == data.load("house")
+    assert SYSTEM.drawing.tables()["placeholders"] == data.load("house")

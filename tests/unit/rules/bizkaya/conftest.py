@@ -98,5 +98,17 @@ def ready(
 
 play = player(SYSTEM)
 event = first
+assert SYSTEM.previews and SYSTEM.drawing and SYSTEM.scenario_checks
+PREVIEWS, DRAWING, CHECKS = SYSTEM.previews, SYSTEM.drawing, SYSTEM.scenario_checks
 
-__all__ = ["board_state", "event", "play", "ready", "types", "unit"]
+__all__ = [
+    "CHECKS",
+    "DRAWING",
+    "PREVIEWS",
+    "board_state",
+    "event",
+    "play",
+    "ready",
+    "types",
+    "unit",
+]

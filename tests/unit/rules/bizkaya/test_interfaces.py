@@ -7,7 +7,8 @@ import pytest
 from service.rules.base import InvalidCommand, RuleViolation
 from service.rules.bizkaya import SYSTEM
 from service.rules.registry import build_registry
-from tests.unit.rules.bizkaya.conftest import board_state, play, ready, unit
+from tests.support.dice import ScriptedDice
+from tests.unit.rules.bizkaya.conftest import DRAWING, PREVIEWS, board_state, play, ready, unit
 from tests.unit.rules.bizkaya.test_combat import example
 
 
@@ -24,7 +25,7 @@ def test_registered_as_bizkaya_with_its_document() -> None:
 
 def test_13_preview_of_an_attack_on_the_board() -> None:
     state = example()
-    preview = SYSTEM.preview(
+    preview = PREVIEWS.preview(
         state,
         "nationalist",
         {"type": "attack", "hex": "0404", "units": ["g1", "g2", "g3", "lacar"]},
@@ -36,9 +37,9 @@ def test_13_preview_of_an_attack_on_the_board() -> None:
     )
     assert [(m["value"], m["rule"]) for m in preview["modifiers"]] == [(3, "13"), (-1, "TEC")]
     with pytest.raises(RuleViolation):
-        SYSTEM.preview(state, "nationalist", {"type": "attack", "hex": "0404", "units": ["v16"]})
+        PREVIEWS.preview(state, "nationalist", {"type": "attack", "hex": "0404", "units": ["v16"]})
     with pytest.raises(InvalidCommand):
-        SYSTEM.preview(state, "nationalist", {"type": "move"})
+        PREVIEWS.preview(state, "nationalist", {"type": "move"})
 
 
 def test_12_preview_of_a_barrage() -> None:
@@ -49,14 +50,14 @@ def test_12_preview_of_a_barrage() -> None:
     units.append(unit("r1", "republican", "0404"))
     state = ready(board_state(units), "nationalist")
     state["trenches"]["0404"] = {"side": "republican", "status": "complete", "unit": None}
-    preview = SYSTEM.preview(
+    preview = PREVIEWS.preview(
         state, "nationalist", {"type": "barrage", "hex": "0404", "artillery": ["g"]}
     )
     assert preview["column"] == "12" and preview["modifier_total"] == -1
 
 
 def test_board_knowledge_and_descriptions() -> None:
-    board = SYSTEM.board("bizkaya-1937")
+    board = DRAWING.board("bizkaya-1937")
     assert board["coordinates"] == "four-digit" and any(h["hex"] == "1404" for h in board["hexes"])
     names = {p["name"] for p in board["places"]}
     assert {
@@ -82,30 +83,26 @@ def test_board_knowledge_and_descriptions() -> None:
     assert "odds 6:1" in SYSTEM.event_facts(resolved, before) and "forest" in SYSTEM.event_facts(
         resolved, before
     )
-    assert "DR2" in SYSTEM.describe(resolved)
+    assert "DR2" in SYSTEM.describe(resolved, before)
     assert SYSTEM.reveals(resolved) is False  # nothing is hidden in Bizkaya
     for e in events:
         assert SYSTEM.governing(e.type).sections
 
 
-def test_legal_actions_list_moves_attacks_and_barrages_that_decide_accepts() -> None:
+def test_actions_list_moves_attacks_and_barrages_that_decide_accepts() -> None:
     units = [
         unit("n1", "nationalist", "0304"),
         unit("g", "nationalist", "0304", kind="artillery-heavy", barrage=14, steps=1),
     ]
     units.append(unit("r1", "republican", "0404"))
     state = ready(board_state(units), "nationalist")
-    actions = SYSTEM.legal_actions(state, "nationalist")
-    kinds = {a["type"] for a in actions}
-    assert {"move", "barrage", "attack", "end_impulse", "stop_operations"} <= kinds
-    assert SYSTEM.legal_actions(state, "republican") == []
-    move = next(a for a in actions if a["type"] == "move")
-    target = sorted(move["paths"])[0]
-    play(
-        state,
-        "nationalist",
-        {"type": "move", "units": move["units"], "path": move["paths"][target]},
-    )
+    actions = SYSTEM.actions(state, "nationalist")
+    assert {"move", "barrage", "attack", "end_impulse", "stop_operations"} <= set(actions.types())
+    assert not SYSTEM.actions(state, "republican")
+    move = actions.of_type("move")[0]
+    path = move.choose["path"].options[0]
+    play(state, "nationalist", move.command(path=path))
+    assert state["units"]["n1"]["hex"] == path[-1]
 
 
 def test_replay_of_recorded_events_rebuilds_the_state() -> None:
@@ -126,6 +123,9 @@ def test_malformed_commands_name_the_field() -> None:
     state = example()
     with pytest.raises(InvalidCommand) as info:
         SYSTEM.decide(
-            state, "nationalist", {"type": "attack", "hex": "9999", "units": ["nobody"]}, None
-        )  # type: ignore[arg-type]
+            state,
+            "nationalist",
+            {"type": "attack", "hex": "9999", "units": ["nobody"]},
+            ScriptedDice(),
+        )
     assert {"hex", "units"} <= set(info.value.details)

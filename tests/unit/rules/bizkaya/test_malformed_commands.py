@@ -17,7 +17,7 @@ CASES: list[tuple[Any, set[str]]] = [
     ({"type": "fly"}, {"type"}),
     ({"type": "move", "units": ["n1"]}, {"path"}),
     ({"type": "move", "units": "n1", "path": ["0303", "0304"]}, {"units"}),
-    ({"type": "move", "units": [1], "path": ["0303", "0304"]}, {"units"}),
+    ({"type": "move", "units": [1], "path": ["0303", "0304"]}, {"units[0]"}),
     ({"type": "move", "units": ["n1"], "path": ["0303", "9999"]}, {"path"}),
     ({"type": "set_echelon", "units": ["n1"], "echelon": True}, {"echelon"}),
     ({"type": "set_echelon", "units": ["n1"], "echelon": "2"}, {"echelon"}),

@@ -91,20 +91,25 @@ def test_8_leaders_are_placed_each_turn_and_follow_their_stack() -> None:
 
 
 def test_8_each_leader_is_offered_on_each_unit_as_a_command_sent_as_it_is() -> None:
-    """8: the Nationalist places each leader on one of his stacks: one template per leader and
-    unit, which ``decide`` accepts unchanged; a placed leader is no longer offered."""
+    """8: the Nationalist places each leader on one of his stacks: one template per leader, its
+    units by printed name, each command built from it accepted by ``decide`` unchanged; a placed
+    leader is no longer offered."""
     state = ready(two_sides(), "nationalist", phase="admin", impulse=0)
-    offered = [a for a in SYSTEM.legal_actions(state, "nationalist") if a["type"] == "place_leader"]
-    assert offered == [
-        {"type": "place_leader", "leader": leader, "unit": uid}
-        for leader in ("garcia-valino", "alonso-vega")
-        for uid in ("n1", "n2")
-    ]
-    events = play(state, "nationalist", offered[1])
-    assert event(events, "LeaderPlaced") == {"leader": "garcia-valino", "unit": "n2", "hex": "0203"}
-    left = [a for a in SYSTEM.legal_actions(state, "nationalist") if a["type"] == "place_leader"]
-    assert left == offered[2:]
-    play(state, "nationalist", left[0])
+    offered = SYSTEM.actions(state, "nationalist").of_type("place_leader")
+    assert [t.label for t in offered] == ["Place Garcia Valino (8)", "Place Alonso Vega (8)"]
+    assert [t.fixed for t in offered] == [{"leader": "garcia-valino"}, {"leader": "alonso-vega"}]
+    assert offered[0].choose["unit"].options == ("n1", "n2")
+    assert offered[0].choose["unit"].labels[0].startswith("n1 (")
+    events = play(state, "nationalist", offered[0].command(unit="n2"))
+    assert event(events, "LeaderPlaced") == {
+        "leader": "garcia-valino",
+        "name": "Garcia Valino",
+        "unit": "n2",
+        "hex": "0203",
+    }
+    left = SYSTEM.actions(state, "nationalist").of_type("place_leader")
+    assert [t.fixed for t in left] == [{"leader": "alonso-vega"}]
+    play(state, "nationalist", left[0].command())
     assert state["leaders"]["alonso-vega"]["unit"] == "n1"
 
 
@@ -256,7 +261,8 @@ def test_16_the_nationalist_wins_with_bilbao_and_the_santander_limit() -> None:
     state["units"]["n2"]["hex"] = "0802"
     events = play(state, "nationalist", {"type": "end_impulse"})
     assert event(events, "VictoryChecked")["limit_reached"] == ["0802"]
-    assert SYSTEM.result(state)["winner"] == "nationalist" and SYSTEM.active_sides(state) == []
+    result = SYSTEM.result(state)
+    assert result and result["winner"] == "nationalist" and SYSTEM.active_sides(state) == []
 
 
 def test_16_otherwise_the_republican_wins_after_iv_june() -> None:

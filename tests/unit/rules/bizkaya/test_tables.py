@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from service.rules.base import InvalidCommand
-from service.rules.bizkaya import SYSTEM, tables
+from service.rules.bizkaya import tables
+from tests.unit.rules.bizkaya.conftest import CHECKS, DRAWING, PREVIEWS
 
 SCENARIO = Path("service/rules/bizkaya/scenarios/bizkaya-1937.json")
 
@@ -27,7 +28,7 @@ def test_13_example_dice_10_plus_3_in_forest_is_12_on_6_to_1_dr2_and_intensity_1
         "terrain": "forest",
         "dice": {"nationalist": 5, "republican": 5},
     }
-    out = SYSTEM.combat_preview(situation)
+    out = PREVIEWS.combat_preview(situation)
     assert (out["attack"], out["defence"], out["column"]) == (20, 3, "6:1")
     assert out["attacker_leader"] == "lacar"
     assert [(m["value"], m["rule"]) for m in out["modifiers"]] == [(3, "13"), (-1, "TEC")]
@@ -37,7 +38,7 @@ def test_13_example_dice_10_plus_3_in_forest_is_12_on_6_to_1_dr2_and_intensity_1
 
 
 def test_12_example_14_factors_column_12_a_5_modified_to_4_is_one_step_and_a_check() -> None:
-    out = SYSTEM.combat_preview({"kind": "barrage", "factors": 14, "entrenched": True, "roll": 5})
+    out = PREVIEWS.combat_preview({"kind": "barrage", "factors": 14, "entrenched": True, "roll": 5})
     assert out["column"] == "12" and out["modified"] == 4 and out["result"] == "1"
     assert out["effect"]["steps"] == 1 and out["effect"]["check"] is True
 
@@ -55,7 +56,7 @@ def test_12_barrage_column_is_the_closest_not_higher() -> None:
 
 
 def test_tables_are_data_and_flag_their_placeholders() -> None:
-    data = SYSTEM.tables()
+    data = DRAWING.tables()
     assert data["crt"]["columns"][-1] == "6:1" and data["crt"]["placeholder"] is True
     assert {"crt", "intensity", "barrage", "weather", "terrain", "game"} <= set(data)
     places = {p["place"] for p in data["placeholders"]}
@@ -63,7 +64,7 @@ def test_tables_are_data_and_flag_their_placeholders() -> None:
 
 
 def test_check_scenario_file_reports_table_placeholders_and_no_error() -> None:
-    report = SYSTEM.check_scenario_file(str(SCENARIO))
+    report = CHECKS.check_scenario_file(str(SCENARIO))
     assert [r for r in report if r["level"] == "error"] == []
     warnings = {r["place"] for r in report if r["level"] == "warning"}
     assert {
@@ -101,5 +102,5 @@ def test_a_replacement_table_that_contradicts_an_example_is_an_error(
 
 def test_combat_preview_rejects_a_bad_situation() -> None:
     with pytest.raises(InvalidCommand) as info:
-        SYSTEM.combat_preview({"attackers": [], "defenders": [{"defence": 1, "morale": 2}]})
+        PREVIEWS.combat_preview({"attackers": [], "defenders": [{"defence": 1, "morale": 2}]})
     assert "attackers" in info.value.details

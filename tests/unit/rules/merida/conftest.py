@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from service.rules.base import RulesEvent, State
+from service.rules.actions import Template
+from service.rules.base import DieRoll, RulesEvent, RuleViolation, State, clone
 from service.rules.merida import SYSTEM, sequence, setup
 from service.rules.scenario import load_scenario
 from tests.support.dice import ScriptedDice
@@ -106,9 +107,48 @@ def regain_lines(state: State, side: str) -> int:
     lists; returns how many moves were made."""
     made = 0
     while True:
-        due = [a for a in SYSTEM.legal_actions(state, side) if "must_regain" in a]
+        due = [t for t in SYSTEM.actions(state, side).of_type("move") if "regain" in t.label]
         if not due:
             return made
-        hex_ = due[0]["must_regain"]["hexes"][0]
-        play(state, side, {"type": "move", "units": due[0]["units"], "path": due[0]["paths"][hex_]})
+        play(state, side, due[0].command())
         made += 1
+
+
+def template(state: State, side: str, type_: str, **fixed: Any) -> Template:
+    """The one listed template of ``type_`` whose fixed fields include ``fixed``."""
+    [found] = [
+        t
+        for t in SYSTEM.actions(state, side).of_type(type_)
+        if all(t.fixed.get(k) == v for k, v in fixed.items())
+    ]
+    return found
+
+
+def accepted_commands(state: State, side: str, per_template: int = 1000) -> dict[str, int]:
+    """Every command built from every listed template (``Template.commands``, at most
+    ``per_template`` of each, spread over its options) decided on a copy of ``state``: never an
+    InvalidCommand; for templates of ``one_of`` fields only, never a RuleViolation either.
+    Returns how many were decided, by command type."""
+    decided: dict[str, int] = {}
+    for listed in SYSTEM.actions(state, side).templates:
+        only_one_of = not any(c.many for c in listed.choose.values())
+        commands = listed.commands()
+        step = max(1, len(commands) // per_template)
+        for command in commands[::step]:
+            try:
+                SYSTEM.decide(clone(state), side, command, FreeDice())
+            except RuleViolation:
+                assert not only_one_of, (listed.label, command)
+            decided[listed.type] = decided.get(listed.type, 0) + 1
+    return decided
+
+
+class FreeDice:
+    """Dice for probing every command: always 3 (a probe checks legality, not results)."""
+
+    def __init__(self) -> None:
+        self.index = 0
+
+    def roll(self, sides: int = 6, purpose: str = "") -> DieRoll:
+        self.index += 1
+        return DieRoll(self.index, sides, 3, purpose)

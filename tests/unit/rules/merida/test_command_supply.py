@@ -154,9 +154,15 @@ def test_10_units_out_of_command_must_move_to_regain_their_line():
     with pytest.raises(RuleViolation) as err:
         play(state, "nationalist", {"type": "end_phase"})
     assert err.value.rule == "10" and "command" in err.value.message
-    [action] = [a for a in SYSTEM.legal_actions(state, "nationalist") if "must_regain" in a]
-    assert action["must_regain"]["line"] == "command" and "A8" in action["must_regain"]["hexes"]
-    assert "A10" not in action["must_regain"]["hexes"]
+    listed = SYSTEM.actions(state, "nationalist")
+    [blocked] = [b for b in listed.blocked if b.type == "end_phase"]
+    assert blocked.rule == "10" and "must move to regain" in blocked.reason
+    [must] = [t for t in listed.of_type("move") if "regain" in t.label]
+    assert must.fixed == {"units": ["u"], "mode": "tactical"}
+    assert "line of command" in must.label
+    ends = [path[-1] for path in must.choose["path"].options]
+    assert "A8" in ends and "A10" not in ends
+    assert "A1" not in ends  # out of command, 3 MP (halved, rule 5) do not reach the leader
     play(state, "nationalist", {"type": "move", "units": ["u"], "path": ["A10", "A9", "A8"]})
     play(state, "nationalist", {"type": "end_phase"})
 

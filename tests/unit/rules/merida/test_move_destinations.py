@@ -12,25 +12,23 @@ RAIL = [{"hexes": [f"B{c}", f"B{c + 1}"], "features": ["rail"]} for c in range(1
 
 
 def moves(state: State, side: str, uid: str) -> dict[str, dict[str, list[str]]]:
-    """The listed destinations of a unit, by mode."""
+    """The listed destinations of a unit, by mode: {mode: {destination: path}}."""
     return {
-        a["mode"]: a["paths"]
-        for a in SYSTEM.legal_actions(state, side)
-        if a["type"] == "move" and a["units"] == [uid]
+        t.fixed["mode"]: {path[-1]: path for path in t.choose["path"].options}
+        for t in SYSTEM.actions(state, side).of_type("move")
+        if t.fixed["units"] == [uid] and "regain" not in t.label
     }
 
 
 def every_listed_move_is_accepted(state: State, side: str) -> int:
     """Decide every listed move to every listed destination on a copy; returns how many."""
     checked = 0
-    for action in SYSTEM.legal_actions(state, side):
-        if action["type"] != "move":
-            continue
-        assert "path" not in action  # no bare templates any more
-        for hex_, path in action["paths"].items():
-            command = {"type": "move", "units": action["units"], "mode": action["mode"]}
-            events = SYSTEM.decide(clone(state), side, {**command, "path": path}, ScriptedDice())
-            assert events[0].data["path"][-1] == hex_
+    for listed in SYSTEM.actions(state, side).of_type("move"):
+        assert set(listed.choose) == {"path"}  # units and mode are fixed, the path chosen
+        labels = listed.choose["path"].labels
+        for command, label in zip(listed.commands(), labels, strict=True):
+            events = SYSTEM.decide(clone(state), side, command, ScriptedDice())
+            assert board.hex_name(state, events[0].data["path"][-1]) == label
             checked += 1
     return checked
 

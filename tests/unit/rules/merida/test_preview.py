@@ -33,7 +33,7 @@ def test_8_preview_gives_what_the_decision_records_and_changes_nothing() -> None
     state = board_state(units, phase="combat", hex_features={"E5": ["town"]})
     state["units"]["d"]["strategic"] = True
     before = copy.deepcopy(state)
-    preview = SYSTEM.preview(state, "nationalist", attack(["a", "t"]))
+    preview = SYSTEM.previews.preview(state, "nationalist", attack(["a", "t"]))
     assert state == before
     assert (preview["attack"], preview["defence"], preview["column"]) == (8, 2, "4-1")
     assert preview["odds"]["column"] == "4-1" and preview["table"] == "crt"
@@ -57,7 +57,7 @@ def test_tec_city_doubles_the_defender_and_10_out_of_supply_halves_with_their_ru
     ]
     state = board_state(units, phase="combat", hex_features={"E5": ["city"]})
     state["units"]["a"]["out_of_supply"] = True
-    preview = SYSTEM.preview(state, "nationalist", attack(["a"]))
+    preview = SYSTEM.previews.preview(state, "nationalist", attack(["a"]))
     assert (preview["attack"], preview["defence"], preview["column"]) == (3, 8, "1-3")
     assert [e["rule"] for e in preview["strength_effects"]] == ["10", "TEC"]
     assert preview["column"] == resolved(state, attack(["a"]), [3])["column"]
@@ -69,7 +69,9 @@ def test_8_better_than_6_1_is_6_1_and_the_preview_says_so() -> None:
         unit("a", "nationalist", "infantry", 40, "E4"),
         unit("d", "republican", "infantry", 3, "E5"),
     ]
-    preview = SYSTEM.preview(board_state(units, phase="combat"), "nationalist", attack(["a"]))
+    preview = SYSTEM.previews.preview(
+        board_state(units, phase="combat"), "nationalist", attack(["a"])
+    )
     assert preview["column"] == "6-1" and preview["odds"]["above_max"] is True
 
 
@@ -91,7 +93,7 @@ def test_8_air_points_counted_before_their_loss_rolls_with_every_outcome() -> No
     """Rule 8: air units add 1 strength point each after each side's loss roll (at most one point
     lost a side): 6+2 against 3+1 is 2-1 if none is lost; the outcomes list the other columns."""
     state = air_combat_state()
-    preview = SYSTEM.preview(state, "nationalist", attack(["a"]))
+    preview = SYSTEM.previews.preview(state, "nationalist", attack(["a"]))
     assert (preview["attack"], preview["defence"], preview["column"]) == (8, 4, "2-1")
     air = preview["air"]
     assert (air["attacker"], air["defender"], air["rule"]) == (2, 1, "8")
@@ -109,14 +111,14 @@ def test_2_a_stack_of_only_tanks_attacked_is_eliminated_without_a_roll() -> None
         unit("d", "republican", "armor", 2, "E5"),
     ]
     state = board_state(units, phase="combat")
-    preview = SYSTEM.preview(state, "nationalist", attack(["a"]))
+    preview = SYSTEM.previews.preview(state, "nationalist", attack(["a"]))
     assert preview["automatic"]["result"] == "tanks alone" and preview["automatic"]["rule"] == "2"
     assert resolved(state, attack(["a"]), [])["result"] == "tanks alone"
 
 
 def refusal(state: State, command: dict, side: str = "nationalist") -> RuleViolation:
     with pytest.raises(RuleViolation) as err:
-        SYSTEM.preview(state, side, command)
+        SYSTEM.previews.preview(state, side, command)
     with pytest.raises(RuleViolation) as decided:
         SYSTEM.decide(clone(state), side, command, ScriptedDice([3]))
     assert (err.value.rule, err.value.message) == (decided.value.rule, decided.value.message)
@@ -154,10 +156,10 @@ def test_preview_takes_attacks_only_and_refuses_malformed_ones() -> None:
         phase="combat",
     )
     with pytest.raises(InvalidCommand) as err:
-        SYSTEM.preview(state, "nationalist", {"type": "end_phase"})
+        SYSTEM.previews.preview(state, "nationalist", {"type": "end_phase"})
     assert "type" in err.value.details
     with pytest.raises(InvalidCommand) as err:
-        SYSTEM.preview(
+        SYSTEM.previews.preview(
             state, "nationalist", {"type": "attack", "attackers": ["nobody"], "hex": "E5"}
         )
     assert "attackers" in err.value.details

@@ -47,7 +47,9 @@ def reorg_state(formations=("29 Div", "29 Div", "29 Div"), leader_hex="E11", ext
 def test_9_three_eliminated_units_of_one_type_and_command_reorganize_one():
     """Rule 9: one returns with the leader, the other two are gone for good."""
     state = reorg_state()
-    assert any(a["type"] == "reorganize" for a in SYSTEM.legal_actions(state, "republican"))
+    [listed] = SYSTEM.actions(state, "republican").of_type("reorganize")
+    assert listed.fixed == {"units": ["e0", "e1", "e2"], "return": "e0"}
+    assert listed.choose["leader"].options == ("l",)  # the leader is chosen
     play(
         state,
         "republican",
@@ -55,7 +57,30 @@ def test_9_three_eliminated_units_of_one_type_and_command_reorganize_one():
     )
     assert state["units"]["e1"]["hex"] == "E11" and state["units"]["e1"]["status"] == "map"
     assert state["units"]["e0"]["status"] == state["units"]["e2"]["status"] == "gone"
-    assert not any(a["type"] == "reorganize" for a in SYSTEM.legal_actions(state, "republican"))
+    assert not SYSTEM.actions(state, "republican").of_type("reorganize")
+
+
+def test_9_the_listed_reorganization_is_accepted_as_sent():
+    state = reorg_state()
+    [listed] = SYSTEM.actions(state, "republican").of_type("reorganize")
+    play(state, "republican", listed.command())
+    assert state["units"]["e0"]["hex"] == "E11"
+
+
+def test_9_a_leader_in_an_enemy_zoc_is_not_offered_and_the_reorganization_is_blocked():
+    """Rule 9: the leader must not be in an enemy ZOC."""
+    enemy = {
+        "id": "x",
+        "side": "nationalist",
+        "type": "infantry",
+        "name": "x",
+        "values": {"strength": 3},
+        "hex": "E10",
+    }
+    listed = SYSTEM.actions(reorg_state(extra=[enemy]), "republican")
+    assert not listed.of_type("reorganize")
+    [blocked] = [b for b in listed.blocked if b.type == "reorganize"]
+    assert blocked.rule == "9" and "enemy ZOC" in blocked.reason
 
 
 def test_9_units_of_different_commands_do_not_reorganize():

@@ -3,9 +3,11 @@ removals by turn, the leader change, and rule 4A's reinforcement phase."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from service.rules.base import RuleViolation
+from service.rules.base import DieRoll, RuleViolation
 from service.rules.merida import SYSTEM, board, data, sequence
 from tests.unit.rules.merida.conftest import play, regain_lines, types
 
@@ -56,14 +58,95 @@ def test_4_nationalist_is_always_the_first_player(state):
 
 
 def test_12_units_stacked_with_a_leader_remain_with_it_on_turn_1(state):
+    """Set up table note: units that begin the game stacked with a leader must remain with that
+    leader for turn 1 -- so neither moves away from the other: a move that separates them is
+    refused citing rule 12, and they move as one stack."""
     deployed(state)
     regain_lines(state, "nationalist")  # rule 10, not under test here
-    play(state, "nationalist", {"type": "move", "units": ["n-19-div"], "path": ["O10", "O9"]})
-    with pytest.raises(RuleViolation) as err:
-        play(state, "nationalist", {"type": "end_phase"})
-    assert err.value.rule == "12" and "Solans" in err.value.message
-    play(state, "nationalist", {"type": "move", "units": ["n-solans"], "path": ["O10", "O9"]})
+    for alone in (["n-19-div"], ["n-solans"]):
+        with pytest.raises(RuleViolation) as err:
+            play(state, "nationalist", {"type": "move", "units": alone, "path": ["O10", "O9"]})
+        assert err.value.rule == "12" and err.value.field == "units"
+        assert "Solans" in err.value.message and "19 Div" in err.value.message
+    stack = ["n-19-div", "n-solans"]
+    play(state, "nationalist", {"type": "move", "units": stack, "path": ["O10", "O9"]})
+    assert {state["units"][u]["hex"] for u in stack} == {"O9"}
     play(state, "nationalist", {"type": "end_phase"})
+
+
+def test_12_the_leader_and_its_units_are_offered_one_stack_move_on_turn_1(state):
+    deployed(state)
+    listed = SYSTEM.actions(state, "nationalist").of_type("move")
+    moving = [t.fixed["units"] for t in listed]
+    assert ["n-19-div", "n-solans"] in moving and ["n-24-div", "n-mugica"] in moving
+    assert not {"n-19-div", "n-solans", "n-24-div", "n-mugica"} & {
+        u for units in moving if len(units) == 1 for u in units
+    }
+    stack = {"units": ["n-19-div", "n-solans"], "mode": "tactical"}
+    [tactical] = [t for t in listed if t.fixed == stack]
+    assert tactical.label == "Move 19 Div and Solans (L) (tactical)"
+    for command in tactical.commands()[:10]:  # each destination accepted for the whole stack
+        events = SYSTEM.decide(state, "nationalist", command, None)
+        assert events[0].data["units"] == stack["units"]
+
+
+def test_12_from_turn_2_the_leader_and_its_units_move_apart(state):
+    at(deployed(state), 1, "republican")
+    play(state, "republican", {"type": "end_phase"})
+    regain_lines(state, "nationalist")
+    play(state, "nationalist", {"type": "move", "units": ["n-19-div"], "path": ["O10", "O9"]})
+    assert state["units"]["n-solans"]["hex"] == "O10"
+    assert ["n-solans"] in [
+        t.fixed["units"] for t in SYSTEM.actions(state, "nationalist").of_type("move")
+    ]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_12_random_legal_play_of_turn_1_always_ends_the_phase(state, seed):
+    """The defect: on turn 1 19 Div and Solans were offered a move each; moved apart, End phase was
+    refused under rule 12 for ever and neither was listed again.  Random play of the listed
+    commands now always reaches the end of the Nationalist movement phase."""
+    rng = random.Random(seed)
+    deployed(state)
+    for _ in range(60):
+        if state["phase"] != "movement" or state["side"] != "nationalist":
+            break
+        listed = SYSTEM.actions(state, "nationalist")
+        assert listed.templates, listed.blocked  # a side that must act always can
+        moves = [t for t in listed.templates if t.type != "end_phase"]
+        ending = listed.of_type("end_phase")
+        pick = ending[0] if ending and (not moves or rng.random() < 0.1) else rng.choice(moves)
+        play(state, "nationalist", rng.choice(pick.commands()))
+    assert (state["turn"], state["side"]) != (1, "nationalist") or state["phase"] != "movement"
+
+
+class RandomDice:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng, self.index = rng, 0
+
+    def roll(self, sides: int = 6, purpose: str = "") -> DieRoll:
+        self.index += 1
+        return DieRoll(self.index, sides, self.rng.randint(1, sides), purpose)
+
+
+def test_12_random_legal_play_of_the_whole_of_turn_1_reaches_turn_2(state):
+    """Both players, every phase of turn 1, commands picked at random from the listed templates and
+    sent as built (some_of choices whole): every one is accepted and turn 2 is reached."""
+    rng = random.Random(7)
+    dice = RandomDice(rng)
+    deployed(state)
+    for _ in range(150):
+        if state["turn"] > 1:
+            break
+        side = SYSTEM.active_sides(state)[0]
+        listed = SYSTEM.actions(state, side)
+        assert listed.templates, listed.blocked
+        others = [t for t in listed.templates if t.type != "end_phase"]
+        ending = listed.of_type("end_phase")
+        pick = ending[0] if ending and (not others or rng.random() < 0.3) else rng.choice(others)
+        for event in SYSTEM.decide(state, side, rng.choice(pick.commands()), dice):
+            SYSTEM.apply(state, event)
+    assert state["turn"] == 2
 
 
 def test_12_republican_reinforcements_enter_on_the_east_edge_m26_to_ao26(state):
@@ -71,12 +154,12 @@ def test_12_republican_reinforcements_enter_on_the_east_edge_m26_to_ao26(state):
     due = next(e.data for e in events if e.type == "ReinforcementsDue")
     assert due == {"side": "republican", "units": ["r-66-brg", "r-81-brg"]}
     actions = {
-        a["unit"]: a
-        for a in SYSTEM.legal_actions(state, "republican")
-        if a["type"] == "place_reinforcement"
+        t.fixed["unit"]: t.choose["hex"].options
+        for t in SYSTEM.actions(state, "republican").of_type("place_reinforcement")
     }
-    assert actions["r-66-brg"]["hexes"][0] == "M26" and actions["r-66-brg"]["hexes"][-1] == "AO26"
-    assert len(actions["r-66-brg"]["hexes"]) == 29
+    assert actions["r-66-brg"][0] == "M26" and actions["r-66-brg"][-1] == "AO26"
+    assert len(actions["r-66-brg"]) == 29
+    assert [b.rule for b in SYSTEM.actions(state, "republican").blocked] == ["12"]
     with pytest.raises(RuleViolation) as err:
         play(state, "republican", {"type": "place_reinforcement", "unit": "r-66-brg", "hex": "L26"})
     assert err.value.rule == "12"
@@ -128,8 +211,15 @@ def test_12_turn_4_burillo_replaced_by_pradas_at_zarzacapilla(state):
     at(deployed(state), 4, "nationalist")
     events = play(state, "nationalist", {"type": "end_phase"})
     assert "LeaderReplaced" in types(events) and state["units"]["r-burillo"]["status"] == "removed"
-    actions = [a for a in SYSTEM.legal_actions(state, "republican") if a.get("unit") == "r-pradas"]
-    assert actions == [{"type": "place_reinforcement", "unit": "r-pradas", "hexes": ["AC20"]}]
+    [listed] = [
+        t
+        for t in SYSTEM.actions(state, "republican").templates
+        if t.fixed.get("unit") == "r-pradas"
+    ]
+    assert (listed.type, listed.choose["hex"].options) == ("place_reinforcement", ("AC20",))
+    assert listed.label == "Place Pradas (L)" and listed.choose["hex"].labels == (
+        "Zarzacapilla (AC20)",
+    )
 
 
 def test_12_turn_14_102_div_returns_at_aq1(state):

@@ -24,12 +24,12 @@ def test_crt_is_the_printed_combat_results_table():
     printed = [
         {"roll": int(body[i]), "results": body[i + 1 : i + 10]} for i in range(0, len(body), 10)
     ]
-    assert SYSTEM.tables()["crt"] == {"columns": columns, "rows": printed}
+    assert SYSTEM.drawing.tables()["crt"] == {"columns": columns, "rows": printed}
 
 
 def test_crt_shape_for_the_api():
     """Issue interface: columns 1-4 ... 6-1, rows 0-7, results spelled A2, A1, AR, EX, DR, D1-D4."""
-    crt = SYSTEM.tables()["crt"]
+    crt = SYSTEM.drawing.tables()["crt"]
     assert crt["columns"] == ["1-4", "1-3", "1-2", "1-1", "2-1", "3-1", "4-1", "5-1", "6-1"]
     assert [row["roll"] for row in crt["rows"]] == list(range(8))
     spelled = {r for row in crt["rows"] for r in row["results"]}

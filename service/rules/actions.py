@@ -1,0 +1,163 @@
+"""One action vocabulary for every game: what a side may send now, and what it may not yet.
+
+``GET /api/games/<id>/actions`` answers, for every game alike::
+
+    {"actions": [Template...], "blocked": [Blocked...]}
+
+A :class:`Template` is ``{"type", "label", "fixed": {field: value}, "choose": {field: choice},
+"kinds": {field: kind}}``.  A command is the template's ``type`` and ``fixed`` fields plus one pick
+per ``choose`` field:
+
+* ``{"one_of": [v...], "labels": [str...]}``: pick one value; every option is legal on its own;
+* ``{"some_of": [v...], "labels": [...], "min": n, "max": m}``: pick a list of ``n`` to ``m`` of
+  the values (a subset may still be refused with a 422 citing the rule).
+
+``kinds`` says what each field designates (``unit``, ``units``, ``hex``, ``path``, ``point``,
+``text``, ``number``, ``flag``, ``choice``), from the command's declaration
+(:mod:`service.rules.declare`), so a client draws a template on its board without knowing the game:
+a ``hex`` field is a hex to click, a ``path`` option's last hex is its destination, ``unit(s)`` are
+counters to select.
+
+A :class:`Blocked` entry is what a player would look for but the rules refuse now (End phase while a
+unit must still move): it is shown disabled with the reason and the rule, never sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One field left to the player: ``one_of`` (pick one) or ``some_of`` (pick min..max)."""
+
+    options: tuple[Any, ...]
+    labels: tuple[str, ...]
+    many: bool = False
+    min: int = 1
+    max: int = 1
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            ("some_of" if self.many else "one_of"): list(self.options),
+            "labels": list(self.labels),
+        }
+        if self.many:
+            out["min"], out["max"] = self.min, self.max
+        return out
+
+
+def one_of(options: Sequence[Any], labels: Sequence[str] | None = None) -> Choice:
+    """Pick one of ``options``; each is legal on its own.  ``labels`` in printed names."""
+    opts = tuple(options)
+    return Choice(opts, _labels(opts, labels))
+
+
+def some_of(
+    options: Sequence[Any],
+    labels: Sequence[str] | None = None,
+    *,
+    min: int = 1,
+    max: int | None = None,
+) -> Choice:
+    """Pick ``min`` to ``max`` (default: all) of ``options``."""
+    opts = tuple(options)
+    top = len(opts) if max is None else max
+    return Choice(opts, _labels(opts, labels), many=True, min=min, max=top)
+
+
+def _labels(options: tuple[Any, ...], labels: Sequence[str] | None) -> tuple[str, ...]:
+    if labels is None:
+        return tuple(
+            str(o) if not isinstance(o, list) else " - ".join(map(str, o)) for o in options
+        )
+    if len(labels) != len(options):
+        raise ValueError(f"{len(labels)} labels for {len(options)} options")
+    return tuple(labels)
+
+
+@dataclass(frozen=True)
+class Template:
+    type: str
+    label: str
+    fixed: dict[str, Any] = field(default_factory=dict)
+    choose: dict[str, Choice] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "label": self.label,
+            "fixed": dict(self.fixed),
+            "choose": {k: c.as_dict() for k, c in self.choose.items()},
+            "kinds": dict(self.kinds),
+        }
+
+    def command(self, **picks: Any) -> dict[str, Any]:
+        """The command this template makes with ``picks`` (a value per ``choose`` field; a field not
+        given takes the first option, or the first ``min`` options of a ``some_of``)."""
+        out: dict[str, Any] = {"type": self.type, **self.fixed}
+        for name, choice in self.choose.items():
+            if name in picks:
+                out[name] = picks[name]
+            elif choice.many:
+                out[name] = list(choice.options[: max(choice.min, 1)])
+            else:
+                out[name] = choice.options[0]
+        return out
+
+    def commands(self) -> list[dict[str, Any]]:
+        """Every command with one option per ``one_of`` field (``some_of`` fields take all options up
+        to ``max``): what a test or the fuzzer may send, each legal on its own."""
+        out = [{"type": self.type, **self.fixed}]
+        for name, choice in self.choose.items():
+            if choice.many:
+                out = [{**c, name: list(choice.options[: choice.max])} for c in out]
+            else:
+                out = [{**c, name: option} for c in out for option in choice.options]
+        return out
+
+
+@dataclass(frozen=True)
+class Blocked:
+    type: str
+    label: str
+    reason: str
+    rule: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "label": self.label, "reason": self.reason, "rule": self.rule}
+
+
+@dataclass
+class Actions:
+    """What one side may do now: templates to send, and refusals to show disabled."""
+
+    templates: list[Template] = field(default_factory=list)
+    blocked: list[Blocked] = field(default_factory=list)
+
+    def add(self, template: Template) -> None:
+        self.templates.append(template)
+
+    def block(self, type: str, label: str, reason: str, rule: str) -> None:
+        self.blocked.append(Blocked(type, label, reason, rule))
+
+    def of_type(self, type: str) -> list[Template]:
+        return [t for t in self.templates if t.type == type]
+
+    def types(self) -> list[str]:
+        return [t.type for t in self.templates]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "actions": [t.as_dict() for t in self.templates],
+            "blocked": [b.as_dict() for b in self.blocked],
+        }
+
+    def __bool__(self) -> bool:
+        return bool(self.templates)
+
+    def __len__(self) -> int:
+        return len(self.templates)

@@ -1,0 +1,116 @@
+"""The application services on eventsourcing's in-memory store, with fakes around them: a broker
+that records what is published, a knowledge base of two entries, and the Duel rules (duel.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from service.application.disputes import DisputeService
+from service.application.games import GameService
+from service.application.store import ArbiterStore
+from service.application.users import UserService
+from service.domain import users as users_mod
+from service.domain.game import Game
+from service.domain.systems import GamePorts
+from service.domain.users import User
+from service.rules.registry import Registry
+from tests.unit.application.duel import DUEL, duel_ports
+
+MEMORY = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+
+
+class FakeBroker:
+    """Records every publish; delivers nothing."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, dict[str, Any]]] = []
+
+    def publish(self, channel: str, message: dict[str, Any]) -> bool:
+        self.published.append((channel, message))
+        return True
+
+    def subscribe(self, channel: str) -> Any:
+        raise NotImplementedError
+
+    def healthy(self) -> bool:
+        return True
+
+
+class FakeKnowledge:
+    ENTRIES = {
+        "duel:1": {"heading": "1. Turns", "document": "duel", "text": "The sides take turns."},
+        "duel:2": {"heading": "2. Steps", "document": "duel", "text": "Never beyond pace 6."},
+    }
+
+    def get(self, entry_id: str) -> dict[str, Any]:
+        return dict(self.ENTRIES[entry_id])
+
+
+def open_memory_store(
+    ports: GamePorts, broker: FakeBroker | None = None, *, snapshot_every: int = 0, cache: int = 0
+) -> ArbiterStore:
+    env = dict(MEMORY)
+    attrs: dict[str, Any] = {"name": "arbiter"}
+    if snapshot_every:
+        attrs["snapshotting_intervals"] = {Game: snapshot_every}
+        env["IS_SNAPSHOTTING_ENABLED"] = "y"
+    if cache:
+        env["AGGREGATE_CACHE_MAXSIZE"] = str(cache)
+    cls = type("MemoryStore", (ArbiterStore,), attrs)
+    return cls(env=env, ports=ports, broker=broker)
+
+
+@dataclass
+class World:
+    store: ArbiterStore
+    broker: FakeBroker
+    users: UserService
+    games: GameService
+    disputes: DisputeService
+    alice: User
+    bob: User
+    carol: User  # a site arbiter
+
+    def start(self, **labels: Any) -> Game:
+        return self.games.create(
+            system="duel",
+            scenario="dawn",
+            sides={"red": "alice", "blue": "bob"},
+            creator=self.alice,
+            labels=labels,
+        )
+
+    def play(self, game: Game, user: User, command: dict[str, Any]) -> list[dict[str, Any]]:
+        version = self.games.get(game.id).version
+        return self.games.execute(game.id, user, command, expected_version=version).events
+
+    def game(self, game: Game) -> Game:
+        return self.games.get(game.id)
+
+
+@pytest.fixture(autouse=True)
+def cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(users_mod.SCRYPT, "n", 2)
+
+
+@pytest.fixture
+def broker() -> FakeBroker:
+    return FakeBroker()
+
+
+@pytest.fixture
+def world(broker: FakeBroker) -> World:
+    store = open_memory_store(duel_ports(), broker)
+    registry = Registry()
+    registry.register(DUEL)
+    users = UserService(store)
+    games = GameService(store, registry, users, broker)  # type: ignore[arg-type]
+    disputes = DisputeService(store, games, knowledge=lambda: FakeKnowledge())
+    alice, bob, carol = (users.register(n, "a long password") for n in ("alice", "bob", "carol"))
+    carol.grant("arbiter")
+    store.commit(carol)
+    broker.published.clear()
+    return World(store, broker, users, games, disputes, alice, bob, carol)

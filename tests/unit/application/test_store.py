@@ -1,0 +1,152 @@
+"""The store: one save-and-publish path (commit), and games rebuilt with the ports it was given --
+from events, from snapshots and from its cache -- with no global set-up."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.application.clubs import ClubService
+from service.domain.chain import seal
+from service.domain.clubs import Club
+from service.domain.errors import Conflict, StaleVersion
+from service.domain.game import Game, projector
+from service.domain.users import User
+from tests.unit.application.conftest import FakeBroker, World, open_memory_store
+from tests.unit.application.duel import duel_ports
+
+
+def test_commit_maps_a_lost_race_to_the_callers_conflict_and_writes_nothing(world: World) -> None:
+    first, second, third = (world.users.by_name("alice") for _ in range(3))
+    first.grant("admin")
+    world.store.commit(first)
+    second.grant("arbiter")
+    with pytest.raises(StaleVersion, match="changed meanwhile"):
+        world.store.commit(second)
+    third.grant("arbiter")
+    with pytest.raises(Conflict, match="mine"):
+        world.store.commit(third, conflict=Conflict("mine"))
+    assert world.users.by_name("alice").roles == ["admin"]
+
+
+def test_commit_writes_all_or_nothing_of_several_aggregates(world: World) -> None:
+    game = world.start()
+    stale = world.games.get(game.id)
+    world.play(game, world.alice, {"type": "pass"})
+    stale.add_entropy(side="red", user=str(world.alice.id), entropy="x", ports=world.store.ports)
+    newcomer = User.register("dave", "a long password")
+    with pytest.raises(StaleVersion):
+        world.store.commit(newcomer, stale)
+    with pytest.raises(Exception, match="not found"):
+        world.store.repository.get(newcomer.id)
+
+
+def test_commit_returns_the_new_events_and_announces_only_what_has_a_channel(
+    world: World,
+) -> None:
+    club = Club.found("Dawn Club", str(world.alice.id))
+    assert [type(e).__name__ for e in world.store.commit(club)] == ["Founded"]
+    assert world.broker.published == []  # a club has no channel
+
+
+def test_registering_a_taken_name_or_founding_a_taken_club_is_a_conflict(world: World) -> None:
+    with pytest.raises(Conflict, match="already exists"):
+        world.users.register("alice", "another password")
+    clubs = ClubService(world.store, world.users)
+    clubs.create("Dawn Club", world.alice)
+    with pytest.raises(Conflict, match="already exists"):
+        clubs.create("dawn club", world.bob)
+
+
+def play_some(world: World, game: Game) -> None:
+    world.play(game, world.alice, {"type": "step", "distance": 2})
+    world.play(game, world.alice, {"type": "shoot"})
+    world.play(game, world.alice, {"type": "pass"})
+    world.play(game, world.bob, {"type": "step", "distance": 3})
+    world.play(game, world.bob, {"type": "reveal"})
+
+
+def test_a_game_rebuilt_from_stored_events_with_the_ports_equals_the_live_one(
+    world: World,
+) -> None:
+    game = world.start()
+    play_some(world, game)
+    live = world.game(game)
+    rebuilt = projector(duel_ports())(None, world.store.events.get(game.id))
+    assert vars(rebuilt) == vars(live)
+    assert rebuilt.active_sides() == ["blue"] and rebuilt.tail["cut"] == "reveals"
+
+
+def test_snapshots_give_the_state_of_a_full_replay_at_every_version() -> None:
+    ports = duel_ports()
+    with_snapshots = open_memory_store(ports, FakeBroker(), snapshot_every=3)
+    world_game = Game.start(
+        system="duel",
+        scenario="dawn",
+        options={"first": "red"},
+        sides={"red": "a", "blue": "b"},
+        created_by="a",
+        seed="0" * 64,
+        initial_state={
+            "turn": "red",
+            "pace": {"red": 0, "blue": 0},
+            "hits": {"red": 0, "blue": 0},
+            "secret": {"red": "ace", "blue": "king"},
+            "shown": [],
+            "winner": None,
+        },
+        ports=ports,
+    )
+    with_snapshots.commit(world_game)
+    for side, user in [("red", "a"), ("blue", "b")] * 4:
+        game: Game = with_snapshots.repository.get(world_game.id)
+        game.execute(
+            side=side,
+            user=user,
+            command={"type": "step", "distance": 1},
+            seed="0" * 64,
+            ports=ports,
+        )
+        game.execute(side=side, user=user, command={"type": "pass"}, seed="0" * 64, ports=ports)
+        with_snapshots.commit(game)
+    assert with_snapshots.snapshots is not None
+    snapshots = list(with_snapshots.snapshots.get(world_game.id))
+    assert len(snapshots) >= 5 and all("_rules" not in s.state for s in snapshots)
+    events = list(with_snapshots.events.get(world_game.id))
+    for version in range(1, len(events) + 1):
+        replayed = projector(ports)(None, events[:version])
+        assert vars(with_snapshots.repository.get(world_game.id, version=version)) == vars(replayed)
+
+
+def test_a_cached_game_is_fast_forwarded_with_its_rules() -> None:
+    ports = duel_ports()
+    store = open_memory_store(ports, FakeBroker(), cache=10)
+    game = Game.start(
+        system="duel",
+        scenario="dawn",
+        options={"first": "red"},
+        sides={"red": "a", "blue": "b"},
+        created_by="a",
+        seed="0" * 64,
+        initial_state={
+            "turn": "red",
+            "pace": {"red": 0, "blue": 0},
+            "hits": {"red": 0, "blue": 0},
+            "secret": {"red": "ace", "blue": "king"},
+            "shown": [],
+            "winner": None,
+        },
+        ports=ports,
+    )
+    store.commit(game)
+    store.repository.get(game.id)  # cached at version 1
+    game.execute(side="red", user="a", command={"type": "pass"}, seed="0" * 64, ports=ports)
+    store.events.put(list(game.collect_events()))  # written by "another worker"
+    cached: Game = store.repository.get(game.id)
+    assert cached.version == 3 and cached.active_sides() == ["blue"]
+
+
+def test_two_stores_in_one_process_seal_with_their_own_keys() -> None:
+    one, two = duel_ports(b"key one"), duel_ports(b"key two")
+    assert one.seal("ab" * 32) == seal("ab" * 32, b"key one") != two.seal("ab" * 32)
+    stores = [open_memory_store(p) for p in (one, two)]
+    assert stores[0].ports is one and stores[1].ports is two
