@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 5000
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench fuzz golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,6 +28,21 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m bench
+
+# Random legal play of every system through the application service (see docs/rules/contract.md,
+# "Proof"): FUZZ_GAMES games per system from FUZZ_SEED; failing games are exported to var/fuzz/.
+FUZZ_GAMES ?= 200
+FUZZ_SEED  ?= 1
+FUZZ_PLUGINS := tests.fixtures.skirmish,tests.conformance.toy
+fuzz: setup
+	ARBITER_PLUGINS=$(FUZZ_PLUGINS) $(BIN)/arbiter fuzz --games $(FUZZ_GAMES) --seed $(FUZZ_SEED) \
+	  --max-commands 2000 --out var/fuzz
+
+# Re-record the golden games (tests/golden/README.md): review the diff before committing it.
+golden: setup
+	rm -f tests/golden/games/*.ndjson
+	ARBITER_PLUGINS=$(FUZZ_PLUGINS) $(BIN)/arbiter fuzz --games 2 --seed 1 --max-commands 1500 \
+	  --record tests/golden/games --out var/fuzz
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache *.egg-info

@@ -265,6 +265,9 @@ def _attach_optional_groups() -> None:
 
     main.add_command(rules)
     attach(main)
+    from service.fuzz.cli import fuzz
+
+    main.add_command(fuzz)
 
 
 _attach_optional_groups()

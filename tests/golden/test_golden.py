@@ -1,0 +1,41 @@
+"""Golden games: complete games recorded once by the fuzzer with fixed seeds (``games/``), replayed
+command by command through the application service; every command must record the same events
+(by digest) and the game must end in the same state, with every check of the fuzzer on the way.
+How to regenerate them: README.md beside this file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from service.fuzz import session
+from service.fuzz.runner import load_registry
+
+GAMES = Path(__file__).parent / "games"
+PLUGINS = ("tests.fixtures.skirmish", "tests.conformance.toy")
+FILES = sorted(GAMES.glob("*.ndjson"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_a_golden_game_replays_to_the_identical_state_and_hashes(path: Path) -> None:
+    outcome = session.check_golden(path, PLUGINS)
+    assert outcome.problems == []
+    assert outcome.status == "ended"
+
+
+def test_every_system_has_golden_games() -> None:
+    registry, broken = load_registry(plugins=PLUGINS)
+    recorded = {p.name.rsplit("-seed", 1)[0] for p in FILES}
+    systems = set(registry.names()) | {name for name in broken if name not in PLUGINS}
+    assert sorted(systems - recorded) == []
+
+
+def test_a_changed_golden_game_is_caught(tmp_path: Path) -> None:
+    source = next(p for p in FILES if p.name.startswith("duel-"))
+    lines = source.read_text().splitlines()
+    lines[1] = lines[1].replace('"events": ["', '"events": ["0', 1)
+    changed = tmp_path / source.name
+    changed.write_text("\n".join(lines) + "\n")
+    outcome = session.check_golden(changed, PLUGINS)
+    assert outcome.problems[0] == "command 1 gave other events than the golden game recorded"
