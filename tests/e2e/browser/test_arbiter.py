@@ -47,7 +47,7 @@ def test_dispute_resolved_by_an_arbiter_rebases_both_boards_live(
     expect(on(alice, "r2", "D4")).to_have_count(1)
 
     # bob disputes the move, citing an entry found by searching inline
-    moved = bob.locator("#log li", has_text="r2 moves D2 to D4")
+    moved = bob.locator("#log li", has_text="2nd Foot moves from D2 to Crossroads (D4)")
     seq = int(moved.get_attribute("data-seq"))
     moved.get_by_role("button", name="dispute").click()
     bob.get_by_label("What is wrong, in your words").fill("The road does not reach D4 this turn.")
@@ -66,7 +66,9 @@ def test_dispute_resolved_by_an_arbiter_rebases_both_boards_live(
     carol = signed_in(browser, server, "carol")
     carol.goto(f"{server.url}/disputes")
     card = carol.locator(".dispute-card", has_text="The road does not reach D4")
-    expect(card.locator(".disputed-event")).to_contain_text(f"Event #{seq}: r2 moves D2 to D4")
+    expect(card.locator(".disputed-event")).to_contain_text(
+        f"Event #{seq}: 2nd Foot moves from D2 to Crossroads (D4)"
+    )
     player_cites = card.get_by_role("region", name="Entries the player cites")
     expect(player_cites.get_by_role("link", name=cited_heading)).to_have_attribute(
         "href", re.compile(r"^/rules/")
@@ -99,7 +101,9 @@ def test_dispute_resolved_by_an_arbiter_rebases_both_boards_live(
         expect(on(page, "r2", "D2")).to_have_count(1)
         expect(on(page, "r1", "C3")).to_have_count(1)
         expect(page.locator("#log")).to_contain_text("overturned (rebase)")
-        expect(page.locator("#log li.retracted", has_text="r2 moves D2 to D4")).to_have_count(1)
+        expect(
+            page.locator("#log li.retracted", has_text="2nd Foot moves from D2 to Crossroads (D4)")
+        ).to_have_count(1)
         expect(page.locator("#disputes")).to_contain_text("overturned")
     alice.screenshot(path=shots / "board-after-rebase.png", full_page=True)
 
@@ -152,8 +156,10 @@ def test_the_audit_page(
         re.compile(rf"^Intact: all {version} events check out")
     )
     rows = page.locator(".audit-actions tbody tr")
-    moved = rows.filter(has_text="Order: move r2 along D3 → D4")
-    expect(moved.locator("li.retracted")).to_have_text(re.compile(r"r2 moves D2 to D4"))
+    moved = rows.filter(has_text="Order: move: unit 2nd Foot; path D3 → Crossroads (D4)")
+    expect(moved.locator("li.retracted")).to_have_text(
+        re.compile(r"2nd Foot moves from D2 to Crossroads \(D4\)")
+    )
     expect(rows.filter(has_text="Dispute opened")).to_contain_text("bob")
     page.get_by_label("Side").select_option("blue")
     expect(rows.filter(has_text="Order:")).to_have_count(0)

@@ -43,53 +43,53 @@ def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> No
     expect(mola.locator('#board .hex[data-hex="1404"] .hex-label')).to_have_text("1404")
     expect(mola.locator("#board .stack-count").first).to_be_visible()
     expect(mola.locator("#turn")).to_contain_text("Turn 1 (I April 1937) · Weather phase")
-    mola.get_by_role("button", name="Roll weather").click()
+    mola.get_by_role("button", name=re.compile("^Roll for the weather")).click()
     expect(mola.locator("#turn")).to_contain_text("Admin phase")
 
-    # each leader placed on a stack: one order per leader and unit, chosen in one select
-    for leader in ("garcia-valino", "alonso-vega"):
-        mola.locator("select[name=choose-place_leader]").select_option(
-            label=f"Place leader (n-2-i-navarra, {leader})"
-        )
-        mola.get_by_role("button", name="Place leader", exact=True).click()
+    # each leader placed on a stack: one template per leader, the unit chosen in its form
+    for leader in ("Garcia Valino", "Alonso Vega"):
+        mola.get_by_role("button", name=re.compile(f"^Place {leader}")).click()
+        mola.locator("select[name=unit]").select_option("n-2-i-navarra")
+        mola.locator("#confirm").click()
         expect(mola.locator("#log")).to_contain_text(leader)
     expect(mola.locator("#message")).to_be_empty()
-    mola.get_by_role("button", name="End admin").click()
+    mola.get_by_role("button", name="End the administrative segment").click()
     expect(mola.locator("#turn")).to_contain_text("Supply phase")
-    expect(
-        mola.locator("select[name=choose-entrench]")
-    ).to_be_visible()  # one choice, not 30 buttons
-    mola.get_by_role("button", name="End supply").click()
+    # one choice, not 30 buttons
+    expect(mola.get_by_role("button", name=re.compile("^Begin a trench"))).to_have_count(1)
+    mola.get_by_role("button", name="End the supply phase").click()
     expect(mola.locator("#turn")).to_contain_text("Operations phase · impulse 1")
 
     # a stack moves together: the first stack the server lets move two hexes or more
     move = next(
         a
         for a in actions(server, gid, "bmola")
-        if a["type"] == "move" and any(len(p) > 2 for p in a["paths"].values())
+        if a["type"] == "move" and any(len(p) > 2 for p in a["choose"]["path"]["one_of"])
     )
-    here = move["paths"][next(iter(move["paths"]))][0]
-    there, path = next((h, p) for h, p in move["paths"].items() if len(p) > 2)
+    paths = move["choose"]["path"]["one_of"]
+    here = paths[0][0]
+    i, path = next((i, p) for i, p in enumerate(paths) if len(p) > 2)
+    there, label = path[-1], move["choose"]["path"]["labels"][i]
     mola.locator(f'.stack[data-hex="{here}"]').click()
     if mola.locator(".mark-dest").count() == 0:
-        mola.locator(f'#selection button[data-unit="{move["units"][0]}"]').click()
-    expect(mola.locator(".mark-dest")).to_have_count(len(move["paths"]))
+        mola.locator(f'#selection button[data-unit="{move["fixed"]["units"][0]}"]').click()
+    expect(mola.locator(".mark-dest")).to_have_count(len({p[-1] for p in paths}))
     mola.locator(f'.mark[data-hex="{there}"]').click()
-    expect(mola.locator("#selection")).to_contain_text(f"via {' → '.join(path)}")
-    mola.get_by_role("button", name=f"Confirm: move to {there}").click()
+    expect(mola.locator("#selection")).to_contain_text(f"{move['label']} to {label}")
+    mola.get_by_role("button", name=f"Confirm: {move['label']} to {label}").click()
     expect(llano.locator(f'.stack[data-hex="{there}"]')).to_have_count(1)
-    expect(llano.locator("#log")).to_contain_text("-".join(path))
+    expect(llano.locator("#log")).to_contain_text(re.compile(rf"move from .* to .*{there}"))
     game = requests.get(f"{server.url}/api/games/{gid}").json()
-    assert {c["hex"] for c in game["counters"] if c["id"] in move["units"]} == {there}
+    assert {c["hex"] for c in game["counters"] if c["id"] in move["fixed"]["units"]} == {there}
     expect(mola.locator("#message")).to_be_empty()
     mola.screenshot(path=shots / "bizkaya-moved.png", full_page=True)
 
     # the impulse ends: the Republican's reserve impulse, then the Nationalist's next impulse
-    mola.get_by_role("button", name="End impulse").click()
+    mola.get_by_role("button", name="End the impulse").click()
     expect(llano.locator("#turn")).to_contain_text("Reserve phase · impulse 1")
     expect(llano.locator("#turn")).to_contain_text("Your turn")
     llano.screenshot(path=shots / "bizkaya-reserve-impulse.png", full_page=True)
-    llano.get_by_role("button", name="End impulse").click()
+    llano.get_by_role("button", name="End the impulse").click()
     expect(mola.locator("#turn")).to_contain_text("Operations phase · impulse 2")
     expect(mola.locator("#turn")).to_contain_text("Your turn")
     mola.set_viewport_size(PHONE)
@@ -120,21 +120,26 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
     expect(varela.locator('#board .stack[data-hex="8,2"]')).to_have_count(1)  # 58th RI, Larache
     expect(varela.locator("#legend")).to_contain_text("A placeholder map a club may replace")
 
-    varela.get_by_role("button", name="Deploy").click()  # the scenario's set-up as printed
+    varela.get_by_role(
+        "button", name="Deploy as set up", exact=True
+    ).click()  # the scenario's set-up as printed
     expect(monty.locator("#turn")).to_contain_text("Allied deployment phase")
-    monty.get_by_role("button", name="Deploy").click()
-    monty.get_by_role("button", name="Begin turn").click()
+    monty.get_by_role("button", name="Deploy as set up", exact=True).click()
+    monty.get_by_role("button", name="Begin the turn").click()
     expect(varela.locator("#turn")).to_contain_text("Events phase")
-    varela.get_by_role("button", name="Pass").click()
+    varela.get_by_role("button", name="Play no event").click()
     expect(monty.locator("#turn")).to_contain_text("Strait phase")
-    monty.get_by_role("button", name="Roll strait", exact=True).click()
+    monty.get_by_role("button", name=re.compile("^Roll for the Strait")).click()
+    monty.get_by_label("Air point").select_option(label="No air point")
+    monty.locator("#confirm").click()
     expect(monty.locator("#turn")).to_contain_text("Amphibious phase")
 
-    # the landing: a template with blanks, filled in the form
-    monty.get_by_role("button", name="Land (none)…").click()
-    monty.get_by_role("textbox", name="Hex").fill("4,22")
-    monty.get_by_label("Units (comma separated)").fill("uk-21tk, uk-commando")
-    monty.get_by_role("button", name="Confirm: land").click()
+    # the landing: the units not yet on the map selected in the list, the beach clicked
+    land = next(a for a in actions(server, gid, "bmonty") if a["type"] == "land")
+    monty.locator(f'#selection button[data-unit="{land["fixed"]["units"][0]}"]').click()
+    expect(monty.locator(".mark-dest")).to_have_count(len(land["choose"]["hex"]["one_of"]))
+    monty.locator('.mark[data-hex="4,22"]').click()
+    monty.get_by_role("button", name=f"Confirm: {land['label']} to 4,22").click()
     expect(monty.locator("#message")).to_be_empty()
     expect(varela.locator('#board .stack[data-hex="4,22"]')).to_have_count(1)
     expect(monty.locator("#turn")).to_contain_text("Allied movement phase")
@@ -146,53 +151,62 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
     enemy = {c["hex"] for c in counters if c["side"] == "spanish"}
     taken = {c["hex"] for c in counters}
 
+    def paths(move: dict[str, Any]) -> dict[str, list[str]]:
+        return {p[-1]: p for p in move["choose"]["path"]["one_of"]}
+
     def next_to_enemy(move: dict[str, Any]) -> list[str]:
         return [
             h
-            for h, p in move["paths"].items()
+            for h, p in paths(move).items()
             if h not in taken and len(p) > 2 and any(adjacent(h, e) for e in enemy)
         ]
 
     moves = [a for a in actions(server, gid, "bmonty") if a["type"] == "move"]
     move = next(m for m in moves if next_to_enemy(m))
     there = next_to_enemy(move)[0]
-    path = move["paths"][there]
+    path = paths(move)[there]
+    unit = move["fixed"]["unit"]
     monty.locator(f'.stack[data-hex="{path[0]}"]').click()
     if monty.locator(".mark-dest").count() == 0:  # a stack: choose the unit
-        monty.locator(f'#selection button[data-unit="{move["unit"]}"]').click()
-    expect(monty.locator(".mark-dest")).to_have_count(len(move["paths"]))
+        monty.locator(f'#selection button[data-unit="{unit}"]').click()
+    expect(monty.locator(".mark-dest")).to_have_count(len(paths(move)))
     monty.locator(f'.mark[data-hex="{there}"]').click()
-    expect(monty.locator("#selection")).to_contain_text(f"via {' → '.join(path)}")
-    monty.get_by_role("button", name=f"Confirm: move to {there}").click()
+    expect(monty.locator("#selection")).to_contain_text(f"{' → '.join(path[1:])}.")
+    monty.get_by_role("button", name=f"Confirm: {move['label']} to {there}").click()
     expect(varela.locator(f'#board .stack[data-hex="{there}"]')).to_have_count(1)
     expect(monty.locator("#message")).to_be_empty()
     game = requests.get(f"{server.url}/api/games/{gid}").json()
-    assert next(c["hex"] for c in game["counters"] if c["id"] == move["unit"]) == there
+    assert next(c["hex"] for c in game["counters"] if c["id"] == unit) == there
     taken.add(there)
     for other in moves:  # the others through the API, each to its own hex next to the enemy
-        if other["unit"] != move["unit"] and next_to_enemy(other):
+        if other["fixed"]["unit"] != unit and next_to_enemy(other):
             hex_ = next_to_enemy(other)[0]
-            command = {"type": "move", "unit": other["unit"], "path": other["paths"][hex_]}
+            command = {"type": "move", **other["fixed"], "path": paths(other)[hex_]}
             server.command(gid, "bmonty", command)
             taken.add(hex_)
             # the page follows the game stream before the next order is given on it
             expect(monty.locator(f'#board .stack[data-hex="{hex_}"]')).to_have_count(1)
     version = requests.get(f"{server.url}/api/games/{gid}").json()["version"]
     expect(monty.locator("#slider")).to_have_attribute("max", str(version))
-    monty.get_by_role("button", name="End phase").click()
+    monty.get_by_role("button", name="End the movement phase").click()
     expect(monty.locator("#turn")).to_contain_text("Allied combat phase")
 
     # each attack the server lists marks its target hex; clicking one opens the attack
     attacks = [a for a in actions(server, gid, "bmonty") if a["type"] == "attack"]
     assert attacks, "no attack listed after moving next to the Spanish units"
-    expect(monty.locator(".mark-target")).to_have_count(len({a["target"] for a in attacks}))
+    targets = {a["fixed"]["target"] for a in attacks}
+    expect(monty.locator(".mark-target")).to_have_count(len(targets))
     attack = attacks[0]
-    monty.locator(f'.mark[data-hex="{attack["target"]}"]').click()
-    for uid in attack["units"]:
-        expect(monty.locator(f'#selection input[value="{uid}"]')).to_be_checked()
+    target = attack["fixed"]["target"]
+    monty.locator(f'.mark[data-hex="{target}"]').click()
+    if len([a for a in attacks if a["fixed"]["target"] == target]) > 1:
+        monty.get_by_label(attack["label"]).check()
+    for uid in attack["fixed"]["units"]:
+        name = next(c["name"] for c in game["counters"] if c["id"] == uid)
+        expect(monty.locator("#selection .with-units")).to_contain_text(name)
     expect(monty.locator("#odds-column")).not_to_have_text("none (not allowed)")
     monty.screenshot(path=shots / "backbone-attack.png", full_page=True)
-    monty.get_by_role("button", name=f"Confirm attack on {attack['target']}").click()
+    monty.get_by_role("button", name=f"Confirm: {attack['label']}").click()
     expect(monty.locator("#message")).to_be_empty()
     expect(varela.locator("#turn")).to_contain_text("Your turn")
     expect(varela.get_by_role("button", name=re.compile("^Defend"))).to_be_visible()
@@ -202,7 +216,7 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
         headers=server.user("bmonty"),
     ).json()["events"]
     declared = [e for e in events if e["type"] == "CombatDeclared"]
-    assert declared[-1]["payload"]["data"]["combat"]["target"] == attack["target"]
+    assert declared[-1]["payload"]["data"]["combat"]["target"] == target
     varela.set_viewport_size(PHONE)
     varela.screenshot(path=shots / "phone-backbone.png", full_page=True)
     assert varela.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -3,6 +3,7 @@ without reloading (the game's event stream)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,12 @@ def test_two_browsers_see_each_others_moves_live(browser: Any, server: Server, s
 
     alice.locator('.stack[data-hex="D2"]').click()
     alice.locator('.mark[data-hex="D4"]').click()
-    alice.get_by_role("button", name="Confirm: move to D4").click()
+    alice.get_by_role("button", name="Confirm: Move 2nd Foot to Crossroads (D4)").click()
     expect(bob.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
-    expect(bob.locator("#log")).to_contain_text("r2 moves D2 to D4")
+    expect(bob.locator("#log")).to_contain_text("2nd Foot moves from D2 to Crossroads (D4)")
 
     for next_phase in ("Combat phase", "blue (lbob) to act"):
-        alice.get_by_role("button", name="End phase").click()
+        alice.get_by_role("button", name=re.compile(r"^End the \w+ phase")).click()
         expect(alice.locator("#turn")).to_contain_text(next_phase)
     expect(alice.locator("#message")).to_be_empty()
     expect(bob.locator("#turn")).to_contain_text("Your turn")
@@ -36,9 +37,9 @@ def test_two_browsers_see_each_others_moves_live(browser: Any, server: Server, s
 
     bob.locator('.stack[data-hex="D7"]').click()
     bob.locator('.mark[data-hex="D8"]').click()
-    bob.get_by_role("button", name="Confirm: move to D8").click()
+    bob.get_by_role("button", name="Confirm: Move Blue Line to D8").click()
     expect(alice.locator('.stack[data-hex="D8"] .counter[data-unit="b2"]')).to_have_count(1)
-    expect(alice.locator("#log")).to_contain_text("b2 moves D7 to D8")
+    expect(alice.locator("#log")).to_contain_text("Blue Line moves from D7 to D8")
     bob.screenshot(path=shots / "live-bob.png", full_page=True)
     alice.context.close()
     bob.context.close()

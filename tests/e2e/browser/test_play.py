@@ -75,29 +75,30 @@ def test_move_attack_and_the_dice(browser: Any, server: Server, shots: Path) -> 
     reachable = requests.get(
         f"{server.url}/api/games/{game['id']}/actions", headers=server.user("malice")
     ).json()["actions"]
-    r2 = next(a for a in reachable if a.get("unit") == "r2")
+    r2 = next(a for a in reachable if a["fixed"].get("unit") == "r2")
     page.locator('.stack[data-hex="D2"]').click()
-    expect(page.locator(".mark-dest")).to_have_count(len(r2["reachable"]))
+    expect(page.locator(".mark-dest")).to_have_count(len(r2["choose"]["path"]["one_of"]))
     page.screenshot(path=shots / "board-selected.png", full_page=True)
     page.locator('.mark[data-hex="D6"]').click()
     expect(page.locator("#selection")).to_contain_text(
-        "Move r2 to D6 via D3 → D4 → D5 → D6 (cost 2)"
+        "Move 2nd Foot to D6 (2 MP): D2 → D3 → Crossroads (D4) → Bridge (D5) → D6"
     )
-    page.get_by_role("button", name="Confirm: move to D6").click()
+    page.get_by_role("button", name="Confirm: Move 2nd Foot to D6").click()
     expect(page.locator('.stack[data-hex="D6"] .counter[data-unit="r2"]')).to_have_count(1)
-    expect(page.locator("#log")).to_contain_text("r2 moves D2 to D6")
+    expect(page.locator("#log")).to_contain_text("2nd Foot moves")
+    expect(page.locator("#log")).not_to_contain_text("r2 ")  # printed names, never ids
 
-    page.get_by_role("button", name="End phase").click()
+    page.get_by_role("button", name="End the movement phase").click()
     expect(page.locator("#turn")).to_contain_text("Combat phase")
     expect(page.locator(".mark-target")).to_have_count(2)  # C6 and D7, from the legal actions
     page.locator('.mark[data-hex="C6"]').click()
     expect(page.locator("#odds-column")).to_have_text("1-1")  # 4 against 4
     expect(page.locator("table.crt")).to_contain_text("Results on the 1-1 column")
     page.screenshot(path=shots / "board-attack-preview.png", full_page=True)
-    page.get_by_role("button", name="Confirm attack on C6").click()
+    page.get_by_role("button", name="Confirm: Attack C6").click()
     expect(page.locator("#log")).to_contain_text(re.compile(r"Die #0 \(d6, combat\) rolled [1-6]"))
     expect(page.locator("#log")).to_contain_text(
-        re.compile(r"r2 attack C6 at 1-1: rolled [1-6] \(die #0\)")
+        re.compile(r"2nd Foot attacks Blue Guard in C6 at 1-1: roll [1-6]")
     )
     events = requests.get(f"{server.url}/api/games/{game['id']}/events").json()["events"]
     roll = next(e for e in events if e["type"] == "DiceRolled")["payload"]["rolls"][0]
@@ -119,7 +120,7 @@ def test_a_refused_or_stale_command_is_explained(browser: Any, server: Server) -
     page.locator('.mark[data-hex="D3"]').click()
     # meanwhile the same player moves another unit elsewhere (another tab): this page is stale
     server.command(game["id"], "salice", {"type": "move", "unit": "r1", "path": ["B2"]})
-    page.get_by_role("button", name="Confirm: move to D3").click()
+    page.get_by_role("button", name="Confirm: Move 2nd Foot to D3").click()
     expect(page.locator("#message")).to_contain_text("The game moved on")
     expect(page.locator('.stack[data-hex="B2"] .counter[data-unit="r1"]')).to_have_count(1)
     page.context.close()
@@ -138,7 +139,9 @@ def test_time_travel_shows_the_board_at_any_version(browser: Any, server: Server
     expect(page.locator("#viewing")).to_contain_text(f"version 1 of {latest}")
     expect(page.locator('.stack[data-hex="D2"] .counter[data-unit="r2"]')).to_have_count(1)
     expect(page.locator(".mark")).to_have_count(0)  # no orders in the past
-    page.locator("#log li", has_text="r2 moves D2 to D4").get_by_role("button", name="show").click()
+    page.locator("#log li", has_text="2nd Foot moves from D2 to Crossroads (D4)").get_by_role(
+        "button", name="show"
+    ).click()
     expect(page.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
     expect(page.locator('.stack[data-hex="C2"] .counter[data-unit="r1"]')).to_have_count(1)
     page.get_by_role("button", name="Back to now").click()
@@ -156,7 +159,7 @@ def test_orders_by_keyboard_alone(browser: Any, server: Server) -> None:
     stack.focus()
     page.keyboard.press("Enter")
     dest = page.locator('.mark[data-hex="D4"]')
-    expect(dest).to_have_attribute("aria-label", "Move r2 to D4, cost 1")
+    expect(dest).to_have_attribute("aria-label", "Move 2nd Foot to Crossroads (D4) (1 MP)")
     dest.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#confirm")).to_be_focused()
@@ -209,18 +212,18 @@ def test_a_merida_game_started_and_played_in_two_browsers(
     for unit, hex_ in (("r-37-div-4", "Y7"), ("r-68-div-4", "AC10")):  # the republican set-up
         rojo.locator(f'#selection button[data-unit="{unit}"]').click()
         rojo.locator(f'.mark[data-hex="{hex_}"]').click()
-        rojo.get_by_role("button", name=f"Confirm: deploy to {hex_}").click()
+        rojo.get_by_role("button", name=re.compile(f"^Confirm: Deploy .* to {hex_}$")).click()
         expect(
             franco.locator(f'.stack[data-hex="{hex_}"] .counter[data-unit="{unit}"]')
         ).to_have_count(1)
-    rojo.get_by_role("button", name="End phase").click()
+    rojo.get_by_role("button", name="End the deployment phase").click()
     expect(franco.locator("#turn")).to_contain_text("Your turn")
     expect(franco.locator("#turn")).to_contain_text("Movement phase")
 
     franco.locator('#selection button[data-unit="n-1-21-div"]').click()
     franco.locator('.mark[data-hex="Z3"]').click()
-    expect(franco.locator("#selection")).to_contain_text("via AA3 → Z3")
-    franco.get_by_role("button", name="Confirm: move to Z3").click()
+    expect(franco.locator("#selection")).to_contain_text("(AA3) → Z3")
+    franco.get_by_role("button", name="Confirm: Move 1/21 Div (tactical) to Z3").click()
     expect(rojo.locator('.stack[data-hex="Z3"] .counter[data-unit="n-1-21-div"]')).to_have_count(1)
     expect(franco.locator("#message")).to_be_empty()
     franco.screenshot(path=shots / "merida-board.png", full_page=True)

@@ -5,19 +5,17 @@ a shot with the server's preview -- in two browser contexts."""
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
 SIDES = {"nationalist": "tfranco", "republican": "trojo"}
-ORDER = "seize the masia by nightfall"
+ORDER = "advance on the enemy"
 
 
 def open_game(page: Any, server: Server, game_id: str) -> None:
@@ -52,12 +50,12 @@ def counters(server: Server, game_id: str) -> dict[str, dict[str, Any]]:
 
 
 def deploy_the_rest(server: Server, game_id: str, user: str) -> None:
-    """The remaining units at the server's suggested spots (through the API, to keep it short)."""
+    """The remaining units at the first spot each template offers (through the API, to keep it
+    short)."""
     for action in actions(server, game_id, user):
         if action["type"] == "deploy":
-            server.command(
-                game_id, user, {"type": "deploy", "unit": action["unit"], **action["suggest"]}
-            )
+            x = action["choose"]["x"]["one_of"][0]
+            server.command(game_id, user, {"type": "deploy", **action["fixed"], "x": x})
 
 
 def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
@@ -88,72 +86,62 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
 
     # the muster: each side chooses its troop type in the generic form and the server rolls
     for page, troops in ((franco, "Falangists"), (rojo, "Militia")):
-        page.get_by_role("button", name="Generate column…").click()
+        page.get_by_role("button", name="Generate a column…").click()
         page.get_by_label("Troop type").select_option(troops)
-        page.get_by_role("button", name="Confirm: generate column").click()
-    expect(rojo.locator("#log")).to_contain_text("republican column of Militia")
+        page.get_by_role("button", name="Confirm: Generate a column").click()
+        # both pages follow the column before the next order is given
+        expect(rojo.locator("#log")).to_contain_text(f"generates a column of {troops}")
+    expect(rojo.locator("#log")).to_contain_text("Republican generates a column of Militia")
     expect(rojo.locator("#turn")).to_contain_text("Deployment phase")
 
-    # deployment, the defender first: the first unit placed by clicking the table in its zone
+    # deployment, the defender first: the first unit placed where the player chooses in its form
     first = next(a for a in actions(server, gid, SIDES["republican"]) if a["type"] == "deploy")
-    uid = first["unit"]
+    uid = first["fixed"]["unit"]
     rojo.locator(f'#selection button[data-unit="{uid}"]').click()
-    expect(rojo.locator("#board .ghost")).to_have_count(1)  # the suggested spot
-    click_table(rojo, 30.5, 32)  # a click lands within a tenth of an inch
-    confirm = rojo.get_by_role(
-        "button", name=re.compile(r'Confirm: deploy at 30\.[4-6]", 3[12]\.?[0-9]?"')
-    )
-    expect(confirm).to_be_visible()
-    confirm.click()
+    rojo.locator("select[name=x]").select_option(label='30" from the left edge')
+    rojo.get_by_role("button", name=f"Confirm: {first['label']}").click()
     unit = rojo.locator(f'#board .unit[data-unit="{uid}"]')
     expect(unit).to_have_count(1)
     placed = counters(server, gid)[uid]
-    assert abs(placed["x"] - 30.5) <= 0.11 and abs(placed["y"] - 32) <= 0.11
+    assert (placed["x"], placed["y"]) == (30, first["fixed"]["y"])
     expect(unit.locator(".position")).to_have_attribute("cx", f"{round(placed['x'] * 20, 1):g}")
     assert unit.locator(".figure").count() == counters(server, gid)[uid]["values"]["figures"]
     expect(franco.locator(f'#board .unit[data-unit="{uid}"]')).to_have_count(1)  # live
     deploy_the_rest(server, gid, SIDES["republican"])
-    rojo.get_by_role("button", name="End deployment").click()
+    rojo.get_by_role("button", name="End the deployment").click()
     expect(franco.locator("#turn")).to_contain_text("Your turn")
     deploy_the_rest(server, gid, SIDES["nationalist"])
-    franco.get_by_role("button", name="End deployment").click()
+    franco.get_by_role("button", name="End the deployment").click()
     expect(franco.locator("#turn")).to_contain_text("Orders phase")
 
     # written orders: the Nationalist's stay hidden from the Republican until revealed
-    mover = sorted(u for u, c in counters(server, gid).items() if c["side"] == "nationalist")[0]
-    franco.locator(f'.order-line[data-unit="{mover}"] input[name="text:{mover}"]').fill(ORDER)
-    franco.get_by_role("button", name="Write the orders").click()
-    expect(franco.locator("#log")).to_contain_text(f"{mover} “{ORDER}”")
+    franco.get_by_role("button", name="Write this turn's orders…").click()
+    franco.locator("select[name=orders]").select_option(label="Every unit advances")
+    franco.get_by_role("button", name="Confirm: Write this turn's orders").click()
+    expect(franco.locator("#log")).to_contain_text(ORDER)
     expect(rojo.locator("#log")).to_contain_text(
-        "nationalist wrote orders for 1 unit (hidden until they are revealed)"
+        re.compile(r"Nationalist wrote orders for \d+ units \(hidden until they are revealed\)")
     )
     assert ORDER not in rojo.content()
     rojo.screenshot(path=shots / "table-orders-hidden.png", full_page=True)
-    rojo.get_by_role("button", name="Write the orders").click()
+    rojo.get_by_role("button", name="Write this turn's orders…").click()
+    rojo.locator("select[name=orders]").select_option(label="Every unit advances")
+    rojo.get_by_role("button", name="Confirm: Write this turn's orders").click()
     expect(franco.locator("#turn")).to_contain_text("Movement phase")
-    assert ORDER not in rojo.content()  # still hidden: revealed at the end of the turn
 
-    # a move on the table: roll, then click a point and see it measured against the roll
+    # a move on the table: roll, then choose one of the positions the roll allows
+    mover = sorted(u for u, c in counters(server, gid).items() if c["side"] == "nationalist")[0]
     franco.locator(f'#selection button[data-unit="{mover}"]').click()
-    franco.get_by_role("button", name="Confirm: roll move").click()
-    expect(franco.locator("#measure")).to_contain_text('Measured 0" of')
+    franco.get_by_role("button", name=re.compile("^Confirm: Roll to move")).click()
+    expect(franco.locator("select[name=path]")).to_be_visible()  # the unit stays selected
     move = next(a for a in actions(server, gid, SIDES["nationalist"]) if a["type"] == "move")
-    start = counters(server, gid)[mover]
-    step = min(2.0, move["max_length"] / 2)
-    end = (start["x"], round(start["y"] + step, 1))
-    click_table(franco, *end)
-    length = math.hypot(end[0] - start["x"], end[1] - start["y"])
-    expect(franco.locator("#measure")).to_contain_text(
-        f'Measured {round(length, 2):g}" of {move["max_length"]}" allowed'
-    )
-    expect(franco.locator("#board .planned-path")).to_have_count(1)
+    i, path = next((i, p) for i, p in enumerate(move["choose"]["path"]["one_of"]) if p)
+    label = move["choose"]["path"]["labels"][i]
+    franco.locator("select[name=path]").select_option(label=label)
     franco.screenshot(path=shots / "table-move.png", full_page=True)
-    franco.get_by_role("button", name=re.compile(r"Confirm move")).click()
-    expect(rojo.locator("#log")).to_contain_text(f"{mover} moves ")
-    moved = requests.get(f"{server.url}/api/games/{gid}/events?limit=500").json()["events"]
-    measured = next(e for e in moved if e["type"] == "UnitMoved")["payload"]["data"]["length"]
-    assert measured == pytest.approx(length, abs=0.01)
-    expect(rojo.locator("#log")).to_contain_text(f'{mover} moves {measured:g}" of')
+    franco.get_by_role("button", name=f"Confirm: {move['label']}").click()
+    expect(rojo.locator("#log")).to_contain_text(" moves ")
+    end = path[-1]
     expect(rojo.locator(f'#board .unit[data-unit="{mover}"] .position')).to_have_attribute(
         "cy", f"{round(end[1] * 20, 1):g}"
     )
@@ -189,22 +177,20 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     gid = r.json()["id"]
     page = signed_in(browser, server, nat)
     open_game(page, server, gid)
-    page.get_by_role("button", name="Buy…").click()
-    page.get_by_label("Kind").select_option("team")
-    expect(page.get_by_label("Weapon")).to_contain_text("HMG (8 points a crew figure)")
-    page.get_by_label("Weapon").select_option("HMG")
-    page.get_by_label("Troop type").select_option("Falangists")
-    expect(page.get_by_label("Crew (placeholder size)")).to_have_value("3")
+    page.get_by_role("button", name=re.compile("^Buy a unit")).click()
+    unit_select = page.locator("select[name=unit]")
+    expect(unit_select).to_contain_text("HMG team (Assaltos crew) (24 points)")
+    unit_select.select_option(label="HMG team (Assaltos crew) (24 points)")
     page.screenshot(path=shots / "table-buy.png", full_page=True)
-    page.get_by_role("button", name="Confirm: buy").click()
+    page.get_by_role("button", name=re.compile("^Confirm: Buy a unit")).click()
     expect(page.locator("#message")).to_be_empty()
-    expect(page.locator("#log")).to_contain_text(re.compile(r"nationalist buys .+ for \d+ points"))
+    expect(page.locator("#log")).to_contain_text(re.compile(r"Nationalist buys .+ for \d+ points"))
     state = requests.get(f"{server.url}/api/games/{gid}", headers=server.user(nat)).json()
     [bought] = [u for u in state["state"]["units"].values() if u["side"] == "nationalist"]
     assert (bought["kind"], bought["weapons"], bought["troop_type"]) == (
         "team",
         ["HMG"],
-        "Falangists",
+        "Assaltos",
     )
     foot = {"kind": "foot", "troop_type": "Militia", "figures": 10}
     server.command(gid, rep, {"type": "buy", "unit": foot})
@@ -219,27 +205,32 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
         if any(a["type"] == "end_movement" for a in actions(server, gid, user)):
             server.command(gid, user, {"type": "end_movement"})
     shot = next(a for a in actions(server, gid, nat) if a["type"] == "shoot")
-    target = shot["targets"][0]
+    targets = shot["choose"]["targets"]
+    [target] = targets["one_of"][0]
+    line = targets["labels"][0]
 
     open_game(page, server, gid)
     expect(page.locator("#turn")).to_contain_text("Shooting phase")
     expect(page.locator("#turn")).to_contain_text("step hmg")
-    page.locator(f'#selection button[data-unit="{shot["unit"]}"]').click()
-    expect(page.locator(f'#board .unit-target[data-unit="{target["target"]}"]')).to_have_count(1)
-    page.locator(f'#board .unit[data-unit="{target["target"]}"] .figure').first.click()
-    expect(page.locator("#shot-needed")).to_have_text(f" — hits on {target['needed']}+")
-    expect(page.locator(".preview")).to_contain_text(f'{target["distance"]:g}" of 40" range')
+    page.locator(f'#selection button[data-unit="{shot["fixed"]["unit"]}"]').click()
+    if len(targets["one_of"]) > 1:
+        page.locator("select[name=targets]").select_option(label=line)
+    preview = requests.post(
+        f"{server.url}/api/games/{gid}/preview",
+        json={"command": {"type": "shoot", **shot["fixed"], "targets": [target]}},
+        headers=server.user(nat),
+    ).json()["targets"][0]
+    expect(page.locator("#shot-needed")).to_have_text(f" — hits on {preview['needed']}+")
+    expect(page.locator(".preview")).to_contain_text(f'{preview["distance"]:g}" of 40" range')
     expect(page.locator(".preview .modifiers")).to_contain_text(
         "target over half range: -1 (SHOOTING)"
     )
-    page.locator("input[name=dice]").fill("3")
-    page.locator("input[name=dice]").dispatch_event("change")
     page.screenshot(path=shots / "table-shot-preview.png", full_page=True)
-    page.get_by_role("button", name=re.compile("Confirm: fire at")).click()
-    expect(page.locator("#log")).to_contain_text(f"{shot['unit']} fires HMG")
+    page.get_by_role("button", name=f"Confirm: {shot['label']}").click()
+    expect(page.locator("#log")).to_contain_text("fires its HMG")
     events = requests.get(f"{server.url}/api/games/{gid}/events?limit=500").json()["events"]
     resolved = next(e for e in events if e["type"] == "ShotResolved")["payload"]["data"]
-    assert resolved["targets"][0]["target"] == target["target"]
-    assert len(resolved["targets"][0]["dice"]) == 3
+    assert resolved["targets"][0]["target"] == target["unit"]
+    assert len(resolved["targets"][0]["dice"]) == target["dice"]
     expect(page.locator("#message")).to_be_empty()
     page.context.close()

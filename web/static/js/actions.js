@@ -1,108 +1,127 @@
-// Reading the server's legal actions (GET /api/games/<id>/actions) into what can be clicked.  The
-// browser never works out what is legal: it only reads these command templates.
-//   - a unit's move: {unit | units, reachable: {hex: {cost, path}}}  or  {paths: {hex: [path]}}
-//     or {hexes: [hex, ...]} -> clicking a destination sends the action with its "path" or "hex"
-//     (with `units`, a stack moving together: offered on each of its units);
-//   - an attack or barrage: {attackers | units | artillery: [...], defender_hex | hex | target} -> clicking
-//     the target hex composes it (which of those units take part, the server's preview);
-//   - anything else (end_phase, ...) is a button that sends the action as it is, or opens a small
-//     form when the template leaves a choice (see compose.js).
+// The one action vocabulary (GET /api/games/<id>/actions, docs/rules/contract.md), read the same
+// way for every game.  The browser never works out what is legal: it only reads these templates.
+//
+// A template is {type, label, fixed: {field: value}, choose: {field: choice}, kinds: {field: kind}}
+// and a choice is {one_of: [v...], labels} (pick one) or {some_of: [v...], labels, min, max}.  A
+// command is the template's `type` and `fixed` fields plus one pick per `choose` field.  `kinds`
+// (unit, units, hex, path, point, number, text, flag, choice) says what a field designates, so the
+// page draws a template on its board without knowing the game:
+//   - fixed unit(s) and a `hex` or `path` one_of: select the unit, click a highlighted destination
+//     (a path's last hex);
+//   - a fixed `hex` and units (a `some_of` to tick, or fixed `units`): click the target hex, tick
+//     the units, see the preview;
+//   - on a table, a `point` one_of is a position to click and a `unit` one_of a unit to click;
+//   - anything else: a button, with a small form for the choices left (compose.js).
+// `blocked` entries are what the rules refuse now: shown disabled with the reason and the rule.
 
-const DEST_KEYS = ["reachable", "paths", "hexes"];
+const BOARD_KINDS = new Set(["hex", "path"]);
 
-export function unitOf(action) {
-  if (typeof action.unit === "string") return action.unit;
-  if (Array.isArray(action.units) && action.units.length === 1) return action.units[0];
-  return null;
+// Every choice a template leaves, in order: {name, kind, many, options, labels, min, max}.
+export function choicesOf(template) {
+  return Object.entries(template.choose || {}).map(([name, c]) => {
+    const many = Array.isArray(c.some_of);
+    const options = (many ? c.some_of : c.one_of) || [];
+    const labels = Array.isArray(c.labels) && c.labels.length === options.length ? c.labels : options.map(String);
+    return { name, kind: kindOf(template, name), many, options, labels, min: many ? (c.min ?? 0) : 1, max: many ? (c.max ?? options.length) : 1 };
+  });
 }
 
-// The units a move names: its `unit`, or every unit of its `units` (a stack).
-export function unitsOf(action) {
-  if (typeof action.unit === "string") return [action.unit];
-  if (Array.isArray(action.units)) return action.units.filter((u) => typeof u === "string");
-  return [];
-}
+export const kindOf = (template, name) => (template.kinds || {})[name] || "text";
 
-// The list of units an attack-like action draws from: attackers, units or artillery.
-export function listKey(action) {
-  return ["attackers", "units", "artillery"].find((k) => Array.isArray(action[k]) && action[k].length) || null;
-}
-
-// The hex an attack-like action aims at: `defender_hex`, `hex` or `target` (Backbone).
-export function targetOf(action) {
-  const hex = [action.hex, action.target].find((x) => typeof x === "string") || null;
-  if (Array.isArray(action.attackers)) return action.defender_hex || hex;
-  if (DEST_KEYS.some((k) => k in action) || !hex) return null;
-  return listKey(action) ? hex : null;
-}
-
-function without(action, keys) {
-  const out = { ...action };
-  for (const key of keys) delete out[key];
+// The command a template makes with `picks` ({field: value}): type, fixed fields, then the picks.
+export function command(template, picks = {}) {
+  const out = { type: template.type, ...(template.fixed || {}) };
+  for (const c of choicesOf(template)) out[c.name] = c.name in picks ? picks[c.name] : defaultPick(c);
   return out;
 }
 
-// {hex: {command, cost?, path?}} for a unit-bound action with destinations, else null.
-export function destinations(action) {
-  const base = without(action, DEST_KEYS);
-  if (action.reachable && typeof action.reachable === "object") {
-    return Object.fromEntries(
-      Object.entries(action.reachable).map(([hex, r]) => [hex, { command: { ...base, path: r.path }, cost: r.cost, path: r.path }]),
-    );
+// What a choice holds until the player picks: the first option, or the first `min` options.
+export const defaultPick = (c) => (c.many ? c.options.slice(0, c.min) : c.options[0]);
+
+// The ids of the units a template's fixed fields name (the counters it belongs to).
+export function unitsOf(template) {
+  const out = [];
+  for (const [name, value] of Object.entries(template.fixed || {})) {
+    const kind = kindOf(template, name);
+    if (kind === "unit") out.push(value);
+    else if (kind === "units") out.push(...value);
   }
-  if (action.paths && typeof action.paths === "object" && !Array.isArray(action.paths)) {
-    return Object.fromEntries(Object.entries(action.paths).map(([hex, path]) => [hex, { command: { ...base, path }, path }]));
-  }
-  if (Array.isArray(action.hexes)) {
-    return Object.fromEntries(action.hexes.map((hex) => [hex, { command: { ...base, hex } }]));
-  }
-  return null;
+  return out;
 }
 
-export function interpret(actions) {
-  const byUnit = new Map();
-  const unitOther = new Map(); // a unit's orders without destinations (shown when it is selected)
-  const targets = new Map();
-  const general = [];
-  for (const action of actions || []) {
-    const unit = unitOf(action);
-    const dests = unitsOf(action).length ? destinations(action) : null;
-    const target = targetOf(action);
-    if (dests) {
-      for (const uid of unitsOf(action)) {
-        if (!byUnit.has(uid)) byUnit.set(uid, []);
-        byUnit.get(uid).push({ action, destinations: dests });
-      }
-    } else if (unit && !target) {
-      if (!unitOther.has(unit)) unitOther.set(unit, []);
-      unitOther.get(unit).push(action);
+// The hex a `hex` or `path` value leads to: the hex itself, or a path's last hex.
+export const destinationOf = (kind, value) => (kind === "path" ? value[value.length - 1] : value);
+
+// The choice drawn on the board as destinations: a `hex` or `path` one_of of a unit's template.
+export function destinationChoice(template) {
+  if (!unitsOf(template).length) return null;
+  return choicesOf(template).find((c) => !c.many && BOARD_KINDS.has(c.kind)) || null;
+}
+
+// A target: the template's fixed `hex` with its units, a `some_of` to tick ({hex, choice}) or fixed
+// `units` ({hex, units}), else null.
+export function targetOf(template) {
+  const fixed = Object.entries(template.fixed || {});
+  const hex = fixed.find(([name]) => kindOf(template, name) === "hex");
+  const choice = choicesOf(template).find((c) => c.many && c.kind === "units") || null;
+  const units = fixed.find(([name]) => kindOf(template, name) === "units");
+  if (!hex || !(choice || units)) return null;
+  return { hex: hex[1], choice, units: units ? units[1] : [] };
+}
+
+// The choice of a table template drawn on the table: a `point` one_of (a position to click) or a
+// `unit` one_of (a unit to click), else null.
+export function tableChoice(template) {
+  return choicesOf(template).find((c) => !c.many && (c.kind === "point" || c.kind === "unit")) || null;
+}
+
+// {hex: {value, label}} for a destination choice.
+export function destinations(template, choice) {
+  const out = {};
+  choice.options.forEach((value, i) => {
+    const hex = destinationOf(choice.kind, value);
+    if (!(hex in out)) out[hex] = { value, label: choice.labels[i] };
+  });
+  return out;
+}
+
+// Whether a template leaves the player a real choice besides `skip` (the field drawn on a board):
+// then it opens a form; otherwise it is sent as it is.
+export function needsForm(template, skip = null) {
+  return choicesOf(template).some((c) => c.name !== skip && (c.many ? !(c.min === c.options.length && c.max === c.options.length) : c.options.length > 1));
+}
+
+// The page's plan of the actions: what each unit can do, the targets, the general orders, the
+// blocked ones.
+//   byUnit: unit id -> [{template, choice, destinations}] (templates drawn as destinations);
+//   unitOther: unit id -> [template] (a unit's other orders, for units that have destinations);
+//   targets: hex -> [template]; general: [template]; blocked: [{type, label, reason, rule}].
+export function interpret(response) {
+  const plan = { byUnit: new Map(), unitOther: new Map(), targets: new Map(), general: [], blocked: (response && response.blocked) || [] };
+  const push = (map, key, item) => map.set(key, [...(map.get(key) || []), item]);
+  for (const template of (response && response.actions) || []) {
+    const target = targetOf(template);
+    const choice = target ? null : destinationChoice(template);
+    if (choice) {
+      const option = { template, choice, destinations: destinations(template, choice) };
+      for (const uid of unitsOf(template)) push(plan.byUnit, uid, option);
     } else if (target) {
-      if (!targets.has(target)) targets.set(target, []);
-      targets.get(target).push(action);
+      push(plan.targets, target.hex, template);
+    } else if (unitsOf(template).length === 1) {
+      push(plan.unitOther, unitsOf(template)[0], template);
     } else {
-      general.push(action);
+      plan.general.push(template);
     }
   }
   // a unit with no destination to click keeps its orders among the buttons
-  for (const [unit, actions] of unitOther) {
-    if (!byUnit.has(unit)) {
-      general.push(...actions);
-      unitOther.delete(unit);
+  for (const [uid, templates] of plan.unitOther) {
+    if (!plan.byUnit.has(uid)) {
+      plan.general.push(...templates);
+      plan.unitOther.delete(uid);
     }
   }
-  return { byUnit, unitOther, targets, general };
+  return plan;
 }
 
-export function actionLabel(action) {
-  const words = String(action.type || "action").replace(/_/g, " ");
-  const extra = [];
-  const units = unitsOf(action);
-  if (units.length) extra.push(units.length > 3 ? `${units.slice(0, 3).join(", ")} and ${units.length - 3} more` : units.join(", "));
-  else if (Array.isArray(action.units)) extra.push("none");
-  for (const key of ["leader", "mode", "chit", "weapon", "to"]) if (typeof action[key] === "string") extra.push(action[key]);
-  for (const [key, value] of Object.entries(action)) if (value === true) extra.push(key.replace(/_/g, " "));
-  const target = targetOf(action) || action.hex;
-  if (typeof target === "string") extra.push(target);
-  const text = words.charAt(0).toUpperCase() + words.slice(1);
-  return extra.length ? `${text} (${extra.join(", ")})` : text;
-}
+// A blocked entry in words: "End phase — 19 Div must remain with Solans (rule 12)".
+export const blockedWords = (b) => `${b.label} — ${b.reason}${b.rule ? ` (rule ${b.rule})` : ""}`;

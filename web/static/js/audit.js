@@ -3,7 +3,7 @@
 // between the states at two chosen versions (GET /api/games/<id>/audit/diff).
 import { api, explain } from "./api.js";
 import { clear, h, humanize } from "./dom.js";
-import { commandWords, describe } from "./events.js";
+import { commandWords, describe, orderNames } from "./events.js";
 import { when } from "./forms.js";
 import { resolutionResult } from "./resolution.js";
 
@@ -11,6 +11,7 @@ const root = document.getElementById("audit-page");
 const id = root.dataset.game;
 const $ = (x) => document.getElementById(x);
 const events = new Map(); // seq -> event, for the effects' words
+let names; // units and hexes in words, from the game and its system
 const show = (v) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
 
 function verifyView(report) {
@@ -38,7 +39,7 @@ function verifyView(report) {
 }
 
 function actionWords(row) {
-  if (row.action === "command") return `Order: ${commandWords(row.command || {})}${row.origin ? ` (replayed from #${row.origin})` : ""}`;
+  if (row.action === "command") return `Order: ${commandWords(row.command || {}, names)}${row.origin ? ` (replayed from #${row.origin})` : ""}`;
   const d = row.details || {};
   const extra = [d.dispute, d.seq !== undefined ? `event #${d.seq}` : null, d.verdict, d.remedy, d.claim ? `“${d.claim}”` : null, d.reason].filter(Boolean);
   return `${humanize(row.action)}${extra.length ? ": " + extra.join(", ") : ""}`;
@@ -47,7 +48,7 @@ function actionWords(row) {
 // An effect in the log's words (the server's own words when the event could not be read).
 function effectWords(effect) {
   const event = events.get(effect.seq);
-  return event ? describe(event) : effect.text || effect.type;
+  return event ? describe(event, names) : effect.text || effect.type;
 }
 
 async function loadEvents() {
@@ -132,6 +133,7 @@ async function main() {
     clear($("audit-title"), "Game not found");
     return;
   }
+  names = orderNames(game.state, await api(`/api/systems/${game.system}`).catch(() => null));
   $("audit-title").textContent = `Audit: ${game.title} (${game.system})`;
   document.title = `Audit: ${game.title} · Arbiter`;
   for (const [side, user] of Object.entries(game.sides)) $("side-filter").append(h("option", { value: side }, `${side} (${user})`));

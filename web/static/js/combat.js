@@ -1,10 +1,14 @@
-// Composing an attack: choose the attackers among those the server allows, see the server's combat
-// preview (POST /api/games/<id>/preview: odds, every shift and modifier with its rule, computed on
-// what this side may see), then confirm.  Nothing about the odds is worked out in the browser.
+// Composing an attack (a template with a target hex and a `some_of` of units, see actions.js):
+// tick the units among those the server allows, see the server's preview (POST
+// /api/games/<id>/preview: odds, every shift and modifier with its rule, computed on what this side
+// may see), then confirm.  Nothing about the odds is worked out in the browser.  The same preview
+// box serves a shot on a table (a preview with `targets`).
 import { api, explain } from "./api.js";
-import { actionLabel, listKey } from "./actions.js";
+import { choicesOf, command, targetOf } from "./actions.js";
+import { countProblem, choiceFields, picksOf } from "./compose.js";
 import { describeCounter, formatValue } from "./board.js";
-import { clear, h, humanize } from "./dom.js";
+import { clear, h } from "./dom.js";
+import { inches } from "./table.js";
 
 const tableCache = new Map();
 
@@ -74,73 +78,95 @@ function tableName(system, preview, command) {
   return (system.tables || []).includes(command.type) ? command.type : "crt";
 }
 
-export function attackPanel({ sel, game, side, counters, system, send, cancel, choose }) {
-  const action = sel.actions[sel.option || 0];
-  const key = listKey(action);
-  const byId = new Map(counters.map((c) => [c.id, c]));
-  const attackers = action[key].map((uid) => byId.get(uid) || { id: uid, name: uid, values: {} });
-  const defenders = counters.filter((c) => c.hex === sel.hex);
-  const chosen = new Set(action[key]);
-  const previewBox = h("div", { class: "preview", "aria-live": "polite" }, h("p", {}, "Working out the odds…"));
-  const command = () => ({ ...action, [key]: action[key].filter((a) => chosen.has(a)) });
-  let asked = 0;
-
-  async function refreshPreview() {
-    if (!chosen.size) return clear(previewBox, h("p", {}, "Choose at least one attacker."));
-    const mine = ++asked;
-    try {
-      const body = { command: command() };
-      if (side) body.side = side;
-      const preview = await api(`/api/games/${game.id}/preview`, { method: "POST", body });
-      const crt = await table(system, tableName(system, preview, body.command));
-      if (mine === asked) clear(previewBox, previewView(preview, crt));
-    } catch (err) {
-      if (mine === asked) clear(previewBox, h("p", {}, `No combat preview: ${explain(err)}. The server still checks every rule when you confirm.`));
-    }
+// A shot's preview: per target the range, the score needed and every modifier with its heading,
+// or the 2d6 KO numbers against an AFV.
+function shotView(p, name) {
+  const parts = [];
+  if (p.may_fire_now === false) parts.push(h("p", { class: "over" }, "This weapon may not fire now."));
+  for (const t of p.targets || []) {
+    const lines = [h("strong", {}, `${name(t.target)}: `), `${inches(t.distance)} of ${inches(t.range)} range`];
+    if (t.refused) lines.push(h("span", { class: "over" }, ` — refused: ${t.refused}`));
+    if (t.needed !== undefined) lines.push(h("span", { id: "shot-needed" }, ` — hits on ${t.needed}+`));
+    if (t.modifier_total) lines.push(` (modifiers ${t.modifier_total > 0 ? "+" : ""}${t.modifier_total})`);
+    if (t.ko) lines.push(` — 2d6 KO on ${t.ko.join(", ")}${t.bonus ? ` (+${t.bonus})` : ""} (AFVs)`);
+    if (t.template_ko) lines.push(` — template: KO on ${t.template_ko.join(", ")}`);
+    parts.push(h("p", {}, lines));
+    if ((t.modifiers || []).length) {
+      parts.push(h("ul", { class: "modifiers", "aria-label": "Modifiers" }, t.modifiers.map((m) => h("li", {}, `${m.modifier || m.cause}: ${m.value > 0 ? "+" : ""}${m.value}`, m.rule ? h("span", { class: "rule" }, ` (${m.rule})`) : ""))));
+    } else if (t.needed !== undefined) parts.push(h("p", {}, "No modifiers."));
   }
+  const notes = p.weapon_list && p.weapon_list.notes;
+  if (notes && notes.length) parts.push(h("p", { class: "note" }, `${p.weapon}: ${notes.join("; ")}`));
+  return parts;
+}
 
-  const boxes = attackers.map((u) =>
-    h(
-      "label",
-      { class: "attacker" },
-      h("input", {
-        type: "checkbox",
-        checked: true,
-        value: u.id,
-        onchange: (ev) => {
-          if (ev.target.checked) chosen.add(u.id);
-          else chosen.delete(u.id);
-          refreshPreview();
-        },
-      }),
-      ` ${describeCounter(u)}`,
-    ),
-  );
-  const verb = humanize(action.type);
+// Ask the server's preview of `cmd` into `box` (the latest question wins).  `name(id)` words a unit.
+let asked = 0;
+// `quiet`: an order the server has no preview for shows nothing (the box is emptied).
+export async function showPreview({ game, side, system, cmd, box, name = (x) => x, quiet = false }) {
+  const mine = ++asked;
+  clear(box, h("p", {}, "Asking the server…"));
+  try {
+    const body = { command: cmd };
+    if (side) body.side = side;
+    const preview = await api(`/api/games/${game.id}/preview`, { method: "POST", body });
+    if (Array.isArray(preview.targets)) {
+      if (mine === asked) clear(box, shotView(preview, name));
+      return;
+    }
+    const crt = await table(system, tableName(system, preview, cmd));
+    if (mine === asked) clear(box, previewView(preview, crt));
+  } catch (err) {
+    if (mine === asked) clear(box, quiet ? null : h("p", {}, `No preview: ${explain(err)}. The server still checks every rule when you confirm.`));
+  }
+}
+
+const name = (counters, uid) => {
+  const c = counters.find((x) => x.id === uid);
+  return c ? describeCounter(c) : uid;
+};
+
+// An attack's units start all ticked (up to the most allowed); other choices at their first option.
+const everyUnit = (c) => (c.many ? c.options.slice(0, c.max) : c.options[0]);
+
+export function attackPanel({ sel, game, side, counters, system, send, cancel, choose, hexName }) {
+  const template = sel.templates[sel.option || 0];
+  const target = targetOf(template);
+  const defenders = counters.filter((c) => c.hex === target.hex);
+  const previewBox = h("div", { class: "preview", "aria-live": "polite" });
+  const picks = () => picksOf(template, sel.answers, everyUnit);
+  const problem = () => choicesOf(template).map((c) => countProblem(c, picks()[c.name])).find(Boolean);
+  const refreshPreview = () => {
+    const wrong = problem();
+    if (wrong) clear(previewBox, h("p", {}, wrong));
+    else showPreview({ game, side, system, cmd: command(template, picks()), box: previewBox });
+  };
+  const fields = choiceFields(template, sel.answers, { initial: everyUnit, changed: refreshPreview });
   const confirm = h(
     "button",
-    { type: "button", id: "confirm", onclick: () => chosen.size && send(command(), `${verb} on ${sel.hex} done`) },
-    `Confirm ${verb.toLowerCase()} on ${sel.hex}`,
+    { type: "button", id: "confirm", onclick: () => !problem() && send(command(template, picks()), `${template.label}: done`) },
+    `Confirm: ${template.label}`,
   );
   const options =
-    sel.actions.length > 1
+    sel.templates.length > 1
       ? h(
           "fieldset",
           {},
           h("legend", {}, "What"),
-          sel.actions.map((a, i) =>
-            h("label", { class: "choice" }, h("input", { type: "radio", name: "target-option", checked: i === (sel.option || 0), onchange: () => choose(i) }), ` ${actionLabel(a)}`),
+          sel.templates.map((t, i) =>
+            h("label", { class: "choice" }, h("input", { type: "radio", name: "target-option", checked: i === (sel.option || 0), onchange: () => choose(i) }), ` ${t.label}`),
           ),
         )
       : null;
   refreshPreview();
   setTimeout(() => confirm.focus(), 0);
   return [
-    h("h3", {}, `${verb} ${sel.hex}`),
+    h("h3", {}, template.label),
     options,
-    h("p", {}, "In the hex: ", defenders.map(describeCounter).join("; ") || "—"),
-    h("fieldset", {}, h("legend", {}, key === "attackers" ? "Attackers" : humanize(key)), boxes),
-    h("section", { "aria-label": "Combat preview" }, h("h4", {}, "Combat preview"), previewBox),
+    h("p", {}, `In ${hexName(target.hex)}: `, defenders.map(describeCounter).join("; ") || "—"),
+    target.units.length ? h("p", { class: "with-units" }, "With: ", target.units.map((uid) => name(counters, uid)).join("; ")) : null,
+    fields,
+    h("section", { "aria-label": "Preview" }, h("h4", {}, "Preview"), previewBox),
     confirm,
     cancel,
   ];

@@ -1,94 +1,96 @@
-// Filling in a legal action that leaves a choice to the player, read from the template alone:
-//   - a list of unit ids (`units`, `attackers`, `artillery`) with several entries: tick some of them
-//     (sent under the same key, and as `unit` too when exactly one is ticked);
-//   - another plural list of strings (`troop_types`, `goings`, ...): choose one, sent under the
-//     singular key (`troop_type`, `going`), defaulting to the template's `suggest`;
-//   - a blank (`null`) field: typed in; in a template with blanks an empty list is typed in too
-//     (comma separated).
-// `suggest` holds the server's suggestions: they become the command's defaults and are not sent.
-// The server checks every command; nothing here decides what is legal.
-import { buyForm } from "./buy.js";
+// Filling in the choices a template leaves (see actions.js), the same way for every game: a select
+// per `one_of`, check boxes per `some_of` (from `min` to `max` of them), each option by its label.
+// `answers` keeps what was picked, by the option's JSON, so a form drawn again (live updates redraw
+// the panel) keeps the picks that are still offered.  The server checks every command.
+import { choicesOf, defaultPick } from "./actions.js";
 import { h, humanize } from "./dom.js";
-import { checkboxes, csv } from "./forms.js";
+import { checkboxes } from "./forms.js";
 
-export const UNIT_LISTS = ["units", "attackers", "artillery"];
+// An option's key in a form: a string as it is, any other value as its JSON.
+export const key = (value) => (typeof value === "string" ? value : JSON.stringify(value));
 
-const isStrings = (v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
-
-export function choices(action) {
-  const blanks = Object.values(action).some((v) => v === null);
-  const out = [];
-  for (const [key, value] of Object.entries(action)) {
-    if (key === "type" || key === "suggest") continue;
-    if (value === null) out.push({ key, kind: "text" });
-    else if (blanks && Array.isArray(value) && value.length === 0) out.push({ key, kind: "list" });
-    else if (UNIT_LISTS.includes(key) && isStrings(value) && value.length > 1) out.push({ key, kind: "subset", from: value });
-    else if (!UNIT_LISTS.includes(key) && key.endsWith("s") && isStrings(value) && value.length > 1) {
-      const single = key.slice(0, -1);
-      out.push({ key, kind: "one", from: value, send: single, initial: action.suggest && action.suggest[single] });
-    }
+// The picked value of a choice: the answer when it is still an option, else the default.
+export function pickOf(c, answers, initial = defaultPick) {
+  const byKey = new Map(c.options.map((v) => [key(v), v]));
+  const answer = answers[c.name];
+  if (c.many) {
+    if (Array.isArray(answer)) return answer.filter((k) => byKey.has(k)).map((k) => byKey.get(k));
+    return initial(c);
   }
-  return out;
+  return byKey.has(answer) ? byKey.get(answer) : initial(c);
 }
 
-// A template with a `catalogue` (buying a unit with points) has a form of its own (buy.js).
-export const needsForm = (action) => Boolean(action.catalogue) || choices(action).length > 0;
-
-// The command as it would be sent: the template without its choices and suggestions, the
-// suggestions as defaults, then the player's answers ({key: value}).
-export function build(action, answers) {
-  const command = { ...(action.suggest || {}), ...action };
-  delete command.suggest;
-  for (const c of choices(action)) {
-    delete command[c.key];
-    const answer = answers[c.key];
-    if (c.kind === "one") command[c.send] = answer;
-    else if (c.kind === "subset") {
-      command[c.key] = answer;
-      if (answer.length === 1 && command.unit === undefined) command.unit = answer[0];
-    } else if (c.kind === "list") {
-      command[c.key] = csv(answer);
-    } else command[c.key] = answer === undefined || answer === "" ? null : answer;
-  }
-  return command;
+// {field: value} for every choice of a template, from the answers (`initial` for those not given).
+export function picksOf(template, answers, initial = defaultPick) {
+  return Object.fromEntries(choicesOf(template).map((c) => [c.name, pickOf(c, answers, initial)]));
 }
 
-// A small form for one action; `names(id)` words a unit id; `send(command)` submits it; `answers`
-// keeps what was chosen when the form is drawn again (live updates redraw the panel).
-export function composeForm(action, { names = (x) => x, send, cancel, label, answers = {} }) {
-  if (action.catalogue) return buyForm(action, { send, cancel, label, answers });
-  const fields = choices(action).map((c) => {
-    const id = `compose-${c.key}`;
-    if (c.kind === "subset") return checkboxes(humanize(c.key), c.from.map((uid) => [uid, names(uid)]), answers, c.key);
-    if (c.kind === "one") {
-      if (!c.from.includes(answers[c.key])) answers[c.key] = c.initial && c.from.includes(c.initial) ? c.initial : c.from[0];
+// Record a pick (a value, or a list of values for a `some_of`).
+export function setPick(c, answers, value) {
+  answers[c.name] = c.many ? value.map(key) : key(value);
+}
+
+// Why a `some_of` pick is not yet sendable (too few or too many), else "".
+export function countProblem(c, picked) {
+  if (!c.many) return "";
+  if (picked.length < c.min) return `Choose at least ${c.min} (${humanize(c.name).toLowerCase()}).`;
+  if (picked.length > c.max) return `Choose at most ${c.max} (${humanize(c.name).toLowerCase()}).`;
+  return "";
+}
+
+// The form fields of a template's choices, except those in `skip` (drawn on the board instead).
+// `changed()` is called after each pick.
+export function choiceFields(template, answers, { skip = [], changed = () => {}, initial = defaultPick } = {}) {
+  return choicesOf(template)
+    .filter((c) => !skip.includes(c.name) && (c.many || c.options.length > 1))
+    .map((c) => {
+      const picked = pickOf(c, answers, initial);
+      setPick(c, answers, picked);
+      if (c.many) {
+        const items = c.options.map((v, i) => [key(v), c.labels[i]]);
+        const range = c.min === c.max ? `${c.min}` : `${c.min} to ${c.max}`;
+        const box = checkboxes(`${humanize(c.name)} (choose ${range})`, items, answers, c.name);
+        box.addEventListener("change", () => changed());
+        box.dataset.field = c.name;
+        return box;
+      }
+      const id = `compose-${c.name}`;
+      const current = key(picked);
       return h(
         "label",
         { for: id },
-        humanize(c.send),
-        h("select", { id, name: c.send, onchange: (ev) => (answers[c.key] = ev.target.value) }, c.from.map((v) => h("option", { value: v, selected: v === answers[c.key] }, v))),
+        humanize(c.name),
+        h(
+          "select",
+          { id, name: c.name, onchange: (ev) => ((answers[c.name] = ev.target.value), changed()) },
+          c.options.map((v, i) => h("option", { value: key(v), selected: key(v) === current }, c.labels[i])),
+        ),
       );
-    }
-    if (typeof answers[c.key] !== "string") answers[c.key] = "";
-    return h(
-      "label",
-      { for: id },
-      c.kind === "list" ? `${humanize(c.key)} (comma separated)` : humanize(c.key),
-      h("input", { id, name: c.key, value: answers[c.key], oninput: (ev) => (answers[c.key] = ev.target.value) }),
-    );
-  });
+    });
+}
+
+// A small form for one template: its choices, then Confirm.  `send(command picks)` submits the
+// picks; a `some_of` outside its min..max is explained instead of sent.
+export function composeForm(template, { send, cancel, answers = {} }) {
+  const error = h("p", { class: "error", role: "alert" });
   const form = h(
     "form",
     {
       class: "compose",
       onsubmit: (ev) => {
         ev.preventDefault();
-        send(build(action, answers));
+        const picks = picksOf(template, answers);
+        const problem = choicesOf(template)
+          .map((c) => countProblem(c, picks[c.name]))
+          .find(Boolean);
+        if (problem) error.textContent = problem;
+        else send(picks);
       },
     },
-    h("h3", {}, label || humanize(action.type)),
-    fields,
-    h("button", { type: "submit", id: "confirm" }, `Confirm: ${String(action.type).replace(/_/g, " ")}`),
+    h("h3", {}, template.label),
+    choiceFields(template, answers),
+    error,
+    h("button", { type: "submit", id: "confirm" }, `Confirm: ${template.label}`),
     cancel || null,
   );
   return form;

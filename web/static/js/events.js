@@ -6,7 +6,6 @@ import { humanize } from "./dom.js";
 const list = (xs) => (xs || []).join(", ");
 // A point on a table [x, y] in inches, or a hex label.
 const place = (p) => (Array.isArray(p) ? `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})` : String(p));
-const route = (path) => (path || []).map(place).join(" → ");
 
 const SENTENCES = {
   GameCreated: (p) =>
@@ -16,7 +15,7 @@ const SENTENCES = {
     (p.rolls || [])
       .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + r.purpose : ""}) rolled ${r.value}`)
       .join("; "),
-  CommandAccepted: (p) => `Order: ${commandWords(p.command || {})}${typeof p.origin === "number" ? ` (replayed from order #${p.origin})` : ""}`,
+  CommandAccepted: (p, e, names) => `Order: ${commandWords(p.command || {}, names)}${typeof p.origin === "number" ? ` (replayed from order #${p.origin})` : ""}`,
   Rebased: (p) => {
     const n = (status) => (p.report || []).filter((r) => r.status === status).length;
     return `Dispute ${p.dispute} rebased: ${n("kept")} orders kept, ${n("re-rolled")} re-rolled, ${n("dropped")} dropped`;
@@ -30,14 +29,46 @@ const SENTENCES = {
 };
 
 
-export function commandWords(command) {
-  const parts = [String(command.type || "command").replace(/_/g, " ")];
-  if (command.unit || command.units) parts.push(command.unit || list(command.units));
-  if (command.attackers) parts.push(`with ${list(command.attackers)}`);
-  if (command.path) parts.push(command.path.length ? `along ${route(command.path)}` : "staying put");
-  const target = command.defender_hex || command.hex;
-  if (target) parts.push(command.attackers ? `on ${target}` : `to ${target}`);
-  return parts.join(" ");
+// An order in words, its fields read by their declared kinds (GET /api/systems/<name> `commands`):
+// `names.unit(id)` and `names.hex(hex)` word units and hexes (ids and labels without them).
+const PLAIN = { unit: (x) => x, hex: (x) => x, kinds: () => ({}) };
+
+// The names for orders in a game: units by their printed name and hexes by their place (from the
+// state), each command's fields by the kinds its declaration gives (`system.commands`).
+export function orderNames(state, system) {
+  const units = (state && state.units) || {};
+  const places = new Map(((state && state.map && state.map.places) || []).map((p) => [String(p.hex), p.name]));
+  const specs = new Map(((system && system.commands) || []).map((c) => [c.type, c]));
+  return {
+    unit: (uid) => (units[uid] && units[uid].name) || uid,
+    hex: (hex) => (places.has(hex) ? `${places.get(hex)} (${hex})` : hex),
+    kinds: (type) => Object.fromEntries(Object.entries((specs.get(type) || {}).fields || {}).map(([name, f]) => [name, f.kind])),
+  };
+}
+
+export function commandWords(command, names = PLAIN) {
+  const kinds = names.kinds(command.type) || {};
+  const value = (kind, v) => {
+    if (kind === "unit") return names.unit(v);
+    if (kind === "units") return (v || []).map(names.unit).join(", ") || "no unit";
+    if (kind === "hex") return names.hex(v);
+    if (kind === "path") return (v || []).map(names.hex).join(" → ");
+    if (kind === "point" && v) return place([v.x, v.y]);
+    return words(v);
+  };
+  // a structured value: its strings that name units by their names, objects as "key value" pairs
+  const words = (v) => {
+    if (Array.isArray(v)) return v.map(words).join("; ");
+    if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${humanize(k).toLowerCase()} ${words(x)}`).join(", ");
+    return typeof v === "string" ? names.unit(v) : String(v);
+  };
+  const first = (k) => (["unit", "units"].includes(kinds[k]) ? 0 : 1); // who, then the rest
+  const parts = Object.entries(command)
+    .filter(([k]) => k !== "type")
+    .sort(([a], [b]) => first(a) - first(b))
+    .map(([k, v]) => `${humanize(k).toLowerCase()} ${value(kinds[k], v)}`);
+  const verb = String(command.type || "command").replace(/_/g, " ");
+  return parts.length ? `${verb}: ${parts.join("; ")}` : verb;
 }
 
 function fields(data) {
@@ -49,8 +80,9 @@ function fields(data) {
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
 export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased"]);
 
-export function describe(event) {
+export function describe(event, names = PLAIN) {
   const p = event.payload || {};
+  if (event.type === "CommandAccepted") return SENTENCES.CommandAccepted(p, event, names);
   if (event.kind === "Game.Recorded") return event.text || event.type;
   const sentence = SENTENCES[event.type];
   if (sentence) {

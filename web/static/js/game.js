@@ -1,14 +1,14 @@
 // The game page: the board, orders composed by clicking, the event log with time travel, the dice,
 // and live updates from the game's event stream.
 import { api, ApiError, currentUser, explain } from "./api.js";
-import { actionLabel, interpret, listKey, unitsOf } from "./actions.js";
-import { BoardView, describeCounter, formatValue, sideClass, terrainColour } from "./board.js";
+import { blockedWords, command, interpret, needsForm } from "./actions.js";
+import { BoardView, describeCounter, sideClass, terrainColour } from "./board.js";
 import { attackPanel } from "./combat.js";
-import { build, composeForm, needsForm } from "./compose.js";
+import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
-import { BOOKKEEPING, describe } from "./events.js";
+import { BOOKKEEPING, describe, orderNames } from "./events.js";
 import { openRulings } from "./rulings.js";
 import { areaClass, TableView } from "./table.js";
 import { TablePlay } from "./tableplay.js";
@@ -22,8 +22,9 @@ const st = {
   game: null, // the latest version
   shown: null, // the version on the board (the latest unless time-travelling)
   events: [],
-  actions: { side: null, actions: [] },
-  plan: interpret([]),
+  actions: { side: null, actions: [], blocked: [] },
+  plan: interpret(null),
+  places: new Map(), // hex -> place name, from the board
   selection: null,
   system: null,
   busy: null, // the order being sent: {version it was given on, done}
@@ -32,6 +33,12 @@ const st = {
 const live = () => st.shown === st.game;
 const mySides = () => Object.entries(st.game.sides).filter(([, user]) => st.me && user === st.me.username).map(([side]) => side);
 const unitById = (uid) => (st.shown.counters || []).find((c) => c.id === uid);
+// A hex in words: its place name where it has one ("Merida (J7)"), else its printed label.
+const hexName = (hex) => (st.places.has(hex) ? `${st.places.get(hex)} (${hex})` : hex);
+const unitWords = (uid) => {
+  const unit = unitById(uid) || (st.shown.state && st.shown.state.units && st.shown.state.units[uid]);
+  return (unit && unit.name) || uid;
+};
 
 // -- loading ---------------------------------------------------------------------------------------
 async function loadEvents() {
@@ -55,7 +62,7 @@ async function loadNewEvents() {
 }
 
 async function loadActions() {
-  st.actions = { side: null, actions: [] };
+  st.actions = { side: null, actions: [], blocked: [] };
   if (st.game.status === "ended" || !mySides().some((s) => st.game.active_sides.includes(s))) return;
   try {
     st.actions = await api(`/api/games/${id}/actions`);
@@ -97,9 +104,9 @@ async function reload() {
   }
   await Promise.all([loadEvents(), loadActions()]);
   // a form being filled in stays open while the same kind of order is still offered
-  const still = composing && before !== st.game.version && st.actions.actions.find((a) => a.type === composing.action.type);
-  if (still && !st.selection) st.selection = { ...composing, action: still };
-  st.plan = live() && st.actions.version === st.game.version ? interpret(st.actions.actions) : interpret([]);
+  const still = composing && before !== st.game.version && st.actions.actions.find((a) => a.type === composing.template.type && a.label === composing.template.label);
+  if (still && !st.selection) st.selection = { ...composing, template: still };
+  st.plan = live() && st.actions.version === st.game.version ? interpret(st.actions) : interpret(null);
   render();
 }
 
@@ -111,7 +118,7 @@ async function showVersion(version) {
   }
   st.selection = null;
   if (st.table) st.table.reset();
-  st.plan = live() ? interpret(st.actions.actions) : interpret([]);
+  st.plan = live() ? interpret(st.actions) : interpret(null);
   render();
 }
 
@@ -119,7 +126,7 @@ async function showVersion(version) {
 // One order at a time.  A second click on the board the pending order was given on is a double
 // click and is dropped; an order given on a newer board (the game stream may redraw it before the
 // pending order's own refresh ends) waits for the pending one, then goes.
-async function send(command, done) {
+async function send(cmd, done) {
   const seen = st.decidedOn; // the version the player was looking at
   if (st.busy && st.busy.version === seen) return;
   const before = st.busy && st.busy.done;
@@ -129,11 +136,11 @@ async function send(command, done) {
   if (before) await before;
   $("message").textContent = "";
   try {
-    const body = { expected_version: seen, command };
+    const body = { expected_version: seen, command: cmd };
     if (st.actions.side) body.side = st.actions.side;
     const result = await api(`/api/games/${id}/commands`, { method: "POST", body });
     st.selection = null;
-    toast(done || `${humanize(command.type)} done (version ${result.version})`);
+    toast(done || `${humanize(cmd.type)} done (version ${result.version})`);
   } catch (err) {
     if (err.status === 409) $("message").textContent = "The game moved on while you decided: the board is reloaded, decide again.";
     else if (err.status === 422 && err.details.rule) $("message").textContent = `Refused by rule ${err.details.rule.join(", ")}: ${err.message}`;
@@ -160,10 +167,10 @@ function onStack(hex, units) {
   render();
 }
 
-const sameOptions = (a, b) => a.length === b.length && a.every((o, i) => o.action === b[i].action);
+const sameOptions = (a, b) => a.length === b.length && a.every((o, i) => o.template === b[i].template);
 
 function selectUnit(uid) {
-  st.selection = { kind: "unit", unit: uid, option: 0 };
+  st.selection = { kind: "unit", unit: uid, option: 0, answers: {} };
   render();
 }
 
@@ -173,7 +180,7 @@ function onMark(hex, mark) {
     const option = st.plan.byUnit.get(sel.unit)[sel.option];
     st.selection = { ...sel, kind: "move", hex, dest: option.destinations[hex] };
   } else if (mark.kind === "target") {
-    st.selection = { kind: "attack", hex, actions: st.plan.targets.get(hex), option: 0 };
+    st.selection = { kind: "attack", hex, templates: st.plan.targets.get(hex), option: 0, answers: {} };
   }
   render();
 }
@@ -185,16 +192,14 @@ function marks() {
   if (sel && (sel.kind === "unit" || sel.kind === "move")) {
     const option = st.plan.byUnit.get(sel.unit)[sel.option];
     for (const [hex, dest] of Object.entries(option.destinations)) {
-      const cost = dest.cost !== undefined ? `, cost ${dest.cost}` : "";
-      out[hex] = { kind: "dest", label: `Move ${sel.unit} to ${hex}${cost}`, note: dest.cost !== undefined ? formatValue(dest.cost) : "" };
+      out[hex] = { kind: "dest", label: `${option.template.label} to ${dest.label}` };
     }
     const unit = unitById(sel.unit);
-    if (unit) out[unit.hex] = { kind: "selected", label: `${sel.unit} selected` };
+    if (unit) out[unit.hex] = { kind: "selected", label: `${unitWords(sel.unit)} selected` };
     if (sel.kind === "move") out[sel.hex] = { ...out[sel.hex], kind: "chosen" };
   }
-  for (const [hex, actions] of st.plan.targets) {
-    const what = actions.map((a) => `${humanize(a.type)} ${hex} (with ${a[listKey(a)].join(", ")})`).join(" or ");
-    out[hex] = { kind: "target", label: what };
+  for (const [hex, templates] of st.plan.targets) {
+    out[hex] = { kind: "target", label: templates.map((t) => t.label).join(" or ") };
   }
   if (sel && sel.kind === "attack") out[sel.hex] = { ...out[sel.hex], kind: "target chosen" };
   return out;
@@ -212,7 +217,7 @@ function render() {
   viewing.textContent = live() ? "" : `Viewing the board at version ${g.version} of ${st.game.version}: orders are off until you go back to now.`;
   $("live-button").hidden = live();
   if (st.table) {
-    st.table.update({ counters: g.counters || [], actions: st.actions.version === st.game.version ? st.actions.actions : [], side: st.actions.side, live: live(), state: g.state });
+    st.table.update({ counters: g.counters || [], actions: st.actions.version === st.game.version ? st.actions.actions : [], side: st.actions.side, live: live(), state: g.state, system: st.system });
     st.table.draw();
   } else if (st.view) {
     st.view.drawCounters(g.counters || [], onStack);
@@ -260,111 +265,130 @@ function counterItem(unit, { selectable }) {
 function renderSelection() {
   const body = $("selection-body");
   const sel = st.selection;
-  const cancel0 = () => h("button", { type: "button", class: "secondary", onclick: () => ((st.selection = null), render()) }, "Cancel");
+  const cancel = () => h("button", { type: "button", class: "secondary", onclick: () => ((st.selection = null), render()) }, "Cancel");
   if (sel && sel.kind === "compose") {
-    clear(body, composeForm(sel.action, { send: (c) => send(c), cancel: cancel0(), label: actionLabel(sel.action), names: unitName, answers: sel.answers }));
+    clear(body, composeForm(sel.template, { send: (picks) => send(command(sel.template, picks)), cancel: cancel(), answers: sel.answers }));
     return;
   }
   if (st.table) {
     clear(body, st.table.panel(h("button", { type: "button", class: "secondary", onclick: () => (st.table.reset(), render()) }, "Cancel")));
     return;
   }
-  if (!sel) {
-    const mine = live() ? [...st.plan.byUnit.keys()].map(unitById).filter(Boolean) : [];
-    const hint = live()
-      ? st.plan.targets.size
-        ? "Choose a highlighted enemy hex to attack it."
-        : mine.length
-          ? "Select a unit that can move (on the map or below)."
-          : "Nothing to order now."
-      : "Click a stack to see its units.";
-    const short = (u) => h("li", {}, h("button", { type: "button", class: "link", "data-unit": u.id, title: describeCounter(u), onclick: () => selectUnit(u.id) }, `Select ${u.name || u.id} (${u.hex})`));
-    clear(body, h("p", {}, hint), mine.length ? h("ul", { class: "units can-move", "aria-label": "Units that can move" }, mine.map(short)) : null);
-    return;
-  }
-  const cancel = h("button", { type: "button", class: "secondary", onclick: () => ((st.selection = null), render()) }, "Cancel");
+  if (!sel) return clear(body, idlePanel());
   if (sel.kind === "stack") {
     clear(
       body,
-      h("h3", {}, `Stack in ${sel.hex}`),
+      h("h3", {}, `Stack in ${hexName(sel.hex)}`),
       h("ul", { class: "units stack-list" }, sel.units.map((u) => counterItem(u, { selectable: live() && st.plan.byUnit.has(u.id) }))),
-      cancel,
+      cancel(),
     );
   } else if (sel.kind === "unit" || sel.kind === "move") {
-    const options = st.plan.byUnit.get(sel.unit);
-    const unit = unitById(sel.unit);
-    const parts = [h("h3", {}, `Selected: ${unit ? describeCounter(unit) : sel.unit}`)];
-    if (options.length > 1) {
-      parts.push(
-        h(
-          "fieldset",
-          {},
-          h("legend", {}, "How"),
-          options.map((o, i) =>
-            h(
-              "label",
-              {},
-              h("input", { type: "radio", name: "option", checked: i === sel.option, onchange: () => ((st.selection = { kind: "unit", unit: sel.unit, option: i }), render()) }),
-              ` ${actionLabel(o.action)}`,
-            ),
-          ),
-        ),
-      );
-    }
-    if (sel.kind === "unit") {
-      parts.push(h("p", {}, `Choose one of the ${Object.keys(options[sel.option].destinations).length} highlighted hexes.`));
-    } else {
-      const path = sel.dest.path ? ` via ${sel.dest.path.join(" → ")}` : "";
-      const cost = sel.dest.cost !== undefined ? ` (cost ${sel.dest.cost})` : "";
-      const who = unitsOf(sel.dest.command).join(", ") || sel.unit;
-      parts.push(
-        h("p", {}, `${humanize(sel.dest.command.type)} ${who} to ${sel.hex}${path}${cost}.`),
-        h("button", { type: "button", id: "confirm", onclick: () => send(sel.dest.command, `${who} moved to ${sel.hex}`) }, `Confirm: ${sel.dest.command.type.replace(/_/g, " ")} to ${sel.hex}`),
-      );
-    }
-    const others = st.plan.unitOther.get(sel.unit) || [];
-    if (others.length) {
-      parts.push(
-        h("p", { class: "unit-orders" }, "Other orders: ", others.map((action) => h("button", { type: "button", class: "secondary", onclick: () => send(build(action, {})) }, actionLabel(action)))),
-      );
-    }
-    parts.push(cancel);
-    clear(body, parts);
+    clear(body, unitPanel(sel), cancel());
     const confirm = body.querySelector("#confirm");
     if (confirm) confirm.focus();
   } else if (sel.kind === "attack") {
-    const choose = (i) => ((st.selection = { ...sel, option: i }), render());
-    clear(body, attackPanel({ sel, game: st.game, side: st.actions.side, counters: st.shown.counters, system: st.system, send, cancel, choose }));
+    const choose = (i) => ((st.selection = { ...sel, option: i, answers: {} }), render());
+    clear(body, attackPanel({ sel, game: st.game, side: st.actions.side, counters: st.shown.counters, system: st.system, send, cancel: cancel(), choose, hexName }));
   }
+}
+
+function idlePanel() {
+  // units that can act, on the map or not yet on it (reinforcements, landings)
+  const mine = live() ? [...st.plan.byUnit.keys()].map((uid) => unitById(uid) || { id: uid, name: unitWords(uid), hex: null }) : [];
+  const hint = live()
+    ? st.plan.targets.size
+      ? "Choose a highlighted target hex."
+      : mine.length
+        ? "Select a unit that can move (on the map or below)."
+        : "Nothing to order on the map now."
+    : "Click a stack to see its units.";
+  const short = (u) => h("li", {}, h("button", { type: "button", class: "link", "data-unit": u.id, title: describeCounter(u), onclick: () => selectUnit(u.id) }, `Select ${u.name || u.id} (${u.hex ? hexName(u.hex) : "not on the map"})`));
+  return [h("p", {}, hint), mine.length ? h("ul", { class: "units can-move", "aria-label": "Units that can move" }, mine.map(short)) : null];
+}
+
+// A selected unit: how it may go (one radio per template), the highlighted destinations, the
+// chosen one with the choices the template leaves, and the unit's other orders.
+function unitPanel(sel) {
+  const options = st.plan.byUnit.get(sel.unit);
+  const unit = unitById(sel.unit);
+  const parts = [h("h3", {}, `Selected: ${unit ? describeCounter(unit) : unitWords(sel.unit)}`)];
+  if (options.length > 1) {
+    const pick = (i) => ((st.selection = { kind: "unit", unit: sel.unit, option: i, answers: {} }), render());
+    parts.push(
+      h(
+        "fieldset",
+        {},
+        h("legend", {}, "How"),
+        options.map((o, i) => h("label", {}, h("input", { type: "radio", name: "option", checked: i === sel.option, onchange: () => pick(i) }), ` ${o.template.label}`)),
+      ),
+    );
+  }
+  const { template, choice } = options[sel.option];
+  if (sel.kind === "unit") {
+    parts.push(h("p", {}, `Choose one of the ${Object.keys(options[sel.option].destinations).length} highlighted hexes.`));
+  } else {
+    const path = choice.kind === "path" ? `: ${sel.dest.value.map(hexName).join(" → ")}` : "";
+    const picks = () => ({ ...picksOf(template, sel.answers), [choice.name]: sel.dest.value });
+    const done = `${template.label} to ${sel.dest.label}`;
+    parts.push(
+      h("p", {}, `${done}${path}.`),
+      choiceFields(template, sel.answers, { skip: [choice.name] }),
+      h("button", { type: "button", id: "confirm", onclick: () => send(command(template, picks()), `${done}: done`) }, `Confirm: ${done}`),
+    );
+  }
+  const others = st.plan.unitOther.get(sel.unit) || [];
+  if (others.length) parts.push(h("p", { class: "unit-orders" }, "Other orders: ", others.map((t) => orderButton(t, "secondary"))));
+  return parts;
+}
+
+// A template as a button: sent as it is, or opening its form when it leaves a choice.
+function orderButton(template, cls = "") {
+  const form = needsForm(template);
+  const act = () => (form ? openForm(template) : send(command(template)));
+  return h("button", { type: "button", class: cls || (template.type.startsWith("end_") ? "end-phase" : ""), onclick: act }, template.label + (form ? "…" : ""));
+}
+
+function openForm(template) {
+  if (st.table) st.table.reset();
+  st.selection = { kind: "compose", template, answers: {} };
+  render();
+}
+
+// What the rules refuse now: a disabled button with the reason and the rule.
+function blockedItem(b) {
+  return h(
+    "p",
+    { class: "blocked", "data-type": b.type },
+    h("button", { type: "button", disabled: true, "aria-label": blockedWords(b) }, b.label),
+    h("span", { class: "reason" }, ` ${b.reason}${b.rule ? ` (rule ${b.rule})` : ""}`),
+  );
 }
 
 function renderGeneral() {
   const box = $("general-actions");
   if (!live()) return clear(box, h("p", {}, "Orders are off while viewing the past."));
   const takeback = st.game.status === "active" ? takebackControls({ gameId: id, pending: st.game.takeback, mySides: mySides(), done: refresh }) : null;
-  const general = st.table ? st.table.general.filter((a) => a.type !== "write_orders") : st.plan.general;
+  const general = st.table ? st.table.general : st.plan.general;
+  const blocked = st.plan.blocked.map(blockedItem);
   if (!general.length) {
-    clear(box, h("p", {}, st.game.status === "ended" ? "The game is over." : "Nothing for you to do now."), takeback);
+    clear(box, blocked.length ? null : h("p", {}, st.game.status === "ended" ? "The game is over." : "Nothing for you to do now."), blocked, takeback);
     return;
   }
-  const open = (action) => {
-    if (st.table) st.table.reset();
-    st.selection = { kind: "compose", action, answers: {} };
-    render();
-  };
-  const act = (action) => (needsForm(action) ? open(action) : send(build(action, {})));
-  const button = (action) =>
-    h("button", { type: "button", class: action.type.startsWith("end_") ? "end-phase" : "", onclick: () => act(action) }, actionLabel(action) + (needsForm(action) ? "…" : ""));
   // many orders of one kind (e.g. one per unit) are one choice, not a wall of buttons
   const groups = new Map();
-  for (const action of general) groups.set(action.type, [...(groups.get(action.type) || []), action]);
+  for (const template of general) groups.set(template.type, [...(groups.get(template.type) || []), template]);
   clear(
     box,
-    [...groups].map(([type, actions]) => {
-      if (actions.length <= 4) return actions.map(button);
-      const select = h("select", { "aria-label": humanize(type), name: `choose-${type}` }, actions.map((a, i) => h("option", { value: i }, actionLabel(a))));
-      return h("div", { class: "grouped-order" }, select, h("button", { type: "button", onclick: () => act(actions[Number(select.value)]) }, humanize(type)));
+    [...groups].map(([type, templates]) => {
+      if (templates.length <= 4) return templates.map((t) => orderButton(t));
+      const select = h("select", { "aria-label": humanize(type), name: `choose-${type}` }, templates.map((t, i) => h("option", { value: i }, t.label)));
+      const act = () => {
+        const template = templates[Number(select.value)];
+        return needsForm(template) ? openForm(template) : send(command(template));
+      };
+      return h("div", { class: "grouped-order" }, select, h("button", { type: "button", onclick: act }, humanize(type)));
     }),
+    blocked,
     takeback,
   );
 }
@@ -375,6 +399,7 @@ function renderLog() {
   slider.value = String(st.shown.version);
   $("slider-value").textContent = `${st.shown.version} of ${st.game.version}`;
   const log = $("log");
+  const names = orderNames(st.shown.state, st.system);
   const disputed = new Set(Object.values(st.game.disputes || {}).filter((d) => d.status === "open").map((d) => d.seq));
   const items = st.events.map((event) => {
     const current = event.seq === st.shown.version;
@@ -383,7 +408,7 @@ function renderLog() {
       "li",
       { class: `event${current ? " current" : ""}${event.seq > st.shown.version ? " future" : ""}${event.retracted ? " retracted" : ""}`, "data-seq": event.seq, "aria-current": current ? "step" : undefined },
       h("span", { class: "seq" }, `#${event.seq}`),
-      h("span", { class: "words" }, describe(event)),
+      h("span", { class: "words" }, describe(event, names)),
       event.retracted ? h("span", { class: "badge" }, "retracted") : null,
       who ? h("span", { class: "meta" }, who) : null,
       rollDetails(event, st.game),
@@ -399,12 +424,6 @@ function renderLog() {
     );
   });
   clear(log, items.reverse());
-}
-
-function unitName(uid) {
-  const c = (st.shown.counters || []).find((x) => x.id === uid);
-  const u = st.shown.state && st.shown.state.units && st.shown.state.units[uid];
-  return c ? describeCounter(c) : (u && u.name) || uid;
 }
 
 // A system without a map to draw: its pieces listed by where they stand.
@@ -473,13 +492,14 @@ async function main() {
   if (board.kind === "table") {
     st.view = new TableView($("board"), board, { sideClass: (side) => sideClass(sides, side) });
     $("board").setAttribute("aria-label", "Table: tab to units; Enter selects; click the table to place points");
-    st.table = new TablePlay({ view: st.view, gameId: id, send, rerender: render });
+    st.table = new TablePlay({ view: st.view, game: () => st.game, send, rerender: render });
     $("board").style.minWidth = `${Math.round(board.width * 14)}px`; // legible figures; the table scrolls
     tableLegend(board);
   } else if (Array.isArray(board.hexes) && board.hexes.length) {
     st.view = new BoardView($("board"), board, { sides });
     $("board").style.minWidth = `${Math.round(board.size.width * 30)}px`; // legible counters; the map scrolls
     legend(board);
+    st.places = new Map((board.places || []).map((p) => [p.hex, p.name]));
   } else {
     $("board").style.display = "none";
     $("no-map").hidden = false;

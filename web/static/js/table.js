@@ -1,7 +1,7 @@
 // Drawing a miniatures table (a board of kind "table"): the table to scale in inches, its terrain
 // areas (rectangles or polygons, labelled), deployment zones and entry points, a scale, and units
-// at their positions with their facing and every figure.  Every position comes from the server;
-// the browser only draws and measures what the player clicks.
+// at their positions with their facing and every figure, and the positions a template offers.
+// Every position comes from the server; the browser only draws them.
 import { activate, describeCounter } from "./board.js";
 import { s } from "./dom.js";
 
@@ -42,18 +42,6 @@ const pts = (points) => points.map(([x, y]) => `${(x * PX).toFixed(1)},${(y * PX
 function centroid(points) {
   const n = points.length || 1;
   return [points.reduce((a, p) => a + p[0], 0) / n, points.reduce((a, p) => a + p[1], 0) / n];
-}
-
-// The measured length of a path of points from a start, in inches (shown to the player; the
-// server measures again and decides).
-export function pathLength(start, path) {
-  let total = 0;
-  let [x, y] = start;
-  for (const [px, py] of path) {
-    total += Math.hypot(px - x, py - y);
-    [x, y] = [px, py];
-  }
-  return total;
 }
 
 export const inches = (v) => `${Math.round(v * 100) / 100}"`;
@@ -116,10 +104,9 @@ export class TableView {
         s("g", { class: `entry ${this.sideClass(side)}` }, s("title", {}, `${side} entry point`), s("circle", { cx: x * PX, cy: y * PX, r: 0.45 * PX })),
       );
     }
-    this.overlay = s("g", { class: "overlay" });
     this.unitLayer = s("g", { class: "units-layer" });
     this.marks = s("g", { class: "table-marks" });
-    svg.replaceChildren(base, areas, zones, scaleBar(H), this.unitLayer, this.overlay, this.marks);
+    svg.replaceChildren(base, areas, zones, scaleBar(H), this.unitLayer, this.marks);
   }
 
   // Table coordinates (inches) of a pointer event on the SVG.
@@ -146,7 +133,7 @@ export class TableView {
   }
 
   // Units with their figures and facing; marks: {unitId: "selected"|"target"|"chosen"|"can-act"}.
-  drawUnits(counters, marks, onUnit, onFigure) {
+  drawUnits(counters, marks, onUnit) {
     this.unitLayer.replaceChildren();
     for (const unit of counters) {
       const mark = marks[unit.id] || "";
@@ -171,21 +158,13 @@ export class TableView {
           }),
         );
       }
-      figures.forEach(([fx, fy], i) => {
-        const fig = s("circle", { class: "figure", "data-figure": i, cx: px(fx), cy: px(fy), r: 0.38 * PX });
-        if (onFigure) {
-          fig.addEventListener("click", (ev) => {
-            if (onFigure(unit, i)) ev.stopPropagation();
-          });
-        }
-        g.append(fig);
-      });
+      figures.forEach(([fx, fy], i) => g.append(s("circle", { class: "figure", "data-figure": i, cx: px(fx), cy: px(fy), r: 0.38 * PX })));
       const a = (unit.facing * Math.PI) / 180;
       const len = 1.8;
       g.append(
         s("line", { class: "facing", x1: px(unit.x), y1: px(unit.y), x2: px(unit.x + Math.cos(a) * len), y2: px(unit.y + Math.sin(a) * len) }),
         s("circle", { class: "position", cx: px(unit.x), cy: px(unit.y), r: 0.22 * PX }),
-        s("text", { class: "unit-label", x: px(unit.x), y: px(Math.max(...figures.map((f) => f[1])) + 1.1) }, `${unit.id} (${figures.length})`),
+        s("text", { class: "unit-label", x: px(unit.x), y: px(Math.max(...figures.map((f) => f[1])) + 1.1) }, `${unit.name || unit.id} (${figures.length})`),
         s("title", {}, describeCounter(unit)),
       );
       if (onUnit) activate(g, () => onUnit(unit));
@@ -193,24 +172,19 @@ export class TableView {
     }
   }
 
-  // The move being composed: a polyline from the start through the chosen points, the allowed
-  // distance as a circle around the start (the server's number), a ghost at a deployment point.
-  drawOverlay({ start, path = [], maxLength, ghost } = {}) {
-    this.overlay.replaceChildren();
-    if (start && maxLength !== undefined) {
-      this.overlay.append(s("circle", { class: "reach", "clip-path": "url(#table-clip)", cx: px(start[0]), cy: px(start[1]), r: maxLength * PX }));
-    }
-    if (start && path.length) {
-      this.overlay.append(s("polyline", { class: "planned-path", points: pts([start, ...path]) }));
-      path.forEach(([x, y], i) => this.overlay.append(s("circle", { class: "path-point", "data-point": i, cx: x * PX, cy: y * PX, r: 0.3 * PX })));
-    }
-    if (ghost) {
-      const a = ((ghost.facing || 0) * Math.PI) / 180;
-      this.overlay.append(
-        s("circle", { class: "ghost", cx: ghost.x * PX, cy: ghost.y * PX, r: 0.6 * PX }),
-        s("line", { class: "facing ghost-facing", x1: ghost.x * PX, y1: ghost.y * PX, x2: (ghost.x + Math.cos(a) * 2) * PX, y2: (ghost.y + Math.sin(a) * 2) * PX }),
+  // The positions a template offers ({x, y, label, chosen}), each a button; onPick(index).
+  drawOptions(options, onPick) {
+    this.marks.replaceChildren();
+    options.forEach((o, i) => {
+      const g = s(
+        "g",
+        { class: `point-option${o.chosen ? " chosen" : ""}`, "data-option": i, "data-x": o.x, "data-y": o.y, tabindex: 0, role: "button", "aria-label": o.label },
+        s("title", {}, o.label),
+        s("circle", { class: "ghost", cx: px(o.x), cy: px(o.y), r: 0.6 * PX }),
       );
-    }
+      activate(g, () => onPick(i));
+      this.marks.append(g);
+    });
   }
 }
 
