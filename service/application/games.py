@@ -155,6 +155,7 @@ class GameService:
                 {"expected_version": [f"stale: the game is at version {game.version}"]},
             )
         side = self.acting_side(game, user, side)
+        before = copy_json(game.state)
         try:
             game.execute(
                 side=side,
@@ -180,8 +181,22 @@ class GameService:
                 {"expected_version": ["stale: the game moved on"]},
             ),
         )
+        return Executed(game, self._as_told(game, side, pending, before))
+
+    def _as_told(
+        self, game: Game, side: str, pending: list[Any], before: State
+    ) -> list[dict[str, Any]]:
+        """A command's new events as its side sees them, each rules event in words."""
+        rules = self.system(game.system)
         names = self._names(game)
-        return Executed(game, [present_event(e, names) for e in pending])
+        told = []
+        for event, state in with_states_before(rules, pending, before):
+            item = present_event(event, names)
+            if isinstance(event, Game.Recorded) and state is not None:
+                shown = rules.event_view(RulesEvent(event.kind, copy_json(event.data)), state, side)
+                item["text"] = in_words(rules, shown, state)
+            told.append(item)
+        return told
 
     def add_entropy(
         self, game_id: UUID | str, user: User, entropy: str, side: str | None = None
