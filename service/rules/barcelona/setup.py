@@ -7,7 +7,7 @@ from typing import Any
 
 from service.rules.barcelona import data, forces
 from service.rules.barcelona import geometry as geo
-from service.rules.base import ScenarioError, ScenarioInfo, State
+from service.rules.base import InvalidCommand, ScenarioError, ScenarioInfo, State
 
 EFFECTS = ("cover", "trench", "fortification", "defences", "bad_going", "road")
 
@@ -106,28 +106,13 @@ def initial_state(scenario_id: str, options: Mapping[str, Any]) -> State:
 
 def _scenario_unit(spec: Mapping[str, Any], index: int) -> dict[str, Any]:
     """A unit a scenario places (``{"id", "side", "kind", ...}`` as for the ``buy`` command)."""
-    kind = spec.get("kind")
-    uid, side = str(spec["id"]), str(spec["side"])
-    if kind in ("foot", "cavalry"):
-        extra = list(spec.get("attributes", [])) + (["cavalry"] if kind == "cavalry" else [])
-        return forces.figures_unit(
-            uid,
-            side,
-            spec["troop_type"],
-            spec.get("grade", 0),
-            spec["figures"],
-            extra=extra,
-            bombs=spec.get("bombs", True),
-            lmg=spec.get("lmg", 0),
+    if spec.get("kind") not in forces.NEEDS:
+        raise ScenarioError(
+            "unknown unit kind",
+            {f"units[{index}].kind": ["foot, cavalry, team, vehicle or aircraft"]},
         )
-    if kind == "team":
-        return forces.team_unit(
-            uid, side, spec["weapon"], spec["troop_type"], spec.get("grade", 0), spec.get("crew")
-        )
-    if kind == "vehicle":
-        return forces.vehicle_unit(uid, side, spec["vehicle"])
-    if kind == "aircraft":
-        return forces.aircraft_unit(uid, side)
-    raise ScenarioError(
-        "unknown unit kind", {f"units[{index}].kind": ["foot, cavalry, team, vehicle or aircraft"]}
-    )
+    try:
+        return forces.bought_unit(str(spec["id"]), str(spec["side"]), spec)
+    except InvalidCommand as exc:
+        where = {f"units[{index}]{k.removeprefix('unit')}": v for k, v in exc.details.items()}
+        raise ScenarioError(exc.message, where) from None
