@@ -33,7 +33,7 @@ bench: setup
 # "Proof"): FUZZ_GAMES games per system from FUZZ_SEED; failing games are exported to var/fuzz/.
 FUZZ_GAMES ?= 200
 FUZZ_SEED  ?= 1
-FUZZ_PLUGINS := tests.fixtures.skirmish,tests.conformance.toy
+FUZZ_PLUGINS := tests.fixtures.skirmish,tests.fixtures.duel
 fuzz: setup
 	ARBITER_PLUGINS=$(FUZZ_PLUGINS) $(BIN)/arbiter fuzz --games $(FUZZ_GAMES) --seed $(FUZZ_SEED) \
 	  --max-commands 2000 --out var/fuzz

@@ -1,8 +1,8 @@
 """The rules contract, proven for every system of the registry (docs/rules/contract.md, "Proof").
 
 In the style of eventsourcing's recorder test cases: :class:`RulesConformance` holds the tests, and
-one subclass per system of the registry (the shipped games, the skirmish fixture and the proof's
-own Duel) runs them on reachable states produced by seeded random play (``play_rules``).  A system
+one subclass per system of the registry (the shipped games, the skirmish and duel fixtures of
+``tests/fixtures``) runs them on reachable states produced by seeded random play (``play_rules``).  A system
 that does not load gets a class whose one test fails with the reason.
 """
 
@@ -20,7 +20,7 @@ from service.fuzz.runner import GameOutcome, GameRun, Harness, load_registry
 from service.rules.actions import Template
 from service.rules.base import RulesSystem, State
 
-PLUGINS = ("tests.fixtures.skirmish", "tests.conformance.toy")
+PLUGINS = ("tests.fixtures.skirmish", "tests.fixtures.duel")
 REGISTRY, BROKEN = load_registry(plugins=PLUGINS)
 #: seeds of the playthroughs each system is checked on, and how long each is (commands)
 SEEDS = (1, 2)

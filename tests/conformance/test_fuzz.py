@@ -1,5 +1,6 @@
 """The fuzzer: a short run of every system (what CI runs; ``make fuzz`` runs a long one), and the
-proof that each of its checks catches what it is meant to (Duel broken on purpose)."""
+proof that each of its checks catches what it is meant to (the Duel of tests/fixtures/duel broken on
+purpose, toy_broken.py)."""
 
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ def broken() -> Iterator[Harness]:
     [
         ("duel-mutates", "decide mutated its input"),
         ("duel-undeclared", "event Shouted is emitted but not declared"),
-        ("duel-leaks", "plan is shown (D4)"),
-        ("duel-refuses", "but decide refused it: no charging"),
+        ("duel-leaks", "card is shown (4)"),
+        ("duel-refuses", "but decide refused it: no one steps today"),
         ("duel-stuck", "must act but has no template"),
         ("duel-drifts", "replay differs from live play"),
     ],

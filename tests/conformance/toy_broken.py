@@ -1,17 +1,17 @@
-"""Duel broken on purpose, one way per system, to show each check of the proof catches its case.
+"""The Duel (tests/fixtures/duel) broken on purpose, one way per system, to show each check of the
+proof catches its case.
 
 A plug-in: ``register(registry)`` adds every variant (``duel-mutates``, ``duel-leaks`` ...)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from service.fuzz.probes import register_probe
 from service.rules.actions import Actions
-from service.rules.base import Dice, RulesEvent, State
+from service.rules.base import Dice, RulesEvent, RuleViolation, State
 from service.rules.registry import Registry
-from tests.conformance.toy import PROBE, Duel
+from tests.fixtures.duel import PROBE, Duel
 
 
 class Mutates(Duel):
@@ -20,7 +20,6 @@ class Mutates(Duel):
     name = "duel-mutates"
 
     def decide(self, state: State, side: str, command: Any, dice: Dice) -> list[RulesEvent]:
-        state["turn"] = state["turn"]  # harmless
         state.setdefault("seen_commands", 0)
         state["seen_commands"] += 1
         return super().decide(state, side, command, dice)
@@ -39,7 +38,7 @@ class Undeclared(Duel):
 
 
 class Leaks(Duel):
-    """view shows the other side's plan."""
+    """view shows the other side's card."""
 
     name = "duel-leaks"
 
@@ -48,25 +47,23 @@ class Leaks(Duel):
 
 
 class Refuses(Duel):
-    """actions offer a plan the rules then refuse (a one_of option that is not legal)."""
+    """actions offer steps the rules then refuse (``one_of`` options that are not legal)."""
 
     name = "duel-refuses"
 
     def decide(self, state: State, side: str, command: Any, dice: Dice) -> list[RulesEvent]:
-        if isinstance(command, Mapping) and command.get("plan") == "charge":
-            from service.rules.base import RuleViolation
-
-            raise RuleViolation("D4", "no charging")
+        if command.get("type") == "step":
+            raise RuleViolation("2", "no one steps today")
         return super().decide(state, side, command, dice)
 
 
 class Stuck(Duel):
-    """the side to act is offered nothing on turn 2."""
+    """the side to act is offered nothing in round 2."""
 
     name = "duel-stuck"
 
     def actions(self, state: State, side: str) -> Actions:
-        return Actions() if state["turn"] == 2 else super().actions(state, side)
+        return Actions() if state["round"] == 2 else super().actions(state, side)
 
 
 class Drifts(Duel):

@@ -13,7 +13,7 @@ from service.fuzz import session
 from service.fuzz.runner import load_registry
 
 GAMES = Path(__file__).parent / "games"
-PLUGINS = ("tests.fixtures.skirmish", "tests.conformance.toy")
+PLUGINS = ("tests.fixtures.skirmish", "tests.fixtures.duel")
 FILES = sorted(GAMES.glob("*.ndjson"))
 
 

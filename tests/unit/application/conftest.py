@@ -1,5 +1,6 @@
 """The application services on eventsourcing's in-memory store, with fakes around them: a broker
-that records what is published, a knowledge base of two entries, and the Duel rules (duel.py)."""
+that records what is published, a knowledge base of two entries, and the rules of the Duel
+(tests/fixtures/duel)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,12 @@ from service.domain.game import Game
 from service.domain.systems import GamePorts
 from service.domain.users import User
 from service.rules.registry import Registry
-from tests.unit.application.duel import DUEL, duel_ports
+from tests.fixtures.duel import SYSTEM as DUEL
+from tests.fixtures.duel.ports import duel_ports
 
 MEMORY = {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+#: red's shot: Red Gunman 1 fires at Blue Gunman 1 (rule 3: from pace 1 or farther)
+SHOT = {"type": "shoot", "shooters": ["r1"], "target": "b1"}
 
 
 class FakeBroker:

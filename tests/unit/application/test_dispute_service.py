@@ -11,7 +11,7 @@ from service.application.disputes import DisputeService
 from service.domain.errors import Forbidden, NotFound, StaleVersion, Unprocessable
 from service.domain.game import Game
 from service.domain.rulings import ClubRuling
-from tests.unit.application.conftest import FakeKnowledge, World
+from tests.unit.application.conftest import SHOT, FakeKnowledge, World
 
 
 def step(world: World, game: Game, distance: int, side: str = "red") -> None:
@@ -150,7 +150,7 @@ def test_a_rebase_rerolls_with_new_indexes(world: World) -> None:
     game = world.start()
     step(world, game, 1)  # 2, 3
     step(world, game, 2)  # 4, 5: disputed
-    world.play(game, world.alice, {"type": "shoot"})  # 6, 7, 8: die 0
+    world.play(game, world.alice, SHOT)  # 6, 7, 8: die 0
     name = open_on(world, game, 5)
     [entry] = overturn(world, game, name, "rebase")["report"]
     assert entry["status"] == "re-rolled"
@@ -162,7 +162,7 @@ def test_a_rebase_rerolls_with_new_indexes(world: World) -> None:
 def test_a_rebase_drops_what_became_illegal_citing_the_rule(world: World) -> None:
     game = world.start()
     step(world, game, 1)  # 2, 3: disputed
-    world.play(game, world.alice, {"type": "shoot"})  # legal from pace 1 only
+    world.play(game, world.alice, SHOT)  # legal from pace 1 only
     name = open_on(world, game, 3)
     [entry] = overturn(world, game, name, "rebase")["report"]
     assert entry["status"] == "dropped" and "(rule 3)" in entry["reason"]

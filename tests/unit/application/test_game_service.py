@@ -16,7 +16,7 @@ from service.domain.errors import (
     Unprocessable,
 )
 from service.domain.game import DiceSeed, Game, seed_vault_id
-from tests.unit.application.conftest import World
+from tests.unit.application.conftest import SHOT, World
 
 
 def stored(world: World, game: Game) -> list[Any]:
@@ -125,7 +125,7 @@ def test_a_rule_violation_cites_the_rule_and_a_malformed_command_names_the_field
 ) -> None:
     game = world.start()
     with pytest.raises(RuleRefused) as refused:
-        world.play(game, world.alice, {"type": "shoot"})
+        world.play(game, world.alice, SHOT)
     assert refused.value.rule == "3" and refused.value.details["rule"] == ["3"]
     with pytest.raises(Invalid) as invalid:
         world.play(game, world.alice, {"type": "step", "distance": 9})
@@ -136,14 +136,14 @@ def test_a_rule_violation_cites_the_rule_and_a_malformed_command_names_the_field
 def test_dice_are_recorded_with_their_index_and_verify_against_the_seed(world: World) -> None:
     game = world.start()
     world.play(game, world.alice, {"type": "step", "distance": 1})
-    events = world.play(game, world.alice, {"type": "shoot"})
+    events = world.play(game, world.alice, SHOT)
     assert [e["kind"] for e in events] == [
         "Game.CommandAccepted",
         "Game.DiceRolled",
         "Game.Recorded",
     ]
     roll = events[1]["payload"]["rolls"][0]
-    assert roll["index"] == 0 and events[2]["payload"]["data"]["roll"] == roll["value"]
+    assert roll["index"] == 0 and events[2]["payload"]["data"]["rolls"] == [roll["value"]]
     report = world.games.verify_dice(game.id)
     assert report["ok"] and report["seed_revealed"] is False
 
@@ -165,7 +165,7 @@ def test_entropy_is_added_before_a_sides_first_roll_only(world: World) -> None:
     with pytest.raises(Forbidden):
         world.games.add_entropy(game.id, world.carol, "noise")
     world.play(game, world.alice, {"type": "step", "distance": 1})
-    world.play(game, world.alice, {"type": "shoot"})
+    world.play(game, world.alice, SHOT)
     with pytest.raises(Conflict, match="before the side's first roll"):
         world.games.add_entropy(game.id, world.alice, "too late")
 
@@ -174,7 +174,7 @@ def test_entropy_changes_the_dice_of_later_rolls(world: World) -> None:
     game = world.start()
     world.games.add_entropy(game.id, world.alice, "noise")
     world.play(game, world.alice, {"type": "step", "distance": 1})
-    rolls = world.play(game, world.alice, {"type": "shoot"})[1]["payload"]["rolls"]
+    rolls = world.play(game, world.alice, SHOT)[1]["payload"]["rolls"]
     assert rolls[0]["entropy"] != "" and world.games.verify_dice(game.id)["ok"]
 
 

@@ -11,8 +11,9 @@ from service.domain.clubs import Club
 from service.domain.errors import Conflict, StaleVersion
 from service.domain.game import Game, projector
 from service.domain.users import User
-from tests.unit.application.conftest import FakeBroker, World, open_memory_store
-from tests.unit.application.duel import duel_ports
+from tests.fixtures.duel import SYSTEM as DUEL
+from tests.fixtures.duel.ports import duel_ports
+from tests.unit.application.conftest import SHOT, FakeBroker, World, open_memory_store
 
 
 def test_commit_maps_a_lost_race_to_the_callers_conflict_and_writes_nothing(world: World) -> None:
@@ -59,9 +60,10 @@ def test_registering_a_taken_name_or_founding_a_taken_club_is_a_conflict(world: 
 
 def play_some(world: World, game: Game) -> None:
     world.play(game, world.alice, {"type": "step", "distance": 2})
-    world.play(game, world.alice, {"type": "shoot"})
+    world.play(game, world.alice, SHOT)
     world.play(game, world.alice, {"type": "pass"})
     world.play(game, world.bob, {"type": "step", "distance": 3})
+    world.play(game, world.bob, {"type": "choose", "card": "king"})
     world.play(game, world.bob, {"type": "reveal"})
 
 
@@ -86,14 +88,7 @@ def test_snapshots_give_the_state_of_a_full_replay_at_every_version() -> None:
         sides={"red": "a", "blue": "b"},
         created_by="a",
         seed="0" * 64,
-        initial_state={
-            "turn": "red",
-            "pace": {"red": 0, "blue": 0},
-            "hits": {"red": 0, "blue": 0},
-            "secret": {"red": "ace", "blue": "king"},
-            "shown": [],
-            "winner": None,
-        },
+        initial_state=DUEL.initial_state("dawn", {"first": "red"}),
         ports=ports,
     )
     with_snapshots.commit(world_game)
@@ -127,14 +122,7 @@ def test_a_cached_game_is_fast_forwarded_with_its_rules() -> None:
         sides={"red": "a", "blue": "b"},
         created_by="a",
         seed="0" * 64,
-        initial_state={
-            "turn": "red",
-            "pace": {"red": 0, "blue": 0},
-            "hits": {"red": 0, "blue": 0},
-            "secret": {"red": "ace", "blue": "king"},
-            "shown": [],
-            "winner": None,
-        },
+        initial_state=DUEL.initial_state("dawn", {"first": "red"}),
         ports=ports,
     )
     store.commit(game)

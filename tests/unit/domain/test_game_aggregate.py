@@ -1,7 +1,7 @@
 """The Game aggregate on its own: no store, no registry, no globals -- only the ports it is given.
 
 Its takeback and dispute state machine, and that a game rebuilt from its events with the ports is
-the live one.  The rules are the Duel of tests/unit/application/duel.py."""
+the live one.  The rules are the Duel of tests/fixtures/duel."""
 
 from __future__ import annotations
 
@@ -12,11 +12,14 @@ import pytest
 from service.domain import chain, dice, systems
 from service.domain.errors import Conflict, Forbidden, Unprocessable
 from service.domain.game import Game, projector
-from tests.unit.application.duel import DUEL, SEAL_KEY, duel_ports
+from tests.fixtures.duel import SYSTEM as DUEL
+from tests.fixtures.duel.ports import SEAL_KEY, duel_ports
 
 PORTS = duel_ports()
 ALICE, BOB, CAROL = "u-alice", "u-bob", "u-carol"  # red, blue, an arbiter
 CITE = [{"id": "duel:2", "heading": "2. Steps", "document": "duel", "text_hash": "0" * 64}]
+#: Red Gunman 1 fires at Blue Gunman 1 (rule 3: from pace 1 or farther)
+SHOT = {"type": "shoot", "shooters": ["r1"], "target": "b1"}
 
 
 def new_game(**labels: Any) -> Game:
@@ -89,16 +92,17 @@ def test_every_event_is_sealed_with_the_key_of_the_ports_it_was_given() -> None:
 def test_a_game_rebuilt_from_its_events_with_the_ports_is_the_live_one() -> None:
     game = new_game()
     red(game, {"type": "step", "distance": 2})
-    red(game, {"type": "shoot"})
+    red(game, SHOT)
+    red(game, {"type": "choose", "card": "ace"})
     red(game, {"type": "reveal"})
     red(game, {"type": "pass"})
     blue(game, {"type": "step", "distance": 1})
-    request(game, side="blue", user=BOB)  # 13: from 11, blue's step
+    request(game, side="blue", user=BOB)  # 15: from 13, blue's step
     game.answer_takeback(
-        side="red", user=ALICE, accept=True, restored_state=rebuilt(game, 10).state, ports=PORTS
+        side="red", user=ALICE, accept=True, restored_state=rebuilt(game, 12).state, ports=PORTS
     )
     again = rebuilt(game)
-    assert game.retracted == [11, 12] and game.state["pace"]["blue"] == 0
+    assert game.retracted == [13, 14] and game.state["pace"]["blue"] == 0
     assert comparable(again) == comparable(game)
     assert again.tail == game.tail and again.active_sides() == ["blue"]
 
@@ -118,7 +122,7 @@ def test_whose_turn_it_is_comes_from_the_rules_and_is_empty_once_ended() -> None
     assert game.active_sides() == ["blue"]
     blue(game, {"type": "concede"})
     assert game.status == "ended" and game.active_sides() == []
-    assert game.result == {"winner": "red", "outcome": "win", "level": "duel"}
+    assert game.result == {"winner": "red", "outcome": "win", "level": "concession"}
     assert game.seed == SEED  # the seed is revealed with the end
     with pytest.raises(Conflict, match="over"):
         red(game, {"type": "pass"})
@@ -165,7 +169,7 @@ def test_a_declined_takeback_changes_nothing_but_the_pending_request() -> None:
 def test_no_takeback_once_dice_were_rolled() -> None:
     game = new_game()
     red(game, {"type": "step", "distance": 1})
-    red(game, {"type": "shoot"})
+    red(game, SHOT)
     with pytest.raises(Conflict, match="dice have been rolled"):
         request(game)
 
@@ -173,7 +177,7 @@ def test_no_takeback_once_dice_were_rolled() -> None:
 def test_a_command_after_the_roll_may_still_be_taken_back() -> None:
     game = new_game()
     red(game, {"type": "step", "distance": 1})
-    red(game, {"type": "shoot"})
+    red(game, SHOT)
     red(game, {"type": "step", "distance": 1})
     request(game)
     accept(game)
@@ -183,6 +187,7 @@ def test_a_command_after_the_roll_may_still_be_taken_back() -> None:
 def test_no_takeback_once_hidden_information_was_revealed() -> None:
     game = new_game()
     red(game, {"type": "step", "distance": 1})
+    red(game, {"type": "choose", "card": "queen"})
     red(game, {"type": "reveal"})
     with pytest.raises(Conflict, match="hidden information"):
         request(game)
