@@ -1,7 +1,8 @@
 """The contract between the game core and a game's rules module.
 
 A rules system is pure: it does no I/O beyond reading its own data files, keeps no state between
-calls, and works on a *state* that is a plain JSON-compatible value (dicts, lists, str, int, float,
+calls (a memo of a pure computation keyed by every input it reads, such as the kernel's map cache or
+Merida's movement searches, is allowed), and works on a *state* that is a plain JSON-compatible value (dicts, lists, str, int, float,
 bool, None -- never tuples or sets), so that the Game aggregate can snapshot it and the API can send
 it. Every decision goes through four functions, after Rally the Troops' modules:
 

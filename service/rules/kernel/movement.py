@@ -14,13 +14,14 @@ hex whatever that costs, as long as the step is not prohibited.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from service.rules.kernel.grid import HexGrid
 
 StepCost = Callable[[str, str], float | None]
 HexPredicate = Callable[[str], bool]
+Edges = Callable[[str], Iterable[tuple[str, float]]]
 
 
 @dataclass(frozen=True)
@@ -72,29 +73,87 @@ def reachable(
 
     Ties between equally cheap paths are broken by the order of ``grid.neighbours`` so the result
     is deterministic."""
-    best: dict[str, Reach] = {start: Reach(0.0, (start,))}
-    queue: list[tuple[float, int, str]] = [(0.0, 0, start)]
-    counter = 1
-    while queue:
-        cost, _, here = heapq.heappop(queue)
-        reach = best[here]
-        if cost > reach.cost or reach.stops:
-            continue
+
+    def edges(here: str) -> Iterator[tuple[str, float]]:
         for there in grid.neighbours(here):
             step = step_cost(here, there)
-            if step is None:
+            if step is not None:
+                yield there, step
+
+    return reachable_by(
+        start, mp, edges, must_stop=must_stop, can_end=can_end, minimum_move=minimum_move
+    )
+
+
+def reachable_by(
+    start: str,
+    mp: float,
+    edges: Edges,
+    *,
+    must_stop: HexPredicate = _never,
+    can_end: HexPredicate = _always,
+    minimum_move: bool = False,
+) -> dict[str, Reach]:
+    """:func:`reachable` with the permitted steps out of each hex given at once: ``edges(hex)``
+    yields ``(neighbour, cost)`` in the order of ``grid.neighbours``, prohibited steps left out
+    (a caller that shares them between units computes each hex's steps once).
+
+    Dijkstra cut at the allowance; each hex keeps its cheapest cost and the hex it was entered
+    from, and the paths are built only for the hexes returned."""
+    cost: dict[str, float] = {start: 0.0}
+    parent: dict[str, str] = {}
+    stops: set[str] = set()
+    queue: list[tuple[float, int, str]] = [(0.0, 0, start)]
+    counter = 1
+    pop, push = heapq.heappop, heapq.heappush
+    while queue:
+        spent, _, here = pop(queue)
+        if spent > cost[here] or here in stops:
+            continue
+        free = minimum_move and here == start
+        for there, step in edges(here):
+            total = spent + step
+            if total > mp and not free:
                 continue
-            total = cost + step
-            if total > mp and not (minimum_move and here == start):
+            known = cost.get(there)
+            if known is not None and known <= total:
                 continue
-            known = best.get(there)
-            if known is not None and known.cost <= total:
-                continue
-            best[there] = Reach(total, reach.path + (there,), must_stop(there))
-            heapq.heappush(queue, (total, counter, there))
+            if known is None and must_stop(there):
+                stops.add(there)
+            cost[there] = total
+            parent[there] = here
+            push(queue, (total, counter, there))
             counter += 1
-    del best[start]
-    return {label: reach for label, reach in best.items() if can_end(label)}
+    return _reaches(start, cost, parent, stops, can_end)
+
+
+def _reaches(
+    start: str,
+    cost: dict[str, float],
+    parent: dict[str, str],
+    stops: set[str],
+    can_end: HexPredicate,
+) -> dict[str, Reach]:
+    """The reached hexes the unit may end in (start excluded, in the order first reached), each
+    with its path rebuilt from the hexes it was entered from."""
+    paths: dict[str, tuple[str, ...]] = {start: (start,)}
+
+    def path(hex_: str) -> tuple[str, ...]:
+        trail = [hex_]
+        while trail[-1] not in paths:
+            trail.append(parent[trail[-1]])
+        found = paths[trail.pop()]
+        while trail:
+            hex_ = trail.pop()
+            found = found + (hex_,)
+            paths[hex_] = found
+        return found
+
+    return {
+        hex_: Reach(total, path(hex_), hex_ in stops)
+        for hex_, total in cost.items()
+        if hex_ != start and can_end(hex_)
+    }
 
 
 def walk(

@@ -3,6 +3,7 @@ lines of command and supply (rule 10)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
@@ -138,12 +139,18 @@ def town_or_city(state: State, hex_: str) -> str | None:
     return None
 
 
+_HEX_NAMES: weakref.WeakKeyDictionary[MapData, dict[str, str]] = weakref.WeakKeyDictionary()
+
+
 class PlaceNames(HexNames):
-    """Printed names, each hex's looked up once (a listing names hundreds of destinations)."""
+    """Printed names, each hex's looked up once per map (a listing names hundreds of destinations,
+    and the map never changes)."""
 
     def __init__(self, state: State | None) -> None:
         super().__init__(state)
         self._hexes: dict[str, str] = {}
+        if state is not None and "map" in state:
+            self._hexes = _HEX_NAMES.setdefault(map_of(state), {})
 
     def hex(self, hex_id: str) -> str:
         if hex_id not in self._hexes:

@@ -15,7 +15,7 @@ from typing import Any
 from service.rules.actions import Actions, Choice, one_of, some_of
 from service.rules.base import DieRoll, RuleViolation, State
 from service.rules.declare import Names
-from service.rules.merida import advance, battle, board, combat, moves, reinforce, sequence
+from service.rules.merida import advance, battle, board, combat, moves, reach, reinforce, sequence
 from service.rules.merida.commands import COMMANDS
 from service.rules.merida.phases import end_problem
 
@@ -41,10 +41,15 @@ def actions(state: State, side: str) -> Actions:
     if board.acting_side(state) != side:
         return out
     names = board.PlaceNames(state)
-    BUILDERS[state["phase"]](state, side, names, out)
+    # the moves listed and the check of the end of the movement phase share one planner
+    planner = reach.Planner(state, side) if state["phase"] == "movement" else None
+    if planner is not None:
+        _movement(planner, names, out)
+    else:
+        BUILDERS[state["phase"]](state, side, names, out)
     label = f"End the {state['phase'].replace('_', ' ')} phase"
     try:
-        end_problem(state, side)
+        end_problem(state, side, planner)
     except RuleViolation as err:
         out.block("end_phase", label, err.message, err.rule)
     else:
@@ -138,7 +143,9 @@ def _reorganization(state: State, side: str, names: Names, out: Actions, ids: li
         out.block("reorganize", label, reason, "9")
 
 
-def _movement(state: State, side: str, names: Names, out: Actions) -> None:
+def _movement(planner: reach.Planner, names: Names, out: Actions) -> None:
+    """Rule 5: the moves of each unit (or stack that moves as one) in each mode; rule 8: overruns."""
+    state, side = planner.state, planner.side
     seen: set[str] = set()
     for unit in sorted(board.on_map(state, side), key=lambda u: u["id"]):
         if unit["id"] in seen or unit["moved"] or moves.committed(state, unit):
@@ -146,24 +153,24 @@ def _movement(state: State, side: str, names: Names, out: Actions) -> None:
         group = moves.bound_group(state, unit)
         seen.update(u["id"] for u in group)
         for mode in ("rail",) if any(u["type"] == "train" for u in group) else moves.MODES:
-            _moves(state, names, out, group, mode)
+            _moves(planner, names, out, group, mode)
     for hex_ in _enemy_hexes_adjacent(state, side):
         _overrun(state, side, names, out, hex_)
 
 
 def _moves(
-    state: State, names: Names, out: Actions, group: list[dict[str, Any]], mode: str
+    planner: reach.Planner, names: Names, out: Actions, group: list[dict[str, Any]], mode: str
 ) -> None:
     """Rule 5: a template for ``group`` in ``mode``, a path to each destination; first, rule 10's
     obligation to regain a line, the destinations that regain it."""
-    paths = moves.group_destinations(state, group, mode)
+    paths = planner.group_destinations(group, mode)
     if not paths:
         return
     ids = sorted(u["id"] for u in group)
     fixed = {"units": ids, "mode": mode}
     label = f"Move {names.units(ids)} ({mode})"
     for unit in group if mode == "tactical" else []:
-        regain = moves.regain_hexes(state, unit, paths)
+        regain = planner.regain_hexes(unit, paths)
         if regain is not None:
             must = f"{label} to regain its line of {regain[0]} (rule 10)"
             choose = {"path": _paths(names, paths, regain[1])}
@@ -173,7 +180,8 @@ def _moves(
 
 
 def _paths(names: Names, paths: dict[str, list[str]], only: list[str] | None = None) -> Choice:
-    ends = [h for h in sorted(paths) if only is None or h in only]
+    wanted = None if only is None else set(only)
+    ends = [h for h in sorted(paths) if wanted is None or h in wanted]
     return one_of([paths[h] for h in ends], [names.hex(h) for h in ends])
 
 
@@ -255,7 +263,6 @@ def _advance(state: State, names: Names, out: Actions) -> None:
 BUILDERS: dict[str, Callable[[State, str, Names, Actions], None]] = {
     "deployment": _deployment,
     "reinforcements": _reinforcements,
-    "movement": _movement,
     "air_attack": _air,
     "air_defense": _air,
     "combat": _combat,

@@ -1,4 +1,5 @@
-"""Rule 5 (movement) with rules 6, 7 and 10: validating a move and listing where a unit may go."""
+"""Rule 5 (movement) with rules 6, 7 and 10: validating a move, step by step (``reach`` lists where
+units may go by the same step rules)."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def enemy_view(state: State, side: str) -> EnemyView:
     return board.zoc_sources(state, enemy, ignore), board.occupied(state, enemy)
 
 
-class _Rules:
+class StepRules:
     """The step judgements for one unit's move, remembering why a step was refused."""
 
     def __init__(
@@ -58,12 +59,17 @@ class _Rules:
         self.zoc, self.enemy_hexes = view or enemy_view(state, self.side)
         self.mapdata = board.map_of(state)
         self.reason: tuple[str, str] = ("5", "")
+        self.kind = unit["type"]
+        self.by_rail = mode == "rail" or self.kind == "train"
+        self.strategic = mode in ("strategic", "rail")
         self.ignored: set[str] = set()
         if unit["type"] == "guerrilla":  # rule 5: the first ZOC (an enemy unit's six hexes) entered
             first = next((h for h in path[1:] if h in self.zoc), None)  # is ignored
             self.ignored = set(self.zoc[first]) if first else set()
 
     def in_zoc(self, hex_: str) -> bool:
+        if not self.ignored:
+            return hex_ in self.zoc
         return bool(self.zoc.get(hex_, set()) - self.ignored)
 
     def refuse(self, rule: str, message: str) -> float | None:
@@ -75,17 +81,17 @@ class _Rules:
         unit = self.unit
         if to in self.enemy_hexes:
             return self.refuse("6", f"{to} holds enemy units: units never stack with enemy units")
-        rule, cost = terrain.judge(self.mapdata, unit["type"], frm, to)
+        rule, cost = terrain.judge(self.mapdata, self.kind, frm, to)
         if rule is not None:
             return self.refuse(rule, f"{unit['name']} may not enter {to} from {frm}")
-        if self.mode == "rail" or unit["type"] == "train":
+        if self.by_rail:
             if "rail" not in self.mapdata.hexside_features(frm, to):
                 return self.refuse("5", f"{frm} to {to} is not along the rail line")
-            if unit["type"] != "train" and board.controller(self.state, to) != self.side:
+            if self.kind != "train" and board.controller(self.state, to) != self.side:
                 return self.refuse(
                     "5", f"units move by rail only along rail hexes they control ({to})"
                 )
-        if self.mode in ("strategic", "rail") and to in self.zoc:
+        if self.strategic and to in self.zoc:
             return self.refuse("5", f"strategic movement may not enter an enemy ZOC ({to})")
         if unit["out_of_command"] and self.in_zoc(to):
             return self.refuse("10", f"units out of command may not enter enemy ZOCs ({to})")
@@ -100,9 +106,7 @@ class _Rules:
                     "5",
                     f"units may not move directly from one ZOC to another ZOC of the same enemy unit ({to})",
                 )
-        if self.mode == "rail" or unit["type"] == "train":
-            return 0.0
-        return cost
+        return 0.0 if self.by_rail else cost
 
     def must_stop(self, hex_: str) -> bool:
         return self.in_zoc(hex_)
@@ -141,7 +145,7 @@ def committed(state: State, unit: dict[str, Any]) -> bool:
     return any(unit["id"] in o["attackers"] for o in state["overruns"])
 
 
-def _check_movers(state: State, side: str, units: list[dict[str, Any]], start: str) -> None:
+def check_movers(state: State, side: str, units: list[dict[str, Any]], start: str) -> None:
     """Rules 4, 5, 8 and 12: who may move now."""
     ids = {u["id"] for u in units}
     for unit in units:
@@ -176,7 +180,7 @@ def separated(group: list[dict[str, Any]], unit: dict[str, Any]) -> str:
     )
 
 
-def _check_mode(
+def check_mode(
     state: State, side: str, units: list[dict[str, Any]], mode: str, start: str
 ) -> list[dict[str, Any]]:
     """Rule 5: strategic and rail movement, the armored train."""
@@ -190,7 +194,7 @@ def _check_mode(
     return rail_brigades
 
 
-def _walk(
+def walk_costs(
     state: State,
     units: list[dict[str, Any]],
     mode: str,
@@ -201,7 +205,7 @@ def _walk(
     costs: dict[str, float] = {}
     view = view or enemy_view(state, units[0]["side"])
     for unit in units:
-        rules = _Rules(state, unit, mode, path[0], path, view)
+        rules = StepRules(state, unit, mode, path[0], path, view)
         try:
             walked = kernel_movement.walk(
                 board.map_of(state).grid,
@@ -235,21 +239,21 @@ def judge_move(state: State, side: str, command: Mapping[str, Any]) -> RulesEven
     """The move a parsed ``move`` command makes, or the RuleViolation citing the rule it breaks."""
     ids, path, mode = command["units"], list(command["path"]), command.get("mode", "tactical")
     units = [state["units"][i] for i in ids]
-    _check_movers(state, side, units, path[0])
-    rail_brigades = _check_mode(state, side, units, mode, path[0])
+    check_movers(state, side, units, path[0])
+    rail_brigades = check_mode(state, side, units, mode, path[0])
     event = {
         "side": side,
         "units": list(ids),
         "path": path,
         "mode": mode,
-        "costs": _walk(state, units, mode, path),
+        "costs": walk_costs(state, units, mode, path),
         "allowances": {u["id"]: allowance(u, mode) for u in units},
         "counts_for_rail": bool(rail_brigades),
     }
     return RulesEvent("UnitsMoved", event)
 
 
-def _violation(err: kernel_movement.MoveError, rules: _Rules) -> RuleViolation:
+def _violation(err: kernel_movement.MoveError, rules: StepRules) -> RuleViolation:
     if err.code == "prohibited":
         return RuleViolation(rules.reason[0], rules.reason[1], "path")
     if err.code == "not_adjacent":
@@ -278,83 +282,3 @@ def _not_towards_enemy(state: State, unit: dict[str, Any], path: list[str]) -> N
         raise RuleViolation(
             "4", f"{unit['name']} is out of supply and may not move towards enemy units", "path"
         )
-
-
-def destinations(state: State, unit: dict[str, Any], mode: str) -> dict[str, list[str]]:
-    """Where a unit may end a move in ``mode``, with a path to each (for legal actions): the
-    hexes ``check_move`` accepts, by the same step rules (rule 4B too, out of supply)."""
-    start = unit["hex"]
-    if mode in ("strategic", "rail") and start in board.zoc_sources(
-        state, board.other(unit["side"])
-    ):
-        return {}
-    if mode == "rail" and unit["type"] not in ("train", "leader") and state["rail_used"]:
-        return {}  # rule 5: one brigade a turn by rail
-    rules = _Rules(state, unit, mode, start, [start])
-    found = kernel_movement.reachable(
-        board.map_of(state).grid,
-        start,
-        allowance(unit, mode),
-        rules.step,
-        must_stop=rules.must_stop,
-        can_end=_fitter(state, [unit]),
-    )
-    return {
-        hex_: list(reach.path)
-        for hex_, reach in sorted(found.items())
-        if not (unit["out_of_supply"] and _towards_enemy(state, unit, start, hex_))
-    }
-
-
-def group_destinations(
-    state: State, units: list[dict[str, Any]], mode: str
-) -> dict[str, list[str]]:
-    """Where a stack that moves as one (:func:`bound_group`) may end a move in ``mode``, with a path
-    to each: the hexes every unit reaches on its own, by a path ``check_move`` accepts for all."""
-    if len(units) == 1:
-        return destinations(state, units[0], mode)
-    side, start = units[0]["side"], units[0]["hex"]
-    try:
-        _check_movers(state, side, units, start)
-        _check_mode(state, side, units, mode, start)
-    except RuleViolation:
-        return {}
-    each = [destinations(state, unit, mode) for unit in units]
-    view = enemy_view(state, side)
-    found: dict[str, list[str]] = {}
-    for hex_ in sorted(set(each[0]).intersection(*each[1:])):
-        for paths in each:
-            try:
-                _walk(state, units, mode, paths[hex_], view)
-            except RuleViolation:
-                continue
-            found[hex_] = paths[hex_]
-            break
-    return found
-
-
-def regain_hexes(
-    state: State, unit: dict[str, Any], tactical: Mapping[str, list[str]] | None = None
-) -> tuple[str, list[str]] | None:
-    """Rule 10: a unit found out of supply (or out of command) in the supply phase that has not
-    moved and could regain its line by moving: which line, and the hexes that regain it.
-    ``tactical`` is the unit's tactical :func:`destinations` when the caller has them already."""
-    if unit["moved"] or unit["status"] != "map" or not board.needs_lines(unit):
-        return None
-    if committed(state, unit):  # rule 8: it may not move any more
-        return None
-    for line, flag, reach in (
-        ("supply", "out_of_supply", board.supplied_hexes),
-        ("command", "out_of_command", board.commanded_hexes),
-    ):
-        if not unit[flag]:
-            continue
-        lined = reach(state, unit["side"])
-        if unit["hex"] in lined:
-            continue
-        if tactical is None:
-            tactical = group_destinations(state, bound_group(state, unit), "tactical")
-        found = [h for h in tactical if h in lined]
-        if found:
-            return line, found
-    return None

@@ -8,7 +8,7 @@ from typing import Any
 
 from service.rules.base import Dice, RulesEvent, RuleViolation, State
 from service.rules.declare import Hex, Texts
-from service.rules.merida import battle, board, moves, reinforce, sequence
+from service.rules.merida import battle, board, reach, reinforce, sequence
 from service.rules.merida.commands import COMMANDS
 
 
@@ -52,8 +52,9 @@ def allocate_air(
     ]
 
 
-def end_problem(state: State, side: str) -> None:
-    """Refuse to end a phase while a rule still requires something of the player."""
+def end_problem(state: State, side: str, planner: reach.Planner | None = None) -> None:
+    """Refuse to end a phase while a rule still requires something of the player (``planner``:
+    the movement phase's, when the caller has one)."""
     phase = state["phase"]
     if phase == "deployment":
         for hex_ in reinforce.overstacked(state, side):
@@ -66,7 +67,7 @@ def end_problem(state: State, side: str) -> None:
         if problem:
             raise RuleViolation(problem[0], problem[1])
     elif phase == "movement":
-        _regained(state, side)
+        _regained(planner or reach.Planner(state, side))
         _together(state, side)
     elif phase == "combat":
         _combat_done(state)
@@ -87,10 +88,11 @@ def _together(state: State, side: str) -> None:
             )
 
 
-def _regained(state: State, side: str) -> None:
+def _regained(planner: reach.Planner) -> None:
     """Rule 10: units out of supply or out of command must move to regain their line if they can."""
-    for unit in board.on_map(state, side):
-        regain = moves.regain_hexes(state, unit)
+    state = planner.state
+    for unit in board.on_map(state, planner.side):
+        regain = planner.regain_hexes(unit)
         if regain is not None:
             hexes = ", ".join(board.hex_name(state, h) for h in regain[1][:5])
             raise RuleViolation(

@@ -2,7 +2,7 @@ import pytest
 
 from service.rules.kernel.grid import Bounds, HexGrid
 from service.rules.kernel.mapdata import MapData
-from service.rules.kernel.movement import MoveError, reachable, walk
+from service.rules.kernel.movement import MoveError, reachable, reachable_by, walk
 
 GRID = HexGrid("letter-number", Bounds(1, 6, 1, 6), "flat", "odd")
 MAP = MapData(
@@ -97,3 +97,27 @@ def test_walk_cannot_end():
     with pytest.raises(MoveError) as err:
         walk(GRID, ["C3", "C2"], 4, cost, can_end=lambda h: h != "C2")
     assert err.value.code == "cannot_end"
+
+
+def test_reachable_by_given_steps_equals_reachable_with_the_same_ties():
+    """The search from each hex's permitted steps (in the grid's order) finds the same costs,
+    paths (ties broken by the neighbours' order) and stops as the search asking each step."""
+    zoc = {"D3", "E4"}
+
+    def edges(here: str):
+        for there in GRID.neighbours(here):
+            step = cost(here, there)
+            if step is not None:
+                yield there, step
+
+    for start, mp in (("C3", 2), ("C3", 4), ("A1", 6), ("F6", 3)):
+        asked = reachable(GRID, start, mp, cost, must_stop=zoc.__contains__)
+        given = reachable_by(start, mp, edges, must_stop=zoc.__contains__)
+        assert given == asked
+        assert list(given) == list(asked)  # in the order first reached
+
+
+def test_reachable_never_leaves_a_stop_hex_and_never_returns_to_the_start():
+    result = reachable(GRID, "C3", 6, lambda _a, _b: 0.0, must_stop={"C4"}.__contains__)
+    assert "C3" not in result
+    assert all("C4" not in reach.path[1:-1] for reach in result.values())
