@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-BENCHES = ("store", "api", "search", "ladders")
+BENCHES = ("store", "api", "search", "ladders", "actions")
 
 
 def main(argv: list[str]) -> int:
