@@ -51,20 +51,23 @@ def draw_chit(state: State, dice: Dice) -> list[RulesEvent]:
     cup = state["events"]["cups"][side]
     if not cup:
         return []
-    die = dice.roll(len(cup), "event chit")
-    chit = cup[die.value - 1]
+    chit, die = draw_one(cup, dice, "event chit")
     spec = chit_spec(chit)
     return [
         RulesEvent(
             "EventChitDrawn",
-            {
-                "side": side,
-                "chit": chit,
-                "die": die.as_dict(),
-                "permanent": spec["timing"] == "permanent",
-            },
+            {"side": side, "chit": chit, "die": die, "permanent": spec["timing"] == "permanent"},
         )
     ]
+
+
+def draw_one(pool: list[str], dice: Dice, purpose: str) -> tuple[str, dict[str, Any] | None]:
+    """A chit drawn at random from a non-empty ``pool`` (10.2) and the die that chose it; the last
+    chit left is simply drawn, with no die (a die has at least two faces)."""
+    if len(pool) == 1:
+        return pool[0], None
+    die = dice.roll(len(pool), purpose)
+    return pool[die.value - 1], die.as_dict()
 
 
 #: every event chit by id, whichever side's cup it came from (a chit may be stolen, 10.2)

@@ -7,6 +7,7 @@ that may attack it (16.1); both are judged on what the side can see (19.2)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from typing import Any
 
 from service.rules.actions import Actions, Template, one_of, some_of
@@ -14,7 +15,7 @@ from service.rules.backbone import admin, combat_flow, fog, playing
 from service.rules.backbone import geography as geo
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS
-from service.rules.backbone.movement import destinations, obstacles, stacking_violations
+from service.rules.backbone.movement import destinations, may_end, obstacles, stacking_violations
 from service.rules.backbone.units import State, Unit, at, enemy, is_armor, is_hq, on_map
 from service.rules.base import RuleViolation
 from service.rules.hexgame import HexNames
@@ -170,24 +171,38 @@ def _amphibious(state: State, side: str, out: Actions) -> None:
     brigades = [u for u in afloat if u in spec["brigades"]][: spec["max_brigades"]]
     units = brigades + [u for u in afloat if u in spec["also"]]
     names = HexNames(state)
-    hexes = [h for h in geo.board(state).grid.labels() if _may_land(state, h, units)]
-    label = "Land " + names.units(units)
-    if hexes:
+    landings: dict[tuple[str, ...], list[str]] = {}
+    for hex_ in geo.board(state).grid.labels():
+        group = _landing_group(state, hex_, units)
+        if group:
+            landings.setdefault(group, []).append(hex_)
+    for group, hexes in landings.items():
         choose = {"hex": one_of(hexes, [names.hex(h) for h in hexes])}
-        out.add(_t("land", label, fixed={"units": units}, choose=choose))
-    else:
-        out.block("land", label, "no coastal hex can be reached", "14")
+        label = "Land " + names.units(list(group))
+        out.add(_t("land", label, fixed={"units": list(group)}, choose=choose))
+    if not landings:
+        out.block("land", "Land " + names.units(units), "no coastal hex can be reached", "14")
     if state["data"]["scenario_number"] == 2:
         out.add(_t("pass", "Do not land this turn (18.2)"))
     else:
         out.block("pass", "Do not land", "the landing of turn 1 is mandatory", "14")
 
 
-def _may_land(state: State, hex_: str, units: list[str]) -> bool:
+def _landing_group(state: State, hex_: str, units: list[str]) -> tuple[str, ...] | None:
+    """The largest group of ``units`` that may land on ``hex_`` (14): all of them, unless they
+    would not fit there (5) or could not attack its defenders (16.1)."""
     if not units or playing.landing_hex_refusal(state, hex_) or geo.impassable(state, hex_):
-        return False
+        return None
+    for size in range(len(units), 0, -1):
+        for group in combinations(units, size):
+            if _may_land(state, hex_, list(group)):
+                return group
+    return None
+
+
+def _may_land(state: State, hex_: str, units: list[str]) -> bool:
     if not any(u["side"] == "spanish" for u in at(state, hex_)):
-        return True
+        return playing.landing_fits(state, hex_, units)
     command = {"target": hex_, "units": units}
     try:
         combat_flow.assess(state, combat_flow.declaration(state, "allied", command, True))
@@ -332,7 +347,8 @@ def moves(state: State, side: str) -> list[tuple[str, dict[str, list[str]]]]:
     for u in sorted(on_map(state, side), key=lambda u: u["id"]):
         if u["id"] in state["moved"] or u.get("landed_turn") == state["turn"]:
             continue  # 15.1 once per phase; 14 not after landing
-        paths = {h: list(r.path) for h, r in sorted(destinations(state, u, around).items())}
+        reach = sorted(destinations(state, u, around).items())
+        paths = {h: list(r.path) for h, r in reach if may_end(state, u, h)}
         if paths:
             found.append((u["id"], paths))
     return found

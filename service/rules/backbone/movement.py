@@ -8,7 +8,7 @@ from typing import Any
 from service.rules.backbone import geography as geo
 from service.rules.backbone import sequence
 from service.rules.backbone.declared import COMMANDS
-from service.rules.backbone.units import State, Unit, enemy, occupied, on_map, tags
+from service.rules.backbone.units import State, Unit, at, enemy, occupied, on_map, tags
 from service.rules.base import Dice, RulesEvent, RuleViolation
 from service.rules.declare import Path
 from service.rules.declare import Unit as UnitField
@@ -112,12 +112,29 @@ def stacking_violations(state: State, side: str) -> list[dict[str, Any]]:
     limit = StackLimit[Unit]("steps", lambda u: u["steps"], lambda h: geo.stacking_limit(state, h))
     found = [v.as_dict() for v in check_stacking(stacks, [limit])]
     for hex_, stack in sorted(stacks.items()):
-        nations = {u["nation"] for u in stack}
-        if {"us", "uk"} <= nations:
-            found.append({"hex": hex_, "limit": "US and British units together"})
-        if "rif" in {u["type"] for u in stack} and len({u["type"] == "rif" for u in stack}) > 1:
-            found.append({"hex": hex_, "limit": "Rif units do not stack with Allied units"})
+        found += [{"hex": hex_, "limit": why} for why in mixed(stack)]
     return found
+
+
+def mixed(stack: list[Unit]) -> list[str]:
+    """The units of a stack that may not end together (5: US and British; 10.2: Rif units)."""
+    found = []
+    if {"us", "uk"} <= {u["nation"] for u in stack}:
+        found.append("US and British units together")
+    if len({u["type"] == "rif" for u in stack}) > 1:
+        found.append("Rif units do not stack with Allied units")
+    return found
+
+
+def may_end(state: State, u: Unit, hex_: str) -> bool:
+    """Whether ``u`` may end its move in ``hex_`` with the stack there as it stands: within the
+    hex's steps (5) and no units that may not stack together.  Stacking is counted at the end of the
+    movement phase (5) and a unit moves once (15.1), so a move listed for a player never leaves a
+    stack that no listed move could put right."""
+    stack = [v for v in at(state, hex_) if v["side"] == u["side"] and v["id"] != u["id"]]
+    if sum(v["steps"] for v in stack) + u["steps"] > geo.stacking_limit(state, hex_):
+        return False
+    return not mixed([*stack, u])
 
 
 # -- the commands of the movement and combat phases ----------------------------------------------

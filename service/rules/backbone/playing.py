@@ -12,7 +12,17 @@ from service.rules.backbone import geography as geo
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS, Positions, non_empty, unit_at_hex
 from service.rules.backbone.movement import stacking_violations
-from service.rules.backbone.units import State, Unit, at, is_armor, on_map, tags, unit
+from service.rules.backbone.units import (
+    State,
+    Unit,
+    at,
+    enemy,
+    is_armor,
+    occupied,
+    on_map,
+    tags,
+    unit,
+)
 from service.rules.base import Dice, InvalidCommand, RulesEvent, RuleViolation
 from service.rules.declare import Count, Flag, Hex, Nested, Text, Texts, Units
 from service.rules.declare import Unit as UnitField
@@ -220,8 +230,8 @@ def _steal(state: State, side: str, command: Command, dice: Dice) -> Effects:
     pool = state["events"]["cups"][other] + state["events"]["hands"][other]
     if not pool:
         return {}, []
-    die = dice.roll(len(pool), "stolen chit")
-    return {"stolen": pool[die.value - 1]}, [die.as_dict()]
+    stolen, die = admin.draw_one(pool, dice, "stolen chit")
+    return {"stolen": stolen}, [die] if die else []
 
 
 def _oss(state: State, side: str, command: Command, dice: Dice) -> Effects:
@@ -436,7 +446,7 @@ def rebuild_hexes(state: State, u: Unit) -> set[str]:
             options.add(geo.city_hex(state, name))
     if u["nation"] == "uk" and state.get("beachhead") and state["strait"]["open"]:
         options.add(state["beachhead"])  # 14: replacements at the beachhead need the Strait
-    return options
+    return options - occupied(state, enemy(u["side"]))  # never among enemy units (15.1)
 
 
 # -- the landing (14, 18.2) ---------------------------------------------------------------------------
@@ -462,6 +472,14 @@ def assault_units(state: State) -> list[str]:
         for uid in [*spec["brigades"], *spec["also"]]
         if uid in state["units"] and state["units"][uid]["status"] == "afloat"
     ]
+
+
+def landing_fits(state: State, hex_: str, ids: list[str]) -> bool:
+    """Whether units landing unopposed fit in ``hex_`` (5): they cannot move that turn (14), so
+    the stack they make is the stack counted at the end of the movement phase."""
+    steps = sum(state["units"][uid]["steps"] for uid in ids)
+    present = sum(u["steps"] for u in at(state, hex_) if u["side"] == "allied")
+    return present + steps <= geo.stacking_limit(state, hex_)
 
 
 @COMMANDS.command(
@@ -499,6 +517,13 @@ def land(state: State, side: str, command: Command, dice: Dice) -> list[RulesEve
             raise RuleViolation("14", f"{state['units'][uid]['name']} is not afloat", "units")
     if any(u["side"] == "spanish" for u in at(state, hex_)):
         return combat_flow.declare(state, "allied", {**command, "target": hex_}, amphibious=True)
+    if not landing_fits(state, hex_, ids):
+        limit = geo.stacking_limit(state, hex_)
+        raise RuleViolation(
+            "5",
+            f"more than {limit} steps would land in {hex_}, and they cannot move on (14)",
+            "units",
+        )
     events = [RulesEvent("LandingSucceeded", {"hex": hex_, "units": ids, "unopposed": True})]
     return events + sequence.next_step(state, "amphibious")
 

@@ -109,7 +109,7 @@ def test_10_2_a_stolen_chit_is_listed_and_played_by_the_thief() -> None:
     st["step"], st["turn"] = "events", 2
     st["events"]["hands"]["allied"] = ["ultra"]
     st["events"]["cups"]["spanish"] = ["sea_lions"]
-    play(st, "allied", {"type": "play_event", "chit": "ultra"}, [1])
+    play(st, "allied", {"type": "play_event", "chit": "ultra"})  # one chit to steal: no die
     assert st["events"]["hands"]["allied"] == ["sea_lions"]
     [template] = SYSTEM.actions(st, "allied").of_type("play_event")
     assert template.label == "Play Sea lions in the Strait"
@@ -134,9 +134,9 @@ def test_14_the_landing_lists_its_units_and_hexes() -> None:
     play(st, "allied", {"type": "begin_turn"}, [1])
     play(st, "spanish", {"type": "pass"})
     play(st, "allied", {"type": "roll_strait"}, [6])
-    [land] = SYSTEM.actions(st, "allied").of_type("land")
-    assert land.fixed["units"] and land.choose["hex"].options
-    assert "4,7" not in land.choose["hex"].options  # Tetouan, a city (14)
+    lands = SYSTEM.actions(st, "allied").of_type("land")  # one per group that fits (5)
+    assert lands and all(land.fixed["units"] and land.choose["hex"].options for land in lands)
+    assert all("4,7" not in land.choose["hex"].options for land in lands)  # Tetouan, a city (14)
     assert sendable(st, "allied")
 
 

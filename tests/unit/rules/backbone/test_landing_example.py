@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from service.rules.backbone import SYSTEM, combat_flow
+from service.rules.backbone import geography as geo
 from service.rules.backbone.combat import evaluate
+from service.rules.backbone.movement import stacking_violations
 from service.rules.base import RuleViolation
 from tests.unit.rules.backbone.fixtures import first, play
 
@@ -171,3 +173,25 @@ def test_18_1_optional_paratrooper_assault_dispersion_example() -> None:
 
     with pytest.raises(Violation):  # a third battalion in the same turn
         play(st, "allied", {"type": "drop", "drops": [{"unit": "uk-para-3", "hex": "10,3"}]}, [6])
+
+
+def test_5_14_an_unopposed_landing_must_fit_the_hex_it_cannot_move_from() -> None:
+    """5: stacking counts at the end of the movement phase, 8 steps in a mountain hex; 14: the
+    units landed cannot move on that turn.  Two brigades and the Commandos (4+4+1 steps) on the
+    mountain hex 4,12 would leave a stack no move can put right, so the landing is refused and is
+    not listed; a group that fits is.  Found by the fuzzer (seed 2): the Allies were stuck with
+    "End the movement phase" blocked and nothing else to do."""
+    st = at_landing()
+    assert geo.stacking_limit(st, "4,12") == 8
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", {"type": "land", "hex": "4,12", "units": ASSAULT})
+    assert err.value.rule == "5"
+    lands = SYSTEM.actions(st, "allied").of_type("land")
+    full = next(t for t in lands if sorted(t.fixed["units"]) == sorted(ASSAULT))
+    assert "4,12" not in full.choose["hex"].options and "4,8" in full.choose["hex"].options
+    [there] = [t for t in lands if "4,12" in t.choose["hex"].options]
+    steps = sum(st["units"][uid]["steps"] for uid in there.fixed["units"])
+    assert steps == 8
+    play(st, "allied", there.command(hex="4,12"))
+    assert stacking_violations(st, "allied") == []
+    assert "end_phase" in [t.type for t in SYSTEM.actions(st, "allied").templates]

@@ -10,6 +10,7 @@ import pytest
 
 from service.rules.backbone import SYSTEM
 from service.rules.backbone import geography as geo
+from service.rules.backbone.movement import stacking_violations
 from service.rules.base import RuleViolation
 from tests.support.dice import ScriptedDice
 from tests.unit.rules.backbone.fixtures import REQUIRED_CITIES, board, counter, first, play, state
@@ -276,3 +277,28 @@ def test_19_2_moves_are_listed_from_what_the_side_can_see() -> None:
             fogged, "allied", {"type": "move", "unit": "a", "path": onwards[0]}, ScriptedDice()
         )
     assert err.value.rule == "7.1"
+
+
+def test_5_moves_are_not_listed_into_a_stack_they_would_put_over_the_limit() -> None:
+    """5: 8 steps in a mountain hex, counted at the end of the movement phase; a unit moves once
+    (15.1), so a listed move that over-stacks a hex whose units have moved could never be put right
+    and the phase could not end.  Such a destination is not listed (decide still allows stacking
+    over the limit in mid-phase, test_5_stacking_limits_checked_at_the_end_of_movement); US and
+    British units are not listed into each other's hex either (5)."""
+    units = [
+        counter("a", "allied", "5,6", steps=4),
+        counter("b", "allied", "5,6", steps=3),
+        counter("x", "allied", "5,7", steps=2),
+        counter("y", "allied", "5,7", steps=1),
+        counter("uk", "allied", "4,6", nation="uk", formation="I CE", steps=1),
+    ]
+    st = state(units, board(terrain={"5,6": "mountain"}, places=REQUIRED_CITIES))
+    st["moved"] = ["a", "b"]  # 7 steps in the mountain hex, both moved this phase
+    moves = {m["unit"]: m["paths"] for m in of_type(st, "allied", "move")}
+    assert "5,6" not in moves["x"]  # 7 + 2 > 8
+    assert "5,6" in moves["y"]  # 7 + 1 = 8
+    assert "5,6" not in moves["uk"]  # US and British do not end together
+    for command in (c for t in SYSTEM.actions(st, "allied").of_type("move") for c in t.commands()):
+        after = copy.deepcopy(st)
+        play(after, "allied", command)
+        assert stacking_violations(after, "allied") == []

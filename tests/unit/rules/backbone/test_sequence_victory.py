@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules.backbone import SYSTEM, sequence
+from service.rules.backbone import SYSTEM, playing, sequence
+from service.rules.backbone import geography as geo
 from service.rules.base import RuleViolation
 from tests.unit.rules.backbone.fixtures import play
 
@@ -119,6 +120,29 @@ def test_10_2_nest_of_spies_steals_a_random_allied_chit_pending_or_in_hand() -> 
     assert "nest_of_spies" in st["events"]["played"]
 
 
+def test_10_2_the_last_chit_in_the_cup_is_drawn_without_a_die() -> None:
+    """10.2: each side draws a marker from its opaque container; with a single marker left there is
+    nothing to choose, so it is drawn without a roll (a die has at least two faces).  Found by the
+    fuzzer: ``begin_turn`` crashed rolling a one-sided die (seed 1, scenario 2)."""
+    st = started()
+    st["events"]["cups"]["spanish"] = ["baraka"]
+    events = play(st, "allied", {"type": "begin_turn"}, [])  # turn 1: no weather roll (3)
+    drawn = next(e for e in events if e.type == "EventChitDrawn")
+    assert drawn.data["chit"] == "baraka" and drawn.data["die"] is None
+    assert st["events"]["cups"]["spanish"] == [] and st["events"]["hands"]["spanish"] == ["baraka"]
+
+
+def test_10_2_ultra_steals_the_only_spanish_chit_without_a_die() -> None:
+    """10.2 Ultra: the Allies randomly steal a chit, pending or in hand; a pool of one is no draw."""
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["ultra"]
+    st["events"]["cups"]["spanish"], st["events"]["hands"]["spanish"] = [], ["baraka"]
+    [played] = play(st, "allied", {"type": "play_event", "chit": "ultra"}, [])
+    assert played.data["effects"] == {"stolen": "baraka"} and played.data["dice"] == []
+    assert st["events"]["hands"] == {"allied": ["baraka"], "spanish": []}
+
+
 def test_10_2_oss_mehalas_lose_on_4_to_6_gfri_on_5_or_6() -> None:
     st = started()
     st["turn"], st["step"] = 2, "events"
@@ -161,6 +185,23 @@ def test_13_2_replacement_limits() -> None:
         play(st, "spanish", {"type": "replace", "steps": [{"unit": "es-mehala-1"}]})
     with pytest.raises(RuleViolation):  # fortifications only on even turns
         play(st, "spanish", {"type": "replace", "steps": [], "fortify": "9,4"})
+
+
+def test_13_2_a_rebuilt_unit_returns_next_to_its_hq_but_never_among_enemy_units() -> None:
+    """13.2: units rebuilt return to their HQ's hex or next to it, not in an enemy ZOC that no
+    friendly unit negates; a hex held by enemy units is no place for them (15.1)."""
+    st = started()
+    st["turn"], st["step"] = 2, "replacements"
+    hq = st["units"]["us-hq-wtf"]
+    grid = geo.board(st).grid
+    enemy_hex = next(h for h in grid.neighbours(hq["hex"]) if not geo.impassable(st, h))
+    st["units"]["es-58ri"].update(hex=enemy_hex)
+    st["units"]["us-7ri"].update(status="eliminated", hex=None)
+    options = playing.rebuild_hexes(st, st["units"]["us-7ri"])
+    assert hq["hex"] in options and enemy_hex not in options
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", {"type": "replace", "steps": [{"unit": "us-7ri", "hex": enemy_hex}]})
+    assert err.value.rule == "13.2"
 
 
 def test_17_victory_levels() -> None:
