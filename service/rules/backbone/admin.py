@@ -8,6 +8,7 @@ from typing import Any
 from service.rules.backbone import geography as geo
 from service.rules.backbone import supply
 from service.rules.backbone.data_files import load
+from service.rules.backbone.movement import PutRight, Room
 from service.rules.backbone.units import State, at, is_hq
 from service.rules.base import Dice, RulesEvent, RuleViolation
 
@@ -132,61 +133,79 @@ def supply_check(state: State) -> list[RulesEvent]:
     ]
 
 
-def _free_hexes(state: State, around: str, side: str, steps: int) -> str:
-    """``around`` if the units fit there (5), else the first adjacent land hex where they fit."""
-    grid = geo.board(state).grid
-    for hex_ in (around, *grid.neighbours(around)):
-        if geo.impassable(state, hex_) or any(u["side"] != side for u in at(state, hex_)):
-            continue
-        present = sum(u["steps"] for u in at(state, hex_))
-        if present + steps <= geo.stacking_limit(state, hex_):
-            return hex_
-    return around
+def _around(state: State, hex_: str) -> list[str]:
+    """``hex_`` and then its neighbours: where an arrival "in X or adjacent" may be placed."""
+    return [hex_, *geo.board(state).grid.neighbours(hex_)]
 
 
 def reinforcements(state: State) -> list[RulesEvent]:
     """13.1 German arrivals; 14 the British reserve at the beachhead the turn after landing, or at
-    Taourirt on turn 4 after a failed landing; 9.1 HQs back two turns after their loss."""
+    Taourirt on turn 4 after a failed landing; 9.1 HQs back two turns after their loss.  Each is
+    placed where it fits (5, see :class:`movement.Room`); one with no room waits and comes in a
+    later reinforcement segment.  The reserve may make the beachhead's stack go over the limit as
+    long as moving out of it can put it right (5, 14: it lands and moves on)."""
     turn = state["turn"]
+    room = Room(state)
     arriving: list[dict[str, Any]] = []
+
+    def arrive(u: dict[str, Any], hexes: list[str], **extra: Any) -> None:
+        steps = extra.get("steps", u["steps"])
+        hex_ = room.take(u, hexes, steps)
+        if hex_:
+            arriving.append({"unit": u["id"], "hex": hex_, **extra})
+
     for r in state["reinforcements"]:
-        if r["turn"] == turn and state["units"][r["unit"]]["status"] == "pending":
-            u = state["units"][r["unit"]]
-            if r["entry"] in ("fleet", "atlantic_fleet"):
-                arriving.append({"unit": u["id"], "hex": None})
-            else:
-                arriving.append(
-                    {
-                        "unit": u["id"],
-                        "hex": _free_hexes(state, r["hexes"][0], u["side"], u["steps"]),
-                    }
-                )
-    landing = state["landing"]
-    if landing.get("done") and state.get("beachhead") and not landing.get("failed"):
-        for u in state["units"].values():
-            if u["status"] == "afloat" and u["id"] in state["data"]["amphibious"]["reserve"]:
-                arriving.append({"unit": u["id"], "hex": state["beachhead"]})
-    if landing.get("failed") and turn == state["data"]["amphibious"]["failed_return_turn"]:
+        u = state["units"][r["unit"]]
+        if r["turn"] > turn or u["status"] != "pending":
+            continue
+        if r["entry"] in ("fleet", "atlantic_fleet"):
+            arriving.append({"unit": u["id"], "hex": None})
+        else:
+            arrive(u, _around(state, r["hexes"][0]))
+    arriving += _reserve(state, room)
+    if state["landing"].get("failed") and turn >= state["data"]["amphibious"]["failed_return_turn"]:
         base = geo.city_hex(state, state["data"]["amphibious"]["failed_return"])
         for u in state["units"].values():
             if u["status"] == "returning":
-                arriving.append(
-                    {"unit": u["id"], "hex": _free_hexes(state, base, "allied", u["steps"])}
-                )
+                arrive(u, _around(state, base))
     for u in state["units"].values():
-        if is_hq(u) and u["status"] == "eliminated" and u.get("eliminated_turn", 99) + 2 == turn:
-            city = _hq_city(state, u)
-            if city:
-                arriving.append({"unit": u["id"], "hex": city})
+        if is_hq(u) and u["status"] == "eliminated" and u.get("eliminated_turn", 99) + 2 <= turn:
+            arrive(u, _hq_cities(state, u), steps=u["max_steps"])
     return [RulesEvent("ReinforcementsArrived", {"units": arriving})] if arriving else []
 
 
-def _hq_city(state: State, hq: dict[str, Any]) -> str | None:
+def _reserve(state: State, room: Room) -> list[dict[str, Any]]:
+    """14: the reserve afloat lands at the beachhead the turn after a landing; a unit that would
+    leave the beachhead over the limit with no moves to put it right stays afloat for now (5)."""
+    landing, beachhead = state["landing"], state.get("beachhead")
+    if not (landing.get("done") and beachhead and not landing.get("failed")):
+        return []
+    arriving = []
+    for u in state["units"].values():
+        if u["status"] != "afloat" or u["id"] not in state["data"]["amphibious"]["reserve"]:
+            continue
+        if room.take(u, [beachhead], u["steps"]):
+            arriving.append({"unit": u["id"], "hex": beachhead})
+            continue
+        if any(v["side"] != u["side"] for v in at(state, beachhead)):
+            continue
+        room.add(u, beachhead, u["steps"])
+        if PutRight(room.arrived(), u["side"]).possible():
+            arriving.append({"unit": u["id"], "hex": beachhead})
+        else:
+            room.added[beachhead].pop()
+    return arriving
+
+
+def _hq_cities(state: State, hq: dict[str, Any]) -> list[str]:
+    """9.1: the cities of the HQ's formation the side still holds (the British also the
+    beachhead), in the order of the replacement table."""
     placement = load("replacements")[hq["side"]]["placement"].get(hq["formation"], [])
-    for name in placement:
-        hex_ = geo.city_hex(state, name)
-        if geo.controller(state, hex_) == hq["side"]:
-            return hex_
+    found = [
+        geo.city_hex(state, name)
+        for name in placement
+        if geo.controller(state, geo.city_hex(state, name)) == hq["side"]
+    ]
     if hq["nation"] == "uk" and state.get("beachhead"):
-        return str(state["beachhead"])
-    return None
+        found.append(str(state["beachhead"]))
+    return found

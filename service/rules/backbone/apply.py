@@ -494,6 +494,8 @@ def _arrived(state: State, d: Data) -> None:
             continue
         place(state, u, item["hex"])
         u["supplied"] = True
+        if "steps" in item:
+            u["steps"] = item["steps"]  # 9.1: a recovered HQ comes back whole
 
 
 # -- events (10.2) --------------------------------------------------------------------------------

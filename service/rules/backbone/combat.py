@@ -371,6 +371,8 @@ def evaluate(situation: Mapping[str, Any]) -> dict[str, Any]:
     att_sup = situation.get("attacker") or {}
     def_sup = situation.get("defender") or {}
     attack, defence = _strengths(situation)
+    if attack["total"] < 1:  # e.g. a lone step halved for attacking from the sea
+        raise CombatError("16", "the attackers have no attack strength left", "attackers")
     def_total = max(1, defence["total"]) if defence else 1
     index, ratio = base_ratio(attack["total"], def_total)
     att_eff = choose_efficiency(

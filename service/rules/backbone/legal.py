@@ -15,7 +15,14 @@ from service.rules.backbone import admin, combat_flow, fog, playing
 from service.rules.backbone import geography as geo
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS
-from service.rules.backbone.movement import destinations, may_end, obstacles, stacking_violations
+from service.rules.backbone.movement import (
+    PutRight,
+    Room,
+    destinations,
+    may_end,
+    obstacles,
+    stacking_violations,
+)
 from service.rules.backbone.units import State, Unit, at, enemy, is_armor, is_hq, on_map
 from service.rules.base import RuleViolation
 from service.rules.hexgame import HexNames
@@ -156,6 +163,8 @@ def _replacement_steps(state: State, side: str) -> tuple[list[dict[str, Any]], l
         if side == "allied" and cost > playing.allied_points(state):
             continue
         if u["status"] == "map":
+            if not Room(state).fits(u, u["hex"], 1):
+                continue  # 5: the step would put its stack over the limit
             steps.append({"unit": u["id"], "hex": None})
             labels.append(f"A step of {u['name']}")
             continue
@@ -344,11 +353,17 @@ def moves(state: State, side: str) -> list[tuple[str, dict[str, list[str]]]]:
     it."""
     found = []
     around = obstacles(state, side)  # the same for every unit of the side
+    right = PutRight(state, side)  # 5: a stack over the limit is never left past putting right
+    keep = right.possible()
     for u in sorted(on_map(state, side), key=lambda u: u["id"]):
         if u["id"] in state["moved"] or u.get("landed_turn") == state["turn"]:
             continue  # 15.1 once per phase; 14 not after landing
         reach = sorted(destinations(state, u, around).items())
-        paths = {h: list(r.path) for h, r in reach if may_end(state, u, h)}
+        paths = {
+            h: list(r.path)
+            for h, r in reach
+            if may_end(state, u, h) and (not keep or right.possible(u, h))
+        }
         if paths:
             found.append((u["id"], paths))
     return found

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from service.rules.backbone import geography as geo
 from service.rules.backbone import sequence
 from service.rules.backbone.declared import COMMANDS
-from service.rules.backbone.units import State, Unit, at, enemy, occupied, on_map, tags
+from service.rules.backbone.units import ON_MAP, State, Unit, at, enemy, occupied, on_map, tags
 from service.rules.base import Dice, RulesEvent, RuleViolation
 from service.rules.declare import Path
 from service.rules.declare import Unit as UnitField
@@ -135,6 +135,134 @@ def may_end(state: State, u: Unit, hex_: str) -> bool:
     if sum(v["steps"] for v in stack) + u["steps"] > geo.stacking_limit(state, hex_):
         return False
     return not mixed([*stack, u])
+
+
+class Room:
+    """Steps one decision puts on the map outside movement -- arrivals (13.1, 14, 9.1), rebuilt
+    units and recovered steps (13.2).  Each must fit (5) with the stack in its hex and with what the
+    same decision has already put there: a stack made over the limit then may have no move to put
+    it right (a unit moves once, 15.1, and may be hemmed in by enemy units and ZOC, 7.1), and the
+    rules give such a stack no way out (16.7 gives one only to retreats).  Placing units is done
+    within the limits, as at deployment (18.1)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.added: dict[str, list[Unit]] = {}
+
+    def fits(self, u: Unit, hex_: str, steps: int) -> bool:
+        """Whether ``steps`` steps of ``u`` (arriving, rebuilt or recovered) fit in ``hex_``: a land
+        hex with no enemy unit (15.1), within its limit and with no units that may not stack (5)."""
+        here = at(self.state, hex_)
+        if geo.impassable(self.state, hex_) or any(v["side"] != u["side"] for v in here):
+            return False
+        stack = [*here, *self.added.get(hex_, [])]
+        total = sum(v["steps"] for v in stack) + steps
+        newcomer = [] if any(v["id"] == u["id"] for v in stack) else [u]
+        return total <= geo.stacking_limit(self.state, hex_) and not mixed([*stack, *newcomer])
+
+    def take(self, u: Unit, hexes: Sequence[str], steps: int) -> str | None:
+        """The first of ``hexes`` where the steps fit, now counted there; None if none has room."""
+        for hex_ in hexes:
+            if self.fits(u, hex_, steps):
+                self.add(u, hex_, steps)
+                return hex_
+        return None
+
+    def add(self, u: Unit, hex_: str, steps: int) -> None:
+        self.added.setdefault(hex_, []).append({**u, "steps": steps})
+
+    def arrived(self) -> State:
+        """The state with the units this decision brought onto the map placed (not recovered
+        steps), to judge what moves could do with them."""
+        units = dict(self.state["units"])
+        for hex_, placed in self.added.items():
+            for u in placed:
+                if units[u["id"]]["status"] != ON_MAP:
+                    units[u["id"]] = {**u, "hex": hex_, "status": ON_MAP}
+        return {**self.state, "units": units, "moved": []}
+
+
+class PutRight:
+    """The side's stacks over the steps limit (5) and the moves that may still put them right: the
+    units in them that may still move (15.1, 14) with the hexes they may reach and end in (15.2,
+    7.1), the room of those hexes shared among them.  Stacking is counted at the end of the
+    movement phase (5), so a stack may be over the limit before it -- the British reserve lands at
+    the beachhead and moves on (14) -- as long as moving out of it can still bring it within."""
+
+    def __init__(self, state: State, side: str) -> None:
+        units = on_map(state, side)
+        stacks = stacks_by_hex((u["hex"], u) for u in units)
+        steps = {h: sum(u["steps"] for u in s) for h, s in stacks.items()}
+        self.need = {
+            h: n - geo.stacking_limit(state, h)
+            for h, n in steps.items()
+            if n > geo.stacking_limit(state, h)
+        }
+        self.movers: list[tuple[Unit, list[str]]] = []
+        self.room: dict[str, int] = {}
+        if not self.need:
+            return
+        around = obstacles(state, side)
+        for u in units:
+            if u["hex"] not in self.need or u["id"] in state["moved"]:
+                continue
+            if u.get("landed_turn") == state["turn"]:
+                continue
+            dests = [
+                h
+                for h in destinations(state, u, around)
+                if h not in self.need and may_end(state, u, h)
+            ]
+            if dests:
+                self.movers.append((u, dests))
+            for h in dests:
+                self.room[h] = geo.stacking_limit(state, h) - steps.get(h, 0)
+
+    def possible(self, moving: Unit | None = None, to: str | None = None) -> bool:
+        """Whether the stacks can still be put right (after ``moving`` goes ``to``)."""
+        if not self.need:
+            return True
+        need, room, movers = dict(self.need), dict(self.room), self.movers
+        if moving is not None and to is not None:
+            movers = [(u, d) for u, d in movers if u["id"] != moving["id"]]
+            if moving["hex"] in need:
+                need[moving["hex"]] -= moving["steps"]
+            if to in room:
+                room[to] -= moving["steps"]
+        budget = [20000]
+        return _assign(movers, 0, need, room, budget)
+
+
+def _assign(
+    movers: list[tuple[Unit, list[str]]],
+    i: int,
+    need: dict[str, int],
+    room: dict[str, int],
+    budget: list[int],
+) -> bool:
+    """Whether the movers from ``i`` on can take the steps ``need`` says out into ``room`` (a
+    bounded search: past its budget the answer is no, which only ever withholds a choice)."""
+    if all(n <= 0 for n in need.values()):
+        return True
+    budget[0] -= 1
+    if i == len(movers) or budget[0] < 0:
+        return False
+    u, dests = movers[i]
+    if _assign(movers, i + 1, need, room, budget):
+        return True
+    if need[u["hex"]] <= 0:
+        return False
+    for h in dests:
+        if room[h] < u["steps"]:
+            continue
+        room[h] -= u["steps"]
+        need[u["hex"]] -= u["steps"]
+        found = _assign(movers, i + 1, need, room, budget)
+        room[h] += u["steps"]
+        need[u["hex"]] += u["steps"]
+        if found:
+            return True
+    return False
 
 
 # -- the commands of the movement and combat phases ----------------------------------------------

@@ -11,14 +11,12 @@ from service.rules.backbone import admin, combat_flow, sequence
 from service.rules.backbone import geography as geo
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS, Positions, non_empty, unit_at_hex
-from service.rules.backbone.movement import stacking_violations
+from service.rules.backbone.movement import Room, stacking_violations
 from service.rules.backbone.units import (
     State,
     Unit,
     at,
-    enemy,
     is_armor,
-    occupied,
     on_map,
     tags,
     unit,
@@ -400,6 +398,7 @@ def _chosen_steps(state: State, side: str, steps: list[dict[str, Any]]) -> list[
     points = allied_points(state)
     allowance = _spanish_allowance(state)
     chosen: list[dict[str, Any]] = []
+    room = Room(state)
     for item in steps:
         u = unit(state, item["unit"])
         if u is None:
@@ -419,6 +418,12 @@ def _chosen_steps(state: State, side: str, steps: list[dict[str, Any]]) -> list[
             options = ", ".join(sorted(rebuild_hexes(state, u))) or "none"
             raise RuleViolation(
                 "13.2", f"a rebuilt {u['name']} returns to one of: {options}", "steps"
+            )
+        where = hex_ or u["hex"]
+        if not room.take(u, [where], 1):
+            limit = geo.stacking_limit(state, where)
+            raise RuleViolation(
+                "5", f"a step of {u['name']} would put more than {limit} steps in {where}", "steps"
             )
         chosen.append({"unit": u["id"], "hex": hex_})
     return chosen
@@ -446,7 +451,8 @@ def rebuild_hexes(state: State, u: Unit) -> set[str]:
             options.add(geo.city_hex(state, name))
     if u["nation"] == "uk" and state.get("beachhead") and state["strait"]["open"]:
         options.add(state["beachhead"])  # 14: replacements at the beachhead need the Strait
-    return options - occupied(state, enemy(u["side"]))  # never among enemy units (15.1)
+    room = Room(state)  # never among enemy units (15.1), nor over the limit (5)
+    return {h for h in options if room.fits(u, h, 1)}
 
 
 # -- the landing (14, 18.2) ---------------------------------------------------------------------------

@@ -176,9 +176,12 @@ def test_3_turn_1_everyone_is_in_supply() -> None:
 def test_13_1_german_paratroopers_turn_2_and_mountain_troops_turn_3() -> None:
     st = scenario_state()
     st["turn"] = 2
-    arrived = admin.reinforcements(st)[0].data["units"]
+    events = admin.reinforcements(st)
+    arrived = events[0].data["units"]
     assert [a["unit"] for a in arrived] == ["de-5fjr"]
     assert arrived[0]["hex"] in ("4,7", *geo.board(st).grid.neighbours("4,7"))
+    for event in events:
+        SYSTEM.apply(st, event)
     st["turn"] = 3
     assert [a["unit"] for a in admin.reinforcements(st)[0].data["units"]] == ["de-756gjr"]
 
@@ -189,4 +192,5 @@ def test_9_1_eliminated_hq_returns_two_turns_later_in_a_city() -> None:
     hq.update(status="eliminated", hex=None, eliminated_turn=3)
     st["turn"] = 5
     arrived = admin.reinforcements(st)[0].data["units"]
-    assert {"unit": "es-hq-ix", "hex": "4,7"} in arrived  # Tetouan, first city of the IX CE
+    # Tetouan, first city of the IX CE; back with its step
+    assert {"unit": "es-hq-ix", "hex": "4,7", "steps": 1} in arrived

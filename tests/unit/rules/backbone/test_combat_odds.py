@@ -248,3 +248,11 @@ def test_16_7_an_exploitation_attack_receives_no_support(support: dict[str, Any]
             situation(attackers=[armor], exploitation=True, coast="atlantic", attacker=support)
         )
     assert err.value.rule == "16.7" and err.value.field == "attacker"
+
+
+def test_16_attackers_with_no_attack_strength_cannot_attack() -> None:
+    """A combat needs attack strength to compute odds (16.1-16.2); a situation whose attackers
+    have none is refused, never a division by zero (found by the previews' property fuzz)."""
+    with pytest.raises(CombatError) as err:
+        evaluate(situation(attackers=[unit("a", 0, nation="us")]))
+    assert (err.value.rule, err.value.field) == ("16", "attackers")

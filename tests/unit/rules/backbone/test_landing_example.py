@@ -121,7 +121,8 @@ def test_14_failed_landing_returns_at_taourirt_on_turn_4() -> None:
     from service.rules.backbone import admin
 
     st["turn"] = 4
-    arrived = admin.reinforcements(st)[0].data["units"]
+    british = {uid for uid, u in st["units"].items() if u["nation"] == "uk"}
+    arrived = [a for a in admin.reinforcements(st)[0].data["units"] if a["unit"] in british]
     taourirt = "13,24"
     assert {a["unit"] for a in arrived} >= set(ASSAULT)
     assert all(a["hex"] == taourirt or a["hex"] in grid_neighbours(st, taourirt) for a in arrived)
