@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: setup
+	$(BIN)/arbiter db migrate
 	$(BIN)/arbiter serve --port $(PORT)
 
 test: setup

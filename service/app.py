@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -16,6 +17,8 @@ from service.api import rules as rules_api
 from service.api import systems as systems_api
 from service.api import users as users_api
 from service.api.errors import ArbiterApi, register_error_handlers
+from service.api.gate import install as install_gate
+from service.api.health import health
 from service.bootstrap import build_services
 from service.config import Config
 
@@ -27,7 +30,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         SECRET_KEY=config.secret_key,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        PERMANENT_SESSION_LIFETIME=timedelta(days=config.token_days),  # the token's lifetime
         MAX_CONTENT_LENGTH=1 * 1024 * 1024,
         API_TITLE="Arbiter",
         API_VERSION="1",
@@ -53,19 +56,17 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     ):
         api.register_blueprint(blueprint)
     register_error_handlers(app)
+    install_gate(app)  # strict JSON before any route runs (service/api/gate.py)
 
     from web import create_blueprint as web_blueprint
 
     app.register_blueprint(web_blueprint())
 
+    started = time.monotonic()
+
     @app.get("/healthz")
     def healthz() -> Any:
-        return jsonify(
-            status="ok",
-            store=config.store,
-            live="redis" if config.redis_url else "in-process",
-            live_ok=svc.broker.healthy(),
-            systems=svc.registry.names(),
-        )
+        report, status = health(svc, started)  # service/api/health.py: store, Redis, worker
+        return jsonify(report), status
 
     return app

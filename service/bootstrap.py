@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
+from datetime import timedelta
 
 from service.adapters.broker import InProcessBroker, RedisBroker
+from service.adapters.heads import SqliteHeads
 from service.adapters.leaderboard import RedisLeaderboard
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
@@ -18,6 +21,7 @@ from service.application.games import GameService
 from service.application.knowledge import KnowledgeService
 from service.application.ladders import LadderService
 from service.application.ports import Broker
+from service.application.schema import migration_lock, require_tables, table_names
 from service.application.services import Services
 from service.application.standings import LadderFeed
 from service.application.store import open_store
@@ -45,12 +49,30 @@ def build_broker(config: Config) -> Broker:
     return RedisBroker(config.redis_url) if config.redis_url else InProcessBroker()
 
 
+def migrate(config: Config) -> list[str]:
+    """``arbiter db migrate``: create the store's tables (events and snapshots) if they are
+    missing, and return their names.  Idempotent, and concurrent runs take turns."""
+    config = replace(config, snapshot_interval=config.snapshot_interval or 1)  # both tables
+    with migration_lock(config):
+        store = open_store(config, build_ports(config), create_tables=True)
+        try:
+            return table_names(store)
+        finally:
+            store.close()
+
+
 def build_services(config: Config, *, snapshots: bool | None = None) -> Services:
     registry = build_registry_for(config)
     seal_key = chain.seal_key_from_secret(config.secret_key)
     broker = build_broker(config)
     store = open_store(config, build_ports(config, registry), broker, snapshots=snapshots)
-    users = UserService(store)
+    try:
+        require_tables(store, config)  # PostgreSQL tables come from `arbiter db migrate` only
+    except Exception:
+        store.close()
+        raise
+    store.heads = SqliteHeads(config.heads_file, seal_key)  # anchored apart from the rows
+    users = UserService(store, token_lifetime=timedelta(days=config.token_days))
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users)
     board = RedisLeaderboard(config.redis_url) if config.redis_url else None
@@ -63,7 +85,7 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         clubs=lambda: clubs,
         on_club_ruling=knowledge.publish_ruling,
     )
-    audit = AuditService(store, games, seal_key)
+    audit = AuditService(store, games, seal_key, store.heads)
     return Services(
         config=config,
         store=store,

@@ -64,8 +64,9 @@ def main() -> None:
     "--port", type=click.IntRange(1, 65535), default=None, help="Port (default: $PORT or 5000)."
 )
 def serve(host: str, port: int | None) -> None:
-    """Serve the web app and the API: gunicorn, one worker with threads (what the embedded SQLite
-    store wants).  For several workers on PostgreSQL + Redis run gunicorn directly (README)."""
+    """Serve the web app and the API: gunicorn with one uvicorn worker (one process, what the
+    embedded SQLite store wants; live streams are async and hold no thread).  For several workers
+    on PostgreSQL + Redis run gunicorn directly (README)."""
     from service.bootstrap import build_services
     from service.server import serve as run_server
 
@@ -78,16 +79,48 @@ def serve(host: str, port: int | None) -> None:
         config = Config.from_env()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    _migrate(config)  # once, before the one worker starts (the worker never creates tables)
     click.echo(
         "opening the rules knowledge base (built on first start, rebuilt when the corpus changes)"
     )
-    svc = build_services(config)  # also creates the store's tables before the worker starts
+    svc = build_services(config)
     try:
         svc.knowledge.kb  # noqa: B018 - build or open the index before the first request
     finally:
         svc.close()
     click.echo(f"Arbiter on http://{host}:{port}/ (store: {config.store})")
     run_server(host, port)
+
+
+# -- db ------------------------------------------------------------------------------------------
+@main.group()
+def db() -> None:
+    """The store's tables."""
+
+
+@db.command("migrate")
+def db_migrate() -> None:
+    """Create the store's tables if they are missing (idempotent).  Run it once before starting
+    gunicorn workers: they never create tables themselves."""
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    _migrate(config)
+
+
+def _migrate(config: Config) -> None:
+    from eventsourcing.persistence import PersistenceError
+    from psycopg import Error as PostgresError
+
+    from service.application.availability import StoreUnavailable
+    from service.bootstrap import migrate
+
+    try:
+        tables = migrate(config)
+    except (PersistenceError, PostgresError, StoreUnavailable, OSError) as exc:
+        raise CliError(f"could not migrate the {config.store} store: {exc}") from None
+    click.echo(f"store ready ({config.store}): {', '.join(tables)}")
 
 
 # -- users ---------------------------------------------------------------------------------------
@@ -111,6 +144,40 @@ def users_add(ctx: click.Context, username: str, password: str) -> None:
     """Register USERNAME."""
     user = _services(ctx).users.register(username, password)
     click.echo(f"added {user.username} ({user.id})")
+
+
+@users.command("tokens")
+@click.argument("username")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+@domain_errors
+def users_tokens(ctx: click.Context, username: str, as_json: bool) -> None:
+    """USERNAME's live tokens and web sessions (never their secrets)."""
+    svc = _services(ctx)
+    rows = svc.users.tokens(svc.users.by_name(username))
+    if as_json:
+        _json(rows)
+        return
+    if not rows:
+        click.echo("no tokens")
+    for row in rows:
+        used = row["last_used"].isoformat(timespec="minutes") if row["last_used"] else "never"
+        click.echo(
+            f"{row['id']}  {row['label']:12}  created {row['created']:%Y-%m-%d %H:%M}  "
+            f"last used {used}  expires {row['expires']:%Y-%m-%d %H:%M}"
+        )
+
+
+@users.command("revoke-token")
+@click.argument("username")
+@click.argument("token_id")
+@click.pass_context
+@domain_errors
+def users_revoke_token(ctx: click.Context, username: str, token_id: str) -> None:
+    """Revoke USERNAME's token TOKEN_ID (as listed by `arbiter users tokens`)."""
+    svc = _services(ctx)
+    svc.users.revoke_token(svc.users.by_name(username), token_id)
+    click.echo(f"revoked {username}'s token {token_id}")
 
 
 # -- games ---------------------------------------------------------------------------------------
@@ -167,7 +234,10 @@ def games_show(ctx: click.Context, game: str, version: int | None) -> None:
 def games_export(ctx: click.Context, game: str, output: str) -> None:
     """Export every event of GAME as NDJSON (full, for audit)."""
     svc = _services(ctx)
-    lines = (json.dumps(event, sort_keys=True) + "\n" for event in svc.games.iter_all_events(game))
+    from service.application.events import export_lines
+
+    head = svc.audit.anchored_head(game)  # before the events: a log cut below it shows
+    lines = export_lines(svc.games.iter_all_events(game), head)
     if output == "-":
         for line in lines:
             click.echo(line, nl=False)
@@ -177,7 +247,7 @@ def games_export(ctx: click.Context, game: str, output: str) -> None:
             for line in lines:
                 fh.write(line)
                 count += 1
-        click.echo(f"wrote {count} events to {output}", err=True)
+        click.echo(f"wrote {count - 1} events and the anchored head to {output}", err=True)
 
 
 @games.command("replay")

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
+from service.application.audit import rules_wording
 from service.cli import CliError, _json, _services, domain_errors, users
 from service.domain.audit import Broken, verify_log
 from service.domain.chain import seal_key_from_secret
+from service.rules.registry import build_registry
 
 
 @click.group()
@@ -54,8 +57,11 @@ def audit_verify(
 
 
 def verify_file(path: Path, secret: str | None) -> dict[str, Any]:
+    """Verify an export offline: its chain, sealed forms, derived fields (texts re-worded with the
+    installed rules), its anchored head line (a file cut below it fails) and, with the secret, the
+    seals and the head's signature."""
     items: list[dict[str, Any] | Broken] = []
-    game = None
+    game, head, headed = None, None, False
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
             continue
@@ -64,17 +70,40 @@ def verify_file(path: Path, secret: str | None) -> dict[str, Any]:
         except json.JSONDecodeError as exc:
             items.append(Broken(number, f"line {number} is not JSON: {exc.msg}"))
             continue
-        if not isinstance(item, dict):
-            items.append(Broken(number, f"line {number} is not an event object"))
+        if isinstance(item, dict) and set(item) == {"head"}:
+            head, headed = item["head"], True  # the last line; anything after it is reported
+            continue
+        if not isinstance(item, dict) or headed:
+            items.append(Broken(number, f"line {number} is not an event object before the head"))
             continue
         game = game or item.get("game")
         items.append(item)
     if game is None:
         raise CliError(f"{path} holds no events")
     key = seal_key_from_secret(secret) if secret else None
-    report = verify_log(items, game=str(game), seal_key=key).as_dict()
-    report["file"] = str(path)
-    return report
+    wording = rules_wording(_registry().get)
+    report = verify_log(items, game=str(game), seal_key=key, head=head, wording=wording)
+    result = report.as_dict()
+    result["file"] = str(path)
+    return result
+
+
+def _registry() -> Any:
+    plugins = [p for p in os.environ.get("ARBITER_PLUGINS", "").split(",") if p.strip()]
+    if plugins and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    return build_registry(plugins)
+
+
+@audit.command("heads")
+@click.pass_context
+@domain_errors
+def audit_heads(ctx: click.Context) -> None:
+    """Every game's signed head (game, version, hash, at, mac) as NDJSON: publish or archive it
+    (e.g. daily) so that even a cut of the heads store itself shows."""
+    heads = _services(ctx).store.heads
+    for head in heads.all() if heads is not None else ():
+        click.echo(json.dumps(head, sort_keys=True))
 
 
 @click.group()

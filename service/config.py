@@ -21,6 +21,9 @@ class Config:
     store: str = "sqlite"
     var_dir: Path = Path("var")
     sqlite_path: Path | None = None
+    #: the server key and the anchored heads, apart from the data (default: ``keys`` beside var)
+    keys_dir: Path | None = None
+    heads_path: Path | None = None
     postgres_dbname: str = "arbiter"
     postgres_host: str = "127.0.0.1"
     postgres_port: int = 5432
@@ -32,6 +35,10 @@ class Config:
     secret_key: str = field(default_factory=lambda: secrets.token_hex(32))
     snapshot_interval: int = 100
     cache_size: int = 1000
+    token_days: float = 30
+    store_timeout: int = 2
+    streams_per_client: int = 20
+    streams_max: int = 500
     testing: bool = False
 
     @classmethod
@@ -39,11 +46,14 @@ class Config:
         env = os.environ if env is None else env
         store = env.get("ARBITER_STORE", "sqlite").strip().lower()
         var_dir = Path(env.get("ARBITER_VAR", "var"))
+        keys_dir = Path(env["ARBITER_KEYS"]) if env.get("ARBITER_KEYS") else _keys_beside(var_dir)
         try:
             config = cls(
                 store=store,
                 var_dir=var_dir,
                 sqlite_path=Path(env["ARBITER_SQLITE"]) if env.get("ARBITER_SQLITE") else None,
+                keys_dir=keys_dir,
+                heads_path=Path(env["ARBITER_HEADS"]) if env.get("ARBITER_HEADS") else None,
                 postgres_dbname=env.get("POSTGRES_DBNAME", "arbiter"),
                 postgres_host=env.get("POSTGRES_HOST", "127.0.0.1"),
                 postgres_port=int(env.get("POSTGRES_PORT", "5432")),
@@ -52,9 +62,13 @@ class Config:
                 postgres_schema=env.get("POSTGRES_SCHEMA", ""),
                 redis_url=env.get("REDIS_URL") or None,
                 plugins=tuple(p for p in env.get("ARBITER_PLUGINS", "").split(",") if p.strip()),
-                secret_key=env.get("ARBITER_SECRET_KEY") or _stable_secret(var_dir),
+                secret_key=env.get("ARBITER_SECRET_KEY") or _stable_secret(keys_dir, var_dir),
                 snapshot_interval=int(env.get("ARBITER_SNAPSHOT_INTERVAL", "100")),
                 cache_size=int(env.get("ARBITER_CACHE_SIZE", "1000")),
+                token_days=float(env.get("ARBITER_TOKEN_DAYS", "30")),
+                streams_per_client=int(env.get("ARBITER_STREAMS_PER_CLIENT", "20")),
+                streams_max=int(env.get("ARBITER_STREAMS_MAX", "500")),
+                store_timeout=int(env.get("ARBITER_STORE_TIMEOUT", "2")),
             )
         except ValueError as exc:
             raise ConfigError(f"bad configuration: {exc}") from exc
@@ -69,20 +83,45 @@ class Config:
             )
         if self.snapshot_interval < 0:
             raise ConfigError("ARBITER_SNAPSHOT_INTERVAL must be 0 (off) or more")
+        if not 0 < self.token_days <= 3650:
+            raise ConfigError("ARBITER_TOKEN_DAYS must be more than 0 and at most 3650 (days)")
+        if self.streams_per_client < 1 or self.streams_max < 1:
+            raise ConfigError(
+                "ARBITER_STREAMS_PER_CLIENT and ARBITER_STREAMS_MAX must be 1 or more"
+            )
+        if self.store_timeout < 1:
+            raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")
 
     @property
     def sqlite_file(self) -> Path:
         return self.sqlite_path or self.var_dir / "arbiter.sqlite"
 
     @property
+    def keys(self) -> Path:
+        return self.keys_dir or _keys_beside(self.var_dir)
+
+    @property
+    def heads_file(self) -> Path:
+        return self.heads_path or self.keys / "heads.sqlite"
+
+    @property
     def index_dir(self) -> Path:
         return self.var_dir / "index"
 
-    def eventsourcing_env(self) -> dict[str, str]:
-        """The environment of the eventsourcing Application."""
+    def eventsourcing_env(self, *, create_tables: bool | None = None) -> dict[str, str]:
+        """The environment of the eventsourcing Application.
+
+        ``create_tables``: whether opening the store creates its tables.  By default only the
+        embedded SQLite file does (one process; SQLite serialises schema changes under its file
+        lock); PostgreSQL tables are made by ``arbiter db migrate`` (``migrate``), never by
+        workers racing at boot."""
         env = {"AGGREGATE_CACHE_MAXSIZE": str(self.cache_size)} if self.cache_size else {}
+        if create_tables is None:
+            create_tables = self.store == "sqlite"
+        env["CREATE_TABLE"] = "y" if create_tables else "n"
         if self.store == "sqlite":
-            self.sqlite_file.parent.mkdir(parents=True, exist_ok=True)
+            private_dir(self.sqlite_file.parent, ours=self.sqlite_file.parent == self.var_dir)
+            private_file(self.sqlite_file)
             env.update(
                 PERSISTENCE_MODULE="eventsourcing.sqlite",
                 SQLITE_DBNAME=str(self.sqlite_file),
@@ -98,20 +137,62 @@ class Config:
                 POSTGRES_PASSWORD=self.postgres_password,
                 POSTGRES_POOL_SIZE="5",
                 POSTGRES_MAX_OVERFLOW="10",
+                # fail fast when the database is unreachable: wait at most this long for a
+                # connection (eventsourcing uses it as the pool's wait), and queue at most
+                # POSTGRES_MAX_WAITING requests for one before refusing the next at once
+                POSTGRES_CONNECT_TIMEOUT=str(self.store_timeout),
+                POSTGRES_MAX_WAITING="32",
             )
             if self.postgres_schema:
                 env["POSTGRES_SCHEMA"] = self.postgres_schema
         return env
 
 
-def _stable_secret(var_dir: Path) -> str:
-    """A secret key kept in the var dir, so sessions survive a restart of a single-process install."""
-    path = var_dir / "secret_key"
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        var_dir.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_hex(32)
-        path.write_text(key)
+def _keys_beside(var_dir: Path) -> Path:
+    """The default keys folder: ``keys`` beside the data folder, never inside it."""
+    return var_dir.parent / "keys"
+
+
+def private_dir(path: Path, *, ours: bool = True) -> None:
+    """Create ``path`` owner-only (0700); tighten it if it exists and is ``ours``."""
+    if not path.exists():
+        path.mkdir(parents=True, mode=0o700)
+        path.chmod(0o700)
+    elif ours:
+        path.chmod(0o700)
+
+
+def private_file(path: Path) -> None:
+    """Create ``path`` owner-only (0600), or tighten it and its SQLite companions (-wal, -shm: SQLite
+    creates them with the main file's mode)."""
+    if not path.exists():
+        path.touch(mode=0o600)
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if each.exists():
+            each.chmod(0o600)
+
+
+def _stable_secret(keys_dir: Path, var_dir: Path) -> str:
+    """A secret key kept in the keys folder (apart from the data, owner-only), so sessions and seals
+    survive a restart of a single-process install.  A key left in the data folder by an earlier
+    version is moved there."""
+    path = keys_dir / "secret_key"
+    private_dir(keys_dir)
+    old = var_dir / "secret_key"
+    if not path.exists() and old.exists():
+        old.replace(path)
+    if path.exists():
         path.chmod(0o600)
-        return key
+        return path.read_text().strip()
+    key = secrets.token_hex(32)
+    temporary = keys_dir / f".secret_key.{os.getpid()}"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(key)
+    try:
+        os.link(temporary, path)  # atomic: of workers starting together, the first key wins
+    except FileExistsError:
+        key = path.read_text().strip()
+    finally:
+        temporary.unlink()
+    return key

@@ -1,12 +1,17 @@
-"""`arbiter serve`: gunicorn with one threaded worker (the embedded SQLite store wants one process;
-threads serve concurrent requests and the long-lived event streams).  Several workers on
-PostgreSQL + Redis run gunicorn directly (README)."""
+"""`arbiter serve`: gunicorn running one uvicorn worker with the ASGI app (``service/asgi.py``).
+
+One process, because the embedded SQLite store wants one.  Ordinary requests run on the Flask app's
+thread pool; live streams are served async and hold no thread, so open streams never starve other
+requests.  Several workers on PostgreSQL + Redis run the same stack with ``gunicorn -w N -k
+uvicorn_worker.UvicornWorker`` (README)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
+
+WORKER_CLASS = "uvicorn_worker.UvicornWorker"
 
 
 class ArbiterServer(BaseApplication):  # type: ignore[misc]
@@ -19,18 +24,17 @@ class ArbiterServer(BaseApplication):  # type: ignore[misc]
             self.cfg.set(key, value)
 
     def load(self) -> Any:
-        from service.app import create_app
+        from service.asgi import create_asgi
 
-        return create_app()  # in the worker, after the fork: no store connection crosses it
+        return create_asgi()  # in the worker, after the fork: no store connection crosses it
 
 
-def serve(host: str, port: int, threads: int = 32) -> None:
+def serve(host: str, port: int) -> None:
     ArbiterServer(
         {
             "bind": f"{host}:{port}",
             "workers": 1,
-            "worker_class": "gthread",
-            "threads": threads,
+            "worker_class": WORKER_CLASS,
             "graceful_timeout": 3,
             "accesslog": "-",
             "errorlog": "-",

@@ -4,15 +4,19 @@ Publishing never raises: a lost broker degrades the live stream, never the game 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
 import queue
 import threading
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import redis
+import redis.asyncio
+
+REDIS_LOST = (redis.ConnectionError, redis.TimeoutError, OSError)
 
 log = logging.getLogger(__name__)
 
@@ -39,12 +43,46 @@ class InProcessSubscription:
             log.warning("dropping a live update for a slow subscriber of %s", self._channel)
 
 
+class AsyncInProcessSubscription:
+    """An asyncio-friendly bridge: ``publish`` (from any thread) hands the message to the
+    subscriber's event loop, where ``get`` awaits it without holding a thread."""
+
+    def __init__(self, broker: InProcessBroker, channel: str) -> None:
+        self._broker = broker
+        self._channel = channel
+        self._loop = asyncio.get_running_loop()
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=1000)
+
+    async def get(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            return await asyncio.wait_for(self._queue.get(), timeout)
+        except TimeoutError:
+            return None
+
+    async def close(self) -> None:
+        self._broker._remove(self._channel, self)
+
+    def _put(self, message: dict[str, Any]) -> None:
+        with contextlib.suppress(RuntimeError):  # the subscriber's loop has closed
+            self._loop.call_soon_threadsafe(self._deliver, message)
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            log.warning("dropping a live update for a slow subscriber of %s", self._channel)
+
+
+class _Subscriber(Protocol):
+    def _put(self, message: dict[str, Any]) -> None: ...
+
+
 class InProcessBroker:
     """Fan-out to the subscribers of this process."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._subscribers: dict[str, list[InProcessSubscription]] = {}
+        self._subscribers: dict[str, list[_Subscriber]] = {}
 
     def publish(self, channel: str, message: dict[str, Any]) -> bool:
         with self._lock:
@@ -59,10 +97,16 @@ class InProcessBroker:
             self._subscribers.setdefault(channel, []).append(sub)
         return sub
 
+    async def subscribe_async(self, channel: str) -> AsyncInProcessSubscription:
+        sub = AsyncInProcessSubscription(self, channel)
+        with self._lock:
+            self._subscribers.setdefault(channel, []).append(sub)
+        return sub
+
     def healthy(self) -> bool:
         return True
 
-    def _remove(self, channel: str, sub: InProcessSubscription) -> None:
+    def _remove(self, channel: str, sub: _Subscriber) -> None:
         with self._lock:
             subs = self._subscribers.get(channel, [])
             if sub in subs:
@@ -77,15 +121,39 @@ class RedisSubscription:
     def get(self, timeout: float) -> dict[str, Any] | None:
         try:
             message = self._pubsub.get_message(timeout=timeout)
-        except (redis.ConnectionError, redis.TimeoutError, OSError) as exc:
+        except REDIS_LOST as exc:
             raise ConnectionError(f"live updates lost: {exc}") from exc
-        if message is None or message.get("type") != "message":
-            return None
-        return json.loads(message["data"])
+        return _note(message)
 
     def close(self) -> None:
         with contextlib.suppress(redis.RedisError, OSError):
             self._pubsub.close()
+
+
+class AsyncRedisSubscription:
+    """Redis pub/sub read with redis.asyncio: a waiting stream holds no thread."""
+
+    def __init__(self, pubsub: redis.asyncio.client.PubSub) -> None:
+        self._pubsub = pubsub
+
+    async def get(self, timeout: float) -> dict[str, Any] | None:
+        try:
+            message = await self._pubsub.get_message(
+                ignore_subscribe_messages=True, timeout=timeout
+            )
+        except REDIS_LOST as exc:
+            raise ConnectionError(f"live updates lost: {exc}") from exc
+        return _note(message)
+
+    async def close(self) -> None:
+        with contextlib.suppress(redis.RedisError, OSError, RuntimeError):
+            await self._pubsub.aclose()
+
+
+def _note(message: dict[str, Any] | None) -> dict[str, Any] | None:
+    if message is None or message.get("type") != "message":
+        return None
+    return json.loads(message["data"])
 
 
 class RedisBroker:
@@ -96,6 +164,8 @@ class RedisBroker:
         self._client = redis.Redis.from_url(
             url, socket_timeout=timeout, socket_connect_timeout=timeout, health_check_interval=30
         )
+        self._timeout = timeout
+        self._async: tuple[asyncio.AbstractEventLoop, redis.asyncio.Redis] | None = None
         self._retry_after = retry_after
         self._down_since: float | None = None
         self.failures = 0
@@ -125,6 +195,28 @@ class RedisBroker:
             return RedisSubscription(self._client, channel)
         except (redis.RedisError, OSError) as exc:
             raise ConnectionError(f"live updates unavailable: {exc}") from exc
+
+    async def subscribe_async(self, channel: str) -> AsyncRedisSubscription:
+        pubsub = self._async_client().pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(channel)
+        except REDIS_LOST as exc:
+            await AsyncRedisSubscription(pubsub).close()
+            raise ConnectionError(f"live updates unavailable: {exc}") from exc
+        return AsyncRedisSubscription(pubsub)
+
+    def _async_client(self) -> redis.asyncio.Redis:
+        """One redis.asyncio client per event loop (its connections belong to that loop)."""
+        loop = asyncio.get_running_loop()
+        if self._async is None or self._async[0] is not loop:
+            client = redis.asyncio.Redis.from_url(
+                self.url,
+                socket_timeout=self._timeout,
+                socket_connect_timeout=self._timeout,
+                health_check_interval=30,
+            )
+            self._async = (loop, client)
+        return self._async[1]
 
     def healthy(self) -> bool:
         try:

@@ -52,6 +52,15 @@ def require_user() -> User:
     return user
 
 
+def current_token() -> tuple[str, bool]:
+    """The token this request was signed in with, and whether it came from the session cookie
+    (call after :func:`require_user`)."""
+    header = request.headers.get("Authorization", "")
+    if header:
+        return header.partition(" ")[2].strip(), False
+    return str(session.get("token", "")), True
+
+
 def start_session(token: str) -> str:
     session.clear()
     session["token"] = token

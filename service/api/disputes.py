@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from service.api.auth import optional_user, require_user, services
-from service.api.schemas import Lenient, Strict
+from service.api.schemas import Lenient, Strict, db_range
 from service.domain.game import Game
 
 blp = Blueprint(
@@ -19,7 +19,7 @@ blp = Blueprint(
 
 class TakebackIn(Strict):
     side = fields.String(load_default=None)
-    from_seq = fields.Integer(load_default=None, strict=True, validate=validate.Range(min=2))
+    from_seq = fields.Integer(load_default=None, strict=True, validate=db_range(2))
 
 
 class TakebackAnswerIn(Strict):
@@ -28,7 +28,7 @@ class TakebackAnswerIn(Strict):
 
 
 class DisputeIn(Strict):
-    seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=2))
+    seq = fields.Integer(required=True, strict=True, validate=db_range(2))
     claim = fields.String(required=True, validate=validate.Length(min=1, max=4000))
     citations = fields.List(
         fields.String(validate=validate.Length(min=1, max=200)), load_default=list
@@ -62,8 +62,8 @@ class ResolutionIn(Strict):
 
 
 class DiffArgs(Lenient):
-    from_ = fields.Integer(data_key="from", required=True, validate=validate.Range(min=1))
-    to = fields.Integer(required=True, validate=validate.Range(min=1))
+    from_ = fields.Integer(data_key="from", required=True, validate=db_range(1))
+    to = fields.Integer(required=True, validate=db_range(1))
     side = fields.String(load_default=None)
 
 

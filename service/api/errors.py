@@ -6,10 +6,14 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from apispec import BasePlugin
+from eventsourcing.persistence import InterfaceError, OperationalError
 from flask import Flask, jsonify
 from flask_smorest import Api
+from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
+from service.application.availability import UNAVAILABLE_MESSAGE, StoreUnavailable
 from service.domain.errors import (
     Conflict,
     DomainError,
@@ -44,6 +48,7 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     422: "invalid",
     500: "internal",
+    503: "unavailable",
 }
 
 
@@ -70,7 +75,51 @@ def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     return out
 
 
+class ErrorSchema(Schema):
+    """Every error the API answers (what :func:`error_body` makes)."""
+
+    error = fields.String(
+        required=True, metadata={"description": "a code: invalid, unauthenticated, not_found, ..."}
+    )
+    message = fields.String(required=True, metadata={"description": "what went wrong, in words"})
+    details = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
+        metadata={"description": "{field: [reasons]}; a refusal by the rules cites `rule`"},
+    )
+
+
+#: what a server-sent-event stream answers, in the OpenAPI document
+EVENT_STREAM = {
+    "description": "server-sent events (each `event:` with JSON `data:`) for `window` seconds",
+    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+}
+
+
+class TruthfulDocs(BasePlugin):
+    """Corrects flask-smorest's generic documentation where Arbiter answers otherwise: malformed
+    arguments answer 400 (not webargs' 422), and ``.../stream`` paths answer
+    ``text/event-stream``."""
+
+    def operation_helper(
+        self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
+    ) -> None:
+        for operation in (operations or {}).values():
+            responses = operation.setdefault("responses", {})
+            if responses.get(422) == "UNPROCESSABLE_ENTITY":  # added by @blp.arguments
+                del responses[422]
+                responses["400"] = "BAD_REQUEST"
+            if (path or "").endswith("/stream"):
+                responses["200"] = EVENT_STREAM
+
+
 class ArbiterApi(Api):
+    ERROR_SCHEMA = ErrorSchema
+
+    def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
+        super()._init_spec(extra_plugins=[TruthfulDocs(), *(extra_plugins or ())], **kwargs)
+
     def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
         data = getattr(error, "data", None) or {}
         status = error.code or 500
@@ -104,3 +153,11 @@ def register_error_handlers(app: Flask) -> None:
     def domain_error(exc: DomainError):  # type: ignore[no-untyped-def]
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
         return jsonify(error_body(exc.code, exc.message, exc.details)), status
+
+    @app.errorhandler(StoreUnavailable)
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(InterfaceError)
+    def store_unavailable(exc: Exception):  # type: ignore[no-untyped-def]
+        log.warning("store unavailable: %s", exc)
+        body = error_body(HTTP_CODES[503], UNAVAILABLE_MESSAGE, {"store": ["not reachable"]})
+        return jsonify(body), 503, {"Retry-After": "2"}

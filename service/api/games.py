@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +11,8 @@ from flask_smorest import Blueprint
 
 from service.api import schemas
 from service.api.auth import optional_user, require_user, services
-from service.api.stream import game_stream
+from service.api.stream import game_plan, respond
+from service.application.events import export_lines
 from service.domain.errors import Invalid
 
 blp = Blueprint(
@@ -153,15 +153,19 @@ class Export(MethodView):
         game = games.get(game_id)
         viewer = games.viewer_side(game, optional_user(), request.args.get("side"))
 
-        def lines() -> Iterator[str]:
+        head = services().audit.anchored_head(game.id)  # before the events: a cut below shows
+
+        def events() -> Iterator[dict[str, Any]]:
             after = 0
             while True:
                 page = games.events(game_id, after=after, limit=500, viewer=viewer)
-                for event in page:
-                    yield json.dumps(event, sort_keys=True) + "\n"
+                yield from page
                 if len(page) < 500:
                     return
                 after = page[-1]["seq"]
+
+        def lines() -> Iterator[str]:
+            return export_lines(events(), head)
 
         headers = {"Content-Disposition": f'attachment; filename="game-{game.id}.ndjson"'}
         return Response(lines(), mimetype="application/x-ndjson", headers=headers)
@@ -193,8 +197,4 @@ class Stream(MethodView):
             raise Invalid("since and window must be numbers", {"since": ["a number"]}) from None
         if not 1 <= window <= 600:
             raise Invalid("window must be 1 to 600 seconds", {"window": ["1 to 600 seconds"]})
-        return Response(
-            game_stream(services(), game.id, since=since, window=window),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return respond(game_plan(services(), game.id, since=since, window=window))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from flask import Response, request
@@ -11,8 +10,8 @@ from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
-from service.api.schemas import Lenient, Strict
-from service.api.stream import TICK, follow
+from service.api.schemas import Lenient, Strict, db_range
+from service.api.stream import TICK, Plan, respond
 from service.application.services import Services
 from service.application.standings import ladder_channel
 from service.domain.errors import Invalid
@@ -108,7 +107,7 @@ class StatusArgs(Lenient):
 
 
 class PageArgs(Lenient):
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=db_range(0))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
@@ -321,14 +320,10 @@ class Stream(MethodView):
             raise Invalid("window must be a number", {"window": ["a number"]}) from None
         if not 1 <= window <= 600:
             raise Invalid("window must be 1 to 600 seconds", {"window": ["1 to 600 seconds"]})
-        return Response(
-            ladder_stream(svc, ladder_id, window=window),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+        return respond(ladder_plan(svc, ladder_id, window=window))
 
 
-def ladder_stream(svc: Services, ladder_id: str, *, window: float) -> Iterator[str]:
+def ladder_plan(svc: Services, ladder_id: str, *, window: float) -> Plan:
     """Standings notices from the broker for ``window`` seconds.  While idle the worker follows the
     log (so a ladder game that ended anywhere is rated and announced); with the broker lost it polls."""
     feed = svc.ladders.feed
@@ -346,12 +341,13 @@ def ladder_stream(svc: Services, ladder_id: str, *, window: float) -> Iterator[s
             "top": feed.standings(current)[:10],
         }
 
-    yield from follow(
-        svc.broker,
-        ladder_channel(ladder_id),
+    return Plan(
+        broker=svc.broker,
+        channel=ladder_channel(ladder_id),
         kind="standings",
-        window=window,
         since=state.position if state is not None else 0,
+        window=window,
         position=lambda note: int(note.get("position", 0)),
         idle=idle,
+        idle_when_live=True,  # follows the log, so a ladder game that ended anywhere is rated
     )

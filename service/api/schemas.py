@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
 
+#: the largest version, seq, offset or count a query or body may name: what the stores' integer
+#: columns hold (PostgreSQL's ``integer``), so a larger value is a 400, never a database error
+DB_MAX = 2**31 - 1
+
+
+def db_range(min: int = 0) -> validate.Range:
+    """``min``..``DB_MAX``."""
+    return validate.Range(min=min, max=DB_MAX)
+
 
 class Strict(Schema):
     class Meta:
@@ -64,7 +73,7 @@ class CommandIn(Strict):
     expected_version = fields.Integer(
         required=True,
         strict=True,
-        validate=validate.Range(min=1),
+        validate=db_range(1),
         metadata={"description": "the game version the command was decided on"},
     )
     side = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
@@ -77,7 +86,7 @@ class EntropyIn(Strict):
 
 
 class GameArgs(Lenient):
-    version = fields.Integer(load_default=None, validate=validate.Range(min=1))
+    version = fields.Integer(load_default=None, validate=db_range(1))
     side = fields.String(load_default=None)
 
 
@@ -91,7 +100,7 @@ class GameListArgs(Lenient):
 
 
 class EventsArgs(Lenient):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=db_range(0))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
     side = fields.String(load_default=None)
 
@@ -165,6 +174,11 @@ class EventOut(Schema):
     text = fields.String(metadata={"description": "the event in words (rules events)"})
     redacted = fields.Boolean()
     retracted = fields.Boolean()
+    sealed = fields.Dict(
+        metadata={"description": "commitments the hash covers (hidden information)"}
+    )
+    shown = fields.String(metadata={"description": "the form in payload: full, a side, or *"})
+    salt = fields.String(metadata={"description": "the salt of the form shown"})
 
 
 class EventPage(Schema):

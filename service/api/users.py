@@ -1,4 +1,4 @@
-"""Users, API tokens and web sessions."""
+"""Users, API tokens (issued, listed, revoked) and web sessions."""
 
 from __future__ import annotations
 
@@ -7,11 +7,36 @@ from typing import Any
 from flask import session
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from marshmallow import Schema, fields
 
 from service.api import schemas
-from service.api.auth import require_user, services, start_session
+from service.api.auth import current_token, require_user, services, start_session
 
 blp = Blueprint("users", __name__, url_prefix="/api", description="Users, tokens and sessions")
+
+
+class IssuedTokenOut(Schema):
+    token = fields.String(
+        metadata={"description": "send as 'Authorization: Bearer <token>'; shown only now"}
+    )
+    id = fields.String(metadata={"description": "the token's id: to list it and revoke it"})
+    expires = fields.DateTime(metadata={"description": "after this the token answers 401"})
+    user = fields.Nested(schemas.UserOut)
+
+
+class TokenInfo(Schema):
+    id = fields.String()
+    label = fields.String(metadata={"description": "'web' for a web session, else the label asked"})
+    created = fields.DateTime()
+    last_used = fields.DateTime(
+        allow_none=True, metadata={"description": "to the hour; null if never used"}
+    )
+    expires = fields.DateTime()
+    current = fields.Boolean(metadata={"description": "the token of this request"})
+
+
+class TokenList(Schema):
+    tokens = fields.List(fields.Nested(TokenInfo))
 
 
 def user_json(user: Any) -> dict[str, str]:
@@ -30,11 +55,37 @@ class Users(MethodView):
 @blp.route("/tokens")
 class Tokens(MethodView):
     @blp.arguments(schemas.Credentials)
-    @blp.response(201, schemas.TokenOut)
+    @blp.response(201, IssuedTokenOut)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Exchange a username and password for a bearer token."""
-        user, token = services().users.sign_in(body["username"], body["password"], body["label"])
-        return {"token": token, "user": user_json(user)}
+        """Exchange a username and password for a bearer token (it expires after
+        ``ARBITER_TOKEN_DAYS`` days)."""
+        signed = services().users.sign_in(body["username"], body["password"], body["label"])
+        return {
+            "token": signed.token,
+            "id": signed.record.id.hex,
+            "expires": signed.record.expires,
+            "user": user_json(signed.user),
+        }
+
+
+@blp.route("/tokens/current")
+class CurrentToken(MethodView):
+    @blp.response(204)
+    def delete(self) -> None:
+        """Revoke the token of this request (a bearer token, or the session's: signing out)."""
+        user = require_user()
+        token, from_session = current_token()
+        services().users.revoke(user, token)
+        if from_session:
+            session.clear()
+
+
+@blp.route("/tokens/<token_id>")
+class Token(MethodView):
+    @blp.response(204)
+    def delete(self, token_id: str) -> None:
+        """Revoke one of your tokens by its id (404 if it is not yours)."""
+        services().users.revoke_token(require_user(), token_id)
 
 
 @blp.route("/session")
@@ -43,9 +94,9 @@ class Session(MethodView):
     @blp.response(201, schemas.SessionOut)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Sign in for the web app: sets a signed session cookie."""
-        user, token = services().users.sign_in(body["username"], body["password"], "web")
-        csrf = start_session(token)
-        return {"user": user_json(user), "csrf": csrf}
+        signed = services().users.sign_in(body["username"], body["password"], "web")
+        csrf = start_session(signed.token)
+        return {"user": user_json(signed.user), "csrf": csrf}
 
     @blp.response(204)
     def delete(self) -> None:
@@ -63,3 +114,16 @@ class Me(MethodView):
     def get(self) -> dict[str, str]:
         """The signed-in user."""
         return user_json(require_user())
+
+
+@blp.route("/me/tokens")
+class MyTokens(MethodView):
+    @blp.response(200, TokenList)
+    def get(self) -> dict[str, Any]:
+        """Your live tokens and web sessions (never their secrets), newest first."""
+        user = require_user()
+        users = services().users
+        token, _ = current_token()
+        current = users.token_id(token)
+        rows = users.tokens(user)
+        return {"tokens": [dict(row, current=row["id"] == current) for row in rows]}

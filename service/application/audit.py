@@ -2,27 +2,41 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from uuid import UUID
 
 from service.application.events import present_event
 from service.application.games import GameService, in_words, with_states_before
 from service.application.store import ArbiterStore
-from service.domain.audit import Broken, verify_log
-from service.domain.chain import ENVELOPE
-from service.domain.game import Game
-from service.rules.base import RulesEvent
+from service.domain.audit import NO_ANCHOR, Broken, Wording, verify_log
+from service.domain.chain import ENVELOPE, FULL
+from service.domain.game import Game, copy_json
+from service.rules.base import RulesEvent, RulesSystem
 
 PAGE = 500
-_NOT_DETAILS = ENVELOPE | {"prev_hash", "restored_state"}
+_NOT_DETAILS = ENVELOPE | {"prev_hash", "restored_state", "sealed"}
 
 
 class AuditService:
-    def __init__(self, store: ArbiterStore, games: GameService, seal_key: bytes | None) -> None:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        games: GameService,
+        seal_key: bytes | None,
+        heads: Any = None,
+    ) -> None:
         self.store = store
         self.games = games
         self.seal_key = seal_key
+        self.heads = heads
+
+    def anchored_head(self, game_id: UUID | str) -> dict[str, Any] | None:
+        """The game's signed head as anchored apart from the rows (None: none is)."""
+        if self.heads is None:
+            return None
+        head: dict[str, Any] | None = self.heads.get(str(GameService._uuid(game_id)))
+        return head
 
     def stored(self, game_id: UUID) -> Iterator[dict[str, Any] | Broken]:
         """The game's rows exactly as stored, decoded one by one (a row that does not decode is
@@ -33,7 +47,7 @@ class AuditService:
             for row in rows:
                 try:
                     event = self.store.mapper.to_domain_event(row)
-                    yield present_event(event)
+                    yield present_event(event, salting=self.store.ports.salt)
                 except Exception as exc:  # noqa: BLE001 - any decoding failure is a finding
                     yield Broken(
                         row.originator_version, f"cannot be decoded ({type(exc).__name__}: {exc})"
@@ -43,8 +57,10 @@ class AuditService:
             after = rows[-1].originator_version
 
     def verify(self, game_id: UUID | str) -> dict[str, Any]:
-        """Recompute the chain, seals and dice over the stored rows (the server knows the seed)."""
+        """Recompute the chain, seals, sealed forms and dice over the stored rows (the server knows
+        the seed), and check that they reach the game's anchored head."""
         gid = GameService._uuid(game_id)
+        head = self.heads.get(str(gid)) if self.heads is not None else NO_ANCHOR
         rows = list(self.stored(gid))
         if not rows:
             self.games.get(gid)  # 404 for an unknown game
@@ -52,7 +68,8 @@ class AuditService:
             seed: str | None = self.games.seed_of_id(gid)
         except Exception:  # noqa: BLE001 - a missing vault is reported by the dice check
             seed = None
-        return verify_log(rows, game=str(gid), seal_key=self.seal_key, seed=seed).as_dict()
+        report = verify_log(rows, game=str(gid), seal_key=self.seal_key, seed=seed, head=head)
+        return report.as_dict()
 
     def actions(
         self,
@@ -158,3 +175,42 @@ def state_diff(before: Any, after: Any, path: str = "") -> Iterator[dict[str, An
                 yield from state_diff(before[key], after[key], sub)
     elif before != after:
         yield {"path": path, "before": before, "after": after}
+
+
+def rules_wording(rules_of: Callable[[str], RulesSystem]) -> Wording:
+    """Re-derive each rules event's text the way the server words it, by replaying the covered
+    events in full form through the game's rules; an event shown in a reader's form (worded from
+    hidden state) gets None: its text cannot be re-derived from the export."""
+
+    def wording(items: list[Mapping[str, Any]]) -> dict[int, str | None]:
+        created = next((i for i in items if i.get("kind") == "Game.Created"), None)
+        try:
+            rules = rules_of(str((created or {}).get("payload", {}).get("system")))
+        except Exception:  # noqa: BLE001 - an unknown system: nothing can be re-worded
+            return {}
+        return _reworded(rules, items)
+
+    return wording
+
+
+def _reworded(rules: RulesSystem, items: list[Mapping[str, Any]]) -> dict[int, str | None]:
+    out: dict[int, str | None] = {}
+    state: Any = None
+    for item in items:
+        kind, payload = item.get("kind"), item.get("payload") or {}
+        full = item.get("shown", FULL) == FULL and not item.get("redacted")
+        if kind in ("Game.Created", "Game.Retracted"):
+            key = "initial_state" if kind == "Game.Created" else "restored_state"
+            state = copy_json(payload.get(key)) if full else None
+        if kind != "Game.Recorded":
+            continue
+        if not full or state is None:
+            out[int(item["seq"])], state = None, None
+            continue
+        event = RulesEvent(str(payload.get("kind")), copy_json(payload.get("data") or {}))
+        out[int(item["seq"])] = in_words(rules, event, state)
+        try:
+            state = rules.apply(state, event)
+        except Exception:  # noqa: BLE001 - a log that does not replay words nothing further
+            state = None
+    return out

@@ -10,7 +10,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from service.application.events import present_event
+from service.application.events import present_as, present_event
 from service.application.ports import Broker
 from service.application.store import ArbiterStore
 from service.application.store import game_channel as game_channel  # the channel SSE follows
@@ -106,9 +106,11 @@ class GameService:
                     f"not a side of this scenario ({', '.join(info.sides)})"
                 )
         bound: dict[str, str] = {}
+        names = {str(creator.id): creator.username}
         for side, username in sides.items():
             try:
-                bound[side] = str(self.users.by_name(username).id)
+                player = self.users.by_name(username)
+                bound[side], names[str(player.id)] = str(player.id), player.username
             except NotFound:
                 problems.setdefault(f"sides.{side}", []).append(f"unknown user {username!r}")
         if problems:
@@ -133,6 +135,7 @@ class GameService:
             labels={"title": info.title, **dict(labels or {})},
             game_id=game_id,
             ports=self.ports,
+            names=names,
         )
         self.store.commit(game, DiceSeed.for_game(game.id, seed))
         with self._seeds_lock:
@@ -322,7 +325,7 @@ class GameService:
         while True:
             batch = list(self.store.events.get(game.id, gt=after, limit=page))
             for event in batch:
-                yield present_event(event, names)
+                yield present_event(event, names, salting=self.ports.salt)
             if len(batch) < page:
                 return
             after = batch[-1].originator_version
@@ -412,25 +415,18 @@ class GameService:
         with its sentence worded from the state before it (units by printed name)."""
         start = copy_json(self.get(game.id, version=after).state) if after >= 1 else None
         for event, state in with_states_before(rules, stored, start):
-            item = present_event(event, names)
-            if in_full:
-                pass
-            elif isinstance(event, Game.Retracted):
-                item["payload"]["restored_state"] = rules.view(copy_json(state), viewer)
-                item["redacted"] = True
-            elif isinstance(event, Game.Created):
-                item["payload"]["initial_state"] = rules.view(copy_json(state), viewer)
-                item["redacted"] = True
-            elif isinstance(event, Game.CommandAccepted) and viewer != event.side:
-                item["payload"]["command"] = {"type": event.command.get("type")}
-                item["redacted"] = True
+            item = present_as(
+                event,
+                state,
+                names=names,
+                rules=rules,
+                ports=self.ports,
+                viewer=viewer,
+                in_full=in_full,
+            )  # the reader's form, with what verifies it (service.application.events)
             if isinstance(event, Game.Recorded) and state is not None:
-                rules_event = RulesEvent(event.kind, copy_json(event.data))
-                shown = rules_event if in_full else rules.event_view(rules_event, state, viewer)
-                if not in_full:
-                    item["payload"]["data"] = shown.data
-                    item["type"] = shown.type
-                    item["redacted"] = shown.data != event.data
+                payload = item["payload"]
+                shown = RulesEvent(payload["kind"], copy_json(payload["data"]))
                 item["text"] = in_words(rules, shown, state)
             yield item
 

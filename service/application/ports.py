@@ -14,11 +14,23 @@ class Subscription(Protocol):
     def close(self) -> None: ...
 
 
+class AsyncSubscription(Protocol):
+    """The same, awaited on an event loop (the ASGI live streams hold no thread while waiting)."""
+
+    async def get(self, timeout: float) -> dict[str, Any] | None: ...
+
+    async def close(self) -> None: ...
+
+
 class Broker(Protocol):
     def publish(self, channel: str, message: dict[str, Any]) -> bool:
         """Publish; never raises.  Returns False when the message could not be delivered."""
         ...
 
     def subscribe(self, channel: str) -> Subscription: ...
+
+    async def subscribe_async(self, channel: str) -> AsyncSubscription:
+        """Raises ConnectionError when the broker is unavailable."""
+        ...
 
     def healthy(self) -> bool: ...

@@ -37,4 +37,6 @@ class Services:
 
     def close(self) -> None:
         self.knowledge.close()
+        if self.store.heads is not None:
+            self.store.heads.close()
         self.store.close()

@@ -12,9 +12,10 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application, Repository, project_aggregate
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError
 from eventsourcing.utils import strtobool
 
+from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.config import Config
 from service.domain.campaigns import Campaign
@@ -76,6 +77,8 @@ class ArbiterStore(Application):
     ``ports``: what games need of the rules and the seal; ``broker``: where changes are announced."""
 
     name = "arbiter"
+    #: where each game's signed head is anchored after a commit (``service.adapters.heads``)
+    heads: Any = None
 
     def __init__(
         self, env: dict[str, str] | None = None, *, ports: GamePorts, broker: Broker | None = None
@@ -83,6 +86,12 @@ class ArbiterStore(Application):
         self.ports = ports
         self.broker = broker
         super().__init__(env=env)
+
+    def construct_factory(self, env: Any) -> InfrastructureFactory:
+        """eventsourcing's factory, its PostgreSQL connections failing fast (``availability``)."""
+        factory = super().construct_factory(env)
+        fail_fast(factory, float(env.get("POSTGRES_CONNECT_TIMEOUT") or 2))
+        return factory
 
     def construct_repository(self) -> Repository:
         size = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)
@@ -111,6 +120,8 @@ class ArbiterStore(Application):
                 "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
             ) from None
         for aggregate, first in news:
+            if isinstance(aggregate, Game) and self.heads is not None:
+                self.heads.anchor(str(aggregate.id), aggregate.version, aggregate.last_hash)
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
@@ -118,16 +129,23 @@ class ArbiterStore(Application):
 
 
 def open_store(
-    config: Config, ports: GamePorts, broker: Broker | None = None, *, snapshots: bool | None = None
+    config: Config,
+    ports: GamePorts,
+    broker: Broker | None = None,
+    *,
+    snapshots: bool | None = None,
+    create_tables: bool | None = None,
 ) -> ArbiterStore:
-    """Open the configured store.  ``snapshots=False`` turns snapshotting off (benchmarks)."""
+    """Open the configured store.  ``snapshots=False`` turns snapshotting off (benchmarks);
+    ``create_tables``: see :meth:`Config.eventsourcing_env` (only ``arbiter db migrate`` creates
+    PostgreSQL tables)."""
     interval = config.snapshot_interval if snapshots is not False else 0
     attrs: dict[str, Any] = {
         "name": "arbiter",
         "snapshotting_intervals": {Game: interval} if interval else {},
     }
     cls = type("ArbiterStore", (ArbiterStore,), attrs)
-    env = config.eventsourcing_env()
+    env = config.eventsourcing_env(create_tables=create_tables)
     if interval:
         env["IS_SNAPSHOTTING_ENABLED"] = "y"
     return cls(env=env, ports=ports, broker=broker)

@@ -1,19 +1,100 @@
-"""Users: registration, sign-in, bearer tokens."""
+"""Users: registration, sign-in, and their bearer tokens (issued, checked, listed, revoked).
+
+Tokens are aggregates of their own (:class:`service.domain.users.ApiToken`): a sign-in creates a
+new stream, so concurrent sign-ins of one user never conflict, and a revocation that loses a race
+(with another revocation or a use record of the same token) is simply tried again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.utils import get_topic
 
-from service.application.store import ArbiterStore
-from service.domain.errors import Conflict, NotFound, Unauthenticated
-from service.domain.users import User, check_password, user_id
+from service.application.store import ArbiterStore, LogFollower
+from service.domain.errors import Conflict, NotFound, StaleVersion, Unauthenticated
+from service.domain.users import ApiToken, User, check_password, parse_token, user_id
+
+DEFAULT_TOKEN_LIFETIME = timedelta(days=30)
+REVOKE_ATTEMPTS = 20
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    user: User
+    token: str  # the bearer string: shown once, never stored
+    record: ApiToken
+
+
+class TokenIndex:
+    """A projection of the shared log: each user's tokens (never their secrets), so that one can
+    list one's own tokens.  Every worker follows the same log, so each sees every sign-in."""
+
+    TOPICS = (get_topic(ApiToken.Issued), get_topic(ApiToken.Used), get_topic(ApiToken.Revoked))
+
+    def __init__(self, store: ArbiterStore) -> None:
+        self._log = LogFollower(store, self.TOPICS)
+        self._owner: dict[str, str] = {}  # token id -> user id
+        self._tokens: dict[str, dict[str, dict[str, Any]]] = {}  # user id -> token id -> row
+
+    def catch_up(self) -> None:
+        with self._log.lock:
+            for event in self._log.new_events():
+                self._project(event)
+
+    def _project(self, event: Any) -> None:
+        tid = event.originator_id.hex
+        if isinstance(event, ApiToken.Issued):
+            self._owner[tid] = event.user_id
+            self._tokens.setdefault(event.user_id, {})[tid] = {
+                "id": tid,
+                "label": event.label,
+                "created": event.timestamp,
+                "last_used": None,
+                "expires": event.expires,
+            }
+            return
+        rows = self._tokens.get(self._owner.get(tid, ""), {})
+        if isinstance(event, ApiToken.Revoked):
+            rows.pop(tid, None)
+            self._owner.pop(tid, None)
+        elif tid in rows:
+            rows[tid]["last_used"] = event.timestamp
+
+    def live(self, uid: UUID, now: datetime) -> list[dict[str, Any]]:
+        """``uid``'s tokens that are neither revoked nor expired, newest first."""
+        self.catch_up()
+        with self._log.lock:
+            rows = self._tokens.get(str(uid), {})
+            for tid in [t for t, row in rows.items() if row["expires"] <= now]:
+                del rows[tid]  # expired for good: forget it
+                self._owner.pop(tid, None)
+            listed = [dict(row) for row in rows.values()]
+        return sorted(listed, key=lambda row: row["created"], reverse=True)
 
 
 class UserService:
-    def __init__(self, store: ArbiterStore) -> None:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        token_lifetime: timedelta = DEFAULT_TOKEN_LIFETIME,
+        clock: Clock = utc_now,
+    ) -> None:
         self.store = store
+        self.token_lifetime = token_lifetime
+        self.clock = clock
+        self.token_index = TokenIndex(store)
         self._names: dict[str, str] = {}  # user id -> username (names never change)
 
     def register(self, username: str, password: str) -> User:
@@ -46,32 +127,82 @@ class UserService:
                 return key
         return self._names[key]
 
-    def sign_in(self, username: str, password: str, label: str = "api") -> tuple[User, str]:
-        """Check the password and issue a new bearer token."""
+    # -- tokens ------------------------------------------------------------------------------------
+    def sign_in(self, username: str, password: str, label: str = "api") -> SignedIn:
+        """Check the password and issue a new bearer token (a new record: never a conflict)."""
         try:
             user = self.by_name(username)
         except NotFound:
             raise Unauthenticated("wrong username or password") from None
         if not check_password(password, user.password_hash):
             raise Unauthenticated("wrong username or password")
-        token = user.issue_token(label)
-        self.store.commit(user)
-        return user, token
+        record, token = ApiToken.issue(
+            user.id, label, now=self.clock(), lifetime=self.token_lifetime
+        )
+        self.store.commit(record)
+        return SignedIn(user, token, record)
 
     def from_token(self, token: str) -> User:
+        """The user a bearer token belongs to; 401 if it is malformed, unknown, revoked or
+        expired ("token expired")."""
+        uid, token_id, secret = parse_token(token)
+        record = self._token(token_id, Unauthenticated("invalid token"))
+        now = self.clock()
+        record.check(uid, secret, now)
+        if record.due_for_use_record(now):
+            self._record_use(token_id)
         try:
-            uid_hex, token_id, secret = token.split(".", 2)
-            user: User = self.store.repository.get(UUID(hex=uid_hex), deepcopy_from_cache=False)
-        except (ValueError, AggregateNotFoundError):
+            return self.get(uid)
+        except NotFound:
             raise Unauthenticated("invalid token") from None
-        if not user.token_matches(token_id, secret):
-            raise Unauthenticated("invalid or revoked token")
-        return user
+
+    def token_id(self, token: str) -> str:
+        """The id of a bearer token (what the listing shows and revocation takes)."""
+        return parse_token(token)[1].hex
+
+    def tokens(self, user: User) -> list[dict[str, Any]]:
+        """``user``'s live tokens: id, label, created, last used, expires -- never the secret."""
+        return self.token_index.live(user.id, self.clock())
+
+    def revoke_token(self, user: User, token_id: str) -> None:
+        """Revoke one of ``user``'s tokens by its id (404 if it is not theirs).  Revoking a revoked
+        token succeeds, and a race with another change of the token is tried again."""
+        unknown = NotFound("no such token", {"token": [f"you have no token {token_id!r}"]})
+        try:
+            tid = UUID(hex=token_id)
+        except ValueError:
+            raise unknown from None
+        for _ in range(REVOKE_ATTEMPTS):
+            record = self._token(tid, unknown, fresh=True)
+            if record.user_id != str(user.id):
+                raise unknown
+            if record.revoked:
+                return
+            record.revoke()
+            try:
+                self.store.commit(record)
+                return
+            except StaleVersion:
+                continue  # it changed meanwhile (used or revoked): read it again
+        raise Conflict("the token kept changing; try again", {"token": ["changed meanwhile"]})
 
     def revoke(self, user: User, token: str) -> None:
-        token_id = token.split(".", 2)[1]
-        fresh: User = self.store.repository.get(
-            user.id
-        )  # a copy to change, never the cached reader
-        fresh.revoke_token(token_id)
-        self.store.commit(fresh)
+        """Revoke the bearer token ``token`` of ``user`` (signing out)."""
+        self.revoke_token(user, self.token_id(token))
+
+    def _token(self, token_id: UUID, missing: Exception, *, fresh: bool = False) -> ApiToken:
+        try:
+            record: Any = self.store.repository.get(token_id, deepcopy_from_cache=fresh)
+        except AggregateNotFoundError:
+            raise missing from None
+        if not isinstance(record, ApiToken):
+            raise missing
+        return record
+
+    def _record_use(self, token_id: UUID) -> None:
+        """Note that the token was used (at most once per step); a lost race is someone else's
+        record of the same use, or a revocation, so it is dropped."""
+        record = self._token(token_id, Unauthenticated("invalid token"), fresh=True)
+        record.record_use()
+        with suppress(StaleVersion):
+            self.store.commit(record)

@@ -20,7 +20,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate, Snapshot
 
 from service.domain import dice as dice_mod
-from service.domain.chain import GENESIS, event_hash
+from service.domain.chain import GENESIS, SEALED_FIELDS, event_hash, every_form, seal_forms
 from service.domain.errors import Conflict, Forbidden, Unprocessable
 from service.domain.systems import GamePorts, RulesPort
 
@@ -81,6 +81,9 @@ class Game(Aggregate):
         prev_hash: str
         hash: str
         seal: str
+        #: commitments to each reader's form of the view-dependent fields (see
+        #: ``service.domain.chain``); None when nothing is hidden.  Covered by ``hash``.
+        sealed: dict[str, Any] | None
 
         #: bookkeeping events (entropy, takebacks, disputes, retractions) are never retracted
         bookkeeping = False
@@ -104,6 +107,8 @@ class Game(Aggregate):
         seed_commitment: str
         initial_state: dict[str, Any]
         labels: dict[str, Any]
+        #: user id -> name of the players and the creator, so that names shown are covered
+        names: dict[str, str]
 
         def on(self, game: Game) -> None:
             game.system = self.system
@@ -309,6 +314,7 @@ class Game(Aggregate):
         ports: GamePorts,
         labels: Mapping[str, Any] | None = None,
         game_id: UUID | None = None,
+        names: Mapping[str, str] | None = None,
     ) -> Game:
         game_id = game_id or uuid4()
         payload: dict[str, Any] = {
@@ -320,8 +326,12 @@ class Game(Aggregate):
             "seed_commitment": dice_mod.commitment(seed),
             "initial_state": copy_json(initial_state),
             "labels": copy_json(dict(labels or {})),
+            "names": dict(names or {}),
             "prev_hash": GENESIS,
         }
+        payload["sealed"] = _sealed(
+            ports, system, game_id, cls.INITIAL_VERSION, "Game.Created", payload, None, list(sides)
+        )
         timestamp = cls.Created.create_timestamp()
         digest = event_hash(game_id, cls.INITIAL_VERSION, "Game.Created", timestamp, payload)
         game = cls._create(
@@ -339,6 +349,16 @@ class Game(Aggregate):
         payload["prev_hash"] = self.last_hash
         timestamp = event_class.create_timestamp()
         kind = event_class.__qualname__
+        payload["sealed"] = _sealed(
+            ports,
+            self.system,
+            self.id,
+            self.version + 1,
+            kind,
+            payload,
+            self.state,
+            list(self.sides),
+        )
         digest = event_hash(self.id, self.version + 1, kind, timestamp, payload)
         self.trigger_event(
             event_class, timestamp=timestamp, hash=digest, seal=ports.seal(digest), **payload
@@ -417,14 +437,17 @@ class Game(Aggregate):
         server_dice = ServerDice(
             seed, self.id, self.next_roll, dice_mod.entropy_digest(self.entropy)
         )
-        decided = rules.decide(self.state, side, command, server_dice)
+        # the declaration's loaded fields, never the raw body: nothing outside the declared shape
+        # is stored (an InvalidCommand naming the field otherwise)
+        parsed = rules.parse_command(self.state, command)
+        decided = rules.decide(self.state, side, parsed, server_dice)
         before = self.version
         self._record(
             ports,
             self.CommandAccepted,
             side=side,
             user=user,
-            command=copy_json(dict(command)),
+            command=copy_json(parsed),
             origin=origin,
         )
         if server_dice.rolled:
@@ -676,6 +699,35 @@ class Game(Aggregate):
         self, *, dispute: str, report: list[dict[str, Any]], ports: GamePorts
     ) -> None:
         self._record(ports, self.Rebased, dispute=dispute, report=copy_json(report))
+
+
+def _sealed(
+    ports: GamePorts,
+    system: str,
+    game_id: UUID,
+    version: int,
+    kind: str,
+    payload: Mapping[str, Any],
+    state_before: Any,
+    sides: list[str],
+) -> dict[str, Any] | None:
+    """The commitments to every reader's form of an event of a hidden-information game whose
+    fields a view may change (``service.domain.chain``); None otherwise or without a key."""
+    names = SEALED_FIELDS.get(kind)
+    rules = ports.rules(system)
+    salting = ports.salt
+    if not names or salting is None or not getattr(rules, "hidden_information", False):
+        return None
+    forms = every_form(
+        rules,
+        ports.rules_event,
+        kind,
+        {name: payload[name] for name in names},
+        actor=payload.get("side"),
+        state_before=state_before,
+        sides=sides,
+    )
+    return seal_forms(forms, lambda form: salting(game_id, version, form))
 
 
 Projector = Callable[[Any, Iterable[Any]], Any]

@@ -1,4 +1,8 @@
-"""Users: a name, a hashed password and API tokens (only their hashes are kept)."""
+"""Users (a name, a hashed password, site roles) and their API tokens.
+
+Each token is an aggregate of its own (:class:`ApiToken`: only the secret's hash is kept, with an
+expiry), so signing in, using and revoking tokens never contends for the user's stream: any number
+of sign-ins of one user may run at once."""
 
 from __future__ import annotations
 
@@ -6,12 +10,13 @@ import hashlib
 import hmac
 import re
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
-from uuid import UUID, uuid5
+from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from service.domain.errors import Invalid, NotFound
+from service.domain.errors import Invalid, NotFound, Unauthenticated
 
 USERS_NAMESPACE = UUID("6f1d2c3e-9a4b-4c5d-8e7f-0a1b2c3d4e5f")
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
@@ -60,6 +65,15 @@ def token_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def parse_token(token: str) -> tuple[UUID, UUID, str]:
+    """``<user id>.<token id>.<secret>`` (hex, hex, url-safe text) -> its three parts."""
+    try:
+        uid_hex, token_hex, secret = token.split(".", 2)
+        return UUID(hex=uid_hex), UUID(hex=token_hex), secret
+    except ValueError:
+        raise Unauthenticated("invalid token") from None
+
+
 class User(Aggregate):
     class Registered(Aggregate.Created):
         username: str
@@ -68,7 +82,6 @@ class User(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.username = self.username
             aggregate.password_hash = self.password_hash
-            aggregate.tokens = {}
             aggregate.roles = []
 
     class RoleGranted(Aggregate.Event):
@@ -86,22 +99,26 @@ class User(Aggregate):
                 aggregate.roles.remove(self.role)
 
     class TokenIssued(Aggregate.Event):
+        """Legacy: tokens once lived in the user's stream (see :class:`ApiToken`); kept so that old
+        streams replay.  Such tokens are no longer accepted."""
+
         token_id: str
         token_hash: str
         label: str
 
         def apply(self, aggregate: Any) -> None:
-            aggregate.tokens[self.token_id] = {"hash": self.token_hash, "label": self.label}
+            pass
 
     class TokenRevoked(Aggregate.Event):
+        """Legacy, like :class:`TokenIssued`."""
+
         token_id: str
 
         def apply(self, aggregate: Any) -> None:
-            aggregate.tokens.pop(self.token_id, None)
+            pass
 
     username: str
     password_hash: str
-    tokens: dict[str, dict[str, str]]
     roles: list[str]
 
     def __init__(self) -> None:  # attributes are set by Registered.apply
@@ -118,15 +135,6 @@ class User(Aggregate):
             password_hash=hash_password(password),
         )
 
-    def issue_token(self, label: str = "api") -> str:
-        """A new bearer token ``<user id>.<token id>.<secret>``; only its hash is stored."""
-        token_id = secrets.token_hex(6)
-        secret = secrets.token_urlsafe(24)
-        self.trigger_event(
-            self.TokenIssued, token_id=token_id, token_hash=token_digest(secret), label=label
-        )
-        return f"{self.id.hex}.{token_id}.{secret}"
-
     def grant(self, role: str) -> None:
         if role not in SITE_ROLES:
             raise Invalid(f"unknown role {role!r}", {"role": [f"one of {', '.join(SITE_ROLES)}"]})
@@ -138,11 +146,81 @@ class User(Aggregate):
             raise NotFound(f"{self.username} has no role {role!r}", {"role": ["not granted"]})
         self.trigger_event(self.RoleRevoked, role=role)
 
-    def revoke_token(self, token_id: str) -> None:
-        if token_id not in self.tokens:
-            raise NotFound("no such token", {"token": ["unknown token"]})
-        self.trigger_event(self.TokenRevoked, token_id=token_id)
 
-    def token_matches(self, token_id: str, secret: str) -> bool:
-        entry = self.tokens.get(token_id)
-        return entry is not None and hmac.compare_digest(entry["hash"], token_digest(secret))
+#: how often a token's use is recorded (at most one ``Used`` event per token per step)
+LAST_USED_STEP = timedelta(hours=1)
+
+
+class ApiToken(Aggregate):
+    """One bearer token of one user: its secret's hash, a label, when it expires, when it was
+    last used (to :data:`LAST_USED_STEP`) and whether it was revoked."""
+
+    class Issued(Aggregate.Created):
+        user_id: str
+        token_hash: str
+        label: str
+        expires: datetime
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.user_id = self.user_id
+            aggregate.token_hash = self.token_hash
+            aggregate.label = self.label
+            aggregate.expires = self.expires
+            aggregate.last_used = None
+            aggregate.revoked = False
+
+    class Used(Aggregate.Event):
+        def apply(self, aggregate: Any) -> None:
+            aggregate.last_used = self.timestamp
+
+    class Revoked(Aggregate.Event):
+        def apply(self, aggregate: Any) -> None:
+            aggregate.revoked = True
+
+    user_id: str
+    token_hash: str
+    label: str
+    expires: datetime
+    last_used: datetime | None
+    revoked: bool
+
+    def __init__(self) -> None:  # attributes are set by Issued.apply
+        pass
+
+    @classmethod
+    def issue(
+        cls, user: UUID, label: str, *, now: datetime, lifetime: timedelta
+    ) -> tuple[ApiToken, str]:
+        """A new token and its bearer string ``<user id>.<token id>.<secret>``: the secret is
+        in the string only, never stored."""
+        secret = secrets.token_urlsafe(24)
+        token = cls._create(
+            cls.Issued,
+            id=uuid4(),
+            user_id=str(user),
+            token_hash=token_digest(secret),
+            label=label,
+            expires=now + lifetime,
+        )
+        return token, f"{user.hex}.{token.id.hex}.{secret}"
+
+    def check(self, user: UUID, secret: str, now: datetime) -> None:
+        """Raise :class:`Unauthenticated` unless this is ``user``'s live token with ``secret``."""
+        if (
+            self.revoked
+            or self.user_id != str(user)
+            or not hmac.compare_digest(self.token_hash, token_digest(secret))
+        ):
+            raise Unauthenticated("invalid or revoked token")
+        if now >= self.expires:
+            raise Unauthenticated("token expired", {"token": ["expired: sign in again"]})
+
+    def due_for_use_record(self, now: datetime) -> bool:
+        return self.last_used is None or now - self.last_used >= LAST_USED_STEP
+
+    def record_use(self) -> None:
+        self.trigger_event(self.Used)
+
+    def revoke(self) -> None:
+        if not self.revoked:
+            self.trigger_event(self.Revoked)

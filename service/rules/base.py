@@ -296,6 +296,11 @@ class RulesSystem(ABC):
         return state
 
     # -- derived from the declarations (not hooks) --------------------------------------------------
+    def parse_command(self, state: State, command: Any) -> dict[str, Any]:
+        """``command`` as its declaration loads it (its declared fields, typed): what the log
+        stores; :class:`InvalidCommand` naming every bad field otherwise."""
+        return self.commands.parse(state, command)[1]
+
     def names(self, state: State | None) -> Names:
         return Names(state)
 

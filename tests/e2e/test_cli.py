@@ -93,8 +93,9 @@ def test_games_list_show_export_replay_and_dice_verify(env: dict[str, str], tmp_
     out = tmp_path / "export.ndjson"
     result = run("games", "export", game_id, "-o", str(out))
     assert result.exit_code == 0
-    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    *lines, head = [json.loads(line) for line in out.read_text().splitlines()]
     assert [e["seq"] for e in lines] == list(range(1, shown["version"] + 1))
+    assert head["head"]["version"] == shown["version"]  # the anchored head ends the export
     replayed = json.loads(run("games", "replay", game_id, "--to", "3").output)  # command, move
     assert replayed["version"] == 3 and replayed["state"]["units"]["r2"]["hex"] == "D6"
     first = json.loads(run("games", "replay", game_id, "--to", "1").output)

@@ -61,6 +61,7 @@ def start(app: Flask, api: ApiHelper) -> str:
         created_by=ids["franco"],
         labels={"title": "Rule 10 at E9"},
         ports=svc.store.ports,
+        names={uid: name for name, uid in ids.items()},  # the names its log shows, covered
     )
     svc.store.save(game, DiceSeed.for_game(game.id, seed))
     return str(game.id)

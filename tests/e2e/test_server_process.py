@@ -48,7 +48,7 @@ class Server:
             try:
                 if requests.get(self.url + "/healthz", timeout=1).ok:
                     return
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):
                 time.sleep(0.1)
             if self.proc.poll() is not None:
                 raise AssertionError(

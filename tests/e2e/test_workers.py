@@ -97,7 +97,11 @@ def test_an_event_made_through_one_worker_reaches_a_client_of_the_other(
     a, b = workers
     for server in (a, b):
         health = requests.get(server.url + "/healthz").json()
-        assert health["store"] == "postgres" and health["live"] == "redis" and health["live_ok"]
+        assert (
+            health["store"]["kind"] == "postgres"
+            and health["live"] == "redis"
+            and health["live_ok"]
+        )
     auth = {}
     for name in ("ann", "bob", "cat"):
         r = requests.post(a.url + "/api/users", json={"username": name, "password": PASSWORD})

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from service.bootstrap import migrate
 from service.config import Config
 from tests.conftest import make_config
 from tests.support.services import postgres_database
@@ -18,4 +19,6 @@ def store_config(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Con
         yield make_config(tmp_path)
         return
     with postgres_database() as dbname:
-        yield make_config(tmp_path, store="postgres", postgres_dbname=dbname)
+        config = make_config(tmp_path, store="postgres", postgres_dbname=dbname)
+        migrate(config)  # `arbiter db migrate`: workers never create PostgreSQL tables
+        yield config

@@ -14,6 +14,7 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner
 
+from service.application.events import export_lines
 from service.application.services import Services
 from service.bootstrap import build_services
 from service.cli import main
@@ -140,12 +141,13 @@ def forge_with_a_valid_link(svc: Services, game: UUID) -> int:
     }
     timestamp = Game.Recorded.create_timestamp()
     digest = event_hash(game, head.version + 1, "Game.Recorded", timestamp, payload)
-    forged = Game.Recorded(
+    forged = Game.Recorded(  # type: ignore[call-arg]
         originator_id=game,
         originator_version=head.version + 1,
         timestamp=timestamp,
         hash=digest,
         seal="0" * 64,
+        sealed=None,
         **payload,
     )
     svc.store.recorder.insert_events([svc.store.mapper.to_stored_event(forged)])
@@ -188,7 +190,11 @@ def test_a_forged_row_with_a_correct_chain_link_is_caught_by_its_seal(store_conf
     game = played(svc)
     seq = forge_with_a_valid_link(svc, game)
     found = first_bad(store_config)
-    assert found == {"seq": seq, "reason": found["reason"]} and "seal" in found["reason"]
+    assert (
+        found is not None
+        and found == {"seq": seq, "reason": found["reason"]}
+        and "seal" in found["reason"]
+    )
     svc.close()
 
 
@@ -208,8 +214,9 @@ def test_a_naively_forged_row_breaks_the_chain(store_config: Config) -> None:
 
 
 def export(svc: Services, game: UUID, path: Path) -> list[dict[str, Any]]:
-    lines = [json.dumps(e, sort_keys=True) for e in svc.games.iter_all_events(game)]
-    path.write_text("\n".join(lines) + "\n")
+    """``arbiter games export``'s lines: the events, then the anchored head (returned last)."""
+    lines = list(export_lines(svc.games.iter_all_events(game), svc.audit.anchored_head(game)))
+    path.write_text("".join(lines))
     return [json.loads(line) for line in lines]
 
 
@@ -224,7 +231,7 @@ def test_an_export_verifies_offline_and_every_tampered_copy_fails(
     svc = build_services(config)
     game = played(svc)
     good = tmp_path / "game.ndjson"
-    events = export(svc, game, good)
+    *events, head = export(svc, game, good)
     result = verify_file(good)
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["ok"]
@@ -236,8 +243,9 @@ def test_an_export_verifies_offline_and_every_tampered_copy_fails(
 
     changed = json.loads(json.dumps(events))
     changed[3]["payload"]["side"] = "blue"
-    deleted = events[:3] + events[4:]
-    swapped = events[:3] + [events[4], events[3]] + events[5:]
+    changed.append(head)
+    deleted = events[:3] + events[4:] + [head]
+    swapped = events[:3] + [events[4], events[3]] + events[5:] + [head]
     forged = dict(events[-1], seq=len(events) + 1, prev_hash=events[-1]["hash"])
     forged["hash"] = event_hash(
         str(game),
@@ -250,13 +258,13 @@ def test_an_export_verifies_offline_and_every_tampered_copy_fails(
         "changed": (write("changed.ndjson", changed), 4),
         "deleted": (write("deleted.ndjson", deleted), 4),
         "swapped": (write("swapped.ndjson", swapped), 4),
-        "forged": (write("forged.ndjson", [*events, forged]), len(events) + 1),
+        "forged": (write("forged.ndjson", [*events, forged, head]), len(events) + 1),
         "garbled": (
             write(
                 "garbled.ndjson",
                 [json.dumps(e) for e in events[:3]]
                 + ["{not json"]
-                + [json.dumps(e) for e in events[4:]],
+                + [json.dumps(e) for e in [*events[4:], head]],
             ),
             4,
         ),

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
+
+import redis
 
 from service.adapters.broker import InProcessBroker, RedisBroker
 from service.app import create_app
@@ -13,6 +19,13 @@ from tests.support.sse import SseReader
 
 SIDES = {"red": "alice", "blue": "bob"}
 DEAD_REDIS = "redis://127.0.0.1:6399/0"  # nothing listens there
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run a coroutine to its end on a thread of its own: the browser tests' Playwright (sync API)
+    keeps an event loop running on the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def stream(api: ApiHelper, game_id: str, window: int = 3) -> SseReader:
@@ -126,3 +139,95 @@ def test_redis_lost_mid_game_then_back(tmp_path: Path) -> None:
         "CommandAccepted",
         "PhaseEnded",
     ]
+
+
+def test_async_in_process_subscription_hears_a_publish_from_any_thread() -> None:
+    """The bridge the ASGI streams await: a command's thread publishes, the event loop hears it."""
+    broker = InProcessBroker()
+
+    async def scenario() -> tuple[object, object, object]:
+        sub = await broker.subscribe_async("game:1")
+        quiet = await sub.get(0.05)
+        threading.Thread(target=broker.publish, args=("game:1", {"version": 2})).start()
+        heard = await sub.get(2)
+        await sub.close()
+        broker.publish("game:1", {"version": 3})
+        return quiet, heard, await sub.get(0.05)
+
+    assert run_async(scenario()) == (None, {"version": 2}, None)
+
+
+def test_async_redis_subscription_round_trip_then_lost() -> None:
+    url = redis_url()
+    broker = RedisBroker(url)
+
+    async def scenario() -> tuple[object, str]:
+        sub = await broker.subscribe_async("game:async")
+        assert broker.publish("game:async", {"version": 7})
+        got = None
+        for _ in range(20):
+            got = got or await sub.get(0.25)
+        host, port = sub._pubsub.connection._writer.get_extra_info("sockname")[:2]
+        redis.Redis.from_url(url).client_kill(f"{host}:{port}")  # only this subscriber's connection
+        try:
+            for _ in range(20):
+                await sub.get(0.25)
+        except ConnectionError as exc:
+            return got, str(exc)
+        finally:
+            await sub.close()
+        return got, "not lost"
+
+    got, lost = run_async(scenario())
+    assert got == {"version": 7} and lost.startswith("live updates lost")
+
+
+def test_async_subscribe_to_a_dead_redis_raises_connection_error() -> None:
+    async def scenario() -> str:
+        try:
+            await RedisBroker(DEAD_REDIS).subscribe_async("game:x")
+        except ConnectionError as exc:
+            return str(exc)
+        return "subscribed"
+
+    assert run_async(scenario()).startswith("live updates unavailable")
+
+
+def test_an_async_stream_outlives_a_store_outage_while_redis_is_down() -> None:
+    """Degraded (no broker) and the store's first poll fails: the stream goes on and announces
+    the move once the store answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from service.api.async_stream import Follower
+    from service.api.stream import RETRY, Plan
+
+    polls: list[object] = [RuntimeError("store down"), {"version": 5}]
+
+    def idle(degraded: bool) -> dict | None:
+        assert degraded
+        step = polls.pop(0) if polls else None
+        if isinstance(step, Exception):
+            raise step
+        return step  # type: ignore[return-value]
+
+    class LostBroker:
+        async def subscribe_async(self, channel: str) -> None:
+            raise ConnectionError("live updates unavailable: down")
+
+    plan = Plan(
+        broker=LostBroker(),  # type: ignore[arg-type]
+        channel="game:x",
+        kind="game",
+        since=1,
+        window=2.5,
+        position=lambda note: int(note["version"]),
+        idle=idle,
+    )
+
+    async def collect() -> list[str]:
+        with ThreadPoolExecutor(1) as pool:
+            return [m async for m in Follower(plan, pool).events()]
+
+    out = run_async(collect())
+    assert out[0] == RETRY and out[1].startswith("event: degraded")
+    assert out[2:] == ['id: 5\nevent: game\ndata: {"version": 5}\n\n']

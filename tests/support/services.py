@@ -29,7 +29,7 @@ def _missing(what: str, exc: Exception) -> None:
 def _pg_connect(dbname: str = "postgres"):  # type: ignore[no-untyped-def]
     import psycopg
 
-    return psycopg.connect(dbname=dbname, autocommit=True, connect_timeout=3, **PG)
+    return psycopg.connect(dbname=dbname, autocommit=True, connect_timeout=10, **PG)
 
 
 @contextlib.contextmanager

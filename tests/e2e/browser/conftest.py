@@ -171,7 +171,7 @@ def signed_in(browser: Any, server: Server, user: str, viewport: dict[str, int] 
     """A new browser context signed in as ``user`` through POST /api/session; returns a page."""
     server.user(user)
     context = browser.new_context(viewport=viewport, base_url=server.url)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(20_000)
     r = context.request.post(
         server.url + "/api/session", data={"username": user, "password": PASSWORD}
     )

@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
-from service.domain.errors import Invalid
-from service.domain.users import User, check_password, hash_password, user_id
+from service.domain.errors import Invalid, Unauthenticated
+from service.domain.users import (
+    ApiToken,
+    User,
+    check_password,
+    hash_password,
+    parse_token,
+    user_id,
+)
 
 
 def test_passwords_are_salted_scrypt_hashes() -> None:
@@ -36,13 +45,20 @@ def test_bad_names_and_passwords_are_refused_with_the_field(
     assert field in info.value.details
 
 
-def test_tokens_are_stored_only_as_hashes_and_can_be_revoked() -> None:
+def test_tokens_are_records_of_their_own_stored_only_as_hashes_expiring_and_revocable() -> None:
     user = User.register("alice", "long enough")
-    token = user.issue_token()
-    uid, token_id, secret = token.split(".")
-    assert uid == user.id.hex
-    assert secret not in repr(user.tokens)
-    assert user.token_matches(token_id, secret)
-    assert not user.token_matches(token_id, secret + "x")
-    user.revoke_token(token_id)
-    assert not user.token_matches(token_id, secret)
+    now = datetime(2030, 1, 1, tzinfo=UTC)
+    record, token = ApiToken.issue(user.id, "api", now=now, lifetime=timedelta(days=30))
+    uid, token_id, secret = parse_token(token)
+    assert (uid, token_id) == (user.id, record.id)
+    assert secret not in repr(vars(record))
+    record.check(user.id, secret, now)
+    with pytest.raises(Unauthenticated, match="invalid"):
+        record.check(user.id, secret + "x", now)
+    with pytest.raises(Unauthenticated, match="invalid"):
+        record.check(user_id("bob"), secret, now)
+    with pytest.raises(Unauthenticated, match="token expired"):
+        record.check(user.id, secret, now + timedelta(days=30))
+    record.revoke()
+    with pytest.raises(Unauthenticated, match="revoked"):
+        record.check(user.id, secret, now)

@@ -27,7 +27,15 @@ CORE = {
     "result",
     "view",
 }
-DERIVED = {"names", "describe", "event_facts", "governing", "event_view", "reveals"}
+DERIVED = {
+    "names",
+    "parse_command",
+    "describe",
+    "event_facts",
+    "governing",
+    "event_view",
+    "reveals",
+}
 
 
 def sources() -> list[Path]:

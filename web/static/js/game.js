@@ -1,5 +1,6 @@
 // The game page: the board, orders composed by clicking, the event log with time travel, the dice,
 // and live updates from the game's event stream.
+import { follow } from "./live.js";
 import { api, ApiError, currentUser, explain } from "./api.js";
 import { blockedWords, command, interpret, needsForm } from "./actions.js";
 import { BoardView, describeCounter, sideClass, terrainColour } from "./board.js";
@@ -463,13 +464,16 @@ function legend(board) {
 
 // -- live ------------------------------------------------------------------------------------------
 function connect() {
-  const source = new EventSource(`/api/games/${id}/stream?since=${st.game.version}`);
-  source.addEventListener("game", (ev) => {
-    const note = JSON.parse(ev.data);
-    if (note.version > st.game.version) refresh();
-  });
-  root.dataset.live = "connecting";
-  source.addEventListener("open", () => (root.dataset.live = "open"));
+  follow(
+    () => `/api/games/${id}/stream?since=${st.game.version}`,
+    {
+      game: (ev) => {
+        const note = JSON.parse(ev.data);
+        if (note.version > st.game.version) refresh();
+      },
+    },
+    (state) => (root.dataset.live = state),
+  );
 }
 
 // -- start -----------------------------------------------------------------------------------------

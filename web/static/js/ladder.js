@@ -1,5 +1,6 @@
 // A ladder: settings, standings that update live (GET /api/ladders/<id>/stream), challenges,
 // face-to-face results, latest results and a rating-history chart per player.
+import { follow } from "./live.js";
 import { api, currentUser, explain } from "./api.js";
 import { challengeItem, reportItem, setUpForms } from "./challenges.js";
 import { ratingChart } from "./chart.js";
@@ -153,18 +154,22 @@ async function sidesAdjustment() {
 }
 
 function live() {
-  const source = new EventSource(`/api/ladders/${id}/stream`);
-  source.addEventListener("open", () => {
-    root.dataset.live = "open";
-    $("live").textContent = "· live";
-  });
-  source.addEventListener("error", () => ($("live").textContent = "· reconnecting"));
-  source.addEventListener("standings", async (ev) => {
-    const note = JSON.parse(ev.data);
-    st.changed = new Set(note.changed || []);
-    await loadAll();
-    $("standings-note").textContent = `Updated just now: ${note.results} result${note.results === 1 ? "" : "s"}${st.changed.size ? `; ${[...st.changed].join(", ")} moved` : ""}.`;
-  });
+  const words = { open: "· live", reconnecting: "· reconnecting", waiting: "· reconnecting shortly" };
+  follow(
+    () => `/api/ladders/${id}/stream`,
+    {
+      standings: async (ev) => {
+        const note = JSON.parse(ev.data);
+        st.changed = new Set(note.changed || []);
+        await loadAll();
+        $("standings-note").textContent = `Updated just now: ${note.results} result${note.results === 1 ? "" : "s"}${st.changed.size ? `; ${[...st.changed].join(", ")} moved` : ""}.`;
+      },
+    },
+    (state) => {
+      if (state === "open") root.dataset.live = "open";
+      if (words[state]) $("live").textContent = words[state];
+    },
+  );
 }
 
 async function main() {

@@ -1,0 +1,90 @@
+"""Anchored heads: each game's last version and hash, signed, kept apart from the event rows.
+
+The hash chain shows any change inside a log but not a cut tail: delete the last rows and what is
+left still chains.  So every commit also records the game's head (version, hash and an HMAC under
+the server key, ``service.domain.chain.head_mac``) here -- in a SQLite file in the keys folder
+(``ARBITER_HEADS``, default ``$ARBITER_KEYS/heads.sqlite``), not in the event store -- and
+``arbiter audit verify`` reports a log that ends below its head.  A head only moves forward.
+``arbiter audit heads`` prints every signed head, for an operator to publish or archive."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from service.domain.chain import head_mac
+
+log = logging.getLogger(__name__)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS heads (
+    game TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    at TEXT NOT NULL,
+    mac TEXT NOT NULL
+)"""
+_UPSERT = """
+INSERT INTO heads (game, version, hash, at, mac) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (game) DO UPDATE SET version = excluded.version, hash = excluded.hash,
+    at = excluded.at, mac = excluded.mac
+WHERE excluded.version > heads.version"""
+_COLUMNS = ("game", "version", "hash", "at", "mac")
+
+
+class SqliteHeads:
+    """Signed heads in their own SQLite file (owner-only), shared by the workers of one host."""
+
+    def __init__(self, path: Path, key: bytes) -> None:
+        self.path = path
+        self._key = key
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not path.exists():
+            path.touch(mode=0o600)
+        path.chmod(0o600)
+        self._conn = sqlite3.connect(
+            path, timeout=10, check_same_thread=False, isolation_level=None
+        )
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute(_SCHEMA)
+
+    def record(self, game: str, version: int, digest: str) -> None:
+        """Move ``game``'s head to ``version`` (never back)."""
+        mac = head_mac(self._key, game, version, digest)
+        at = datetime.now(UTC).isoformat()
+        with self._lock:
+            self._conn.execute(_UPSERT, (game, version, digest, at, mac))
+
+    def get(self, game: str) -> dict[str, Any] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT game, version, hash, at, mac FROM heads WHERE game = ?", (game,)
+            ).fetchone()
+        return dict(zip(_COLUMNS, row, strict=True)) if row else None
+
+    def all(self) -> Iterator[dict[str, Any]]:
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT game, version, hash, at, mac FROM heads ORDER BY game"
+            ).fetchall()
+        for row in rows:
+            yield dict(zip(_COLUMNS, row, strict=True))
+
+    def anchor(self, game: str, version: int, digest: str) -> None:
+        """:meth:`record` that never fails a commit already written: a head left behind is
+        reported by the audit as an unanchored tail, never as a cut."""
+        try:
+            self.record(game, version, digest)
+        except sqlite3.Error:
+            log.exception("could not anchor the head of game %s at %s", game, version)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()

@@ -1,0 +1,104 @@
+"""Fail fast when the game store is unreachable, and say so.
+
+eventsourcing retries a failed read or write ten times, each waiting for a pooled connection: with
+PostgreSQL down a request hung for minutes before one 500.  Here a connection that the pool cannot
+provide within ``ARBITER_STORE_TIMEOUT`` seconds is :class:`StoreUnavailable` at once (not retried;
+the API answers 503), a broken connection is still retried on a fresh one (and the pool's other
+idle connections, as dead as it, are dropped at once), and the pool gives up
+on a reconnection attempt after a few seconds so the next request tries afresh: service resumes
+by itself once the database is back.  :func:`probe` is what ``/healthz`` reports of the store."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from eventsourcing.persistence import InfrastructureFactory, PersistenceError
+from eventsourcing.postgres import PostgresDatastore
+from psycopg import Connection
+from psycopg.types.composite import CompositeInfo, register_composite
+from psycopg_pool import PoolClosed, PoolTimeout, TooManyRequests
+
+log = logging.getLogger(__name__)
+
+#: seconds the pool keeps retrying a lost connection before giving up (a waiting request then
+#: starts a fresh attempt at once, instead of after an ever longer back-off)
+RECONNECT_TIMEOUT = 5.0
+
+UNAVAILABLE_MESSAGE = "the game store is not reachable; try again shortly"
+
+
+class StoreUnavailable(Exception):  # noqa: N818 - named for what the caller is told
+    """The store could not be reached in time: a 503, never retried inside a request."""
+
+
+class FailFastDatastore(PostgresDatastore):
+    """eventsourcing's PostgreSQL datastore, failing fast when no connection can be had, and
+    tolerant of a database that is down while the worker starts (its composite types are then
+    registered on the first connection that succeeds)."""
+
+    types_deferred = False
+
+    @contextmanager
+    def get_connection(self) -> Iterator[Connection[Any]]:
+        try:
+            with super().get_connection() as conn:
+                if self.types_deferred:
+                    self._register_types(conn)
+                try:
+                    yield conn
+                except psycopg.OperationalError:
+                    if conn.broken:  # the server went away: so did the pool's idle connections
+                        self.pool.drain()
+                    raise
+        except PersistenceError as exc:
+            if isinstance(exc.__cause__, (PoolTimeout, TooManyRequests, PoolClosed)):
+                raise StoreUnavailable(str(exc)) from exc
+            raise
+
+    def register_type_adapters(self) -> None:
+        try:
+            super().register_type_adapters()
+        except (StoreUnavailable, PersistenceError) as exc:
+            log.warning("the store is not reachable (%s): serving 503 until it is", exc)
+            self.types_deferred = True
+
+    def _register_types(self, conn: Connection[Any]) -> None:
+        for name in self.db_type_names - self.psycopg_type_adapters.keys():
+            info = CompositeInfo.fetch(conn, f"{self.schema}.{name}")
+            if info is None:
+                return  # no tables yet: the worker's table check says what to do
+            register_composite(info, conn)
+            self.psycopg_type_adapters[name] = info
+            self.psycopg_python_types[name] = info.python_type
+        self.types_deferred = False
+
+
+def fail_fast(factory: InfrastructureFactory, timeout: float) -> None:
+    """Make ``factory``'s PostgreSQL datastore (if it has one) fail fast; before any recorder."""
+    datastore = getattr(factory, "datastore", None)
+    if isinstance(datastore, PostgresDatastore):
+        datastore.__class__ = FailFastDatastore  # the factory builds its datastore inline
+        pool = datastore.pool
+        pool.reconnect_timeout = RECONNECT_TIMEOUT
+        if isinstance(pool.kwargs, dict):
+            pool.kwargs["connect_timeout"] = max(1, int(timeout))  # libpq's, per attempt
+
+
+def probe(recorder: Any) -> dict[str, Any]:
+    """Ask the store for its newest notification id: ``{"ok", "ms"[, "error"]}``."""
+    started = time.perf_counter()
+    try:
+        recorder.max_notification_id()
+    except (StoreUnavailable, PersistenceError) as exc:
+        log.warning("store probe failed: %s", exc)  # the reason stays in the log, not the answer
+        return {"ok": False, "ms": _since(started), "error": UNAVAILABLE_MESSAGE}
+    return {"ok": True, "ms": _since(started)}
+
+
+def _since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 1)

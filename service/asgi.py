@@ -1,0 +1,146 @@
+"""The ASGI application ``arbiter serve`` runs (uvicorn in a gunicorn worker).
+
+Ordinary requests go to the Flask app through a2wsgi's WSGI adapter, on its own thread pool.  The
+live streams (``GET /api/games/<id>/stream``, ``GET /api/ladders/<id>/stream``) are first checked by
+the same Flask views (auth, 404s, bad ``window``, the input gate) on a small stream pool; a view
+that accepts leaves its :class:`~service.api.stream.Plan`, which is then served natively async
+(``service/api/async_stream.py``) and holds no thread while it waits."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from a2wsgi.wsgi import Body, build_environ
+from flask import Flask
+
+from service.api.async_stream import (
+    RETRY_AFTER,
+    Follower,
+    Receive,
+    Send,
+    StreamLimits,
+    TooManyStreams,
+    serve_events,
+)
+from service.api.errors import error_body
+from service.api.stream import PLAN_KEY, Plan
+from service.config import Config
+
+log = logging.getLogger(__name__)
+
+STREAM_PATH = re.compile(r"^/api/(games|ladders)/[^/]+/stream$")
+REQUEST_THREADS = 32  # ordinary requests (as the gthread worker had)
+STREAM_THREADS = 8  # stream set-up and the store polls of degraded or ladder streams
+
+Dispatched = tuple[int, list[tuple[bytes, bytes]], bytes, Plan | None]
+
+
+class LiveStreams:
+    """The stream endpoints: a limit slot, the Flask view's verdict, then the async stream."""
+
+    def __init__(self, flask_app: Flask, limits: StreamLimits) -> None:
+        self.flask_app = flask_app
+        self.limits = limits
+        self.pool = ThreadPoolExecutor(STREAM_THREADS, thread_name_prefix="stream")
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        client = (scope.get("client") or ("unknown", 0))[0]
+        try:
+            self.limits.acquire(client)
+        except TooManyStreams as exc:
+            await send_json(
+                send, exc.status, error_body("too_many_streams", exc.message, exc.details)
+            )
+            return
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            self.limits.release(client)
+
+    async def _serve(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        loop = asyncio.get_running_loop()
+        environ: dict[str, Any] = build_environ(scope, Body(loop, receive))  # type: ignore[arg-type, assignment]
+        status, headers, body, plan = await loop.run_in_executor(self.pool, self._dispatch, environ)
+        if plan is None or status != 200:
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await serve_events(send, receive, headers, Follower(plan, self.pool).events())
+
+    def _dispatch(self, environ: dict[str, Any]) -> Dispatched:
+        """Run the Flask app on this request; keep its plan instead of its (WSGI) stream."""
+        started: list[Any] = []
+
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Any:
+            started[:] = [int(status.split(" ", 1)[0]), headers]
+            return lambda chunk: None
+
+        iterable = self.flask_app(environ, start_response)
+        try:
+            plan = environ.get(PLAN_KEY)
+            body = b"" if plan is not None else b"".join(iterable)
+        finally:
+            getattr(iterable, "close", lambda: None)()
+        status, headers = started
+        raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+        return status, raw, body, plan
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+class ArbiterAsgi:
+    """Routes the stream endpoints to :class:`LiveStreams`, everything else to Flask."""
+
+    def __init__(self, flask_app: Flask, limits: StreamLimits) -> None:
+        self.flask_app = flask_app
+        self.wsgi = WSGIMiddleware(flask_app, workers=REQUEST_THREADS)  # type: ignore[arg-type]
+        self.streams = LiveStreams(flask_app, limits)
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+        elif (
+            scope["type"] == "http"
+            and scope["method"] == "GET"
+            and STREAM_PATH.match(scope["path"])
+        ):
+            await self.streams(scope, receive, send)
+        else:
+            await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
+
+    async def _lifespan(self, receive: Receive, send: Send) -> None:
+        while True:
+            event = (await receive())["type"]
+            if event == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif event == "lifespan.shutdown":
+                self.streams.close()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+async def send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"retry-after", str(RETRY_AFTER).encode()),
+    ]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
+def create_asgi(config: Config | None = None) -> ArbiterAsgi:
+    """The ASGI app: ``gunicorn -k uvicorn_worker.UvicornWorker 'service.asgi:create_asgi()'``."""
+    from service.app import create_app
+
+    config = config or Config.from_env()
+    limits = StreamLimits(config.streams_per_client, config.streams_max)
+    return ArbiterAsgi(create_app(config), limits)
