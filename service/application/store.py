@@ -146,6 +146,8 @@ def open_store(
     }
     cls = type("ArbiterStore", (ArbiterStore,), attrs)
     env = config.eventsourcing_env(create_tables=create_tables)
+    if config.store == "postgres":  # appends commit in one round trip (see the module)
+        env["APPLICATION_RECORDER_TOPIC"] = "service.adapters.postgres_recorder:OneTripRecorder"
     if interval:
         env["IS_SNAPSHOTTING_ENABLED"] = "y"
     return cls(env=env, ports=ports, broker=broker)

@@ -1,0 +1,415 @@
+"""Command throughput under concurrent load: the README's PostgreSQL + Redis set-up with 4 workers
+(``arbiter db migrate``, then gunicorn with 4 uvicorn workers on ``service.asgi:create_asgi()``) on a
+fresh PostgreSQL database made and dropped here, and beside it the SQLite single-process default
+(``arbiter serve``), in the same run.  16 clients (threads, each with one keep-alive connection)
+play 64 games (4 each, in turn) for a fixed time; reported: commands/s, p50 and p99 latency, and
+the PostgreSQL/SQLite ratios.  Target: >= 500 commands/s with PostgreSQL + 4 workers, p99 < 50 ms.
+
+The games are of ``bench-tally`` (``bench/systems.py``, loaded with ``ARBITER_PLUGINS``), whose
+rules cost next to nothing, so the figures measure the server (HTTP, auth, the input gate, the
+aggregate cache, the hash chain, the append, the publish) rather than a game's rules.  Each
+command is still taken from the game's own ``GET /api/games/<id>/actions`` (the one action
+vocabulary): the tally offers the same actions in every state, so one read per game is enough and
+the load is commands only.
+
+Environment: ``BENCH_SECONDS`` (measured time per set-up, default 15), ``BENCH_SETUPS``
+(``sqlite,postgres`` by default), ``TEST_POSTGRES_HOST``/``PORT``/``USER`` and ``BENCH_REDIS_URL``
+(default ``redis://127.0.0.1:6379/13``)."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+CLIENTS = 16
+GAMES = 64
+WORKERS = 4
+WARMUP_COMMANDS = 3  # per game, before the clock starts (fills each worker's aggregate cache)
+TARGET_RATE = 500.0
+TARGET_P99 = 0.050
+PG_HOST = os.environ.get("TEST_POSTGRES_HOST", "127.0.0.1")
+PG_PORT = os.environ.get("TEST_POSTGRES_PORT", "5432")
+PG_USER = os.environ.get("TEST_POSTGRES_USER", "postgres")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/13")
+PASSWORD = "benchmark-password"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of ``pid`` and its children now alive (Linux ``/proc``; 0 elsewhere):
+    the server's cost per command, a figure the machine's other load barely moves."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        pids += [int(c) for c in children]
+    total = 0.0
+    for each in pids:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+# -- the client ------------------------------------------------------------------------------------
+class Client:
+    """One keep-alive HTTP/1.1 connection (the standard library's: the cheapest client, so the
+    load generator takes as little as it can of the CPU the server needs)."""
+
+    def __init__(self, port: int, token: str | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.headers = {"Content-Type": "application/json"}
+        if token:
+            self.headers["Authorization"] = f"Bearer {token}"
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body)
+        self.conn.request(method, path, body=data, headers=self.headers)
+        response = self.conn.getresponse()
+        raw = response.read()
+        return response.status, json.loads(raw) if raw else None
+
+    def expect(self, status: int, method: str, path: str, body: Any = None) -> Any:
+        got, out = self.call(method, path, body)
+        if got != status:
+            raise RuntimeError(f"{method} {path}: {got} {out}")
+        return out
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@dataclass
+class Player:
+    """One client: its user, its games (id -> version) and the commands it takes in turn."""
+
+    port: int
+    token: str
+    games: dict[str, int]
+    commands: list[dict[str, Any]] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def run(self, start: threading.Barrier, stop: threading.Event) -> None:
+        client = Client(self.port, self.token)
+        try:
+            self._play(client, WARMUP_COMMANDS * len(self.games), None)
+            start.wait()
+            self._play(client, None, stop)
+        except Exception as exc:  # noqa: BLE001 - reported beside the figures
+            self.errors.append(repr(exc))
+            with contextlib.suppress(threading.BrokenBarrierError):
+                start.abort()
+        finally:
+            client.close()
+
+    def _play(self, client: Client, count: int | None, stop: threading.Event | None) -> None:
+        ids = list(self.games)
+        done = 0
+        while (count is None or done < count) and (stop is None or not stop.is_set()):
+            game = ids[done % len(ids)]
+            body = {
+                "expected_version": self.games[game],
+                "side": "a",
+                "command": self.commands[done % len(self.commands)],
+            }
+            started = time.perf_counter()
+            out = client.expect(201, "POST", f"/api/games/{game}/commands", body)
+            if stop is not None:
+                self.latencies.append(time.perf_counter() - started)
+            self.games[game] = out["version"]
+            done += 1
+
+
+def legal_commands(client: Client, game: str) -> list[dict[str, Any]]:
+    """The commands the game's actions offer side a (each template with its first choices)."""
+    actions = client.expect(200, "GET", f"/api/games/{game}/actions?side=a")
+    commands = []
+    for template in actions["actions"]:
+        command = {"type": template["type"], **template["fixed"]}
+        for name, choice in template["choose"].items():
+            options = choice.get("one_of") or choice.get("some_of")
+            command[name] = options[0] if "one_of" in choice else options[: choice.get("min", 1)]
+        commands.append(command)
+    if not commands:
+        raise RuntimeError(f"game {game} offers side a no action")
+    return commands
+
+
+def set_up_players(port: int) -> list[Player]:
+    """A user per client (signed in once), and its share of the games, each with its actions."""
+    players = []
+    anonymous = Client(port)
+    try:
+        for i in range(CLIENTS):
+            name = f"bench{i:02d}"
+            anonymous.expect(201, "POST", "/api/users", {"username": name, "password": PASSWORD})
+            token = anonymous.expect(
+                201, "POST", "/api/tokens", {"username": name, "password": PASSWORD}
+            )["token"]
+            client = Client(port, token)
+            games = {}
+            for _ in range(GAMES // CLIENTS):
+                created = client.expect(
+                    201,
+                    "POST",
+                    "/api/games",
+                    {"system": "bench-tally", "scenario": "race", "sides": {"a": name, "b": name}},
+                )
+                games[created["id"]] = created["version"]
+            commands = legal_commands(client, next(iter(games)))
+            client.close()
+            players.append(Player(port, token, games, commands))
+    finally:
+        anonymous.close()
+    return players
+
+
+@dataclass
+class Figures:
+    setup: str
+    commands: int
+    seconds: float
+    p50: float
+    p99: float
+    load: str
+    errors: list[str]
+    server_cpu: float = 0.0  # seconds of the server's processes while measured
+
+    @property
+    def rate(self) -> float:
+        return self.commands / self.seconds
+
+    def line(self) -> str:
+        return (
+            f"{self.setup:<28} {self.rate:8.0f} cmd/s   p50 {self.p50 * 1000:6.1f} ms   "
+            f"p99 {self.p99 * 1000:6.1f} ms   server CPU {self.server_cpu / self.commands * 1000:.2f} "
+            f"ms/cmd   ({self.commands} commands in {self.seconds:.1f} s; load average {self.load})"
+        )
+
+
+def drive(setup: str, port: int, seconds: float, server: int) -> Figures:
+    """Set up the players, warm up, then run every client for ``seconds`` (``server``: its pid)."""
+    players = set_up_players(port)
+    start = threading.Barrier(CLIENTS + 1)
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=p.run, args=(start, stop), name=f"client{i}", daemon=True)
+        for i, p in enumerate(players)
+    ]
+    for t in threads:
+        t.start()
+    with contextlib.suppress(threading.BrokenBarrierError):
+        start.wait(timeout=120)
+    began, cpu = time.perf_counter(), cpu_seconds(server)
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join(timeout=60)
+    elapsed, cpu = time.perf_counter() - began, cpu_seconds(server) - cpu
+    latencies = [x for p in players for x in p.latencies]
+    errors = [e for p in players for e in p.errors]
+    if not latencies:
+        raise RuntimeError(f"{setup}: no command completed: {errors[:3]}")
+    return Figures(
+        setup,
+        len(latencies),
+        elapsed,
+        percentile(latencies, 50),
+        percentile(latencies, 99),
+        load_average(),
+        errors,
+        cpu,
+    )
+
+
+# -- the servers -----------------------------------------------------------------------------------
+def wait_healthy(port: int, process: subprocess.Popen[bytes], timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}")
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            client = Client(port)
+            status, _ = client.call("GET", "/healthz")
+            client.close()
+            if status == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer /healthz within {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def running(command: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[int]:
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=out)
+        try:
+            wait_healthy(port, process)
+            yield process.pid
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def base_env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in list(env):
+        if name.startswith(("POSTGRES_", "ARBITER_")) or name == "REDIS_URL":
+            del env[name]
+    env.update(
+        ARBITER_VAR=str(tmp / "var"),
+        ARBITER_KEYS=str(tmp / "keys"),
+        ARBITER_PLUGINS="bench.systems",
+        ARBITER_SECRET_KEY=secrets.token_hex(32),
+    )
+    return env
+
+
+def run_sqlite(tmp: Path, seconds: float) -> Figures:
+    env = base_env(tmp / "sqlite")
+    env["ARBITER_STORE"] = "sqlite"
+    port = free_port()
+    command = [str(BIN / "arbiter"), "serve", "--port", str(port)]
+    with running(command, env, port, tmp / "sqlite.log") as server:
+        return drive("SQLite, arbiter serve", port, seconds, server)
+
+
+@contextlib.contextmanager
+def fresh_database() -> Iterator[str]:
+    """A new PostgreSQL database for this run, dropped afterwards."""
+    import psycopg
+
+    def admin() -> psycopg.Connection[Any]:
+        return psycopg.connect(
+            dbname="postgres",
+            host=PG_HOST,
+            port=PG_PORT,
+            user=PG_USER,
+            autocommit=True,
+            connect_timeout=3,
+        )
+
+    name = f"arbiter_bench_{uuid.uuid4().hex[:12]}"
+    with admin() as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield name
+    finally:
+        with admin() as conn:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                (name,),
+            )
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
+def run_postgres(tmp: Path, seconds: float) -> Figures:
+    with fresh_database() as dbname:
+        env = base_env(tmp / "postgres")
+        env.update(
+            ARBITER_STORE="postgres",
+            POSTGRES_DBNAME=dbname,
+            POSTGRES_HOST=PG_HOST,
+            POSTGRES_PORT=PG_PORT,
+            POSTGRES_USER=PG_USER,
+            REDIS_URL=REDIS_URL,
+        )
+        subprocess.run(
+            [str(BIN / "arbiter"), "db", "migrate"],
+            env=env,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        port = free_port()
+        command = [
+            str(BIN / "gunicorn"),
+            "-w",
+            str(WORKERS),
+            "-k",
+            "uvicorn_worker.UvicornWorker",
+            "--graceful-timeout",
+            "5",
+            "-b",
+            f"127.0.0.1:{port}",
+            "service.asgi:create_asgi()",
+        ]
+        with running(command, env, port, tmp / "postgres.log") as server:
+            return drive(f"PostgreSQL + Redis, {WORKERS} workers", port, seconds, server)
+
+
+RUNS = {"sqlite": run_sqlite, "postgres": run_postgres}
+
+
+def report(results: dict[str, Figures]) -> None:
+    print(f"{CLIENTS} clients, {GAMES} games of bench-tally, one command per request (keep-alive)")
+    for figures in results.values():
+        print(figures.line())
+        for error in figures.errors[:3]:
+            print(f"   error: {error}")
+    pg, lite = results.get("postgres"), results.get("sqlite")
+    if pg and lite:
+        print(
+            f"PostgreSQL/SQLite: throughput {pg.rate / lite.rate:.2f}x   "
+            f"p50 {pg.p50 / lite.p50:.2f}x   p99 {pg.p99 / lite.p99:.2f}x"
+        )
+    if pg:
+        met = pg.rate >= TARGET_RATE and pg.p99 < TARGET_P99
+        print(
+            f"target >= {TARGET_RATE:.0f} cmd/s and p99 < {TARGET_P99 * 1000:.0f} ms with "
+            f"PostgreSQL + {WORKERS} workers: {'met' if met else 'MISSED'} "
+            f"({pg.rate / TARGET_RATE:.2f}x of the rate, p99 {pg.p99 / TARGET_P99:.2f}x of its bound)"
+        )
+
+
+def main() -> None:
+    seconds = float(os.environ.get("BENCH_SECONDS", "15"))
+    setups = [s.strip() for s in os.environ.get("BENCH_SETUPS", "sqlite,postgres").split(",")]
+    results: dict[str, Figures] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for setup in setups:
+            print(f"{setup}: running ({seconds:.0f} s; load average {load_average()})", flush=True)
+            results[setup] = RUNS[setup](Path(tmp), seconds)
+    report(results)
+    failures = [e for f in results.values() for e in f.errors]
+    if failures:
+        raise RuntimeError(f"{len(failures)} client(s) failed: {failures[0]}")
+
+
+if __name__ == "__main__":
+    main()
