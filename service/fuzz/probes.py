@@ -76,10 +76,26 @@ def _backbone_view(state: State, seen: State, side: str | None) -> list[str]:
         if other in replacements and replacements[other] != HIDDEN:
             problems.append(f"the {other} replacements are shown before both are placed (13.2)")
     hidden = _backbone_hidden_units(state, side)
-    leaked = _mentions(seen, hidden)
+    # the scenario's own data (its order of battle, reserves, garrisons) is published: naming a unit
+    # there says nothing of where it is
+    public = seen.get("data") == state.get("data")
+    leaked = _mentions({k: v for k, v in seen.items() if not (k == "data" and public)}, hidden)
     if leaked:
         problems.append(f"units hidden under a stack are named: {', '.join(leaked)} (19.2)")
     return problems
+
+
+def _backbone_unseen(event: RulesEvent, before: State, side: str | None) -> set[str]:
+    """The units an event may not name to ``side`` (19.2): those hidden under a stack before and
+    after it (a unit seen coming out of a stack, or going under one, is seen moving), and those a
+    deployment puts on the map under a stack (where the other side has not seen them)."""
+    fog = importlib.import_module("service.rules.backbone.fog")
+    declared = importlib.import_module("service.rules.backbone.declared")
+    after = declared.EVENTS.apply(fog.copy_state(before), RulesEvent(event.type, event.data))
+    hidden_after = _backbone_hidden_units(after, side)
+    pending = {uid for uid, u in before["units"].items() if u.get("status") == "pending"}
+    unseen: set[str] = (_backbone_hidden_units(before, side) | pending) & hidden_after
+    return unseen
 
 
 def _backbone_event(
@@ -94,7 +110,7 @@ def _backbone_event(
     if event.type == "ReplacementsChosen" and other_side and data.get("steps") != HIDDEN:
         problems.append("the other side's replacements are shown (13.2)")
     if before.get("options", {}).get("limited_intelligence"):
-        leaked = _mentions(data, _backbone_hidden_units(before, side))
+        leaked = _mentions(data, _backbone_unseen(event, before, side))
         if leaked:
             problems.append(f"units hidden under a stack are named: {', '.join(leaked)} (19.2)")
     return problems
