@@ -1,6 +1,11 @@
 """The ASGI application ``arbiter serve`` runs (uvicorn in a gunicorn worker).
 
-Ordinary requests go to the Flask app through a2wsgi's WSGI adapter, on its own thread pool.  The
+Ordinary requests go to the Flask app on a thread pool in one trip (:class:`OneTrip`): the body
+(at most the input gate's size, its length declared) is read on the event loop, the Flask app runs
+once in a thread, and its response is sent from the loop -- rather than a2wsgi's hop back to the
+loop for the body, the status and each chunk.  A streamed response (no ``Content-Length``) is sent
+chunk by chunk as it is made, and a body that is larger, chunked or of no declared length goes
+through a2wsgi's WSGI adapter as before (Flask then refuses it past the limit).  The
 live streams (``GET /api/games/<id>/stream``, ``GET /api/ladders/<id>/stream``) are first checked by
 the same Flask views (auth, 404s, bad ``window``, the input gate) on a small stream pool; a view
 that accepts leaves its :class:`~service.api.stream.Plan`, which is then served natively async
@@ -9,6 +14,9 @@ that accepts leaves its :class:`~service.api.stream.Plan`, which is then served 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
+import io
 import json
 import logging
 import re
@@ -18,6 +26,7 @@ from typing import Any
 from a2wsgi import WSGIMiddleware
 from a2wsgi.wsgi import Body, build_environ
 from flask import Flask
+from werkzeug.wsgi import ClosingIterator
 
 from service.api.async_stream import (
     RETRY_AFTER,
@@ -29,6 +38,7 @@ from service.api.async_stream import (
     serve_events,
 )
 from service.api.errors import error_body
+from service.api.gate import MAX_BODY
 from service.api.stream import PLAN_KEY, Plan
 from service.config import Config
 
@@ -39,6 +49,87 @@ REQUEST_THREADS = 32  # ordinary requests (as the gthread worker had)
 STREAM_THREADS = 8  # stream set-up and the store polls of degraded or ladder streams
 
 Dispatched = tuple[int, list[tuple[bytes, bytes]], bytes, Plan | None]
+Headers = list[tuple[bytes, bytes]]
+Ran = tuple[int, Headers, bytes, Any]  # status, headers, body, the rest of a streamed body
+
+
+def asgi_headers(headers: list[tuple[str, str]]) -> Headers:
+    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+
+
+class OneTrip:
+    """Ordinary requests with a small body of declared length: read on the loop, one trip to a
+    thread for the Flask app, the response sent from the loop."""
+
+    def __init__(self, flask_app: Flask, pool: ThreadPoolExecutor) -> None:
+        self.flask_app = flask_app
+        self.pool = pool
+
+    @staticmethod
+    def fits(scope: dict[str, Any]) -> bool:
+        """A body of declared length within the gate's limit, or none (no length, not chunked)."""
+        length = None
+        for name, value in scope["headers"]:
+            if name == b"transfer-encoding":
+                return False
+            if name == b"content-length":
+                if length is not None:
+                    return False
+                length = value
+        return length is None or (length.isdigit() and int(length) <= MAX_BODY)
+
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+        body = await read_body(receive)
+        loop = asyncio.get_running_loop()
+        environ: dict[str, Any] = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type, assignment]
+        in_context = functools.partial(contextvars.copy_context().run, self._run, environ)
+        status, headers, first, rest = await loop.run_in_executor(self.pool, in_context)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        if rest is None:
+            await send({"type": "http.response.body", "body": first})
+            return
+        try:
+            while (chunk := await loop.run_in_executor(self.pool, next, rest, None)) is not None:
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b""})
+        finally:
+            await loop.run_in_executor(self.pool, getattr(rest, "close", lambda: None))
+
+    def _run(self, environ: dict[str, Any]) -> Ran:
+        """The Flask app on ``environ``: its whole body, or (streamed) the rest to iterate."""
+        started: list[Any] = []
+
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Any:
+            started[:] = [int(status.split(" ", 1)[0]), headers]
+            return lambda chunk: None
+
+        iterable = self.flask_app(environ, start_response)
+        status, headers = started
+        if not any(k.lower() == "content-length" for k, _ in headers):
+            return (
+                status,
+                asgi_headers(headers),
+                b"",
+                ClosingIterator(iter(iterable), [getattr(iterable, "close", lambda: None)]),
+            )
+        try:
+            return status, asgi_headers(headers), b"".join(iterable), None
+        finally:
+            getattr(iterable, "close", lambda: None)()
+
+
+async def read_body(receive: Receive) -> bytes:
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
 
 
 class LiveStreams:
@@ -90,8 +181,7 @@ class LiveStreams:
         finally:
             getattr(iterable, "close", lambda: None)()
         status, headers = started
-        raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
-        return status, raw, body, plan
+        return status, asgi_headers(headers), body, plan
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
@@ -103,6 +193,7 @@ class ArbiterAsgi:
     def __init__(self, flask_app: Flask, limits: StreamLimits) -> None:
         self.flask_app = flask_app
         self.wsgi = WSGIMiddleware(flask_app, workers=REQUEST_THREADS)  # type: ignore[arg-type]
+        self.one_trip = OneTrip(flask_app, self.wsgi.executor)  # the same request threads
         self.streams = LiveStreams(flask_app, limits)
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
@@ -114,6 +205,8 @@ class ArbiterAsgi:
             and STREAM_PATH.match(scope["path"])
         ):
             await self.streams(scope, receive, send)
+        elif scope["type"] == "http" and self.one_trip.fits(scope):
+            await self.one_trip(scope, receive, send)
         else:
             await self.wsgi(scope, receive, send)  # type: ignore[arg-type]
 
