@@ -97,16 +97,7 @@ class OneTrip:
 
     def _run(self, environ: dict[str, Any]) -> Ran:
         """The Flask app on ``environ``: its whole body, or (streamed) the rest to iterate."""
-        started: list[Any] = []
-
-        def start_response(
-            status: str, headers: list[tuple[str, str]], exc_info: Any = None
-        ) -> Any:
-            started[:] = [int(status.split(" ", 1)[0]), headers]
-            return lambda chunk: None
-
-        iterable = self.flask_app(environ, start_response)
-        status, headers = started
+        status, headers, iterable = call_wsgi(self.flask_app, environ)
         if not any(k.lower() == "content-length" for k, _ in headers):
             return (
                 status,
@@ -118,6 +109,18 @@ class OneTrip:
             return status, asgi_headers(headers), b"".join(iterable), None
         finally:
             getattr(iterable, "close", lambda: None)()
+
+
+def call_wsgi(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], Any]:
+    """Call a WSGI app: its status code, its headers and its body iterable."""
+    started: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        started[:] = [int(status.split(" ", 1)[0]), headers]
+        return lambda chunk: None
+
+    iterable = app(environ, start_response)
+    return started[0], started[1], iterable
 
 
 async def read_body(receive: Receive) -> bytes:
@@ -166,21 +169,12 @@ class LiveStreams:
 
     def _dispatch(self, environ: dict[str, Any]) -> Dispatched:
         """Run the Flask app on this request; keep its plan instead of its (WSGI) stream."""
-        started: list[Any] = []
-
-        def start_response(
-            status: str, headers: list[tuple[str, str]], exc_info: Any = None
-        ) -> Any:
-            started[:] = [int(status.split(" ", 1)[0]), headers]
-            return lambda chunk: None
-
-        iterable = self.flask_app(environ, start_response)
+        status, headers, iterable = call_wsgi(self.flask_app, environ)
         try:
             plan = environ.get(PLAN_KEY)
             body = b"" if plan is not None else b"".join(iterable)
         finally:
             getattr(iterable, "close", lambda: None)()
-        status, headers = started
         return status, asgi_headers(headers), body, plan
 
     def close(self) -> None:

@@ -66,11 +66,15 @@ class OneTripRecorder(PostgresApplicationRecorder):
     ) -> Sequence[int] | None:
         if not stored_events or not self.one_trip:
             return super().insert_events(stored_events, **kwargs)
-        rows = [
-            self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)
-            for e in stored_events
-        ]
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            # the composite type is known once a connection has been made (a store that was
+            # unreachable since start-up has none yet): build the rows after connecting
+            rows = [
+                self.construct_pg_stored_event(
+                    e.originator_id, e.originator_version, e.topic, e.state
+                )
+                for e in stored_events
+            ]
             try:
                 curs.execute(self.append_statement, (rows,), prepare=True)
             except psycopg.errors.UndefinedFunction:

@@ -143,7 +143,8 @@ class ArbiterApi(Api):
             message = f"invalid request: {first[0]}: {first[1][0]}"
             return jsonify(error_body("invalid", message, details)), 400
         if status >= 500:
-            log.error("internal error: %s", error)
+            original = getattr(error, "original_exception", None)
+            log.error("internal error: %s", error, exc_info=original)
         message = data.get("message") or error.description or error.name
         return jsonify(error_body(HTTP_CODES.get(status, "error"), str(message))), status
 

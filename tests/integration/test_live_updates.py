@@ -2,30 +2,22 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import redis
 
 from service.adapters.broker import InProcessBroker, RedisBroker
 from service.app import create_app
 from tests.conftest import make_config
+from tests.support.aio import run_async
 from tests.support.api import ApiHelper
 from tests.support.services import redis_url
 from tests.support.sse import SseReader
 
 SIDES = {"red": "alice", "blue": "bob"}
 DEAD_REDIS = "redis://127.0.0.1:6399/0"  # nothing listens there
-
-
-def run_async(coroutine: Any) -> Any:
-    """Run a coroutine to its end on a thread of its own: the browser tests' Playwright (sync API)
-    keeps an event loop running on the main thread for the whole session."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def stream(api: ApiHelper, game_id: str, window: int = 3) -> SseReader:
@@ -196,7 +188,6 @@ def test_async_subscribe_to_a_dead_redis_raises_connection_error() -> None:
 def test_an_async_stream_outlives_a_store_outage_while_redis_is_down() -> None:
     """Degraded (no broker) and the store's first poll fails: the stream goes on and announces
     the move once the store answers."""
-    from concurrent.futures import ThreadPoolExecutor
 
     from service.api.async_stream import Follower
     from service.api.stream import RETRY, Plan

@@ -4,7 +4,6 @@ gate's limit or of undeclared length left to Flask (413 / read as before)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +14,7 @@ from flask import Flask, Response, request
 from service.api import gate
 from service.api.async_stream import StreamLimits
 from service.asgi import ArbiterAsgi, OneTrip
+from tests.support.aio import run_async
 
 
 def flask_app() -> Flask:
@@ -63,7 +63,7 @@ def call(
         "client": ("127.0.0.1", 5000),
         "server": ("127.0.0.1", 8000),
     }
-    asyncio.run(app(scope, receive, send))
+    run_async(app(scope, receive, send))
     start = sent[0]
     return start["status"], dict(start["headers"]), sent[1:]
 
