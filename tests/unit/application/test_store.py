@@ -3,6 +3,8 @@ from events, from snapshots and from its cache -- with no global set-up."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from service.application.clubs import ClubService
@@ -14,6 +16,20 @@ from service.domain.users import User
 from tests.fixtures.duel import SYSTEM as DUEL
 from tests.fixtures.duel.ports import duel_ports
 from tests.unit.application.conftest import SHOT, FakeBroker, World, open_memory_store
+
+
+def new_duel(ports: Any) -> Game:
+    """A duel at dawn, red first, between users ``a`` and ``b``, with a fixed seed."""
+    return Game.start(
+        system="duel",
+        scenario="dawn",
+        options={"first": "red"},
+        sides={"red": "a", "blue": "b"},
+        created_by="a",
+        seed="0" * 64,
+        initial_state=DUEL.initial_state("dawn", {"first": "red"}),
+        ports=ports,
+    )
 
 
 def test_commit_maps_a_lost_race_to_the_callers_conflict_and_writes_nothing(world: World) -> None:
@@ -81,16 +97,7 @@ def test_a_game_rebuilt_from_stored_events_with_the_ports_equals_the_live_one(
 def test_snapshots_give_the_state_of_a_full_replay_at_every_version() -> None:
     ports = duel_ports()
     with_snapshots = open_memory_store(ports, FakeBroker(), snapshot_every=3)
-    world_game = Game.start(
-        system="duel",
-        scenario="dawn",
-        options={"first": "red"},
-        sides={"red": "a", "blue": "b"},
-        created_by="a",
-        seed="0" * 64,
-        initial_state=DUEL.initial_state("dawn", {"first": "red"}),
-        ports=ports,
-    )
+    world_game = new_duel(ports)
     with_snapshots.commit(world_game)
     for side, user in [("red", "a"), ("blue", "b")] * 4:
         game: Game = with_snapshots.repository.get(world_game.id)
@@ -115,16 +122,7 @@ def test_snapshots_give_the_state_of_a_full_replay_at_every_version() -> None:
 def test_a_cached_game_is_fast_forwarded_with_its_rules() -> None:
     ports = duel_ports()
     store = open_memory_store(ports, FakeBroker(), cache=10)
-    game = Game.start(
-        system="duel",
-        scenario="dawn",
-        options={"first": "red"},
-        sides={"red": "a", "blue": "b"},
-        created_by="a",
-        seed="0" * 64,
-        initial_state=DUEL.initial_state("dawn", {"first": "red"}),
-        ports=ports,
-    )
+    game = new_duel(ports)
     store.commit(game)
     store.repository.get(game.id)  # cached at version 1
     game.execute(side="red", user="a", command={"type": "pass"}, seed="0" * 64, ports=ports)
