@@ -1,8 +1,11 @@
-"""Search quality and speed on the development set: whoosh KnowledgeBase vs a SQLite FTS5 baseline.
+"""Search quality and speed on the development set: whoosh KnowledgeBase vs a SQLite FTS5 baseline,
+event links on the event set, and ``GET /api/rules/search`` over HTTP.
 
 Prints Recall@5 (share of each question's relevant entries found in the top 5, averaged), Hit@5
 (a relevant entry in the top 5), MRR (first relevant rank, top 10), query latency p50/p99 and
-index build time, side by side.  Run: ``python bench/bench_search.py [--json]``.
+index build time, side by side; then precision@5 and recall@5 of the links of each event of
+``bench/data/eventset.json`` (governing entries, related rulings); then the HTTP search latency
+against a real ``arbiter serve``.  Run: ``python bench/bench_search.py [--json] [--no-http]``.
 """
 
 from __future__ import annotations
@@ -24,10 +27,14 @@ sys.path.insert(0, str(ROOT))
 
 from faq.corpus import DEFAULT_CORPUS, corpus_hash, load_corpus  # noqa: E402
 from faq.index import HEADING_BOOST, IndexStore  # noqa: E402
-from faq.model import Entry  # noqa: E402
+from faq.model import ClubRuling, Entry  # noqa: E402
 from faq.search import KnowledgeBase  # noqa: E402
+from service.rules.registry import build_registry  # noqa: E402
+from service.rules.rulebook import shipped_rulebooks  # noqa: E402
 
 DEVSET = ROOT / "bench" / "data" / "devset.json"
+EVENTSET = ROOT / "bench" / "data" / "eventset.json"
+HTTP_QUERIES = 400
 ROUNDS = 5
 Searcher = Callable[[str, int], list[str]]
 
@@ -56,27 +63,171 @@ def quality(search: Searcher, devset: list[dict]) -> dict[str, float]:
 def latency(search: Searcher, devset: list[dict]) -> dict[str, float]:
     for item in devset:  # warm up
         search(item["q"], 10)
-    times = []
+    times, cpu = [], []
     for _ in range(ROUNDS):
         for item in devset:
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             search(item["q"], 10)
             times.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.thread_time() - started_cpu) * 1000)
     times.sort()
-    return {"p50_ms": times[len(times) // 2], "p99_ms": times[int(len(times) * 0.99) - 1]}
+    cpu.sort()
+    n99 = int(len(times) * 0.99) - 1
+    return {
+        "p50_ms": times[len(times) // 2],
+        "p99_ms": times[n99],
+        # CPU time of the searching thread: what a query costs, whatever else the machine runs
+        "cpu_p50_ms": cpu[len(cpu) // 2],
+        "cpu_p99_ms": cpu[n99],
+    }
 
 
 # -- whoosh -----------------------------------------------------------------------------------------
 def whoosh_engine(tmp: Path, entries: list[Entry]) -> tuple[Searcher, float]:
     store = IndexStore(tmp / "index")
     with store.lock():
-        meta = store.build(entries, corpus_hash(DEFAULT_CORPUS))
+        meta = store.build(entries, corpus_hash(DEFAULT_CORPUS, shipped_rulebooks()))
     kb = KnowledgeBase(tmp / "index")
 
     def search(q: str, limit: int) -> list[str]:
         return [r["id"] for r in kb.search(q, limit=limit)]
 
     return search, meta["build_seconds"]
+
+
+# -- event links ----------------------------------------------------------------------------------
+def _pr(found: list[str], wanted: list[str]) -> tuple[float, float | None]:
+    """precision@5 (of what is shown; nothing shown is right only when nothing is wanted) and
+    recall@5 (``None`` when nothing is wanted)."""
+    top = found[:5]
+    hit = len(set(top) & set(wanted))
+    precision = hit / len(top) if top else (0.0 if wanted else 1.0)
+    recall = hit / min(len(wanted), 5) if wanted else None
+    return precision, recall
+
+
+def event_links(tmp: Path) -> dict[str, float]:
+    """Precision@5 / recall@5 of each event's links against the set's judgements."""
+    data = json.loads(EVENTSET.read_text(encoding="utf-8"))
+    clubs = [
+        ClubRuling(**{**c, "rule_refs": tuple(c["rule_refs"]), "topics": tuple(c["topics"])})
+        for c in data["club_rulings"]
+    ]
+    kb = KnowledgeBase(tmp / "events-index", club_rulings=lambda: clubs)
+    systems = {s.name: s for s in build_registry()}
+    gp, gr, rp, rr, abstained = [], [], [], [], 0
+    times = []
+    for ev in data["events"]:
+        system = systems[ev["game"]]
+        declared = system.governing(ev["type"])
+        started = time.perf_counter()
+        out = kb.for_event(
+            system.document or system.name,
+            declared.sections,
+            declared.topics,
+            ev["facts"],
+            limit=5,
+            event_type=ev["type"],
+        )
+        times.append((time.perf_counter() - started) * 1000)
+        p, r = _pr([g["id"] for g in out["governing"]], ev["governing"])
+        gp.append(p)
+        gr.append(r if r is not None else 1.0)
+        p, r = _pr([x["id"] for x in out["related"]], ev["related"])
+        rp.append(p)
+        if r is not None:
+            rr.append(r)
+        abstained += 1 if not out["related"] and not ev["related"] else 0
+    kb.close()
+    times.sort()
+    return {
+        "events": len(data["events"]),
+        "governing_p_at_5": statistics.mean(gp),
+        "governing_r_at_5": statistics.mean(gr),
+        "related_p_at_5": statistics.mean(rp),
+        "related_r_at_5": statistics.mean(rr) if rr else 1.0,
+        "events_with_related": len(rr),
+        "right_no_ruling_is_close": abstained,
+        "for_event_p50_ms": times[len(times) // 2],
+    }
+
+
+def _process_cpu(pid: int) -> float:
+    """User + system CPU seconds used by a process and its descendants (its workers), from
+    /proc: ``utime`` and ``stime`` of each."""
+    stats: dict[int, tuple[int, int]] = {}  # pid -> (parent, ticks)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        stats[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    tree, grew = {pid}, True
+    while grew:
+        more = {p for p, (parent, _) in stats.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(stats[p][1] for p in tree if p in stats) / os.sysconf("SC_CLK_TCK")
+
+
+# -- HTTP -----------------------------------------------------------------------------------------
+def http_latency(devset: list[dict]) -> dict[str, float] | str:
+    """``GET /api/rules/search`` p50/p99 against a real ``arbiter serve`` over loopback."""
+    import socket
+    import subprocess
+
+    import requests
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, ARBITER_VAR=tmp, ARBITER_STORE="sqlite")
+        env.pop("REDIS_URL", None)
+        arbiter = str(Path(sys.executable).parent / "arbiter")
+        server = subprocess.Popen(
+            [arbiter, "serve", "--port", str(port)],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                try:
+                    requests.get(base + "/healthz", timeout=5)
+                    break
+                except requests.RequestException:
+                    if server.poll() is not None:
+                        return "the server did not start"
+                    time.sleep(0.1)
+            session = requests.Session()
+            url = base + "/api/rules/search"
+            games = ("merida", "backbone", "bizkaya", "barcelona", None)
+            for item in devset:  # warm up: the index is built on first use
+                session.get(url, params={"q": item["q"]}, timeout=120).raise_for_status()
+            times = []
+            cpu_before = _process_cpu(server.pid)
+            for n in range(HTTP_QUERIES):
+                item = devset[n % len(devset)]
+                params = {"q": item["q"]}
+                game = games[n % len(games)]
+                if game:
+                    params["game"] = game
+                started = time.perf_counter()
+                session.get(url, params=params, timeout=10).raise_for_status()
+                times.append((time.perf_counter() - started) * 1000)
+            cpu = (_process_cpu(server.pid) - cpu_before) / HTTP_QUERIES * 1000
+            times.sort()
+            return {
+                "p50_ms": times[len(times) // 2],
+                "p99_ms": times[int(len(times) * 0.99) - 1],
+                "server_cpu_ms_per_request": cpu,
+            }
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
 
 
 # -- FTS5 baseline ------------------------------------------------------------------------------------
@@ -112,26 +263,40 @@ def main(argv: list[str] | None = None) -> int:
     """``argv`` defaults to none (as when ``python -m bench`` calls ``main()``)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--no-http", action="store_true", help="skip the HTTP measurement")
     args = parser.parse_args(argv or [])
     devset = load_devset()
     started = time.perf_counter()
     entries = load_corpus(DEFAULT_CORPUS).entries
     parse_s = time.perf_counter() - started
     figures: dict[str, dict[str, float]] = {}
+    subsets: dict[str, dict[str, dict[str, float]]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, (search, build_s) in (
             ("whoosh", whoosh_engine(Path(tmp), entries)),
             ("fts5", fts5_engine(entries)),
         ):
+            subsets[name] = {
+                label: quality(search, [q for q in devset if (q.get("set") == "issue-15") == new])
+                for label, new in (("earlier", False), ("issue-15", True))
+            }
             figures[name] = {
                 **quality(search, devset),
                 **latency(search, devset),
                 "build_s": build_s,
                 "build_with_parse_s": build_s + parse_s,
             }
+        links = event_links(Path(tmp))
+    http: dict[str, float] | str = "skipped (--no-http)"
+    if not args.no_http:
+        try:
+            http = http_latency(devset)
+        except Exception as exc:  # noqa: BLE001 - the search figures stand without it
+            http = f"not measured: {exc!r}"
     if args.json:
         out = {"questions": len(devset), "entries": len(entries), "loadavg": os.getloadavg()}
-        print(json.dumps({**out, **figures}, indent=1))
+        extra = {"subsets": subsets, "event_links": links, "http": http}
+        print(json.dumps({**out, **figures, **extra}, indent=1))
         return 0
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Search benchmark: {len(devset)} dev-set questions, {len(entries)} entries")
@@ -143,12 +308,41 @@ def main(argv: list[str] | None = None) -> int:
         ("mrr", "MRR"),
         ("p50_ms", "latency p50 (ms)"),
         ("p99_ms", "latency p99 (ms)"),
+        ("cpu_p50_ms", "CPU per query p50"),
+        ("cpu_p99_ms", "CPU per query p99"),
         ("build_s", "index build (s)"),
         ("build_with_parse_s", "parse + build (s)"),
     ):
         w, f = figures["whoosh"][key], figures["fts5"][key]
         ratio = f"{w / f:.2f}x" if f else "-"
         print(f"{label:<22}{w:>12.3f}{f:>12.3f}{ratio:>10}")
+    for label in ("earlier", "issue-15"):
+        w, f = subsets["whoosh"][label], subsets["fts5"][label]
+        print(
+            f"  {label} questions: Recall@5 {w['recall_at_5']:.3f} vs {f['recall_at_5']:.3f}, "
+            f"MRR {w['mrr']:.3f} vs {f['mrr']:.3f}"
+        )
+    print(
+        f"\nEvent links: {links['events']} events of bench/data/eventset.json "
+        f"({links['events_with_related']} with related rulings wanted)"
+    )
+    print(f"{'links':<22}{'P@5':>12}{'R@5':>12}")
+    print(f"{'governing':<22}{links['governing_p_at_5']:>12.3f}{links['governing_r_at_5']:>12.3f}")
+    print(
+        f"{'related rulings':<22}{links['related_p_at_5']:>12.3f}{links['related_r_at_5']:>12.3f}"
+    )
+    print(
+        f"'no FWtBT ruling is close' and right: {links['right_no_ruling_is_close']} events; "
+        f"for_event p50 {links['for_event_p50_ms']:.2f} ms"
+    )
+    if isinstance(http, dict):
+        print(
+            f"\nGET /api/rules/search over HTTP ({HTTP_QUERIES} requests, a real arbiter serve): "
+            f"p50 {http['p50_ms']:.2f} ms, p99 {http['p99_ms']:.2f} ms; "
+            f"server CPU {http['server_cpu_ms_per_request']:.2f} ms per request"
+        )
+    else:
+        print(f"\nGET /api/rules/search over HTTP: {http}")
     return 0
 
 

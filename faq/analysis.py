@@ -17,7 +17,8 @@ from whoosh.analysis import Analyzer, Filter, LanguageAnalyzer, Token
 
 from faq.synonyms import SYNONYM_GROUPS
 
-TOKEN_PATTERN = re.compile(r"(?i:\b[a-z]/[a-z]\b)|\w+(?:\.?\w+)*")
+#: ``c/m`` and ``a/c`` stay whole, and so do ``re-`` words: "re-enter" is not the unit size RE
+TOKEN_PATTERN = re.compile(r"(?i:\b[a-z]/[a-z]\b)|(?i:\bre-[a-z]+)|\w+(?:\.?\w+)*")
 GROUP_PREFIX = "~"
 
 

@@ -91,11 +91,13 @@ def index_cmd() -> None:
 @click.option("--limit", default=10, show_default=True, type=int, help="Results (1..100).")
 @click.option("--document", default=None, help="fwtbt-faq, a game's rulebook (its system name), "
               "club or club:<id>.")  # fmt: skip
+@click.option("--game", default=None, help="Scope to a game (its system name): its rulebook "
+              "first, then club rulings, then the FWtBT FAQ and other games.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array, best first.")
-def search(query: str, limit: int, document: str | None, as_json: bool) -> None:
+def search(query: str, limit: int, document: str | None, game: str | None, as_json: bool) -> None:
     """Search rulings and rules."""
     try:
-        results = knowledge_base().search(query, limit=limit, document=document)
+        results = knowledge_base().search(query, limit=limit, document=document, game=game)
     except QueryError as exc:
         if as_json:
             click.echo(json.dumps({"error": {"field": exc.field, "reason": exc.reason}}), err=True)
@@ -106,4 +108,4 @@ def search(query: str, limit: int, document: str | None, as_json: bool) -> None:
         click.echo(json.dumps(results, indent=1, ensure_ascii=False))
         return
     for r in results:
-        click.echo(f"{r['score']:>8.2f}  {r['id']}\n          {r['heading']}")
+        click.echo(f"{r['score']:>8.2f}  {r['id']}  ({r['source']})\n          {r['heading']}")

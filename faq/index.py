@@ -17,6 +17,7 @@ import contextlib
 import fcntl
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -30,7 +31,7 @@ from faq.model import CLUB_RULING, Answer, ClubRuling, Entry
 from faq.refs import ancestors
 from faq.topics import topics_for
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 WRITER_TIMEOUT = 30.0
 HEADING_BOOST = 1.5
 
@@ -59,6 +60,14 @@ def schema() -> fields.Schema:
     )
 
 
+#: answer and question part markers at a line's start (``A1:``, ``Q.a)``, ``a3.1)``): not words
+_MARKERS = re.compile(r"^[QqAa](?:\d+(?:\.\d+)?[a-z]?|\.[a-z])?(?:[:.]|(?<=[\da-z])\))[ \t]*", re.M)
+
+
+def strip_markers(text: str) -> str:
+    return _MARKERS.sub("", text)
+
+
 def document_fields(entry: Entry) -> dict[str, Any]:
     tree = {a for r in entry.rule_refs for a in ancestors(r)}
     text_refs = [r for r in entry.rule_refs if r not in entry.heading_refs]
@@ -70,8 +79,19 @@ def document_fields(entry: Entry) -> dict[str, Any]:
         "applies_to": entry.applies_to or "any",
         "number": entry.number or "",
         "order": entry.order,
-        "heading": entry.heading + ("\n" + entry.group if entry.group else ""),
-        "content": "\n".join(t for t in (entry.question, entry.answer_text, entry.text) if t),
+        "heading": "\n".join(
+            t
+            for t in (
+                entry.heading,
+                entry.extra.get("parent_heading"),
+                entry.extra.get("contents_title"),
+                entry.group,
+            )
+            if t
+        ),
+        "content": strip_markers(
+            "\n".join(t for t in (entry.question, entry.answer_text, entry.text) if t)
+        ),
         "refs": ",".join(entry.heading_refs),
         "refs_text": ",".join(text_refs),
         "ref_tree": ",".join(sorted(tree)),

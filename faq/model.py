@@ -31,6 +31,8 @@ class Answer:
     source: str | None = None
     note: str | None = None
     signed: str | None = None  # the signature line verbatim
+    shared_signature: bool = False  # signed by one signature after a later answer
+    overruled: bool = False  # its signature is noted "overruled later"
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -35,6 +35,17 @@ _DATE = re.compile(
 )
 _SOURCE = re.compile(r"^TEM \d+$")
 _INITIALS = re.compile(r"^[A-Z]{2,4}$")
+_FOOTER = re.compile(r"©\s*Copyright|^Belli Ludi\b")
+_OVERRULED = re.compile(r"overruled", re.I)
+#: an authority's full name, by initials: answers signed "[RCV]" and "[RCV, Rules Guru]" are one
+#: authority ("RCV, Rules Guru"); the most complete form the FAQ uses is kept
+AUTHORITY_NAMES = {
+    "AEG": "AEG, Developer",
+    "JAM": "JAM, Designer",
+    "RCV": "RCV, Rules Guru",
+    "DAT": "DAT, Rules Judge",
+    "DPS": "DPS, Rules Judge",
+}
 
 
 @dataclass
@@ -45,11 +56,14 @@ class Section:
     line: int
     refs: list[str]
     questions: list[Entry] = field(default_factory=list)
+    #: a sub-section's parent (``also 27B1 & port arrivals`` under ``Rule 34F -- Danger Zones``)
+    parent: Section | None = None
 
 
 @dataclass
 class FaqParse:
     sections: list[Section]
+    footer: str = ""  # the publisher's copyright lines, kept out of every ruling
 
     @property
     def entries(self) -> list[Entry]:
@@ -63,15 +77,19 @@ def parse_signature(line: str) -> Answer:
     if note and set(note) <= set(" &"):
         note = None
     if len(sigs) > 1:  # [RCV] & [JAM]
-        names = " & ".join(s.strip() for s in sigs)
-        return Answer(text="", authority=names, initials=names, signed=line.strip())
+        initials = " & ".join(s.strip() for s in sigs)
+        names = " & ".join(AUTHORITY_NAMES.get(s.strip(), s.strip()) for s in sigs)
+        return Answer(text="", authority=names, initials=initials, signed=line.strip())
     parts = [p.strip() for p in sigs[0].split(",")]
     date = next((p for p in parts if _DATE.match(p)), None)
     source = next((p for p in parts if _SOURCE.match(p)), None)
     who = [p for p in parts if p not in (date, source)]
+    authority = ", ".join(who) or None
+    if who and _INITIALS.match(who[0]):
+        authority = AUTHORITY_NAMES.get(who[0], authority)
     return Answer(
         text="",
-        authority=", ".join(who) or None,
+        authority=authority,
         initials=who[0] if who and _INITIALS.match(who[0]) else None,
         date=date,
         date_iso=_iso(date),
@@ -119,6 +137,7 @@ def _heading_like(line: str) -> bool:
 class _RawAnswer:
     lines: list[str]
     sig: Answer | None = None
+    shared: bool = False  # signed by a signature placed after a later answer
 
 
 @dataclass
@@ -142,11 +161,19 @@ class _Builder:
         self.pending: list[str] = []
         self.answer_open = False
 
-    def section(self, heading: str, line: int) -> None:
+    def section(self, heading: str, line: int, sub: bool = False) -> None:
+        """Open a section; a sub-section (``sub``) keeps its parent's refs ahead of its own."""
         self.close_question()
         self.unsigned = []
+        parent = None
+        if sub and self.sections:
+            last = self.sections[-1]
+            parent = last.parent or last
+        refs = europa_refs(heading)
+        if parent is not None:
+            refs = list(parent.refs) + [r for r in refs if r not in parent.refs]
         self.sections.append(
-            Section(self.keys.key(heading), heading, self.group, line, europa_refs(heading))
+            Section(self.keys.key(heading), heading, self.group, line, refs, parent=parent)
         )
 
     def _open(self, lines: list[str]) -> _RawQuestion:
@@ -190,13 +217,17 @@ class _Builder:
                 raise ValueError(f"signature without a question: {line!r}")
             q = self._open(self.pending)
         if self.pending:  # text after a signed answer, then a signature: an answer of its own
-            self.answer_line(self.pending[0])
-            q.answers[-1].lines += self.pending[1:]
+            # ("Further elaboration: ..." answering the same question, not a new question)
+            answer = _RawAnswer(list(self.pending))
+            q.answers.append(answer)
+            self.unsigned.append(answer)
             self.pending = []
         if not self.unsigned and not q.answers:
             q.signed = sig
-        for answer in self.unsigned:
+        for n, answer in enumerate(self.unsigned):
             answer.sig = sig
+            # a signature after several answers signs the earlier ones too: say so
+            answer.shared = len(self.unsigned) > 1 and n < len(self.unsigned) - 1
         self.unsigned = []
         self.answer_open = False
 
@@ -211,7 +242,14 @@ class _Builder:
         for n, q in enumerate(self.raw, start=1):
             sec = q.section
             answers = [
-                Answer(**{**(a.sig.as_dict() if a.sig else {}), "text": join_lines(a.lines)})
+                Answer(
+                    **{
+                        **(a.sig.as_dict() if a.sig else {}),
+                        "text": join_lines(a.lines),
+                        "shared_signature": a.shared,
+                        "overruled": bool(a.sig and a.sig.note and _OVERRULED.search(a.sig.note)),
+                    }
+                )
                 for a in q.answers
             ]
             question = join_lines(q.lines)
@@ -230,13 +268,42 @@ class _Builder:
                     section=sec.key,
                     group=sec.group,
                     order=n,
-                    extra={"question_signed": q.signed.as_dict()} if q.signed else {},
+                    extra=_extra(q, sec),
                 )
             )
+        _link_overruled([e for s in self.sections for e in s.questions])
+
+
+def _extra(q: _RawQuestion, sec: Section) -> dict[str, object]:
+    extra: dict[str, object] = {}
+    if q.signed:
+        extra["question_signed"] = q.signed.as_dict()
+    if sec.parent is not None:
+        extra["parent_heading"] = sec.parent.heading
+    return extra
+
+
+def _link_overruled(entries: list[Entry]) -> None:
+    """A ruling whose every answer is noted "overruled later" is marked ``overruled``, with the
+    ruling that replaced it when the FAQ shows it: the next ruling of its section (the same
+    question answered again).  Elsewhere the FAQ does not say which ruling overruled it."""
+    for i, e in enumerate(entries):
+        if not e.answers or not all(a.overruled for a in e.answers):
+            continue
+        later = entries[i + 1 :]
+        same = [x for x in later if x.section == e.section]
+        by = same[0] if same else None
+        e.extra["overruled"] = True
+        if by is not None:
+            e.extra["overruled_by"] = by.id
+            by.extra.setdefault("overrules", []).append(e.id)
 
 
 def parse_fwtbt(text: str) -> FaqParse:
     raw = [clean(line) for line in text.split("\n")]
+    footer_at = next((i for i, line in enumerate(raw) if _FOOTER.search(line)), len(raw))
+    footer = join_lines(raw[footer_at:])
+    raw = raw[:footer_at]
     items = [(i + 1, line) for i, line in enumerate(raw) if line.strip()]
     kinds = [_kind(line.strip()) for _, line in items]
     b = _Builder()
@@ -258,7 +325,7 @@ def parse_fwtbt(text: str) -> FaqParse:
             if kind == "text" and nxt == "Q":
                 b.section(s, lineno)
         elif kind == "text" and prev == "sig" and nxt == "Q" and _heading_like(s):
-            b.section(s, lineno)
+            b.section(s, lineno, sub=True)
         elif kind == "Q":
             b.question_line(s)
         elif kind == "A":
@@ -269,4 +336,4 @@ def parse_fwtbt(text: str) -> FaqParse:
             b.text_line(line)
     b.close_question()
     b.entries()
-    return FaqParse(b.sections)
+    return FaqParse(b.sections, footer)

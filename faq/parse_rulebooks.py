@@ -13,7 +13,8 @@ from service.rules.base import Rulebook
 from service.rules.rulebook import Heading, RulebookSpec
 
 _TITLE_END = re.compile(r"\.\s|:\s|:$|\s-\s|\.$")
-_TITLE_MAX = 60
+_TITLE_MAX = 60  # a first clause followed by more text
+_LINE_TITLE_MAX = 80  # a line that is only a title (``16.7. Withdrawals (or Retreats), ...``)
 
 
 class RulebookParseError(ValueError):
@@ -33,14 +34,27 @@ class _Section:
 
 def split_title(rest: str) -> tuple[str, str]:
     """``Last Stand Defense. The defender ...`` -> (``Last Stand Defense``, ``The defender ...``).
-    A first clause too long to be a title is cut at a word and the whole line kept as text."""
+    A first clause too long to be a title is no title: ``("", rest)``, the whole line kept as
+    text (the section then takes its title from its parent's, see :func:`_sub_title`)."""
     m = _TITLE_END.search(rest)
     title, body = (rest[: m.start()], rest[m.end() :]) if m else (rest, "")
-    title = title.strip()
-    if len(title) > _TITLE_MAX:
-        cut = title[:_TITLE_MAX].rsplit(" ", 1)[0]
-        return cut + "…", rest
-    return title, body.strip()
+    title, body = title.strip(), body.strip()
+    if len(title) > (_TITLE_MAX if body else _LINE_TITLE_MAX):
+        return "", rest
+    return title, body
+
+
+def _sub_title(number: str, parent: _Section | None) -> str:
+    """A numbered sub-section without a title of its own: its part of the parent's title when the
+    parent lists one per sub-section (``13 Reinforcements, Replacements, Fortifications``:
+    13.2 -> ``Replacements``), else the parent's title."""
+    if parent is None:
+        return ""
+    parts = [p.strip() for p in re.split(r",\s*|\s+and\s+", parent.title) if p.strip()]
+    k = int(number.rsplit(".", 1)[1]) if "." in number else 0
+    if 1 <= k <= len(parts) and len(parts) > 1:
+        return parts[k - 1][:1].upper() + parts[k - 1][1:]
+    return parent.title
 
 
 def _match(heading: Heading, line: str) -> bool:
@@ -74,6 +88,8 @@ def _split(document: str, spec: RulebookSpec, text: str) -> list[_Section]:
             title, body = split_title(rest.strip())
             parent = top if "." in number else None
             kind = number_kinds.get(number, RULE)
+            if not title:
+                title = _sub_title(number, parent)
             sec = _Section(kind, number, title.rstrip("."), parent, lineno, numbered=True)
             if "." not in number:
                 top = sec
@@ -88,11 +104,34 @@ def _split(document: str, spec: RulebookSpec, text: str) -> list[_Section]:
     return sections
 
 
-def _index_numbers(text: str) -> dict[str, str]:
-    """The numbers a rulebook's own index gives (``- 4. Weather.``), by lower-case title."""
-    out = {}
-    for m in re.finditer(r"^- (\d{1,2})\. ([^\n]+?)\.?\s*$", text, re.M):
-        out[m.group(2).strip().lower()] = m.group(1)
+def _contents(text: str, first_line: int) -> list[tuple[str, str]]:
+    """A rulebook's own table of contents or index, before its first section: ``- 4. Weather.``
+    (Bizkaya's index) or ``15. Land movement.`` (Backbone's contents), as (number, title) in
+    order; an entry without a title (``- 3.``) is kept with an empty one."""
+    head = "\n".join(text.split("\n")[: first_line - 1])
+    pattern = r"^(?:- )?(\d{1,2})\.(?:[ \t]+([^\n]*?))?\.?[ \t]*$"
+    return [(m.group(1), (m.group(2) or "").strip()) for m in re.finditer(pattern, head, re.M)]
+
+
+def _alt_titles(sections: list[_Section], text: str) -> dict[str, tuple[str, str]]:
+    """Top-level section number -> (the contents' number, the contents' title).  Matched by
+    title where they agree and otherwise by position: Bizkaya's index has an untitled ``3.``
+    more than its body, so its numbers run one ahead from there (body 3 Weather = index 4)."""
+    tops = [s for s in sections if s.numbered and s.number and "." not in s.number]
+    if not tops:
+        return {}
+    listed = [(n, t) for n, t in _contents(text, tops[0].line) if t]
+    if not listed:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    if len(listed) == len(tops):  # one line per section: pair them in order
+        for sec, (n, t) in zip(tops, listed, strict=True):
+            out[sec.number or ""] = (n, t)
+        return out
+    by_title = {t.lower(): (n, t) for n, t in listed}
+    for sec in tops:
+        if sec.title.lower() in by_title:
+            out[sec.number or ""] = by_title[sec.title.lower()]
     return out
 
 
@@ -100,9 +139,10 @@ def parse_rulebook(rulebook: Rulebook, text: str) -> list[Entry]:
     """The entries of ``rulebook``'s text, in document order, with ids ``<document>:<key>``."""
     document = rulebook.document
     keys = SlugRegistry()
-    index = _index_numbers(text)
+    sections = _split(document, rulebook.spec, text)
+    alt = _alt_titles(sections, text)
     entries: list[Entry] = []
-    for order, sec in enumerate(_split(document, rulebook.spec, text), start=1):
+    for order, sec in enumerate(sections, start=1):
         body = join_lines(sec.lines)
         if sec.numbered:
             key = keys.key(sec.number or "")
@@ -116,9 +156,12 @@ def parse_rulebook(rulebook: Rulebook, text: str) -> list[Entry]:
         refs = [sec.number] if sec.number else []
         refs += [r for r in rulebook_refs(body) if r not in refs]
         extra: dict[str, object] = {"line": sec.line, "numbered": sec.numbered}
-        idx = index.get(sec.title.lower())
-        if sec.number and idx and idx != sec.number:
-            extra["index_number"] = idx
+        if sec.numbered and sec.number in alt:
+            idx, idx_title = alt[sec.number]
+            if idx != sec.number:
+                extra["index_number"] = idx
+            if idx_title.lower() != sec.title.lower():
+                extra["contents_title"] = idx_title  # searchable: "Land movement" -> 15
         entries.append(
             Entry(
                 id=f"{document}:{key}",

@@ -5,25 +5,35 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from whoosh import query as Q
 from whoosh.searching import Searcher
 
+from faq.analysis import GROUP_PREFIX, base_stems, group_stems
 from faq.corpus import DEFAULT_CORPUS, corpus_hash, load_corpus, rulebooks_or_shipped
+from faq.engine import Engine
 from faq.errors import EntryNotFound, QueryError
 from faq.index import IndexStore, Progress, club_ruling_of
-from faq.model import CLUB_RULING, CONFLICT, FAQ_DOCUMENT, RULING, ClubRuling, club_entry_id
-from faq.query import Plan, build_query, has_words
+from faq.model import (
+    CLUB_RULING,
+    CONFLICT,
+    FAQ_DOCUMENT,
+    FAQ_FILE,
+    RULING,
+    ClubRuling,
+    club_entry_id,
+)
+from faq.query import Plan, find_game, has_words, parse, topic_keyword
 from faq.scoring import CachedBM25F
-from faq.snippets import snippet, term_pattern
+from faq.snippets import flat, snippet, term_pattern
+from faq.topics import topics_for
 from service.rules.base import Rulebook
+from service.rules.rulebook import Link
 
 MAX_QUERY = 500
 MAX_LIMIT = 100
-COMMON_WORD_SHARE = 0.3
 _CLUB_DOC = re.compile(r"^club(:[\w.\-]+)?$")
 
 ClubSource = Callable[[], Iterable[ClubRuling]]
@@ -47,6 +57,7 @@ class KnowledgeBase:
         corpus_dir: Path | str = DEFAULT_CORPUS,
         club_rulings: ClubSource | None = None,
         rulebooks: Sequence[Rulebook] | None = None,
+        titles: Mapping[str, str] | None = None,
     ) -> None:
         self.store = IndexStore(Path(index_dir))
         self.corpus_dir = Path(corpus_dir)
@@ -58,6 +69,11 @@ class KnowledgeBase:
         self._searcher: Searcher | None = None
         self._stamp: tuple[int, int] | None = None
         self._rulebooks: dict[str, list[dict[str, Any]]] = {}  # per searcher: entries in order
+        self._engine_obj: Engine | None = None
+        self._engine_for: Searcher | None = None
+        #: games' short titles by document, for labels (None: the registry's, when first needed)
+        self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
+        self._names: dict[str, tuple[str, ...]] | None = None
         if not self.store.is_current(self.corpus_hash):
             with self.store.lock():
                 if not self.store.is_current(self.corpus_hash):
@@ -135,35 +151,111 @@ class KnowledgeBase:
         return json.loads(fields["payload"])
 
     def search(
-        self, text: str, limit: int = 10, document: str | None = None
+        self,
+        text: str,
+        limit: int = 10,
+        document: str | None = None,
+        game: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Results best first: id, kind, document, heading, rule_refs, snippet, score, and for
-        rulings question and answers.  Raises :class:`QueryError` for a bad request."""
+        """Results best first: id, kind, document, heading, rule_refs, snippet, score, ``scope``
+        and ``source``, and for rulings question and answers.  ``game`` (a rulebook's document,
+        or named in the text: "in Merida ...") puts that game's rulebook first, then club
+        rulings, then the FWtBT FAQ and other games.  Raises :class:`QueryError`."""
         text = validate(text, limit, document, self.documents)
-        plan = build_query(text)
-        if plan.query is None:
+        if game is not None and game not in self.games:
+            known = ", ".join(self.games)
+            raise QueryError("game", f"unknown game {game!r} (known: {known})")
+        named, rest = find_game(text, self._game_names())
+        if named is not None and has_words(rest):
+            text, game = rest, game or named
+        plan = parse(text)
+        if plan.empty:
             raise QueryError("q", "the query has no searchable words (only stop words)")
-        return self._run(plan, limit, _document_filter(document))
+        return self._run(plan, limit, document, game)
 
     def timed_search(
-        self, text: str, limit: int = 10, document: str | None = None
+        self,
+        text: str,
+        limit: int = 10,
+        document: str | None = None,
+        game: str | None = None,
     ) -> dict[str, Any]:
         started = time.perf_counter()
-        results = self.search(text, limit, document)
+        results = self.search(text, limit, document, game)
         return {"results": results, "took_ms": round((time.perf_counter() - started) * 1000, 2)}
 
-    def _run(self, plan: Plan, limit: int, flt: Q.Query | None) -> list[dict[str, Any]]:
+    @property
+    def games(self) -> tuple[str, ...]:
+        """The rulebooks' documents: the games a search can be scoped to."""
+        return tuple(r.document for r in self.rulebooks)
+
+    def title(self, document: str) -> str:
+        """A game's short title for labels (``Closing the Merida Pocket``)."""
+        titles = self._titles
+        if titles is None:
+            titles = self._titles = _registry_titles()
+        return titles.get(document) or document.capitalize()
+
+    def _game_names(self) -> dict[str, tuple[str, ...]]:
+        """Phrases that name each game in a question: its short title, and its document name
+        unless that word also occurs in the FWtBT FAQ (Barcelona is a city there)."""
+        if self._names is None:
+            faq_text = (self.corpus_dir / FAQ_FILE).read_text(encoding="utf-8").lower()
+            names: dict[str, tuple[str, ...]] = {}
+            for document in self.games:
+                phrases = [self.title(document).lower()]
+                if not re.search(rf"\b{re.escape(document)}\b", faq_text):
+                    phrases.append(document)
+                names[document] = tuple(dict.fromkeys(phrases))
+            self._names = names
+        return self._names
+
+    def _run(
+        self,
+        plan: Plan,
+        limit: int,
+        document: str | None,
+        game: str | None,
+    ) -> list[dict[str, Any]]:
+        engine = self._engine()
+        compiled = engine.compile(plan)
+        allowed = engine.allowed(document)
+        # a few more than asked: the score factors (conflicts, overruled) may reorder the edge
+        fetch = limit + 5 if game is None else max(limit * 4, 40)
+        hits = engine.top(compiled.terms, fetch, allowed)
+        scored = [(engine.entry(d), score) for d, score in hits]
+        scored = _overruled_below(scored)  # (also re-sorts by the adjusted scores)
+        if game is not None:  # stable: each bucket keeps the score order
+            scored = sorted(scored, key=lambda x: _bucket(x[0], game))
+        pattern = term_pattern(compiled.highlight)
+        return [
+            {**_result(e, score, _snippet(e, pattern, n < BEST_SNIPPETS)), **self._label(e, game)}
+            for n, (e, score) in enumerate(scored[:limit])
+        ]
+
+    def _label(self, entry: dict[str, Any], game: str | None) -> dict[str, str]:
+        """``scope`` (game, club, fwtbt, other-game) and ``source`` (a label for people)."""
+        doc = entry["document"]
+        if doc == FAQ_DOCUMENT:
+            if game is None:
+                return {"scope": "fwtbt", "source": "FWtBT FAQ — official rulings"}
+            return {"scope": "fwtbt", "source": "FWtBT FAQ — official rulings for another game"}
+        if entry["kind"] == CLUB_RULING:
+            applies = entry.get("applies_to")
+            if game is not None and applies not in (None, "any", game):
+                return {"scope": "other-game", "source": f"Club ruling for {self.title(applies)}"}
+            return {"scope": "club", "source": "Club ruling"}
+        if game is not None and doc != game:
+            return {"scope": "other-game", "source": f"{self.title(doc)} rulebook (another game)"}
+        return {"scope": "game", "source": f"{self.title(doc)} rulebook"}
+
+    def _engine(self) -> Engine:
         searcher = self.searcher()
-        # words in most entries ("unit", "hex") score next to nothing but cost the most to match
-        cutoff = COMMON_WORD_SHARE * searcher.doc_count()
-        common = {w for w in plan.words if searcher.doc_frequency("content", w) > cutoff}
-        hits = searcher.search(plan.without(common), limit=limit, filter=flt)
-        pattern = term_pattern(plan.terms)
-        out = []
-        for hit in hits:
-            entry = json.loads(hit["payload"])
-            out.append(_result(entry, hit.score, _snippet(entry, pattern)))
-        return out
+        if self._engine_for is not searcher:
+            self._engine_obj = Engine(searcher)
+            self._engine_for = searcher
+        assert self._engine_obj is not None
+        return self._engine_obj
 
     # -- events ----------------------------------------------------------------------------------
     def for_event(
@@ -173,32 +265,24 @@ class KnowledgeBase:
         topics: Iterable[str] = (),
         facts: Iterable[str] = (),
         limit: int = 5,
-    ) -> dict[str, list[dict[str, Any]]]:
-        """What governs an event: ``governing`` -- the rulebook's entries with those section
-        numbers (and their sub-sections), in the order asked, then the conflicts that cite them;
-        ``related`` -- FWtBT and club rulings ranked for the topics and fact words."""
+        event_type: str | None = None,
+    ) -> dict[str, Any]:
+        """What governs an event, each link with ``why`` (the fact or declaration that matched):
+
+        ``governing`` -- the rulebook's links declared for ``event_type`` (charts, sub-sections,
+        and conflicts only when one of the event's facts triggers them), then the sections the
+        event declares (a number and its numbered sub-sections), in the order asked;
+        ``related`` -- club rulings for this rulebook, then FWtBT rulings above a relevance
+        floor; ``note`` says "no FWtBT ruling is close" when none is."""
         if document not in self.documents or document == FAQ_DOCUMENT:
             raise QueryError("document", f"unknown rulebook {document!r}")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError("limit", f"must be between 1 and {MAX_LIMIT}")
-        sections = [str(s) for s in sections]
+        facts = [str(f) for f in facts if f]
         topics = [t for t in topics if t]
-        governing = self._governing(document, sections)
-        words = " ".join([*topics, *(str(f) for f in facts)])[:MAX_QUERY]
-        plan = build_query(words, topics)
-        flt = Q.Or(
-            [
-                Q.Term("document", FAQ_DOCUMENT),
-                Q.And(
-                    [
-                        Q.Term("kind", CLUB_RULING),
-                        Q.Or([Q.Term("applies_to", document), Q.Term("applies_to", "any")]),
-                    ]
-                ),
-            ]
-        )
-        related = self._run(plan, limit, flt) if plan.query is not None else []
-        return {"governing": governing, "related": related}
+        governing = self._governing(document, [str(s) for s in sections], event_type, facts)
+        related, note = self._related(document, topics, facts, limit)
+        return {"governing": governing, "related": related, "note": note}
 
     def _rulebook(self, document: str) -> list[dict[str, Any]]:
         """A rulebook's entries in order, parsed once per opened searcher (not per event)."""
@@ -208,17 +292,98 @@ class KnowledgeBase:
             self._rulebooks[document] = sorted(entries, key=lambda e: e["order"])
         return self._rulebooks[document]
 
-    def _governing(self, document: str, sections: list[str]) -> list[dict[str, Any]]:
+    def _links(self, document: str) -> tuple[Link, ...]:
+        book = next((r for r in self.rulebooks if r.document == document), None)
+        return book.links if book is not None else ()
+
+    def _governing(
+        self, document: str, sections: list[str], event_type: str | None, facts: list[str]
+    ) -> list[dict[str, Any]]:
         entries = self._rulebook(document)
-        chosen: list[dict[str, Any]] = []
+        by_id = {e["id"]: e for e in entries}
+        chosen: dict[str, str] = {}  # id -> why
+        lowered = [f.lower() for f in facts]
+        for link in self._links(document):
+            if event_type not in link.events:
+                continue
+            hit = _trigger(link.when, lowered)
+            if link.when and hit is None:
+                continue
+            entry_id = f"{document}:{link.entry.replace('.', '-')}"
+            if entry_id in by_id and entry_id not in chosen:
+                chosen[entry_id] = link.why + (f" (the event records: {hit})" if hit else "")
+        strict = bool(self._links(document))
         for wanted in sections:
             for e in entries:
-                if e["kind"] != CONFLICT and _section_matches(e, wanted) and e not in chosen:
-                    chosen.append(e)
-        for e in entries:
-            if e["kind"] == CONFLICT and set(e["rule_refs"]) & set(sections):
-                chosen.append(e)
-        return [_result(e, None, snippet(_text(e), None)) for e in chosen]
+                if e["kind"] == CONFLICT or e["id"] in chosen:
+                    continue
+                if _section_matches(e, wanted, strict):
+                    what = e.get("title") or e["heading"]
+                    chosen[e["id"]] = f"the game declares rule {wanted} ({what}) for this event"
+
+        # a rulebook without links: its conflicts by the rules they cite
+        for e in entries if not strict else ():
+            if e["kind"] == CONFLICT and e["id"] not in chosen:
+                cited = [r for r in e["rule_refs"] if r in sections]
+                if cited:
+                    chosen[e["id"]] = f"cites rule {', '.join(cited)}, which governs this event"
+        return [
+            {**_result(by_id[i], None, snippet(_text(by_id[i]), None)), "why": why,
+             **self._label(by_id[i], document)}
+            for i, why in chosen.items()
+        ]  # fmt: skip
+
+    def _related(
+        self, document: str, topics: list[str], facts: list[str], limit: int
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        keywords = tuple(dict.fromkeys(topic_keyword(t) for t in topics))
+        words = " ".join([*topics, *(f for f in facts if not _RESULT_CODE.match(f))])[:MAX_QUERY]
+        plan = parse(words, tuple(topics))
+        if plan.empty:
+            return [], NO_FAQ_NOTE
+        engine = self._engine()
+        compiled = engine.compile(plan)
+        pattern = term_pattern(compiled.highlight)
+        # what the event's own facts say, beyond its type's topics and words every event has
+        generic = set(base_stems(GENERIC_FACT_WORDS))
+        fact_plan = parse(" ".join(f for f in facts if not _RESULT_CODE.match(f))[:MAX_QUERY])
+        specific = term_pattern(_specific_terms(fact_plan, generic))
+
+        def clubs(f: dict[str, Any]) -> bool:
+            return f.get("kind") == CLUB_RULING and f.get("applies_to") in (document, "any")
+
+        def faq(f: dict[str, Any]) -> bool:
+            return f.get("document") == FAQ_DOCUMENT
+
+        out: list[dict[str, Any]] = []
+        for key, keep, floor in (("club", clubs, 0.0), ("faq", faq, RELATED_FLOOR)):
+            allowed = engine.allowed(None, f"{key}:{document}", keep)
+            for d, score in engine.top(compiled.terms, limit, allowed):
+                entry = engine.entry(d)
+                on_topic = [t for t in keywords if t in entry.get("topics", [])]
+                # a FWtBT ruling counts when its own subject (its heading's rules and words)
+                # is one of the event's topics: a naval gunfire ruling is not about a land combat
+                subject = topics_for(entry.get("heading_refs", []), entry["heading"])
+                asked = entry["heading"] + "\n" + entry.get("question", "")
+                if key == "faq" and (
+                    score < floor
+                    or (keywords and not set(keywords) & set(subject))
+                    or specific is None
+                    or not specific.search(asked)
+                ):
+                    continue
+                matched = _matched_words(entry, pattern)
+                why = "about " + ", ".join(on_topic) if on_topic else ""
+                if matched:
+                    why += ("; " if why else "") + "mentions " + ", ".join(matched)
+                out.append(
+                    {**_result(entry, score, _snippet(entry, pattern)), "why": why,
+                     **self._label(entry, document)}
+                )  # fmt: skip
+        ranked = _overruled_below([(r, r["score"]) for r in out])
+        results = [r for r, _ in ranked][:limit]
+        note = None if any(r["document"] == FAQ_DOCUMENT for r in results) else NO_FAQ_NOTE
+        return results, note
 
 
 def validate(text: str, limit: int, document: str | None, documents: Sequence[str]) -> str:
@@ -236,17 +401,14 @@ def validate(text: str, limit: int, document: str | None, documents: Sequence[st
     return text.strip()
 
 
-def _document_filter(document: str | None) -> Q.Query | None:
-    if document is None:
-        return None
-    if document == "club":
-        return Q.Prefix("document", "club:")
-    return Q.Term("document", document)
-
-
-def _section_matches(entry: dict[str, Any], wanted: str) -> bool:
+def _section_matches(entry: dict[str, Any], wanted: str, numbered_only: bool = False) -> bool:
+    """``wanted`` names the entry: its number or a numbered sub-section of it (``16`` -> 16.1),
+    its title or its key.  An unnumbered sub-section (``8 Combat: Retreats``) goes with its
+    parent's number unless ``numbered_only`` (the rulebook then links it where it applies)."""
     number = entry.get("number") or ""
     title = (entry.get("title") or "").lower()
+    if numbered_only and not (entry.get("extra") or {}).get("numbered", True):
+        number = ""
     return (
         number == wanted
         or number.startswith(wanted + ".")
@@ -268,10 +430,12 @@ def _result(entry: dict[str, Any], score: float | None, snippet: str) -> dict[st
     }
     if entry["kind"] in (RULING, CLUB_RULING):
         out["question"] = entry["question"]
-        out["answers"] = [
-            {k: a.get(k) for k in ("text", "authority", "date", "source", "signed")}
-            for a in entry["answers"]
-        ]
+        keys = ("text", "authority", "date", "source", "signed", "note", "overruled")
+        out["answers"] = [{k: a.get(k) for k in keys} for a in entry["answers"]]
+        extra = entry.get("extra") or {}
+        out["overruled"] = bool(extra.get("overruled"))
+        if extra.get("overruled_by"):
+            out["overruled_by"] = extra["overruled_by"]
     else:
         out["number"] = entry.get("number")
         out["title"] = entry.get("title")
@@ -285,10 +449,124 @@ def _text(entry: dict[str, Any]) -> str:
     return "\n".join(t for t in (entry.get("question"), answers, entry.get("text")) if t)
 
 
-def _snippet(entry: dict[str, Any], pattern: re.Pattern[str] | None) -> str:
-    """From the answers first (what a player wants), else the question, else the section text."""
-    answers = "\n".join(a["text"] for a in entry.get("answers", []))
-    for text in (answers, entry.get("question", ""), entry.get("text", "")):
-        if text and pattern and pattern.search(text):
-            return snippet(text, pattern)
-    return snippet(_text(entry) or entry["heading"], None)
+def _flat_texts(entry: dict[str, Any]) -> tuple[str, str, str, str]:
+    """The entry's answers, question, section text and all of it, each on one line -- kept on
+    the (cached) entry, so a snippet does not re-join and re-split them for every query."""
+    found = entry.get("_flat")
+    if found is None:
+        answers = flat("\n".join(a["text"] for a in entry.get("answers", [])))
+        found = (
+            answers,
+            flat(entry.get("question", "")),
+            flat(entry.get("text", "")),
+            flat(_text(entry) or entry["heading"]),
+        )
+        entry["_flat"] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _snippet(entry: dict[str, Any], pattern: re.Pattern[str] | None, best: bool = True) -> str:
+    """From the answers first (what a player wants), else the question, else the section text.
+    ``best=False`` (results below the top ones): the window at the first match."""
+    answers, question, text, whole = _flat_texts(entry)
+    if pattern is not None:
+        for part in (answers, question, text):
+            if part and pattern.search(part):
+                return snippet(part, pattern, best=best)
+    return snippet(whole, None)
+
+
+#: the results whose snippet is the best window (the rest: the window at the first match)
+BEST_SNIPPETS = 3
+
+#: words most events' facts hold: they say nothing about which ruling applies
+GENERIC_FACT_WORDS = (
+    "attacker defender result odds unit units infantry cavalry clear movement tactical hex "
+    "hexes side turn phase enemy entered column attack defend weather change none across moved "
+    "move points step steps echelon level"
+)
+#: a FWtBT ruling is linked to an event only above this score (BM25F, topic boost included)
+RELATED_FLOOR = 9.0
+NO_FAQ_NOTE = "no FWtBT ruling is close"
+#: result codes ("A1", "DR", "-/4R", "1/2") are not words to search for
+_RESULT_CODE = re.compile(r"^(?:[A-Z]{1,2}\d?|[\d\-]+/[\dA-Z\-]+R?|odds .*)$")
+
+
+def _specific_terms(plan: Plan, generic: set[str]) -> list[str]:
+    """A fact's words that single a ruling out: no numbers, no generic words, no synonym group
+    that holds a generic word (``3 movement points`` says nothing a ruling would be about)."""
+    out: list[str] = []
+    for word in plan.words:
+        stems = group_stems()[word] if word.startswith(GROUP_PREFIX) else (word,)
+        if set(stems) & generic:
+            continue
+        out += [t for t in stems if t.isalpha() and len(t) >= 3]
+    return out
+
+
+def _trigger(words: tuple[str, ...], facts: list[str]) -> str | None:
+    """The first fact that holds one of ``words`` (whole words, any case)."""
+    for fact in facts:
+        for w in words:
+            if re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", fact):
+                return fact
+    return None
+
+
+def _matched_words(entry: dict[str, Any], pattern: re.Pattern[str] | None) -> list[str]:
+    if pattern is None:
+        return []
+    text = " ".join([entry["heading"], _text(entry)])
+    return list(dict.fromkeys(m.group(0).lower() for m in pattern.finditer(text)))[:4]
+
+
+def _bucket(entry: dict[str, Any], game: str) -> int:
+    """Scoped order: the game's rulebook, club rulings (for it or any game), then the rest."""
+    if entry["document"] == game:
+        return 0
+    if entry["kind"] == CLUB_RULING and entry.get("applies_to") in (None, "any", game):
+        return 1
+    return 2
+
+
+def _overruled_below(
+    scored: list[tuple[dict[str, Any], float]],
+) -> list[tuple[dict[str, Any], float]]:
+    """An overruled ruling goes right below the ruling that replaced it (when both are found)."""
+    out = sorted(((e, s * _factor(e)) for e, s in scored), key=lambda x: -x[1])
+    for entry, _ in list(out):
+        by = _overruled_by(entry)
+        if not by:
+            continue
+        ids = [e["id"] for e, _ in out]
+        if by in ids and ids.index(entry["id"]) < ids.index(by):
+            item = out.pop(ids.index(entry["id"]))
+            out.insert(ids.index(by), item)
+    return out
+
+
+#: an overruled ruling's score is scaled by this (it also goes below its replacement)
+OVERRULED_FACTOR = 0.8
+CONFLICT_FACTOR = 0.8
+
+
+def _factor(entry: dict[str, Any]) -> float:
+    """Scores scaled after ranking: an overruled ruling, and a conflict (a long text quoting two
+    rules and the engine's reading, which matches many words of many questions)."""
+    factor = OVERRULED_FACTOR if _overruled_by(entry) else 1.0
+    return factor * (CONFLICT_FACTOR if entry["kind"] == CONFLICT else 1.0)
+
+
+def _overruled_by(entry: dict[str, Any]) -> str | None:
+    by = entry.get("overruled_by") or (entry.get("extra") or {}).get("overruled_by")
+    return str(by) if by else None
+
+
+def _registry_titles() -> dict[str, str]:
+    """Short titles of the registry's games (``Closing the Merida Pocket``), by document."""
+    from service.rules.registry import build_registry
+
+    out = {}
+    for system in build_registry():
+        out[system.document or system.name] = system.title.split(" - ")[0].strip()
+    return out

@@ -20,6 +20,7 @@ from service.domain.game import Game, copy_json
 from service.domain.rulings import ClubRuling
 from service.domain.users import User
 from service.rules.base import InvalidCommand, RulesEvent, RuleViolation
+from service.rules.rulebook import rulebooks_of
 
 
 class KnowledgePort(Protocol):
@@ -102,7 +103,7 @@ class DisputeService:
         side = side or mine[0]
         if side not in mine:
             raise Forbidden(f"you do not play {side}", {"side": ["not your side"]})
-        citations = self._citations(cite, required=False)
+        citations = self._citations(cite, required=False, game=game)
         dispute = game.open_dispute(
             side=side,
             user=str(user.id),
@@ -130,7 +131,7 @@ class DisputeService:
         info = game.disputes.get(dispute)
         if info is None:
             raise NotFound(f"no dispute {dispute} in this game", {"dispute": ["unknown dispute"]})
-        citations = self._citations(cite, required=True)
+        citations = self._citations(cite, required=True, game=game)
         ruling = (
             self._club_ruling(game, arbiter, dispute, club_ruling, citations)
             if club_ruling
@@ -269,7 +270,11 @@ class DisputeService:
                 "only an arbiter resolves disputes", {"arbiter": ["you are not an arbiter here"]}
             )
 
-    def _citations(self, cite: Iterable[str], required: bool) -> list[dict[str, Any]]:
+    def _citations(
+        self, cite: Iterable[str], required: bool, game: Game | None = None
+    ) -> list[dict[str, Any]]:
+        """The cited entries as stored with a dispute.  A dispute cites its own game's rulebook;
+        another game's rulebook sections are refused (FWtBT and club rulings stay citable)."""
         ids = [c for c in cite if isinstance(c, str) and c.strip()]
         if required and not ids:
             raise Unprocessable(
@@ -290,6 +295,13 @@ class DisputeService:
             except (KeyError, LookupError, ValueError):
                 problems.setdefault("citations", []).append(f"unknown entry {entry_id}")
                 continue
+            other = self._other_rulebook(game, entry)
+            if other:
+                problems.setdefault("citations", []).append(
+                    f"{entry.get('heading') or entry_id} is from {other}, another game's "
+                    "rulebook: cite this game's rulebook, a club ruling or a FWtBT ruling"
+                )
+                continue
             out.append(
                 {
                     "id": entry_id,
@@ -299,8 +311,23 @@ class DisputeService:
                 }
             )
         if problems:
-            raise Unprocessable("every cited entry must exist", problems)
+            raise Unprocessable(
+                "every cited entry must exist and belong to this game's rules", problems
+            )
         return out
+
+    def _other_rulebook(self, game: Game | None, entry: Mapping[str, Any]) -> str | None:
+        """The title of the other game whose rulebook ``entry`` belongs to, else ``None``."""
+        if game is None or entry.get("kind") not in ("rule", "conflict"):
+            return None
+        document = str(entry.get("document", ""))
+        rules = self.games.system(game.system)
+        if document in ("", rules.document or game.system) or not rulebooks_of([rules]):
+            return None  # its own rulebook, or a game without one (nothing else to cite)
+        for system in self.games.registry:
+            if (system.document or system.name) == document:
+                return system.title.split(" - ")[0].strip() or document
+        return document
 
     def _club_ruling(
         self,

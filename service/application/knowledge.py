@@ -4,7 +4,7 @@ and the rulings that govern an event of a game."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, cast
 from uuid import UUID
@@ -18,7 +18,7 @@ from service.application.games import GameService
 from service.application.store import ArbiterStore, LogFollower
 from service.domain.errors import NotFound
 from service.domain.rulings import ClubRuling
-from service.rules.base import RulesEvent
+from service.rules.base import RulesEvent, RulesSystem
 from service.rules.rulebook import rulebooks_of
 
 RULING_TOPICS = (get_topic(ClubRuling.Made), get_topic(ClubRuling.Withdrawn))
@@ -45,6 +45,7 @@ class KnowledgeService:
                         self.index_dir,
                         club_rulings=self._indexed_rulings,
                         rulebooks=rulebooks_of(self.games.registry),
+                        titles=game_titles(self.games.registry),
                     )
         return self._kb
 
@@ -95,7 +96,7 @@ class KnowledgeService:
         document = rules.document or game.system
         try:
             found = self.kb.for_event(
-                document, governing.sections, governing.topics, facts, limit=8
+                document, governing.sections, governing.topics, facts, limit=8, event_type=kind
             )
         except QueryError:  # a system whose rulebook is not indexed (a test fixture): rulings only
             words = " ".join([*governing.topics, *facts])
@@ -107,7 +108,7 @@ class KnowledgeService:
             except QueryError:
                 found = {"governing": [], "related": []}
         exact = [
-            indexed_entry(r)
+            {**indexed_entry(r), "why": f"a club ruling made for {kind} events"}
             for r in self.club_rulings()
             if kind in r.event_types and r.system == game.system
         ]
@@ -119,7 +120,14 @@ class KnowledgeService:
             "topics": list(governing.topics),
             "governing": found["governing"],
             "related": related,
+            "note": None if related else found.get("note"),
         }
+
+
+def game_titles(systems: Iterable[RulesSystem]) -> dict[str, str]:
+    """Each game's short title by its rulebook's document, for the search's labels
+    (``Closing the Merida Pocket - Extremadura, 1938`` -> ``Closing the Merida Pocket``)."""
+    return {(s.document or s.name): s.title.split(" - ")[0].strip() for s in systems}
 
 
 def indexed(ruling: ClubRuling) -> IndexedRuling:
@@ -146,6 +154,8 @@ def indexed_entry(ruling: ClubRuling) -> dict[str, Any]:
         "rule_refs": list(ruling.rule_refs),
         "snippet": ruling.text[:240],
         "score": None,
+        "scope": "club",
+        "source": "Club ruling",
         "question": ruling.heading,
         "answers": [{"text": ruling.text, "authority": "Club ruling", "date": ruling.made_on}],
         "event_types": list(ruling.event_types),

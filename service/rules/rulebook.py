@@ -75,6 +75,23 @@ class Conflict:
     topics: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class Link:
+    """An entry of the rulebook that events of the given types link to.
+
+    ``entry`` is the entry's key in its document: a section number (``16.6``), a sub-section or
+    chart key (``8-retreats``, ``chart-combat-results``) or a conflict (``conflict-zoc-to-zoc``).
+    ``when``: words one of the event's facts must contain for the link to hold (none: always);
+    ``why``: what the link says to a player, in words ("the combat results table: the die roll
+    and odds give the result").  Links come first among an event's governing entries, in the
+    order declared."""
+
+    entry: str
+    events: tuple[str, ...]
+    why: str
+    when: tuple[str, ...] = ()
+
+
 def rulebooks_of(systems: Iterable[RulesSystem]) -> list[Rulebook]:
     """The rulebooks of the given systems (a registry): each system's ``rulebook`` capability, or,
     until a system declares it, the ``RULEBOOK`` of its package's ``rulebook`` module."""

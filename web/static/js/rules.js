@@ -1,4 +1,6 @@
-// Rules search: results as one types (GET /api/rules/search), filtered by document and kind.
+// Rules search: results as one types (GET /api/rules/search), scoped to a game (its rulebook
+// first, then club rulings, then the FWtBT FAQ and other games, each labelled with its source),
+// filtered by document and kind.
 import { api, explain } from "./api.js";
 import { clear, h } from "./dom.js";
 import { entryItem } from "./entries.js";
@@ -6,6 +8,7 @@ import { entryItem } from "./entries.js";
 const q = document.getElementById("q");
 const documentFilter = document.getElementById("document");
 const kindFilter = document.getElementById("kind");
+const gameFilter = document.getElementById("game");
 const status = document.getElementById("search-status");
 const results = document.getElementById("results");
 const seenDocuments = new Set();
@@ -29,6 +32,8 @@ async function search() {
   else params.delete("document");
   if (kindFilter.value) params.set("kind", kindFilter.value);
   else params.delete("kind");
+  if (gameFilter.value) params.set("game", gameFilter.value);
+  else params.delete("game");
   history.replaceState(null, "", `?${params}`);
   if (!text) {
     clear(results);
@@ -39,6 +44,7 @@ async function search() {
   controller = new AbortController();
   const query = new URLSearchParams({ q: text, limit: "20" });
   if (documentFilter.value) query.set("document", documentFilter.value);
+  if (gameFilter.value) query.set("game", gameFilter.value);
   try {
     const found = await api(`/api/rules/search?${query}`, { signal: controller.signal });
     const items = found.results || [];
@@ -46,12 +52,22 @@ async function search() {
     addOptions(kindFilter, seenKinds, items.map((r) => r.kind));
     const shown = kindFilter.value ? items.filter((r) => r.kind === kindFilter.value) : items;
     status.textContent = `${shown.length} result${shown.length === 1 ? "" : "s"}${found.took_ms !== undefined ? ` in ${found.took_ms} ms` : ""}`;
-    clear(results, shown.map(entryItem));
+    clear(results, shown.map(labelled));
   } catch (err) {
     if (err.name === "AbortError") return;
     clear(results);
     status.textContent = err.status === 404 ? "Rules search is not available on this server." : explain(err);
   }
+}
+
+function labelled(item) {
+  const li = entryItem(item);
+  const title = li.firstChild;
+  const labels = [];
+  if (item.source) labels.push(h("span", { class: `source-label scope-${item.scope}` }, item.source));
+  if (item.overruled) labels.push(h("span", { class: "source-label overruled" }, "overruled later"));
+  title.after(...labels);
+  return li;
 }
 
 function soon() {
@@ -66,8 +82,17 @@ document.getElementById("search-form").addEventListener("submit", (ev) => {
 q.addEventListener("input", soon);
 documentFilter.addEventListener("change", search);
 kindFilter.addEventListener("change", search);
+gameFilter.addEventListener("change", search);
 
 const initial = new URLSearchParams(location.search);
+try {
+  // the games a search can be scoped to: their rulebook first, then the rest, labelled
+  const systems = await api("/api/systems");
+  for (const s of systems) gameFilter.append(h("option", { value: s.name }, s.title || s.name));
+} catch {
+  /* searching works without the game list */
+}
+if (initial.get("game")) gameFilter.value = initial.get("game");
 for (const [select, seen, key] of [[documentFilter, seenDocuments, "document"], [kindFilter, seenKinds, "kind"]]) {
   if (initial.get(key)) {
     addOptions(select, seen, [initial.get(key)]);

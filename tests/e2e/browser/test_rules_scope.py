@@ -1,0 +1,72 @@
+"""Issue 15 in the browser: the dispute citation picker searches scoped to the game's rulebook,
+labels each result's source and offers no "Cite" for another game's rulebook; the rules page's
+Game filter does the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+from tests.e2e.browser.conftest import DESKTOP, PHONE, Server, signed_in
+
+
+def merida_game(server: Server) -> tuple[dict[str, Any], str]:
+    sides = {"nationalist": "mnat", "republican": "mrep"}
+    for name in sides.values():
+        server.user(name)
+    r = requests.post(
+        server.url + "/api/games",
+        json={"system": "merida", "scenario": "merida-1938", "sides": sides},
+        headers=server.user("mnat"),
+    )
+    assert r.status_code == 201, r.text
+    game = r.json()
+    server.accept(game["id"], "mrep")  # the named opponent accepts the invitation
+    side = requests.get(f"{server.url}/api/games/{game['id']}").json()["active_sides"][0]
+    listed = requests.get(
+        f"{server.url}/api/games/{game['id']}/actions",
+        params={"side": side},
+        headers=server.user(sides[side]),
+    ).json()["actions"]
+    template = listed[0]  # the first order offered, with the first choice of each field
+    command = {"type": template["type"], **template["fixed"]}
+    for field, choice in template["choose"].items():
+        command[field] = choice["one_of"][0] if "one_of" in choice else choice["some_of"]
+    server.command(game["id"], sides[side], command)
+    return game, "mrep" if side == "nationalist" else "mnat"
+
+
+def test_the_citation_picker_is_scoped_to_the_game(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    game, player = merida_game(server)
+    for name, viewport in (("desktop", {**DESKTOP, "width": 1366}), ("phone", PHONE)):
+        page = signed_in(browser, server, player, viewport)
+        page.goto(f"{server.url}/games/{game['id']}")
+        expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+        page.locator("#log li.event").first.get_by_role("button", name="Dispute event").click()
+        picker = page.locator(".cite-picker")
+        picker.get_by_role("searchbox").press_sequentially("stacking limits")
+        results = picker.locator(".cite-results .entry")
+        expect(results.first).to_contain_text("Closing the Merida Pocket rulebook")
+        expect(results.first.get_by_role("button", name="Cite:")).to_be_enabled()
+        other = picker.locator(".cite-results .entry.scope-other-game").first
+        expect(other).to_contain_text("(another game)")
+        expect(other.get_by_role("button", name="Not citable")).to_be_disabled()
+        page.screenshot(path=shots / f"cite-picker-{name}.png", full_page=True)
+        other.scroll_into_view_if_needed()
+        page.locator("#rules-dialog").screenshot(path=shots / f"cite-picker-other-{name}.png")
+        page.context.close()
+
+
+def test_the_rules_page_game_filter(browser: Any, server: Server, shots: Path) -> None:
+    for name, viewport in (("desktop", {**DESKTOP, "width": 1366}), ("phone", PHONE)):
+        page = browser.new_page(base_url=server.url, viewport=viewport)
+        page.goto("/rules?game=backbone&q=retreat")
+        expect(page.locator("#results .entry").first).to_contain_text("Operation Backbone rulebook")
+        expect(page.locator("#game")).to_have_value("backbone")
+        page.screenshot(path=shots / f"rules-game-{name}.png", full_page=True)
+        page.close()
