@@ -53,13 +53,13 @@ def _command(template: dict[str, Any]) -> dict[str, Any]:
 
 
 def _next_command(api: ApiHelper, game_id: str, side: str, phase: str) -> dict[str, Any]:
-    """The scripted player: place and remove what is due, move units that must regain their line
-    (rule 10), make every attack offered, else end."""
+    """The scripted player: place and remove what is due, answer a pending loss or retreat, move
+    units that must regain their line (rule 10), make every attack offered, else end."""
     listed = api.actions(game_id, SIDES[side], side=side)
     for template in listed["actions"]:
         assert set(template["kinds"]) == set(template["fixed"]) | set(template["choose"])
-        if template["type"] in ("place_reinforcement", "remove"):
-            return _command(template)
+        if template["type"] in ("place_reinforcement", "remove", "choose_loss", "choose_retreat"):
+            return _command(template)  # a pending decision (issue 19): its first answer
         if template["type"] == "move" and "regain" in template["label"]:
             return _command(template)
         if template["type"] == "attack" and phase == "combat":

@@ -8,8 +8,9 @@ from typing import Any
 
 from service.rules.base import Dice, RulesEvent, RuleViolation, State, clone
 from service.rules.declare import Hex, Units
-from service.rules.merida import board, combat, data
+from service.rules.merida import board, combat, data, decisions
 from service.rules.merida.commands import COMMANDS
+from service.rules.merida.events import apply_event
 from service.rules.merida.retreats import retreat_group
 
 UNFILLED_MP = 2  # rule 8: each unfilled result is worth 2 extra movement points
@@ -229,8 +230,32 @@ def resolve_attack(
         result=outcome["result"],
         rule="8",
     )
-    _apply_result(state, attackers, defenders, outcome["effect"], record)
-    return [RulesEvent("CombatResolved", record)]
+    if decisions.mode(state) == decisions.AUTOMATIC:
+        _apply_result(state, attackers, defenders, outcome["effect"], record)
+        return [RulesEvent("CombatResolved", record)]
+    return _await_owners(state, attackers, defenders, outcome["effect"], record)
+
+
+def _await_owners(
+    state: State,
+    attackers: list[dict[str, Any]],
+    defenders: list[dict[str, Any]],
+    effect: dict[str, Any],
+    record: dict[str, Any],
+) -> list[RulesEvent]:
+    """Issue 19: the result's losses and retreats become pending steps their owners decide
+    (rule 8); the steps with one legal answer only are taken at once."""
+    town = board.town_or_city(state, record["hex"]) == "town"  # TEC: town defenders stay
+    _, unfilled = _losses(defenders, effect["defender_losses"])
+    record["unfilled"] = unfilled
+    steps = decisions.combat_steps(attackers, defenders, effect, not town)
+    work = clone(state)
+    record["pending"] = decisions.live_steps(work, steps)
+    if not record["pending"]:
+        record["advance"] = decisions.advance_offer(work, record)
+    resolved = RulesEvent("CombatResolved", record)
+    apply_event(work, resolved)
+    return [resolved, *decisions.run_on(work)]
 
 
 RECORDED = ("attack_strength", "defense_strength", "column", "modifiers", "strength_effects")

@@ -24,9 +24,12 @@ def other(side: str) -> str:
 
 def acting_side(state: State) -> str | None:
     """Rule 4: the phasing player acts, except in phase F, where the non-phasing player places his
-    defending air units; no one acts once the game is over."""
+    defending air units, and while a decision the rules leave to a unit's owner is pending (rules
+    8 and 10: losses and retreats); no one acts once the game is over."""
     if state["phase"] == "over":
         return None
+    if state.get("pending"):  # issue 19: the owner of the units decides (decisions.py)
+        return str(state["pending"][0]["side"])
     if state["phase"] == "air_defense":
         return other(state["side"])
     return str(state["side"])
@@ -59,14 +62,22 @@ def occupied(state: State, side: str) -> set[str]:
 
 def zoc_sources(state: State, side: str, ignore: Iterable[str] = ()) -> dict[str, set[str]]:
     """Rule 7: every hex in the zone of control of ``side``'s combat units (the six adjacent hexes),
-    mapped to the hexes of the stacks exerting it.  Stacks in ``ignore`` (overrun, rule 8) exert
+    mapped to the hexes of the stacks exerting it.  Leaders exert none unless the scenario option
+    ``leader_zoc`` says so (conflict entry ``merida:conflict-leader-zoc``).  Stacks in ``ignore`` (overrun, rule 8) exert
     none."""
     ignored = set(ignore)
+    leaders = state["options"].get("leader_zoc", "none") == "exerted"
     return kernel_zoc.zoc_sources(
         map_of(state).grid,
         [(u["hex"], u) for u in on_map(state, side) if u["hex"] not in ignored],
-        exerts=is_combat,
+        exerts=exerts_zoc_with_leaders if leaders else is_combat,
     )
+
+
+def exerts_zoc_with_leaders(unit: dict[str, Any]) -> bool:
+    """Scenario option ``leader_zoc = "exerted"``: rule 7 literally, every unit on the map exerts a
+    ZOC, leaders too (see the conflict entry ``merida:conflict-leader-zoc``)."""
+    return is_combat(unit) or unit["type"] == "leader"
 
 
 def _free_hexes(state: State, side: str) -> set[str]:

@@ -416,6 +416,80 @@ def _combat(state: State, data: dict[str, Any]) -> None:
     _remove(state, data["eliminated"], "eliminated")
     _moves_of(state, data)
     state["advance"] = data.get("advance")
+    steps = list(data.get("pending", []))  # issue 19: what the owners still decide (decisions.py)
+    state["pending"] = steps
+    state["combat"] = (
+        {k: data[k] for k in ("hex", "side", "attackers", "result", "unfilled")} if steps else None
+    )
+
+
+def _how(d: dict[str, Any]) -> str:
+    if d["how"] == "only":
+        return " (the only legal choice, taken automatically)"
+    return f" (chosen by the {_side(d['side'])} player, rule {d['rule']})"
+
+
+def _decision_words(d: dict[str, Any], n: Names) -> str:
+    units = d["units"]
+    if d["kind"] == "loss":
+        lost = [u for u in d["eliminated"] if u not in units]
+        with_them = f", and {n.units(lost)} with them (rule 2)" if lost else ""
+        text = f"{n.units(units)} {_verb(units, 'is', 'are')} lost{with_them}"
+    elif d.get("path"):
+        text = f"{n.units(units)} {_verb(units, 'retreats', 'retreat')} {n.path(d['path'])}"
+        moved = d.get("displaced")
+        if moved:
+            verb = _verb(moved["units"], "is", "are")
+            text += f", displacing {n.units(moved['units'])} ({verb} moved to "
+            text += f"{n.hex(moved['path'][-1])})"
+    else:
+        text = f"{n.units(units)} cannot retreat and {_verb(units, 'is', 'are')} eliminated"
+        text += f": {d.get('reason', 'no legal retreat')}"
+    return text + _how(d)
+
+
+def _pending_words(d: dict[str, Any], n: Names) -> str:
+    stacks = "; ".join(f"{n.units(s['units'])}" for s in d["pending"])
+    return f"{_side(d['side'])} units out of command in an enemy ZOC must retreat 2 hexes: {stacks}"
+
+
+@event(
+    "DecisionTaken",
+    sections=("8", "10", "6", "2"),
+    topics=("retreat", "losses", "stacking", "decisions"),
+    words=_decision_words,
+    facts=lambda d, state: [
+        "loss" if d["kind"] == "loss" else "retreat",
+        "player's choice" if d["how"] == "chosen" else "only legal choice",
+        *(["displaced units"] if d.get("displaced") else []),
+        *(["units eliminated"] if d["eliminated"] else []),
+    ],
+)
+def _decision(state: State, data: dict[str, Any]) -> None:
+    """Issue 19: one answer to a pending step (rules 8 and 10), with all it causes."""
+    _remove(state, data["eliminated"], "eliminated")
+    moves = [data["displaced"]] if data.get("displaced") else []
+    if data.get("path"):
+        moves.append({"units": data["units"], "path": data["path"]})
+    for move in moves:
+        for unit_id in move["units"]:
+            state["units"][unit_id]["hex"] = move["path"][-1]
+    state["pending"] = list(data["pending"])
+    if not data["pending"] and state.get("combat"):
+        state["advance"] = data.get("advance")
+        state["combat"] = None
+
+
+@event(
+    "RetreatsDue",
+    sections=("10", "4"),
+    topics=("command", "retreat", "zone of control"),
+    words=_pending_words,
+    facts=_fixed("out of command", "retreat 2 hexes", "enemy zone of control"),
+)
+def _retreats_due(state: State, data: dict[str, Any]) -> None:
+    """Rule 10: the out-of-command stacks whose owner chooses each retreat (decisions.py)."""
+    state["pending"] = list(data["pending"])
 
 
 @event(

@@ -15,7 +15,17 @@ from typing import Any
 from service.rules.actions import Actions, Choice, one_of, some_of
 from service.rules.base import DieRoll, RuleViolation, State
 from service.rules.declare import Names
-from service.rules.merida import advance, battle, board, combat, moves, reach, reinforce, sequence
+from service.rules.merida import (
+    advance,
+    battle,
+    board,
+    choices,
+    combat,
+    moves,
+    reach,
+    reinforce,
+    sequence,
+)
 from service.rules.merida.commands import COMMANDS
 from service.rules.merida.phases import end_problem
 
@@ -41,6 +51,9 @@ def actions(state: State, side: str) -> Actions:
     if board.acting_side(state) != side:
         return out
     names = board.PlaceNames(state)
+    if state.get("pending"):  # issue 19: only the answers to the pending decision
+        choices.templates(state, side, names, out)
+        return out
     # the moves listed and the check of the end of the movement phase share one planner
     planner = reach.Planner(state, side) if state["phase"] == "movement" else None
     if planner is not None:

@@ -60,6 +60,7 @@ class StepRules:
         self.mapdata = board.map_of(state)
         self.reason: tuple[str, str] = ("5", "")
         self.kind = unit["type"]
+        self.river_added = terrain.river_added(state)
         self.by_rail = mode == "rail" or self.kind == "train"
         self.strategic = mode in ("strategic", "rail")
         self.ignored: set[str] = set()
@@ -81,7 +82,7 @@ class StepRules:
         unit = self.unit
         if to in self.enemy_hexes:
             return self.refuse("6", f"{to} holds enemy units: units never stack with enemy units")
-        rule, cost = terrain.judge(self.mapdata, self.kind, frm, to)
+        rule, cost = terrain.judge(self.mapdata, self.kind, frm, to, self.river_added)
         if rule is not None:
             return self.refuse(rule, f"{unit['name']} may not enter {to} from {frm}")
         if self.by_rail:

@@ -20,7 +20,7 @@ from typing import Any
 from service.rules.base import RuleViolation, State
 from service.rules.kernel import movement as kernel_movement
 from service.rules.kernel.mapdata import MapData
-from service.rules.merida import board, stacking
+from service.rules.merida import board, stacking, terrain
 from service.rules.merida.moves import (
     EnemyView,
     StepRules,
@@ -51,7 +51,8 @@ class Planner:
             self.stacks.setdefault(unit["hex"], []).append(unit)
         exerting = frozenset(hex_ for sources in self.zoc.values() for hex_ in sources)
         option = state["options"].get("zoc_to_zoc", "same_unit")
-        self.shared = _shared((mapdata, side, frozenset(self.enemy_hexes), exerting, option))
+        river = terrain.river_added(state)
+        self.shared = _shared((mapdata, side, frozenset(self.enemy_hexes), exerting, option, river))
         self._control: tuple[Any, ...] | None = None
         self._began_zoc: dict[str, set[str]] | None = None
         self._areas: dict[tuple[Any, ...], Paths] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from service.rules.base import Rulebook
-from service.rules.rulebook import Conflict, Heading, Reading, RulebookSpec, headings
+from service.rules.rulebook import Conflict, Heading, Link, Reading, RulebookSpec, headings
 
 SPEC = RulebookSpec(
     numbered=re.compile(r"^(\d{1,2})\. (\S.*)$"),
@@ -71,9 +71,125 @@ ZOC_TO_ZOC = Conflict(
     topics=("zoc", "movement"),
 )
 
+LEADER_ZOC = Conflict(
+    key="leader-zoc",
+    heading="Conflict: rules 2 and 7 -- do leaders exert a zone of control?",
+    refs=("7", "2", "8"),
+    readings=(
+        Reading("7", "The six hexes adjacent to a unit are called its zone of control (ZOC)."),
+        Reading(
+            "2",
+            "Leaders: Add to both attack or defense. Are used to count command range. Are "
+            "eliminated if the units they are stacked with are eliminated.",
+        ),
+        Reading("8", "All units exerting a ZOC must be attacked"),
+    ),
+    engine_reading="leaders exert no ZOC by default. Rule 7 speaks of 'a unit', and a leader is a "
+    "counter on the map, but rule 2 gives leaders only three functions -- adding to a stack's "
+    "attack or defence, counting command range, and dying with their stack -- and none of a "
+    "combat unit's. A leader alone would otherwise stop enemy movement, block retreats and "
+    "lines of supply and command, and force an attack on itself (rule 8) with no strength to "
+    "defend; a rules judge reads the ZOC as a property of combat units. A leader stacked with "
+    "combat units is inside their ZOC anyway, so the reading only matters for a leader alone.",
+    option="rule 7 literally (every unit, leaders too, exerts a ZOC): scenario option "
+    "leader_zoc = 'exerted'.",
+    topics=("zoc", "leaders"),
+)
+
+COMMAND_CHECK_PHASE = Conflict(
+    key="command-check-phase",
+    heading="Conflict: rules 4, 5 and 10 -- when is command checked?",
+    refs=("4", "5", "10"),
+    readings=(
+        Reading(
+            "4",
+            "D. Command. The phasing player checks his command structure and line of "
+            "communication. Units that are not in command may not attack, and must automatically "
+            "retreat instead.",
+        ),
+        Reading("5", "Units that are out of command have their movement halved."),
+        Reading(
+            "10",
+            "If units begin a turn out of command, they must attempt to move in such a manner so "
+            "as to regain their line of command.",
+        ),
+    ),
+    engine_reading="command is checked twice by default: in phase B with supply, and again in "
+    "phase D as rule 4 says. Rule 4 places the check in phase D, after movement, yet rules 5 "
+    "and 10 act on command during movement (halved movement, no entering enemy ZOCs, the "
+    "obligation to regain the line of units that 'begin a turn out of command'). The status "
+    "at the start of the phasing player's turn is the one the phase B check finds; the last "
+    "phase D check was made before the enemy's whole turn had moved the lines. Phase D still "
+    "decides who may attack and who retreats (rule 10). Both checks are recorded events "
+    "(StatusChecked, CommandChecked).",
+    option="rule 4 literally (command is checked in phase D only; movement uses the result of "
+    "the last phase D check): scenario option command_check = 'D_only'.",
+    topics=("command", "sequence of play"),
+)
+
+RIVER_CROSSING_COST = Conflict(
+    key="river-crossing-cost",
+    heading="Conflict: Terrain Effects Chart -- a river crossing's cost, in total or added?",
+    refs=("TEC", "5"),
+    readings=(
+        Reading("TEC", "2 mp for all others"),
+        Reading("TEC", "prohibited for Art and Arm except along road"),
+        Reading("TEC", "3 mp for Art and Arm"),
+    ),
+    engine_reading="a river hexside costs 2 MP in total by default (or the cost of the hex "
+    "entered if that is higher: a mountain hex across a river costs its mountain cost). The "
+    "chart prints the river's cost in the same form as the mountain's ('2 mp for Inf and Cav', "
+    "'3 mp for Art and Arm'), which are costs of entering, not additions; nothing in the text "
+    "says 'additional' or '+2'. A road crossing a river costs the road's 1/2 MP.",
+    option="the river as an extra cost (2 MP added to the terrain cost of the hex entered): "
+    "scenario option river_cost = 'added'.",
+    topics=("terrain", "movement"),
+)
+
+#: what each event links to in this rulebook beside the sections its declaration names: the
+#: charts, the sub-sections and the conflicts that apply, and those only when the event's facts
+#: say so (``when``)
+COMBAT = ("CombatResolved",)
+LINKS = (
+    Link("8", COMBAT, "rule 8: how a combat is resolved"),
+    Link("chart-combat-results", COMBAT, "the combat results table gives the result for the odds and die roll"),
+    Link("chart-terrain-effects", COMBAT, "the terrain effects chart: the defender's terrain and rivers"),
+    Link("10", ("UnitsRetreated", "RetreatsDue"), "rule 10: units out of command retreat", when=("out of command",)),
+    Link("8-retreats", (*COMBAT, "UnitsRetreated", "RetreatsDue", "DecisionTaken"), "rule 8's retreats", when=("retreat",)),
+    Link("chart-combat-results", ("DecisionTaken",), "the combat result's losses", when=("loss",)),
+    Link("8-advances", (*COMBAT, "UnitsAdvanced"), "rule 8's advances after combat", when=("advance",)),
+    Link("conflict-strategic-movement-modifier", COMBAT, "the defender moved by strategic movement: rules 5 and 8 disagree on the modifier", when=("strategic",)),
+    Link("chart-air-point-availability", (*COMBAT, "AirAllocated"), "air points available this turn", when=("air",)),
+    Link("8-automatic-victory", ("OverrunDeclared",), "an overrun is rule 8's automatic victory"),
+    Link("chart-combat-results", ("OverrunDeclared",), "the odds column of the combat results table"),
+    Link("5", ("UnitsMoved",), "rule 5: movement"),
+    Link("5-types-of-movement", ("UnitsMoved",), "tactical, strategic or rail movement"),
+    Link("chart-terrain-effects", ("UnitsMoved",), "the terrain effects chart: the cost of each hex and hexside entered"),
+    Link("chart-movement-points-available", ("UnitsMoved",), "the movement points each unit type has"),
+    Link("7", ("UnitsMoved",), "the move entered an enemy zone of control", when=("zone of control",)),
+    Link("conflict-zoc-to-zoc", ("UnitsMoved",), "the move entered an enemy zone of control: rules 5 and 7 disagree", when=("zone of control",)),
+    Link("conflict-river-crossing-cost", ("UnitsMoved",), "the move crossed a river: the chart's cost is read two ways", when=("river",)),
+    Link("conflict-leader-zoc", ("UnitsMoved", "UnitsRetreated"), "a leader moved: do leaders exert a zone of control?", when=("leader",)),
+    Link("7", ("UnitsRetreated",), "the retreat met an enemy zone of control", when=("zone of control",)),
+    Link("12", ("UnitDeployed",), "rule 12: set up"),
+    Link("chart-set-up-table", ("UnitDeployed",), "the set-up table: where each unit starts"),
+    Link("chart-reinforcements", ("ReinforcementsDue", "ReinforcementPlaced", "RemovalsDue", "UnitRemoved", "UnitReturned", "UnitKept"), "the reinforcement schedule"),
+    Link("chart-victory-points", ("GameEnded", "UnitKept"), "the victory points table"),
+    Link("11", ("GameEnded",), "rule 11: victory conditions"),
+    Link("chart-air-point-availability", ("AirAllocated",), "air points available this turn"),
+    Link("conflict-command-check-phase", ("StatusChecked", "CommandChecked"), "rules 4, 5 and 10 disagree on when command is checked"),
+)  # fmt: skip
+
 RULEBOOK = Rulebook(
     document="merida",
     corpus_file="closing-the-merida-pocket.txt",
     spec=SPEC,
-    conflicts=(STRATEGIC_MOVEMENT_MODIFIER, ZOC_TO_ZOC),
+    links=LINKS,
+    conflicts=(
+        STRATEGIC_MOVEMENT_MODIFIER,
+        ZOC_TO_ZOC,
+        LEADER_ZOC,
+        COMMAND_CHECK_PHASE,
+        RIVER_CROSSING_COST,
+    ),
 )

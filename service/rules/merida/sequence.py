@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from service.rules.base import RulesEvent, State, clone
-from service.rules.merida import battle, board, data, reinforce
+from service.rules.merida import battle, board, data, decisions, reinforce
 from service.rules.merida.board import acting_side
 from service.rules.merida.events import apply_event
 from service.rules.merida.retreats import retreat_group
@@ -83,6 +83,8 @@ def _automatic(state: State) -> list[RulesEvent]:
         return _reinforcement_events(state, side, turn)
     if phase == "supply":
         out_supply, out_command = board.status_of(state, side)
+        if state["options"].get("command_check", "B_and_D") == "D_only":  # rule 4 literally
+            out_command = sorted(u["id"] for u in board.on_map(state, side) if u["out_of_command"])
         return [
             RulesEvent(
                 "StatusChecked",
@@ -136,6 +138,8 @@ def _out_of_command_retreats(state: State) -> list[RulesEvent]:
     """Rule 10 (and 4D): units out of command found in an enemy ZOC retreat 2 hexes, towards their
     leaders if possible; eliminated if they cannot."""
     side = state["side"]
+    if decisions.mode(state) == decisions.PLAYERS:
+        return _retreats_due(state, side)
     zoc = board.zoc_sources(state, board.other(side))
     leaders = [u["hex"] for u in board.on_map(state, side) if u["type"] == "leader"]
     events = []
@@ -162,6 +166,21 @@ def _out_of_command_retreats(state: State) -> list[RulesEvent]:
         apply_event(state, event)
         events.append(event)
     return events
+
+
+def _retreats_due(state: State, side: str) -> list[RulesEvent]:
+    """Issue 19: each stack's rule 10 retreat is its owner's choice among the hexes that bring it
+    closer to its leader; a stack with one legal retreat (or none) retreats (or is eliminated) at
+    once."""
+    steps = decisions.live_steps(state, decisions.command_retreat_steps(state, side))
+    if not steps:
+        return []
+    due = RulesEvent(
+        "RetreatsDue",
+        {"side": side, "rule": "10", "reason": "out of command in an enemy ZOC", "pending": steps},
+    )
+    apply_event(state, due)
+    return [due, *decisions.run_on(state)]
 
 
 def combat_obligations(state: State) -> dict[str, list[str]]:
@@ -210,6 +229,8 @@ def advance_events(state: State) -> list[RulesEvent]:
             events.append(auto)
         if phase == "command":
             events.extend(_out_of_command_retreats(work))
+            if decisions.pending(work):  # issue 19: the owner chooses a rule 10 retreat
+                return events
         if _needs_player(work):
             return events
 

@@ -114,6 +114,8 @@ def build_state(scenario: Scenario, options: Mapping[str, Any]) -> State:
         "must_attack": [],
         "must_be_attacked": [],
         "advance": None,
+        "pending": [],  # decisions the rules leave to a unit's owner (decisions.py, issue 19)
+        "combat": None,
         "vp_adjustments": {side: 0 for side in scenario.sides},
         "result": None,
     }

@@ -8,14 +8,21 @@ file.  It has no hidden information."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from service.rules.actions import Actions
 from service.rules.base import State
-from service.rules.hexgame import HexDrawing, HexRulesSystem, HexScenarioChecks
+from service.rules.hexgame import (
+    HexCustomScenarios,
+    HexDrawing,
+    HexRulesSystem,
+    HexScenarioChecks,
+)
 from service.rules.merida import (  # noqa: F401 - each module declares the commands it decides
     advance,
     battle,
+    choices,
     data,
     moves,
     phases,
@@ -36,6 +43,9 @@ class MeridaRules(HexRulesSystem):
     name = "merida"
     title = "Closing the Merida Pocket - Extremadura, 1938"
     document = "merida"
+    #: rule 2: "Nationalist ... forces are represented by the blue counters, while Republican ...
+    #: forces are represented by the green counters"
+    side_colours = MappingProxyType({"nationalist": "blue", "republican": "green"})
 
     commands = COMMANDS
     events = EVENTS
@@ -46,6 +56,11 @@ class MeridaRules(HexRulesSystem):
         self.drawing = HexDrawing(self.scenario_map, data.tables)
         self.previews = MeridaPreviews()
         self.scenario_checks = HexScenarioChecks(setup.unit_check)
+        self.custom_scenarios = (
+            HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
+                "merida", lambda scen, options: enter_first_turn(setup.build_state(scen, options))
+            )
+        )
 
     # -- scenarios --------------------------------------------------------------------------------
     def scenario_ids(self) -> list[str]:

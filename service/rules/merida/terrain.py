@@ -26,16 +26,24 @@ SETTLEMENTS = frozenset(("town", "city"))
 def prohibited(state: State, unit: dict[str, Any], frm: str, to: str) -> str | None:
     """Why ``unit`` may never pass from ``frm`` into ``to`` (the rule), else None: artillery and
     armor cross rivers only along a road (TEC); guerrillas never enter towns or cities (rule 2)."""
-    return judge(map_of(state), unit["type"], frm, to)[0]
+    return judge(map_of(state), unit["type"], frm, to, river_added(state))[0]
 
 
 def step_cost(state: State, unit: dict[str, Any], frm: str, to: str) -> float | None:
     """The movement points to enter ``to`` from ``frm`` (TEC), ``None`` when prohibited."""
-    return judge(map_of(state), unit["type"], frm, to)[1]
+    return judge(map_of(state), unit["type"], frm, to, river_added(state))[1]
+
+
+def river_added(state: State) -> bool:
+    """Scenario option ``river_cost = "added"``: a river hexside costs 2 MP more than the terrain
+    entered, instead of 2 MP in total (conflict entry ``merida:conflict-river-crossing-cost``)."""
+    return bool(state["options"].get("river_cost", "total") == "added")
 
 
 @lru_cache(maxsize=1 << 16)
-def judge(mapdata: MapData, kind: str, frm: str, to: str) -> tuple[str | None, float | None]:
+def judge(
+    mapdata: MapData, kind: str, frm: str, to: str, added: bool = False
+) -> tuple[str | None, float | None]:
     """Both at once for a unit type: ``(rule prohibiting the step, None)`` or ``(None, cost)``.
     The map never changes, so each step is judged once per type, not once per unit, mode and
     legal-actions call."""
@@ -48,5 +56,5 @@ def judge(mapdata: MapData, kind: str, frm: str, to: str) -> tuple[str | None, f
         return None, ROAD_COST
     cost = float(MOUNTAIN_COST.get(kind, 1)) if mapdata.terrain(to) == "mountain" else 1.0
     if "river" in features:
-        cost = max(cost, RIVER_COST)
+        cost = cost + RIVER_COST if added else max(cost, RIVER_COST)
     return None, cost

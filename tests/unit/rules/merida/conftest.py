@@ -41,8 +41,12 @@ def board_state(
     data: dict | None = None,
     options: dict | None = None,
     turns: int = 5,
+    decisions: str = "automatic",
 ) -> State:
-    """A 12x10 board (rows A-J, columns 1-12); Nationalist supply on column 1, Republican on 12."""
+    """A 12x10 board (rows A-J, columns 1-12); Nationalist supply on column 1, Republican on 12.
+
+    ``decisions`` defaults to ``"automatic"`` here: the rule tests written before issue 19 check
+    the fixed preference; the tests of the players' decisions pass ``decisions="players"``."""
     raw = {
         "format": "arbiter-scenario/1",
         "id": "test",
@@ -72,10 +76,16 @@ def board_state(
         "options": {
             "strategic_modifier": {"default": 2, "choices": [2, -2]},
             "zoc_to_zoc": {"default": "same_unit", "choices": ["same_unit", "any"]},
+            "decisions": {"default": "players", "choices": ["players", "automatic"]},
+            "leader_zoc": {"default": "none", "choices": ["none", "exerted"]},
+            "command_check": {"default": "B_and_D", "choices": ["B_and_D", "D_only"]},
+            "river_cost": {"default": "total", "choices": ["total", "added"]},
         },
         "data": {"initial_control": {"nationalist": [1, 5], "republican": [6, 12]}, **(data or {})},
     }
-    state = setup.build_state(load_scenario(raw, "merida"), options or {})
+    state = setup.build_state(
+        load_scenario(raw, "merida"), {"decisions": decisions, **(options or {})}
+    )
     state.update(turn=turn, side=side, phase=phase)
     state["deployment"]["units"] = {}
     if phase == "combat":

@@ -19,7 +19,9 @@ RAIL = [(f"J{c}", f"J{c + 1}") for c in range(1, 7)] + [
 
 class Game:
     def __init__(self) -> None:
-        self.state = SYSTEM.initial_state("merida-1938", {})
+        # the fixed preference (issue 19's "automatic" option): this script predates the players'
+        # decisions, which tests/unit/rules/merida/test_decisions.py covers
+        self.state = SYSTEM.initial_state("merida-1938", {"decisions": "automatic"})
         self.state["map"] = {
             **self.state["map"],
             "hexsides": [{"hexes": list(pair), "features": ["rail"]} for pair in RAIL],

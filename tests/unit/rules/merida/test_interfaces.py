@@ -33,6 +33,10 @@ def test_shipped_scenario_is_flagged_placeholder():
     assert SYSTEM.default_options("merida-1938") == {
         "strategic_modifier": 2,
         "zoc_to_zoc": "same_unit",
+        "decisions": "players",
+        "leader_zoc": "none",
+        "command_check": "B_and_D",
+        "river_cost": "total",
     }
 
 
