@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.rules.backbone import decisions, supply
 from service.rules.backbone import geography as geo
-from service.rules.backbone import supply
 from service.rules.backbone.data_files import load
 from service.rules.backbone.movement import PutRight, Room
 from service.rules.backbone.units import State, at, is_hq
@@ -138,15 +138,20 @@ def _around(state: State, hex_: str) -> list[str]:
     return [hex_, *geo.board(state).grid.neighbours(hex_)]
 
 
-def reinforcements(state: State) -> list[RulesEvent]:
+def reinforcements(state: State, before: list[RulesEvent] | None = None) -> list[RulesEvent]:
     """13.1 German arrivals; 14 the British reserve at the beachhead the turn after landing, or at
     Taourirt on turn 4 after a failed landing; 9.1 HQs back two turns after their loss.  Each is
     placed where it fits (5, see :class:`movement.Room`); one with no room waits and comes in a
     later reinforcement segment.  The reserve may make the beachhead's stack go over the limit as
-    long as moving out of it can put it right (5, 14: it lands and moves on)."""
+    long as moving out of it can put it right (5, 14: it lands and moves on).  Where the German
+    units arrive (18.1) and the city a lost HQ comes back to (9.1) are the owner's choice
+    (:mod:`.decisions`); ``before`` are the events of this administrative phase already decided
+    (the Strait roll, 11).  While a choice is awaited the segment does not end."""
     turn = state["turn"]
     room = Room(state)
     arriving: list[dict[str, Any]] = []
+    chosen = decisions.Arrivals(state, room)
+    spanish_strait = decisions.strait_spanish(state, before)
 
     def arrive(u: dict[str, Any], hexes: list[str], **extra: Any) -> None:
         steps = extra.get("steps", u["steps"])
@@ -160,8 +165,11 @@ def reinforcements(state: State) -> list[RulesEvent]:
             continue
         if r["entry"] in ("fleet", "atlantic_fleet"):
             arriving.append({"unit": u["id"], "hex": None})
+        elif r["entry"] == decisions.GERMAN_ENTRY:
+            chosen.german(u, r["hexes"][0], spanish_strait)
         else:
             arrive(u, _around(state, r["hexes"][0]))
+    arriving += chosen.placed
     arriving += _reserve(state, room)
     if state["landing"].get("failed") and turn >= state["data"]["amphibious"]["failed_return_turn"]:
         base = geo.city_hex(state, state["data"]["amphibious"]["failed_return"])
@@ -170,8 +178,11 @@ def reinforcements(state: State) -> list[RulesEvent]:
                 arrive(u, _around(state, base))
     for u in state["units"].values():
         if is_hq(u) and u["status"] == "eliminated" and u.get("eliminated_turn", 99) + 2 <= turn:
-            arrive(u, _hq_cities(state, u), steps=u["max_steps"])
-    return [RulesEvent("ReinforcementsArrived", {"units": arriving})] if arriving else []
+            before_hq = len(chosen.placed)
+            chosen.hq(u, _hq_cities(state, u))
+            arriving += chosen.placed[before_hq:]
+    events = [RulesEvent("ReinforcementsArrived", {"units": arriving})] if arriving else []
+    return events + chosen.awaited()
 
 
 def _reserve(state: State, room: Room) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.rules.backbone.data_files import load
+from service.rules.backbone.decisions import arrival_placed
 from service.rules.backbone.declared import EVENTS
 from service.rules.backbone.fog import (
     HIDDEN,
@@ -114,6 +115,7 @@ def _step(state: State, d: Data) -> None:
     state["moved"] = []
     state["exploiters"] = []
     state["exploit_target"] = None
+    state.pop("exploit_targets", None)
 
 
 @event(
@@ -175,6 +177,7 @@ def _declared(state: State, d: Data) -> None:
         _attacked(state, c)
     state["exploiters"] = []
     state["exploit_target"] = None
+    state.pop("exploit_targets", None)
     c["stage"] = "defence"
     state["combat"] = c
 
@@ -298,6 +301,26 @@ def _last_stand(state: State, d: Data) -> None:
         _lose_step(state, d["loss"])
     else:
         state["combat"]["last_stand_failed"] = True
+        state["combat"]["stage"] = "retreat"  # back from a Baraka stage, if there was one
+        state["combat"].pop("baraka_for", None)
+
+
+@event(
+    "LastStandDieRolled",
+    sections=("16.5", "10.2"),
+    topics=("last stand defense", "Baraka"),
+    words=lambda d, n: (
+        f"The last stand die in {n.hex(d['hex'])} reads {d['die']['value']} against "
+        f"{d['needed']}: the Spanish may call on Baraka"
+    ),
+)
+def _last_stand_die(state: State, d: Data) -> None:
+    """10.2 (option ``baraka_dice: any_combat_die``): the last stand waits for Baraka."""
+    combat = state["combat"]
+    combat["stage"] = "baraka"
+    combat["first_die"] = d["die"]
+    combat["baraka_for"] = "last stand"
+    combat["last_stand_loss"] = d["loss"]
 
 
 def _retreated_words(d: Data, n: Names) -> str:
@@ -325,7 +348,14 @@ def _retreated(state: State, d: Data) -> None:
         place(state, u, d["to"])
         u["retreated_turn"] = state["turn"]
         u["retreated_into"] = d["to"]
-    state["combat"]["retreated_to"] = d["to"]
+    combat = state["combat"]
+    combat["retreating"] = [uid for uid in combat["retreating"] if uid not in d["units"]]
+    if d["to"] is not None:
+        if combat.get("retreated_to") is None:
+            combat["retreated_to"] = d["to"]
+        hexes = combat.setdefault("retreated_hexes", [])
+        if d["to"] not in hexes:
+            hexes.append(d["to"])
 
 
 @event(
@@ -351,6 +381,8 @@ def _advanced(state: State, d: Data) -> None:
     state["control"][d["to"]] = state["units"][d["units"][0]]["side"]
     retreated_to = state["combat"].get("retreated_to")
     state["pending_exploit"] = {"units": d["exploiters"], "target": retreated_to}
+    if len(state["combat"].get("retreated_hexes") or []) > 1:  # 16.7: the stack split
+        state["pending_exploit"]["targets"] = list(state["combat"]["retreated_hexes"])
 
 
 @event(
@@ -365,6 +397,8 @@ def _ended(state: State, d: Data) -> None:
     if pending and pending["units"] and pending["target"]:
         state["exploiters"] = pending["units"]
         state["exploit_target"] = pending["target"]
+        if pending.get("targets"):
+            state["exploit_targets"] = pending["targets"]
 
 
 # -- the landing (14) -------------------------------------------------------------------------------
@@ -473,7 +507,8 @@ def _supply(state: State, d: Data) -> None:
 
 def _arrived_words(d: Data, n: Names) -> str:
     parts = [
-        f"{n.unit(i['unit'])} in {n.hex(i['hex'])}" if i["hex"] else f"{n.unit(i['unit'])} afloat"
+        (f"{n.unit(i['unit'])} in {n.hex(i['hex'])}" if i["hex"] else f"{n.unit(i['unit'])} afloat")
+        + (" (the only place with room, taken automatically)" if i.get("only_choice") else "")
         for i in d["units"]
     ]
     return "Reinforcements arrive: " + (", ".join(parts) or "none you can see")
@@ -487,6 +522,8 @@ def _arrived_words(d: Data, n: Names) -> str:
     words=_arrived_words,
 )
 def _arrived(state: State, d: Data) -> None:
+    if state.get("pending"):
+        arrival_placed(state, [i["unit"] for i in d["units"]] + list(d.get("deferred", [])))
     for item in d["units"]:
         u = state["units"][item["unit"]]
         if item["hex"] is None:

@@ -261,6 +261,7 @@ def declaration(
     origin = {u["id"]: _attacker(state, side, u, target, amphibious) for u in attackers}
     _check_group(state, side, attackers, target, exploitation)
     sup = _supports(state, side, "attack", command, target, attackers)
+    _loss_picks(state, command.get("own_losses"), list(command["units"]), "own_losses")
     if amphibious:
         sup["naval"] = load("supports")["naval"]["amphibious_drm"]
     return {
@@ -277,6 +278,15 @@ def declaration(
             "enemy": list(command.get("enemy_losses") or []),
         },
     }
+
+
+def _loss_picks(state: State, picks: list[str] | None, fighting: list[str], field: str) -> None:
+    """16.6: loss picks name units of the combat (the defender's picks of the attackers are known:
+    every unit of a declared combat is shown, 19.2)."""
+    strays = [uid for uid in picks or [] if uid not in fighting]
+    if strays:
+        names = ", ".join(state["units"][uid]["name"] for uid in strays)
+        raise RuleViolation("16.6", f"{names} does not fight in this combat", field)
 
 
 def _attacker(state: State, side: str, u: Unit, target: str, amphibious: bool) -> str:
@@ -308,7 +318,7 @@ def _check_group(
             raise RuleViolation(
                 "16.7", f"{', '.join(late)} did not advance as armor after combat", "units"
             )
-        if target != state.get("exploit_target"):
+        if target not in exploit_targets(state):
             raise RuleViolation(
                 "16.7", "exploitation attacks only the units that retreated", "target"
             )
@@ -343,6 +353,8 @@ def defend(state: State, side: str, command: Command, dice: Dice) -> list[RulesE
         "own": list(command.get("own_losses") or []),
         "enemy": list(command.get("enemy_losses") or []),
     }
+    _loss_picks(state, picks["own"], combat["defenders"], "own_losses")
+    _loss_picks(state, picks["enemy"], combat["attackers"], "enemy_losses")
     assess(state, combat, defence)
     die = dice.roll(6, "combat")
     declared = RulesEvent("DefenceDeclared", {"supports": defence, "side": side, "picks": picks})
@@ -350,6 +362,13 @@ def defend(state: State, side: str, command: Command, dice: Dice) -> list[RulesE
         first = evaluate(situation(state, combat, defence, die.value))["result"]["text"]
         return [declared, RulesEvent("CombatRolled", {"die": die.as_dict(), "result": first})]
     return [declared, *after_combat(state, resolve(state, combat, defence, picks, die.as_dict()))]
+
+
+def exploit_targets(state: State) -> list[str]:
+    """16.7: the hexes the defenders of the last combat retreated to (several when the stack
+    split), which armor that advanced may attack in exploitation."""
+    targets = state.get("exploit_targets") or [state.get("exploit_target")]
+    return [t for t in targets if t]
 
 
 def baraka_available(state: State) -> bool:
@@ -361,13 +380,19 @@ def baraka_available(state: State) -> bool:
     "baraka", phases=("baraka",), reroll=Flag(), doc="10.2: keep the combat's die or roll it again"
 )
 def baraka(state: State, side: str, command: Command, dice: Dice) -> list[RulesEvent]:
-    """The Spanish keep the roll or re-roll it, ignoring the first (10.2 Baraka)."""
+    """The Spanish keep the roll or re-roll it, ignoring the first (10.2 Baraka): the combat's die,
+    or with ``baraka_dice: any_combat_die`` the last stand's (16.5)."""
     combat = state["combat"]
     die = combat["first_die"]
     events = []
+    last_stand = combat.get("baraka_for") == "last stand"
     if command["reroll"]:
-        die = dice.roll(6, "combat (Baraka)").as_dict()
+        die = dice.roll(6, "last stand (Baraka)" if last_stand else "combat (Baraka)").as_dict()
         events.append(RulesEvent("BarakaUsed", {"ignored": combat["first_die"], "die": die}))
+    if last_stand:
+        moving = [state["units"][uid] for uid in combat["retreating"]]
+        chosen = combat.get("last_stand_loss")
+        return after_combat(state, events + last_stand_result(state, combat, moving, die, chosen))
     return after_combat(
         state, events + resolve(state, combat, combat["defence"], combat["picks"], die)
     )
@@ -484,8 +509,10 @@ def _end(combat: Mapping[str, Any], held: bool) -> list[RulesEvent]:
 
 
 # -- retreat (16.7) and last stand (16.5) -------------------------------------------------------
-def retreat_options(state: State) -> dict[str, Any]:
-    """Legal retreat hexes for the units of the pending combat, and their cost in steps."""
+def retreat_options(state: State, units: list[str] | None = None) -> dict[str, Any]:
+    """Legal retreat hexes for the units of the pending combat still to retreat (or ``units``, a
+    part of them: a stack may split, 16.7 -- see the knowledge-base entry
+    ``backbone:conflict-retreat-stack``), and their cost in steps."""
     combat = state["combat"]
     origin = combat["target"]
     side = enemy(combat["attacker_side"])
@@ -498,7 +525,7 @@ def retreat_options(state: State) -> dict[str, Any]:
     def distance(h: str) -> int:
         return sum(grid.distance(h, a) for a in attack_hexes)
 
-    moving = [state["units"][uid] for uid in combat["retreating"]]
+    moving = [state["units"][uid] for uid in (combat["retreating"] if units is None else units)]
     steps = sum(u["steps"] for u in moving)
 
     def fits(h: str) -> bool:
@@ -515,6 +542,14 @@ def retreat_options(state: State) -> dict[str, Any]:
         away = [p[-1] for p in longer if distance(p[-1]) > distance(origin) and fits(p[-1])]
     else:
         away = [h for h in away if fits(h)]
+    return _retreat_choice(state, side, away, zoc, friends)
+
+
+def _retreat_choice(
+    state: State, side: str, away: list[str], zoc: set[str], friends: set[str]
+) -> dict[str, Any]:
+    """16.7: hexes free of enemy ZOC (or held by friends) first, the side's own among them;
+    otherwise the hexes in an enemy ZOC, at the cost of an extra step."""
     free = [h for h in away if h not in zoc or h in friends]
     if free:
         own = [h for h in free if geo.controller(state, h) == side]
@@ -528,19 +563,34 @@ def retreat_options(state: State) -> dict[str, Any]:
     phases=("retreat",),
     to=Hex(required=False, allow_none=True),
     last_stand=Flag(required=False),
-    doc="16.7: retreat the defenders to a hex; 16.5: or try a last stand",
+    units=Units(required=False),
+    loss=UnitField(required=False),
+    doc="16.7: retreat the defenders (all, or some of them: a stack may split) to a hex; 16.5: "
+    "or try a last stand (``loss``: which of the most efficient units loses the step)",
 )
 def retreat(state: State, side: str, command: Command, dice: Dice) -> list[RulesEvent]:
     combat = state["combat"]
     moving = [state["units"][uid] for uid in combat["retreating"]]
     if command.get("last_stand"):
-        return after_combat(state, _last_stand(state, combat, moving, dice))
-    options = retreat_options(state)
+        if command.get("units"):
+            raise RuleViolation("16.5", "a last stand is the whole hex's, not some units'", "units")
+        return after_combat(state, _last_stand(state, combat, moving, dice, command.get("loss")))
+    if command.get("loss"):
+        raise RuleViolation("16.5", "a unit loses a step only in a last stand", "loss")
+    chosen = list(command.get("units") or combat["retreating"])
+    strays = [uid for uid in chosen if uid not in combat["retreating"]]
+    if strays:
+        names = ", ".join(u["name"] for u in moving)
+        raise RuleViolation("16.7", f"the units to retreat are {names}", "units")
+    part = [u for u in moving if u["id"] in chosen]
+    options = retreat_options(state, chosen)
     to = command.get("to")
     if options["hexes"] and to not in options["hexes"]:
         where = ", ".join(options["hexes"])
         raise RuleViolation("16.7", f"retreat to one of {where}", "to")
-    retreated = _retreated(state, combat, moving, to if options["hexes"] else None, options)
+    retreated = _retreated(state, combat, part, to if options["hexes"] else None, options)
+    if len(part) < len(moving):
+        return [retreated]  # 16.7: the rest of the stack retreats next, where its owner chooses
     events = [retreated, *_vacated(combat, advancers(state, combat))]
     return after_combat(state, events)
 
@@ -562,7 +612,7 @@ def _retreated(
         if to is None or u["steps"] - loss <= 0:
             eliminated.append(u["id"])
     data = {
-        "units": combat["retreating"],
+        "units": [u["id"] for u in moving],
         "from": combat["target"],
         "to": to,
         "extra_losses": extra if to else [],
@@ -583,6 +633,8 @@ def last_stand_refusal(state: State) -> str | None:
     combat = state["combat"]
     if combat.get("last_stand_failed"):
         return "the last stand failed: the defender must retreat"
+    if combat.get("retreated_hexes"):
+        return "part of the stack has retreated: the last stand is the whole hex's"
     if not last_stand_terrain(state, combat["target"]):
         return "last stand only in city, mountain or half mountain hexes"
     if sum(m["value"] for m in _last_stand_modifiers(state, combat)) < 1:
@@ -590,29 +642,67 @@ def last_stand_refusal(state: State) -> str | None:
     return None
 
 
+def last_stand_losers(moving: list[Unit]) -> list[str]:
+    """16.5: the extra step of a successful last stand is lost "among the most efficient present";
+    which of them is the defender's choice (the first listed is the default)."""
+    best = max(u["efficiency"] for u in moving)
+    return [u["id"] for u in sorted(moving, key=lambda u: -u["seq"]) if u["efficiency"] == best]
+
+
 def _last_stand(
-    state: State, combat: Mapping[str, Any], moving: list[Unit], dice: Dice
+    state: State,
+    combat: Mapping[str, Any],
+    moving: list[Unit],
+    dice: Dice,
+    chosen: str | None = None,
 ) -> list[RulesEvent]:
     origin = combat["target"]
     reason = last_stand_refusal(state)
     if reason:
         raise RuleViolation("16.5", reason, "last_stand")
+    losers = last_stand_losers(moving)
+    if chosen is not None and chosen not in losers:
+        names = ", ".join(state["units"][u]["name"] for u in losers)
+        raise RuleViolation("16.5", f"the step is lost among the most efficient: {names}", "loss")
     mods = _last_stand_modifiers(state, combat)
     needed = sum(m["value"] for m in mods)
     die = dice.roll(6, "last stand")
-    success = die.value <= needed
+    if baraka_on_last_stand(state):
+        data = {"hex": origin, "die": die.as_dict(), "needed": needed, "loss": chosen}
+        return [RulesEvent("LastStandDieRolled", data)]
+    return last_stand_result(state, combat, moving, die.as_dict(), chosen)
+
+
+def baraka_on_last_stand(state: State) -> bool:
+    """The option ``baraka_dice: any_combat_die`` (the other reading of 10.2, knowledge-base entry
+    ``backbone:conflict-baraka-dice``): Baraka may also re-roll the last stand die (16.5)."""
+    option = state["options"].get("baraka_dice", "combat_result")
+    return option == "any_combat_die" and baraka_available(state)
+
+
+def last_stand_result(
+    state: State,
+    combat: Mapping[str, Any],
+    moving: list[Unit],
+    die: Mapping[str, Any],
+    chosen: str | None,
+) -> list[RulesEvent]:
+    """16.5: the defender holds on a roll at or under the sum of the modifiers, losing a step
+    among the most efficient present; else it must retreat (without that step)."""
+    origin = combat["target"]
+    losers = last_stand_losers(moving)
+    mods = _last_stand_modifiers(state, combat)
+    needed = sum(m["value"] for m in mods)
+    success = die["value"] <= needed
     loss = None
     if success:
-        best = max(u["efficiency"] for u in moving)
-        loss = next(
-            u["id"] for u in sorted(moving, key=lambda u: -u["seq"]) if u["efficiency"] == best
-        )
+        loss = chosen or losers[0]
     events = [
         RulesEvent(
             "LastStandRolled",
             {
                 "hex": origin,
-                "die": die.as_dict(),
+                "die": dict(die),
                 "modifiers": mods,
                 "needed": needed,
                 "success": success,

@@ -21,6 +21,9 @@ def active_sides(state: State) -> list[str]:
     replacements (13.2) and to vote an early end (17); else the side whose step it is."""
     if state.get("result") or state["step"] == "over":
         return []
+    pending = state.get("pending")
+    if pending:
+        return [pending["side"]]  # a decision the rules give a player waits for that player
     combat = state.get("combat")
     if combat:
         return [_combat_side(combat)]
@@ -56,7 +59,9 @@ _STEP_SIDES = {
 
 def phase_of(state: State) -> str:
     """The phase a command is declared for: a combat's stage, ``movement`` or ``combat`` for either
-    side's phase, else the step."""
+    side's phase, else the step; the pending decision's kind (``arrival``, 18.1) while one waits."""
+    if state.get("pending"):
+        return str(state["pending"]["kind"])
     combat = state.get("combat")
     if combat:
         return str(combat["stage"])
@@ -76,6 +81,13 @@ def guard(state: State, side: str, spec: CommandSpec) -> None:
         raise RuleViolation("8.2", f"it is not the {side} player's turn to act", "side")
     phase = phase_of(state)
     if spec.phases and phase not in spec.phases:
+        if state.get("pending"):
+            pending = state["pending"]
+            who = "Spanish" if pending["side"] == "spanish" else "Allied"
+            units = ", ".join(state["units"][i["unit"]]["name"] for i in pending["units"])
+            raise RuleViolation(
+                pending["rule"], f"the game waits for the {who} player to place {units}", "type"
+            )
         if state.get("combat"):
             raise RuleViolation("16.2", f"the combat waits for its {phase} stage", "type")
         step = state["step"].replace("_", " ")

@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import Any
 
 from service.rules.actions import Actions, Template, one_of, some_of
-from service.rules.backbone import admin, combat_flow, fog, playing
+from service.rules.backbone import admin, combat_flow, decisions, fog, playing
 from service.rules.backbone import geography as geo
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS
@@ -33,7 +33,9 @@ def actions(state: State, side: str) -> Actions:
     out = Actions()
     combat = state.get("combat")
     step = state["step"]
-    if combat:
+    if state.get("pending"):
+        decisions.arrival_actions(state, side, out)
+    elif combat:
         _STAGES[combat["stage"]](state, side, out)
     elif step in _STEPS:
         _STEPS[step](state, side, out)
@@ -246,7 +248,27 @@ def _defence(state: State, side: str, out: Actions) -> None:
     if hqs:
         labels = ["No HQ support", *(f"{state['units'][h]['name']} in support" for h in hqs)]
         choose["hq"] = one_of([None, *hqs], labels)
+    choose.update(loss_choices(state, combat["defenders"], combat["attackers"]))
     out.add(_t("defend", "Defend", choose=choose))
+
+
+def loss_choices(state: State, own: list[str], foes: list[str]) -> dict[str, Any]:
+    """16.6: the steps a side takes are chosen in turn -- the 1st and 3rd by their owner (the 1st
+    among the units that used an ability or whose efficiency was used), the 2nd and 4th by the
+    opponent.  Each side names its picks with its attack or defence, in order of preference:
+    ``own_losses`` (its own units) and ``enemy_losses`` (the other side's); none named: the
+    last unit placed in the stack first."""
+    choose: dict[str, Any] = {}
+    own = [uid for uid in own if not is_hq(state["units"][uid])] + [
+        uid for uid in own if is_hq(state["units"][uid])
+    ]
+    if len(own) > 1:
+        labels = [state["units"][uid]["name"] for uid in own]
+        choose["own_losses"] = some_of(own, labels, min=0)
+    if len(foes) > 1:
+        labels = [state["units"][uid]["name"] for uid in foes]
+        choose["enemy_losses"] = some_of(foes, labels, min=0)
+    return choose
 
 
 def _air_label(n: int) -> str:
@@ -273,6 +295,8 @@ def _baraka(state: State, side: str, out: Actions) -> None:
 
 
 def _retreat(state: State, side: str, out: Actions) -> None:
+    """16.7: the stack retreats together (the first template), or one unit of it at a time to a
+    hex of its own (a stack may split); 16.5: or it makes a last stand."""
     hexes = combat_flow.retreat_options(state)["hexes"]
     names = HexNames(state)
     if hexes:
@@ -281,11 +305,27 @@ def _retreat(state: State, side: str, out: Actions) -> None:
         )
     else:
         out.add(_t("retreat", "Retreat: no hex is open, the units are eliminated (16.7)"))
+    retreating = state["combat"]["retreating"]
+    if len(retreating) > 1:
+        for uid in retreating:
+            own = combat_flow.retreat_options(state, [uid])["hexes"]
+            name = state["units"][uid]["name"]
+            if own:
+                choose = {"to": one_of(own, [names.hex(h) for h in own])}
+                label = f"Retreat {name} alone (16.7)"
+                out.add(_t("retreat", label, fixed={"units": [uid]}, choose=choose))
     reason = combat_flow.last_stand_refusal(state)
     if reason:
         out.block("retreat", "Last stand", reason, "16.5")
-    else:
+        return
+    moving = [state["units"][uid] for uid in retreating]
+    losers = combat_flow.last_stand_losers(moving)
+    if len(losers) == 1:
         out.add(_t("retreat", "Last stand (16.5)", fixed={"last_stand": True}))
+        return
+    choose = {"loss": one_of(losers, [state["units"][u]["name"] for u in losers])}
+    label = "Last stand (16.5): if it holds, who loses the step"
+    out.add(_t("retreat", label, fixed={"last_stand": True}, choose=choose))
 
 
 def _advance(state: State, side: str, out: Actions) -> None:
@@ -377,7 +417,8 @@ def _combat_phase(seen: State, side: str, out: Actions) -> None:
         if exploitation:
             fixed["exploitation"] = True
             label = f"Exploit into {names.hex(target)} with {names.units(ids)} (16.7)"
-        out.add(_t("attack", label, fixed=fixed))
+        foes = [u["id"] for u in at(seen, target) if u["side"] != side]
+        out.add(_t("attack", label, fixed=fixed, choose=loss_choices(seen, ids, foes)))
     out.add(_t("end_phase", "End the combat phase"))
 
 
@@ -387,8 +428,7 @@ def attacks(seen: State, side: str) -> list[tuple[str, list[str], bool]]:
     grid = geo.board(seen).grid
     own = [u for u in on_map(seen, side) if not is_hq(u)]
     found: list[tuple[str, list[str], bool]] = []
-    exploit = seen.get("exploit_target")
-    if exploit:
+    for exploit in combat_flow.exploit_targets(seen):
         units = [
             u for u in own if u["id"] in seen["exploiters"] and grid.adjacent(u["hex"], exploit)
         ]

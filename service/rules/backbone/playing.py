@@ -165,7 +165,9 @@ def roll_strait(state: State, side: str, command: Command, dice: Dice) -> list[R
     """Strait (11), supply (12.2) and reinforcements (13.1) segments."""
     events = admin.strait_roll(state, dice, bool(command.get("air_point")))
     events += admin.supply_check(state)
-    events += admin.reinforcements(state)
+    events += admin.reinforcements(state, events)
+    if any(e.type == "ArrivalAwaited" for e in events):
+        return events  # 18.1: the segment ends once the Spanish player has placed the Germans
     return events + sequence.next_step(state, "strait")
 
 

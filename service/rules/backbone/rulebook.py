@@ -1,12 +1,13 @@
-"""Operation Backbone's rulebook for the knowledge base: where its sections start and the conflict
-between its Combat Results Table and the errata, with the reading this module applies."""
+"""Operation Backbone's rulebook for the knowledge base: where its sections start, the conflict
+between its Combat Results Table and the errata, and the readings of unclear passages (Baraka's
+dice, retreating stacks) -- each with the reading this module applies."""
 
 from __future__ import annotations
 
 import re
 
 from service.rules.base import Rulebook
-from service.rules.rulebook import Conflict, Heading, Reading, RulebookSpec
+from service.rules.rulebook import Conflict, Heading, Link, Reading, RulebookSpec
 
 SPEC = RulebookSpec(
     numbered=re.compile(r"^(\d{1,2})\. ([A-Z][^.]*)$|^(\d{1,2}\.\d{1,2})\.? (.*)$"),
@@ -61,9 +62,87 @@ CRT_ERRATA = Conflict(
     topics=("combat", "retreat"),
 )
 
+BARAKA_DICE = Conflict(
+    key="baraka-dice",
+    heading="Conflict: which dice Baraka re-rolls -- the text names no limit",
+    refs=("10.2", "16.2", "16.5"),
+    readings=(
+        Reading("10.2", "Baraka: Fortuna, Divine luck."),
+        Reading(
+            "10.2",
+            "Effects: The Spanish player re-rolls his own dice or those of the enemy in a combat, "
+            "ignoring the results of the first roll.",
+        ),
+    ),
+    engine_reading="the die of a combat's result (16.2, the Combat Results Table), in any combat "
+    'the Spanish fight, attacking ("his own dice") or defending ("those of the enemy"), '
+    "including the Allied landing's combat (14); once each turn from its draw. Not the weather, "
+    "Strait, supply or event dice (they are rolled in no combat), and not the last stand roll "
+    '(16.5). Why: "in a combat" limits Baraka to combat, and "ignoring the results of the '
+    'first roll" is the CRT roll that gives a combat its results; the last stand roll comes '
+    "after the combat's result has been applied, as the defender's answer to a retreat. Clubs "
+    'that count the last stand roll as a die "in a combat" too set the scenario option '
+    "baraka_dice to any_combat_die: the last stand then waits for the Spanish player's Baraka.",
+    option="baraka_dice",
+    topics=("Baraka", "events", "combat"),
+)
+
+RETREAT_STACK = Conflict(
+    key="retreat-stack",
+    heading="Conflict: does a retreating stack move together or may it split?",
+    refs=("16.7", "16.5", "5"),
+    readings=(
+        Reading(
+            "16.7",
+            "Withdrawals: they are 1 hex and moving away from the attacking enemy units, and "
+            "whenever possible it must be towards territory controlled by their side.",
+        ),
+        Reading(
+            "16.7",
+            "If the only possible option when retreating is to exceed the stacking limits, the "
+            "unit may retreat one additional hex.",
+        ),
+    ),
+    engine_reading="a stack may split. The defender retreats the whole stack to one hex or its "
+    "units one at a time, each to a legal hex of its own; each part is judged as it moves (away "
+    "from the attackers, towards its own territory when possible, an extra step through an empty "
+    "enemy ZOC only when nothing else is open, one hex more when only over-stacked hexes are "
+    'open). Why: the text forbids no split, and its one clause on a single unit ("the unit may '
+    'retreat one additional hex") treats retreat unit by unit; the last stand (16.5) stays the '
+    "whole hex's, so it is refused once part of the stack has gone. Exploiting armor (16.7) may "
+    "follow any part. No option: keeping the stack together is always one of the choices.",
+    topics=("retreat", "stacking", "exploitation"),
+)
+
+#: what each event links to beside the sections its declaration names: charts, and the
+#: sections a declaration gives by number are ordered here as an arbiter reads them
+LINKS = (
+    Link("16.6", ("CombatResolved",), "rule 16.6: the combat table and its results"),
+    Link("chart-combat-results-table", ("CombatResolved", "CombatDeclared"), "the combat results table gives the result for the odds and die roll"),
+    Link("16.3", ("CombatResolved", "CombatDeclared", "DefenceDeclared"), "rule 16.3: the combat modifiers"),
+    Link("16.2", ("CombatDeclared", "CombatRolled"), "rule 16.2: the combat sequence"),
+    Link("16.7", ("RetreatRequired", "UnitsRetreated", "AdvanceRequired", "UnitsAdvanced"), "rule 16.7: withdrawals, advance after combat and exploitation"),
+    Link("conflict-retreat-stack", ("UnitsRetreated",), "a stack retreated: may it split?", when=("stack",)),
+    Link("conflict-crt-errata", ("CombatResolved",), "the 6:1 column at rolls 7 and 8: the errata replaces the printed result", when=("6:1", "-/4")),
+    Link("conflict-baraka-dice", ("BarakaUsed", "CombatRolled"), "Baraka re-rolled dice: the text names no limit", when=("baraka",)),
+    Link("15.2", ("UnitMoved",), "rule 15.2: the cost of each terrain"),
+    Link("15.1", ("UnitMoved",), "rule 15.1: how land units move"),
+    Link("7.1", ("UnitMoved",), "rule 7.1: zones of control and movement"),
+    Link("8.1", ("UnitsDeployed",), "rule 8.1: deployment"),
+    Link("16.5", ("LastStandRolled",), "rule 16.5: last stand defense"),
+    Link("14", ("LandingSucceeded", "LandingFailed"), "rule 14: amphibious invasion"),
+    Link("example-of-amphibious-landing", ("LandingSucceeded", "LandingFailed"), "the worked example of an amphibious landing"),
+    Link("10.1", ("WeatherDetermined",), "rule 10.1: meteorology"),
+    Link("19.1", ("WeatherDetermined",), "optional rule 19.1: a more severe winter", when=("severe winter",)),
+    Link("17", ("GameEnded", "EndOfGameVoted"), "rule 17: end of turn and victory conditions"),
+    Link("17-allied-strategic-victory-if", ("GameEnded", "EndOfGameVoted"), "the Allied strategic victory conditions"),
+)  # fmt: skip
+
+
 RULEBOOK = Rulebook(
     document="backbone",
     corpus_file="operation-backbone.txt",
     spec=SPEC,
-    conflicts=(CRT_ERRATA,),
+    links=LINKS,
+    conflicts=(CRT_ERRATA, BARAKA_DICE, RETREAT_STACK),
 )

@@ -10,6 +10,7 @@ from service.rules.actions import Actions
 from service.rules.backbone import (  # noqa: F401  (importing them declares commands and events)
     apply,
     combat_flow,
+    decisions,
     fog,
     legal,
     movement,
@@ -63,6 +64,8 @@ class BackboneRules(HexRulesSystem):
             "phase": state["step"],
             "side": self.acting_side(state),
             "combat_stage": combat["stage"] if combat else None,
+            # a decision the rules give a player (18.1, 9.1) waits for that side
+            "decision": (state.get("pending") or {}).get("kind"),
             "weather": state["weather"],
             "strait_open": state["strait"]["open"],
         }

@@ -197,19 +197,60 @@ def _facing_to_enemy(state: State, u: tb.Unit) -> float:
 
 # -- shooting ----------------------------------------------------------------------------------------
 def _shooting(state: State, side: str, out: Actions) -> None:
+    """SHOOTING: each weapon that may fire, at each target in reach with all its dice; an MG may
+    also split its dice between two targets ("Each shot on different target"); artillery chooses
+    its target figure ("Artillery: Choose target figure")."""
     for option in shooting.shooters(state, side, state["step"]):
         u = tb.unit(state, option["unit"])
         weapon = option["weapon"]
-        targets = [_aim(state, weapon, option["max_dice"], t) for t in option["targets"]]
-        labels = [
-            f'{tb.unit(state, t["target"])["name"]} ({t["distance"]:g}", {a[0]["dice"]} d6)'
-            for t, a in zip(option["targets"], targets, strict=True)
-        ]
+        targets: list[list[dict[str, Any]]] = []
+        labels: list[str] = []
+        for t in option["targets"]:
+            aimed = _aim(state, weapon, option["max_dice"], t)
+            name = tb.unit(state, t["target"])["name"]
+            targets.append(aimed)
+            labels.append(f'{name} ({t["distance"]:g}", {aimed[0]["dice"]} d6)')
+            for figure in _other_figures(state, weapon, t):
+                targets.append([{**aimed[0], "figure": figure}])
+                labels.append(f'{name}, figure {figure + 1} ({t["distance"]:g}")')
+        for split, label in _splits(state, weapon, option["max_dice"], option["targets"]):
+            targets.append(split)
+            labels.append(label)
         fixed = {"unit": u["id"], "weapon": weapon}
         choose = {"targets": one_of(targets, labels)}
         label = f"{u['name']} fires its {weapon}"
         out.add(COMMANDS.template("shoot", label, fixed=fixed, choose=choose))
     out.add(COMMANDS.template("end_step", "End this shooting step"))
+
+
+def _other_figures(state: State, weapon: str, target: dict[str, Any]) -> list[int]:
+    """Artillery (a template weapon) may aim at any figure of the target but the first."""
+    if not data.weapon(weapon).get("template_ko"):
+        return []
+    return list(range(1, tb.unit(state, target["target"])["figures"]))
+
+
+def _splits(
+    state: State, weapon: str, most: int, targets: list[dict[str, Any]]
+) -> list[tuple[list[dict[str, Any]], str]]:
+    """An MG's dice shared between two targets, as evenly as their figures allow (WEAPONS LIST:
+    "each shot on different target", no more dice on a unit than it has figures)."""
+    if not data.weapon(weapon).get("separate_targets") or most < 2:
+        return []
+    found = []
+    for i, first in enumerate(targets):
+        for second in targets[i + 1 :]:
+            a, b = (tb.unit(state, t["target"]) for t in (first, second))
+            one = min(max(1, a["figures"]), (most + 1) // 2)
+            two = min(max(1, b["figures"]), most - one)
+            if two < 1:
+                continue
+            aimed = [
+                {"unit": a["id"], "dice": one, "figure": 0},
+                {"unit": b["id"], "dice": two, "figure": 0},
+            ]
+            found.append((aimed, f"{a['name']} ({one} d6) and {b['name']} ({two} d6)"))
+    return found
 
 
 def _aim(state: State, weapon: str, most: int, target: dict[str, Any]) -> list[dict[str, Any]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from service.rules.base import Rulebook
-from service.rules.rulebook import NO_NUMBERS, Heading, RulebookSpec, headings
+from service.rules.rulebook import NO_NUMBERS, Heading, Link, RulebookSpec, headings
 
 SPEC = RulebookSpec(
     numbered=NO_NUMBERS,
@@ -14,4 +14,18 @@ SPEC = RulebookSpec(
     ),
 )
 
-RULEBOOK = Rulebook(document="barcelona", corpus_file="back-to-barcelona.txt", spec=SPEC)
+#: what each event links to beside the sections its declaration names (the sheet's tables)
+LINKS = (
+    Link("shooting", ("ShotResolved",), "the shooting rules"),
+    Link("chart-weapons-list", ("ShotResolved",), "the weapons list: ranges and effects"),
+    Link("close-combat", ("CloseCombatResolved",), "the close combat rules"),
+    Link("morale", ("MoraleTested", "Rallied", "CloseCombatResolved"), "the morale rules"),
+    Link("chart-troop-type", ("MoraleTested",), "the troop type table"),
+    Link("movement", ("MovementRolled", "UnitMoved", "UnitHeld"), "the movement rules"),
+    Link("chart-generating-a-column", ("ColumnGenerated",), "generating a column"),
+    Link("chart-attribute-costs", ("UnitBought", "MusterEnded"), "the cost of each attribute"),
+)  # fmt: skip
+
+RULEBOOK = Rulebook(
+    document="barcelona", corpus_file="back-to-barcelona.txt", spec=SPEC, links=LINKS
+)

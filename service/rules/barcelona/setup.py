@@ -51,8 +51,14 @@ def check_areas(areas: list[dict[str, Any]], width: float, height: float) -> dic
 
 
 def initial_state(scenario_id: str, options: Mapping[str, Any]) -> State:
-    raw = load(scenario_id)
-    merged = {**default_options(scenario_id), **dict(options)}
+    return state_from(load(scenario_id), options)
+
+
+def state_from(raw: Mapping[str, Any], options: Mapping[str, Any]) -> State:
+    """The state before the first command from a scenario's data (a shipped file or a club's own
+    scenario, docs/scenario-library.md)."""
+    scenario_id = raw["id"]
+    merged = {**{k: v["default"] for k, v in raw["options"].items()}, **dict(options)}
     problems: dict[str, list[str]] = {}
     for key, value in merged.items():
         spec = raw["options"].get(key)

@@ -227,8 +227,11 @@ def _at(state: State, firer: tb.Unit, weapon: str, t: dict[str, Any]) -> None:
             "targets",
         )
     if spec.get("template_ko") and not 0 <= t["figure"] < target["figures"]:
-        raise InvalidCommand(
-            "choose the target figure", {"targets": [f"figure 0 to {target['figures'] - 1}"]}
+        raise RuleViolation(
+            RULE,
+            f"Artillery: choose a target figure of {target['name']}: figure 0 to "
+            f"{target['figures'] - 1}",
+            "targets",
         )
     refused = assess(state, firer, weapon, target)["refused"]
     if refused:
@@ -274,6 +277,8 @@ def resolve(
         target = tb.unit(state, t["unit"])
         a = assess(state, firer, weapon, target)
         line: dict[str, Any] = {k: a[k] for k in ("target", "distance", "range", "mode") if k in a}
+        if spec.get("template_ko") and a["mode"] == "figures":
+            line["figure"] = t["figure"]  # "Artillery: Choose target figure" (the player's choice)
         line["dice"] = []
         if a["mode"] == "afv_2d6":
             line.update(ko_numbers=a["ko"], bonus=a["bonus"])

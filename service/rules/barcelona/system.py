@@ -13,6 +13,10 @@ from service.rules.barcelona.commands import COMMANDS
 from service.rules.barcelona.events import EVENTS
 from service.rules.barcelona.preview import BarcelonaPreviews
 from service.rules.barcelona.rulebook import RULEBOOK
+from service.rules.barcelona.scenario_checks import (
+    BarcelonaCustomScenarios,
+    BarcelonaScenarioChecks,
+)
 from service.rules.base import RulesSystem, ScenarioInfo, State
 
 
@@ -80,6 +84,8 @@ class BarcelonaRules(RulesSystem):
     drawing = TableDrawing()
     previews = BarcelonaPreviews()
     rulebook = RULEBOOK
+    scenario_checks = BarcelonaScenarioChecks()  # the table in inches: pieces, zones, objectives
+    custom_scenarios = BarcelonaCustomScenarios()  # a club's own table (docs/scenario-library.md)
 
     def scenarios(self) -> list[ScenarioInfo]:
         return [setup.info(s) for s in data.scenario_ids()]

@@ -121,12 +121,15 @@ def barrage(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
     plan = check(s, side, command)
     hex_ = plan["hex"]
     targets = board.stack(s, hex_, board.other(side))
-    die = dice.roll(6, f"barrage on {hex_} (12)")
-    lookup = tables.barrage_table().lookup(plan["column"], die.value, plan["modifier_total"])
-    effect = tables.barrage_effect(lookup.result)
     first = [u for u in targets if board.is_combat(u) and u["echelon"] == 1]
     second = [u for u in targets if board.is_combat(u) and u["echelon"] == 2]
     prefs = list(command.get("losses", []))
+    strays = [uid for uid in prefs if uid not in {u["id"] for u in first + second}]
+    if strays:  # 12: "The attacker chooses which units will suffer step losses" -- in the hex
+        raise RuleViolation("12", f"{', '.join(strays)} is not in {hex_}", "losses")
+    die = dice.roll(6, f"barrage on {hex_} (12)")
+    lookup = tables.barrage_table().lookup(plan["column"], die.value, plan["modifier_total"])
+    effect = tables.barrage_effect(lookup.result)
     losses, _short = spread([ordered(first, prefs), ordered(second, prefs)], effect["steps"])
     left = {u["id"]: u["steps"] for u in targets}
     for loss in losses:

@@ -158,11 +158,26 @@ def auto_leaders(em: Emitter, dice: Dice) -> None:
     resolve(em, dice)
 
 
+def loss_units(state: State, side: str) -> list[Unit]:
+    """The units of ``side`` in the pending combat that may take its step losses (13: after the
+    leader, "distributed as the owning player sees fit"; the second echelon last, 4)."""
+    c = state["combat"]
+    if side == c["side"]:
+        return [state["units"][i] for i in c["units"] if state["units"][i]["status"] == "map"]
+    return [u for u in board.stack(state, c["hex"], side) if board.is_combat(u)]
+
+
 def choose_leader(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
     eligible = {u["id"] for u in candidates(em.state, side)}
     if command["unit"] not in eligible:
         raise RuleViolation(
             "6", f"{command['unit']} may not lead ({', '.join(sorted(eligible))})", "unit"
+        )
+    own = {u["id"] for u in loss_units(em.state, side)}
+    strays = [uid for uid in command.get("losses", []) if uid not in own]
+    if strays:
+        raise RuleViolation(
+            "13", f"{', '.join(strays)} does not fight for you in this combat", "losses"
         )
     emit(
         em,
@@ -527,7 +542,7 @@ def retreat(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
                 "moves",
             )
         placed.setdefault(m["path"][-1], []).extend(units)
-        records.append(_through_zoc(units, m["path"], zoc, dice))
+        records.append(_through_zoc(units, m["path"], zoc, dice, per_unit=zoc_loss_per_unit(s)))
     missing = due - {u["id"] for us in placed.values() for u in us}
     for hex_, group in retreat_groups(s).items():
         left = [u for u in group if u["id"] in missing]
@@ -563,9 +578,20 @@ def _regrouped(s: State, side: str, records: list[dict[str, Any]]) -> None:
         retreat_move(scratch, side, record)
 
 
-def _through_zoc(units: list[Unit], path: list[str], zoc: set[str], dice: Dice) -> dict[str, Any]:
+def zoc_loss_per_unit(s: State) -> bool:
+    """The reading of 5 a game plays (option ``zoc_retreat_loss``, knowledge-base entry
+    ``bizkaya:conflict-zoc-retreat-stack``): one random step for the whole stack (default), or one
+    step for every unit of it."""
+    return (s.get("options") or {}).get("zoc_retreat_loss") == "one_step_per_unit"
+
+
+def _through_zoc(
+    units: list[Unit], path: list[str], zoc: set[str], dice: Dice, per_unit: bool = False
+) -> dict[str, Any]:
     """5: retreating across enemy ZoC demoralizes a unit, or costs a step if it already was; a
-    stack also loses one step chosen at random among its combat units (see docs)."""
+    stack also loses one step chosen at random among its combat units ("eliminate 1 step (choose
+    it at random) for ALL units": one step in all) -- or, with ``per_unit`` (the other reading),
+    one step for each of its combat units."""
     crossed = [h for h in path[1:] if h in zoc]
     record: dict[str, Any] = {
         "units": [u["id"] for u in units],
@@ -585,7 +611,10 @@ def _through_zoc(units: list[Unit], path: list[str], zoc: set[str], dice: Dice) 
             record["demoralized"].append(u["id"])
         return record
     record["demoralized"] = [u["id"] for u in combat_units if not u["demoralized"]]
-    if len(combat_units) > 1:
+    if per_unit:
+        record["losses"] = [{"unit": u["id"], "steps": 1} for u in combat_units]
+        record["reading"] = "one step per unit"
+    elif len(combat_units) > 1:
         die = dice.roll(len(combat_units), "random step lost retreating through enemy ZoC (5)")
         record["die"] = die.as_dict()
         record["losses"].append({"unit": combat_units[die.value - 1]["id"], "steps": 1})

@@ -201,6 +201,10 @@ def _barrage(state: State, side: str, hex_: str, names: HexNames, out: Actions) 
     air = tables.game()["air"]
     left = air["modules"] - state["air_used"] if side == air["side"] else 0
     choose = {"air": one_of(list(range(left + 1)), [f"{n} air modules" for n in range(left + 1)])}
+    targets = [u for u in board.first_echelon(state, hex_) if board.is_combat(u)]
+    if len(targets) > 1:  # 12: the attacker chooses which units suffer the step losses
+        ids, labels = _unit_choice(targets, names)
+        choose["losses"] = some_of(ids, labels, min=0)
     out.add(
         COMMANDS.template(
             "barrage",
@@ -236,13 +240,12 @@ def _combat(state: State, side: str, names: HexNames, out: Actions) -> None:
     c = state["combat"]
     if step == "leaders":
         ids, labels = _unit_choice(battle.candidates(state, side), names)
-        out.add(
-            COMMANDS.template(
-                "choose_leader",
-                "Choose the leading unit (13)",
-                choose={"unit": one_of(ids, labels)},
-            )
-        )
+        choose = {"unit": one_of(ids, labels)}
+        own = battle.loss_units(state, side)
+        if len(own) > 2:  # 13: after the leader, the owner spreads the losses as he sees fit
+            loss_ids, loss_labels = _unit_choice(own, names)
+            choose["losses"] = some_of(loss_ids, loss_labels, min=0)
+        out.add(COMMANDS.template("choose_leader", "Choose the leading unit (13)", choose=choose))
     elif step == "retreat":
         _retreat(state, side, names, out)
     elif step == "advance":

@@ -1,11 +1,13 @@
-"""Bizkaya, the Fall of the North's rulebook for the knowledge base: where its sections start."""
+"""Bizkaya, the Fall of the North's rulebook for the knowledge base: where its sections start and
+the readings this module applies where the text is unclear (``Conflict`` entries, kind
+``conflict`` in the knowledge base)."""
 
 from __future__ import annotations
 
 import re
 
 from service.rules.base import Rulebook
-from service.rules.rulebook import Heading, RulebookSpec, headings
+from service.rules.rulebook import Conflict, Heading, Link, Reading, RulebookSpec, headings
 
 SPEC = RulebookSpec(
     numbered=re.compile(r"^(\d{1,2})\.\s?([A-Z][^.]*)\.?$"),
@@ -39,4 +41,88 @@ SPEC = RulebookSpec(
     ),
 )
 
-RULEBOOK = Rulebook(document="bizkaya", corpus_file="bizkaya-fall-of-the-north.txt", spec=SPEC)
+ZOC_RETREAT_STACK = Conflict(
+    key="zoc-retreat-stack",
+    heading="Conflict: a stack retreating across enemy ZoC -- one random step in all, or one per unit",
+    refs=("5", "13"),
+    readings=(
+        Reading(
+            "5",
+            "Retreats. Each unit retreating across enemy ZoC becomes demoralized. If it was already "
+            "demoralized, loses 1 step. If it is a stack of units, eliminate 1 step (choose it at "
+            "random) for ALL units.",
+        ),
+    ),
+    engine_reading="one step in all. A stack retreating across enemy ZoC loses one step, chosen "
+    "at random among its combat units (a die with one face per unit), and its units that were not "
+    'demoralized become demoralized. Why: a single step "chosen at random" only makes sense '
+    'among several units, so "for ALL units" reads as "for the whole stack"; one step per '
+    "unit would need no random choice at all. Clubs that read it as one step for every unit of the "
+    "stack set the scenario option zoc_retreat_loss to one_step_per_unit.",
+    option="zoc_retreat_loss",
+    topics=("retreat", "ZoC", "step losses"),
+)
+
+FOREST_EXAMPLE = Conflict(
+    key="forest-combat-example",
+    heading="Conflict: the combat example's total of 12 needs a -1 for the forest hex",
+    refs=("13", "TEC"),
+    readings=(
+        Reading("13", "Example. We have a 6:1 attack against a forest hex."),
+        Reading(
+            "13",
+            "The die roll of both dice is 5. We add up both results (5 +5 = 10), plus +3 drm "
+            "because of the difference of morale favoring the attacker. The final result is 12 "
+            "on the 6:1 column.",
+        ),
+        Reading("TEC", "Terrain. See the Terrain Effects Table."),
+    ),
+    engine_reading="a forest hex gives the defender -1 to the combat roll. 10 + 3 = 13, yet the "
+    "example reads 12 and names no other modifier, and it is fought against a forest hex: the "
+    "only way its arithmetic holds is a -1 for the forest, which the Terrain Effects Table "
+    "(not in the text) must then carry. The value lives in the terrain table (tables/terrain.json, "
+    "combat_modifier.forest): a club that publishes a different Terrain Effects Table replaces it, "
+    "so no separate scenario option is needed; the table check reports the example it breaks.",
+    topics=("combat", "terrain"),
+)
+
+#: what each event links to beside the sections its declaration names: the sub-sections of
+#: rules 4, 5, 6, 12 and 13 that apply, and conflicts only when the event's facts say so
+MOVED = ("UnitsMoved",)
+COMBAT = ("CombatResolved",)
+LINKS = (
+    Link("13-movement-procedure", MOVED, "rule 13's movement procedure"),
+    Link("13-movement-sequence", MOVED, "rule 13's movement sequence"),
+    Link("5-effects-of-zoc", MOVED, "the move entered an enemy zone of control", when=("zone of control",)),
+    Link("5-restrictions", MOVED, "zone of control restrictions on movement", when=("zone of control",)),
+    Link("13-combat", COMBAT, "rule 13: combat"),
+    Link("13-combat-results", COMBAT, "the combat results"),
+    Link("13-procedure", (*COMBAT, "AttackDeclared"), "rule 13's combat procedure"),
+    Link("13-step-reduction", COMBAT, "step losses", when=("result 1", "result 2", "result 3", "eliminated")),
+    Link("6-euphoria", COMBAT, "the attack was euphoric", when=("euphoric", "euphoria")),
+    Link("9", COMBAT, "the defender held trenches", when=("fortified", "trench")),
+    Link("conflict-forest-combat-example", COMBAT, "a forest hex: the rulebook's example misses the -1", when=("forest",)),
+    Link("13-retreats", ("UnitsRetreated", "RetreatDue", "HoldChecked"), "rule 13's retreats"),
+    Link("conflict-zoc-retreat-stack", ("UnitsRetreated",), "a stack retreated through enemy zones of control: one step or one per unit", when=("zone of control",)),
+    Link("4-overstacking", ("UnitsRetreated", "UnitsEliminated"), "overstacking after the move"),
+    Link("12-artillery-barrages", ("BarrageResolved",), "rule 12's artillery barrages"),
+    Link("12-procedure", ("BarrageResolved",), "rule 12's barrage procedure"),
+    Link("12-barrage-results", ("BarrageResolved",), "the barrage results"),
+    Link("6-morale-check", ("BarrageResolved", "HoldChecked", "RecoveryRolled", "LeaderChosen"), "a morale check", when=("morale", "demoralized")),
+    Link("6-demoralization", ("RecoveryRolled",), "demoralized units recover"),
+    Link("4-second-echelon", ("EchelonChanged", "EchelonsSettled"), "rule 4's second echelon"),
+    Link("4-stacking-limits", ("EchelonsSettled", "UnitsEliminated"), "stacking limits"),
+    Link("15-bilbao", ("BilbaoRolled", "BrigadesWithdrawn"), "the special rules for Bilbao"),
+    Link("17-nationalist", ("ReinforcementsArrived",), "the Nationalist order of battle", when=("nationalist",)),
+    Link("17-republican", ("ReinforcementsArrived",), "the Republican order of battle", when=("republican",)),
+    Link("2-operations-segment", ("PhaseBegan",), "the operations segment's impulses"),
+    Link("15-supply-sources", ("SupplyChecked",), "the supply sources"),
+)  # fmt: skip
+
+RULEBOOK = Rulebook(
+    document="bizkaya",
+    corpus_file="bizkaya-fall-of-the-north.txt",
+    spec=SPEC,
+    links=LINKS,
+    conflicts=(ZOC_RETREAT_STACK, FOREST_EXAMPLE),
+)

@@ -68,7 +68,7 @@ def _unit(spec: Any) -> dict[str, Any]:
 
 def build_state(scenario: Scenario, options: dict[str, Any] | None = None) -> State:
     """The state before the first weather roll of turn 1 (3)."""
-    scenario.options_with(options or {})
+    chosen = scenario.options_with(options or {})
     units = {uid: _unit(spec) for uid, spec in scenario.units.items()}
     bad = {
         f"units.{u}.type": [f"must be one of {', '.join(UNIT_TYPES)}"]
@@ -89,6 +89,7 @@ def build_state(scenario: Scenario, options: dict[str, Any] | None = None) -> St
             control.setdefault(h, side)
     return {
         "scenario": scenario.id,
+        "options": chosen,
         "map": scenario.map.to_dict(),
         "turns": scenario.turns,
         "turn": 1,

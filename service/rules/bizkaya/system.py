@@ -13,7 +13,12 @@ from service.rules.bizkaya.commands import COMMANDS
 from service.rules.bizkaya.events import EVENTS
 from service.rules.bizkaya.rulebook import RULEBOOK
 from service.rules.bizkaya.sequence import acting_side
-from service.rules.hexgame import HexDrawing, HexRulesSystem, HexScenarioChecks
+from service.rules.hexgame import (
+    HexCustomScenarios,
+    HexDrawing,
+    HexRulesSystem,
+    HexScenarioChecks,
+)
 from service.rules.scenario import Scenario
 
 TABLES = ("crt", "intensity", "barrage", "weather")
@@ -119,6 +124,9 @@ class BizkayaRules(HexRulesSystem):
     hidden_information = False  # every counter is in view: no event reveals anything
     previews = BizkayaPreviews()
     scenario_checks = BizkayaScenarioChecks(unit_values)
+    custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
+        "bizkaya", lambda scen, options: setup.build_state(scen, dict(options))
+    )
     rulebook = RULEBOOK
 
     def __init__(self) -> None:

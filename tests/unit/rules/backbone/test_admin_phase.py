@@ -174,7 +174,10 @@ def test_3_turn_1_everyone_is_in_supply() -> None:
 
 
 def test_13_1_german_paratroopers_turn_2_and_mountain_troops_turn_3() -> None:
+    """With the automatic preference (option ``decisions: automatic``): Tetouan or next to it;
+    the players' choice of 18.1 is in test_decisions.py."""
     st = scenario_state()
+    st["options"]["decisions"] = "automatic"
     st["turn"] = 2
     events = admin.reinforcements(st)
     arrived = events[0].data["units"]
@@ -187,7 +190,8 @@ def test_13_1_german_paratroopers_turn_2_and_mountain_troops_turn_3() -> None:
 
 
 def test_9_1_eliminated_hq_returns_two_turns_later_in_a_city() -> None:
-    st = scenario_state()
+    """With the automatic preference; the player's choice of city is in test_decisions.py."""
+    st = scenario_state(decisions="automatic")
     hq = st["units"]["es-hq-ix"]
     hq.update(status="eliminated", hex=None, eliminated_turn=3)
     st["turn"] = 5

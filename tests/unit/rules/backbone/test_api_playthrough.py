@@ -14,6 +14,9 @@ LANDING = {"scenario-1": "4,22", "scenario-2": "4,2"}
 
 def next_command(game: dict[str, Any], side: str, scenario: str) -> dict[str, Any]:
     state, step = game["state"], game["phase"]["phase"]
+    if state.get("pending"):  # 18.1: where the German units arrive
+        item = state["pending"]["units"][0]
+        return {"type": "place_arrival", "unit": item["unit"], "hex": item["places"][-1]}
     if step in ("deployment", "allied_deployment"):
         return {"type": "deploy"}
     if step == "administrative":

@@ -202,6 +202,7 @@ CASES = [
     ("events", "allied", {"type": "pass", "chit": "ultra"}, "chit"),
     ("strait", "allied", {"type": "roll_strait", "air_point": "yes"}, "air_point"),
     ("replacements", "allied", {"type": "replace", "fortify": 3}, "fortify"),
+    ("strait", "spanish", {"type": "place_arrival", "unit": "de-5fjr", "hex": 7}, "hex"),
     ("amphibious", "allied", {"type": "land", "hex": "99,99", "units": ["uk-21tk"]}, "hex"),
     ("amphibious", "allied", {"type": "land", "hex": "4,8", "units": []}, "units"),
     ("agreement", "allied", {"type": "vote_end"}, "end"),

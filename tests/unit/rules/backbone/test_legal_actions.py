@@ -28,7 +28,8 @@ def of_type(st: dict[str, Any], side: str, kind: str) -> list[dict[str, Any]]:
                 {"type": "move", "unit": t.fixed["unit"], "paths": {p[-1]: p for p in paths}}
             )
         else:
-            assert not t.choose
+            # 16.6: the loss preferences are the only choice left in a fixed attack or defence
+            assert not set(t.choose) - {"own_losses", "enemy_losses"}
             found.append({"type": kind, **t.fixed})
     return found
 

@@ -254,7 +254,10 @@ def play_turn(st: dict, scenario: int) -> None:
     play(st, "allied", {"type": "roll_strait"}, [6] if not st["strait"]["open"] else [])
     while st["step"] not in ("administrative", "agreement", "over"):
         side = SYSTEM.active_sides(st)[0]
-        if st["step"] == "replacements":
+        if st.get("pending"):  # 18.1: the German units arrive where the Spanish player chooses
+            unit = st["pending"]["units"][0]["unit"]
+            play(st, "spanish", {"type": "place_arrival", "unit": unit, "hex": "4,7"})
+        elif st["step"] == "replacements":
             play(st, side, {"type": "replace", "steps": []})
         elif st["step"] == "amphibious":
             hex_ = "4,22" if scenario == 1 else "4,2"  # clear: the reserve fits when it arrives (5)
@@ -283,6 +286,7 @@ def test_18_2_scenario_2_lands_on_the_atlantic_from_turn_2_only() -> None:
     play(st, "allied", {"type": "begin_turn"}, [1, 1])
     play(st, "allied", {"type": "pass"})
     play(st, "allied", {"type": "roll_strait"}, [6])
+    play(st, "spanish", {"type": "place_arrival", "unit": "de-5fjr", "hex": "1,7"})  # Ceuta
     play(st, "allied", {"type": "replace", "steps": []})
     play(st, "spanish", {"type": "replace", "steps": []})
     assert st["step"] == "amphibious"

@@ -88,6 +88,7 @@ def test_5_13_1_9_1_arrivals_in_one_segment_count_each_other() -> None:
     the paratroopers in a Tetouan they have just filled (5), so it goes to the next city; and it
     comes back with its step (an HQ of 0 steps is no unit)."""
     st = at_landing()
+    st["options"]["decisions"] = "automatic"  # the players' choice of 18.1: test_decisions.py
     st["turn"] = 2
     tetouan = _full_tetouan(st)
     st["units"]["es-hq-ix"].update(status="eliminated", hex=None, steps=0, eliminated_turn=0)
@@ -117,6 +118,7 @@ def test_5_13_1_an_arrival_with_no_room_waits_for_a_later_segment() -> None:
     st = state(units, board(terrain={"5,6": "mountain"}, places=REQUIRED_CITIES), step="strait")
     assert set(geo.board(st).grid.neighbours("5,6")) == {"4,5", "4,6", "4,7", "5,5", "5,7", "6,6"}
     st["reinforcements"] = [{"turn": 2, "unit": "g", "hexes": ["5,6"], "entry": "tetouan"}]
+    st["options"]["decisions"] = "automatic"
     assert admin.reinforcements(st) == []
     st["units"]["s"]["steps"] = 5
     st["turn"] = 3
@@ -155,6 +157,7 @@ def test_5_14_listed_moves_keep_the_beachhead_stack_able_to_be_put_right() -> No
     import random
 
     st = at_landing()
+    st["options"]["decisions"] = "automatic"  # the German arrivals' place is not this test's
     play(st, "allied", {"type": "land", "hex": "4,8", "units": ASSAULT})
     st["turn"] = 2
     for event in admin.reinforcements(st):

@@ -41,7 +41,7 @@ def test_registered_as_barcelona_with_a_placeholder_scenario():
 
 
 def test_board_is_a_table_in_inches_without_hexes():
-    assert SYSTEM.drawing is not None and SYSTEM.scenario_checks is None
+    assert SYSTEM.drawing is not None and SYSTEM.scenario_checks is not None  # issue 18
     board = SYSTEM.drawing.board("skirmish")
     assert (board["kind"], board["width"], board["height"], board["units"]) == (
         "table",

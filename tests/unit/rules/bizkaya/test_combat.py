@@ -318,6 +318,59 @@ def test_5_a_stack_retreating_through_zoc_is_demoralized_and_loses_a_random_step
     ]
 
 
+def _stack_through_zoc(state: dict) -> dict:
+    """The stack of v16 and v17 retreats from 0404 through the enemy ZoC in 0503 (5)."""
+    state["units"]["v17"] = {**state["units"]["v16"], "id": "v17", "name": "v17"}
+    state["units"]["mg"] = {
+        **state["units"]["g3"],
+        "id": "mg",
+        "name": "mg",
+        "hex": "0603",
+        "zoc": True,
+        "steps": 1,
+    }
+    state["units"]["v16"]["morale"] = 1
+    attack_all(state)
+    play(state, "nationalist", {"type": "choose_leader", "unit": "lacar"})
+    play(state, "republican", {"type": "choose_leader", "unit": "v16"}, dice=[5, 5])
+    return state
+
+
+def test_5_option_one_step_per_unit_the_other_reading_costs_every_unit_a_step() -> None:
+    """5: "If it is a stack of units, eliminate 1 step (choose it at random) for ALL units." The
+    engine's reading is one random step in all (above); a club may play one step for each unit
+    (option zoc_retreat_loss, knowledge-base entry bizkaya:conflict-zoc-retreat-stack): no die."""
+    state = _stack_through_zoc(example())
+    state["options"] = {**state.get("options", {}), "zoc_retreat_loss": "one_step_per_unit"}
+    steps = {u: state["units"][u]["steps"] for u in ("v16", "v17")}
+    events = play(
+        state,
+        "republican",
+        {"type": "retreat", "moves": [{"units": ["v16", "v17"], "path": ["0404", "0503"]}]},
+    )
+    move = event(events, "UnitsRetreated")["moves"][0]
+    assert move["losses"] == [{"unit": "v16", "steps": 1}, {"unit": "v17", "steps": 1}]
+    assert "die" not in move
+    assert {u: state["units"][u]["steps"] for u in steps} == {u: n - 1 for u, n in steps.items()}
+
+
+def test_5_the_zoc_reading_is_a_scenario_option_and_a_conflict_entry() -> None:
+    from service.rules.base import ScenarioError
+    from service.rules.bizkaya import SYSTEM
+    from service.rules.bizkaya.rulebook import RULEBOOK
+
+    assert SYSTEM.default_options("bizkaya-1937")["zoc_retreat_loss"] == "one_step_per_stack"
+    st = SYSTEM.initial_state("bizkaya-1937", {"zoc_retreat_loss": "one_step_per_unit"})
+    assert st["options"]["zoc_retreat_loss"] == "one_step_per_unit"
+    with pytest.raises(ScenarioError) as bad:
+        SYSTEM.initial_state("bizkaya-1937", {"zoc_retreat_loss": "two"})
+    assert "options.zoc_retreat_loss" in bad.value.problems
+    conflicts = {c.key: c for c in RULEBOOK.conflicts}
+    assert conflicts["zoc-retreat-stack"].option == "zoc_retreat_loss"
+    assert "choose it at random) for ALL units" in conflicts["zoc-retreat-stack"].readings[0].quote
+    assert "forest" in conflicts["forest-combat-example"].engine_reading
+
+
 def test_13_retreats_go_towards_the_rearguard_and_4_continue_only_when_overstacked() -> None:
     state = example()
     state["units"]["v16"]["morale"] = 1
