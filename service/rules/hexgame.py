@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from service.rules.base import Names, RulesSystem, ScenarioInfo, State
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, cached_map
-from service.rules.scenario import check_file
+from service.rules.scenario import Scenario, check_file, load_scenario
 from service.rules.scenario.placeholders import unwrap
 
 
@@ -111,6 +111,23 @@ class HexScenarioChecks:
         for index, unit in enumerate(units):
             report.extend(self._unit_check(index, unit))
         return report
+
+
+class HexCustomScenarios:
+    """Games from a club's scenario document in the scenario format: loaded (every problem raises
+    ScenarioError) and built into the state before the first command by the game's own ``build``
+    (the same one its shipped scenarios go through)."""
+
+    def __init__(self, system: str, build: Callable[[Scenario, Mapping[str, Any]], State]) -> None:
+        self._system = system
+        self._build = build
+
+    def default_options_from(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(load_scenario(dict(document), self._system).default_options())
+
+    def initial_state_from(self, document: Mapping[str, Any], options: Mapping[str, Any]) -> State:
+        scenario = load_scenario(dict(document), self._system)
+        return self._build(scenario, scenario.options_with(options))
 
 
 class HexRulesSystem(RulesSystem):

@@ -1,0 +1,869 @@
+"""The club scenario library: clubs' own scenarios, edited as events, checked by the same code
+path as ``arbiter scenarios check``, published as numbered versions with content hashes, shared,
+forked, exported (JSON, counter list as CSV) and pinned by the games started from them.
+See docs/scenario-library.md."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.utils import get_topic
+
+from service.application.clubs import ClubService
+from service.application.store import ArbiterStore, LogFollower
+from service.domain.clubs import Club
+from service.domain.errors import Forbidden, Invalid, NotFound, Unprocessable
+from service.domain.scenarios import (
+    ClubScenario,
+    get_at,
+    inside,
+    is_wrapper,
+    parse_path,
+    plain,
+)
+from service.domain.users import User
+from service.rules.base import RulesSystem, ScenarioInfo, State
+from service.rules.kernel.grid import Bounds, HexGrid
+from service.rules.kernel.layout import board_json
+from service.rules.kernel.mapdata import MapData, Place
+from service.rules.registry import Registry
+from service.rules.scenario.placeholders import unwrap
+
+
+# -- the one check path (shared with `arbiter scenarios check`) ----------------------------------
+def check_path(path: Path, system: str | None, registry: Registry) -> list[dict[str, str]]:
+    """``[{"level", "place", "message"}]`` of a scenario file: its system's ``scenario_checks``
+    when it has them (``system`` or the file's own), else the format's ``check_file``."""
+    try:
+        declared = json.loads(path.read_text(encoding="utf-8")).get("system")
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
+        return [{"level": "error", "place": str(path), "message": f"not a JSON object: {exc}"}]
+    name = system or declared
+    checks = registry.get(name).scenario_checks if name and name in registry else None
+    if checks is not None:
+        return list(checks.check_scenario_file(str(path)))
+    from service.rules.scenario import check_file
+
+    return check_file(str(path))
+
+
+def check_document(
+    registry: Registry, document: Mapping[str, Any], system: str | None = None
+) -> list[dict[str, str]]:
+    """:func:`check_path` of a document (written to a private temporary file)."""
+    with tempfile.TemporaryDirectory(prefix="arbiter-scenario-") as folder:
+        path = Path(folder) / "scenario.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        return check_path(path, system or str(document.get("system") or "") or None, registry)
+
+
+def place_of(field: str, document: Mapping[str, Any]) -> str:
+    """Where a check's field is, in an organiser's words: ``hex J7``, ``hexside J7/J8``, ``unit
+    19-div``, ``place Merida``, ``reinforcement of 19-div``, else ``field <path>``."""
+    match = re.match(r"^map\.(terrain|hex_features)\.([A-Za-z0-9,]+)", field)
+    if match:
+        return f"hex {match.group(2)}"
+    match = re.match(r"^(deployment|entries)\.([^.\[]+)", field)
+    if match:  # a table's deployment zone or entry point (Barcelona)
+        return f"{'zone' if match.group(1) == 'deployment' else 'entry point'} {match.group(2)}"
+    match = re.match(
+        r"^(map\.hexsides|map\.places|map\.entries|units|reinforcements|areas|objectives)"
+        r"\[(\d+)\]",
+        field,
+    )
+    if match:
+        try:
+            item = plain(get_at(dict(document), [*parse_path(match.group(1)), int(match.group(2))]))
+        except (KeyError, IndexError, TypeError, ValueError):
+            item = None
+        item = item if isinstance(item, dict) else {}
+        what = match.group(1)
+        if what == "map.hexsides" and len(item.get("hexes") or []) == 2:
+            return "hexside " + "/".join(str(h) for h in item["hexes"])
+        if what == "map.places" and item.get("name"):
+            return f"place {item['name']}"
+        if what == "map.entries" and item.get("name"):
+            return f"entry {item['name']}"
+        if what == "units" and item.get("id"):
+            return f"unit {item['id']}"
+        if what == "areas" and (item.get("name") or item.get("id")):
+            return f"piece {item.get('name') or item.get('id')}"
+        if what == "objectives" and item.get("name"):
+            return f"objective {item['name']}"
+        if what == "reinforcements" and item.get("unit"):
+            return f"reinforcement of {item['unit']}"
+    return f"field {field}" if field else "scenario"
+
+
+def report_of(report: Sequence[Mapping[str, str]], document: Mapping[str, Any]) -> dict[str, Any]:
+    """A check report as ``errors`` (``{"place", "field", "reason"}``) and ``placeholders``
+    (``{"place", "field", "note"}``)."""
+    errors, placeholders = [], []
+    for item in report:
+        field = item.get("place", "")
+        if item.get("level") == "error":
+            errors.append(
+                {"place": place_of(field, document), "field": field, "reason": item["message"]}
+            )
+        elif str(item.get("message", "")).startswith("placeholder: "):
+            note = item["message"][len("placeholder: ") :]
+            placeholders.append({"place": place_of(field, document), "field": field, "note": note})
+    return {"errors": errors, "placeholders": placeholders}
+
+
+# -- words ------------------------------------------------------------------------------------------
+def word(value: Any) -> str:
+    if value is None or value == [] or value == {}:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, list):
+        return ", ".join(word(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {word(v)}" for k, v in value.items())
+    return str(value)
+
+
+def _d(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _l(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _facts(document: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
+    """Every fact of a (plain) document keyed by what it is about, not by list index."""
+    doc = plain(dict(document))
+    m = _d(doc.get("map"))
+    facts: dict[tuple[str, ...], Any] = {}
+    default = m.get("default_terrain", "clear")
+    for label, terrain in _d(m.get("terrain")).items():
+        if terrain != default:
+            facts[("terrain", label)] = terrain
+    for label, features in _d(m.get("hex_features")).items():
+        facts[("features", label)] = list(_l(features))
+    for side in _l(m.get("hexsides")):
+        if isinstance(side, dict) and len(_l(side.get("hexes"))) == 2:
+            facts[("hexside", "/".join(sorted(map(str, side["hexes"]))))] = side.get("features")
+    for place in _l(m.get("places")):
+        if isinstance(place, dict):
+            for key in ("hex", "kind"):
+                facts[("place", str(place.get("name")), key)] = place.get(key)
+            for key, value in _d(place.get("values")).items():
+                facts[("place", str(place.get("name")), "values", key)] = value
+    for key, value in m.items():
+        if key not in ("terrain", "hex_features", "hexsides", "places"):
+            facts[("field", f"map.{key}")] = value
+    for unit in _l(doc.get("units")):
+        if isinstance(unit, dict):
+            uid = str(unit.get("id"))
+            facts[("unit", uid, "")] = True
+            for key, value in unit.items():
+                if key == "values" and isinstance(value, dict):
+                    for name, number in value.items():
+                        facts[("unit", uid, name)] = number
+                elif key != "id":
+                    facts[("unit", uid, key)] = value
+    for item in _l(doc.get("reinforcements")):
+        if isinstance(item, dict):
+            where = item.get("entry") or item.get("hex")
+            facts[("arrives", str(item.get("unit")))] = f"turn {word(item.get('turn'))} at {where}"
+    for area in _l(doc.get("areas")):  # a table in inches (Barcelona)
+        if isinstance(area, dict):
+            name = str(area.get("name") or area.get("id"))
+            facts[("piece", name, "shape")] = _shape(area)
+            facts[("piece", name, "effects")] = list(_l(area.get("effects")))
+    for side, zone in _d(doc.get("deployment")).items():
+        facts[("zone", str(side))] = _shape(zone) if isinstance(zone, dict) else zone
+    for side, point in _d(doc.get("entries")).items():
+        facts[("entry point", str(side))] = _point(point)
+    for objective in _l(doc.get("objectives")):
+        if isinstance(objective, dict):
+            name = str(objective.get("name"))
+            facts[("objective", name, "at")] = _point(objective.get("point"))
+            for key, value in _d(objective.get("values")).items():
+                facts[("objective", name, key)] = value
+    table = ("areas", "deployment", "entries", "objectives")
+    for key, value in doc.items():
+        if key not in ("map", "units", "reinforcements", *table):
+            facts[("field", key)] = value
+    return facts
+
+
+def _point(point: Any) -> str | None:
+    if isinstance(point, list) and len(point) == 2:
+        return f"({word(point[0])}, {word(point[1])})"
+    return None if point is None else word(point)
+
+
+def _shape(area: Mapping[str, Any]) -> str | None:
+    """A piece's or zone's shape in inches: ``10×8 in at (4, 14)`` or ``polygon (32, 16) ...``."""
+    rect, polygon = area.get("rect"), area.get("polygon")
+    if isinstance(rect, list) and len(rect) == 4:
+        x, y, w, h = (word(v) for v in rect)
+        return f"{w}×{h} in at ({x}, {y})"
+    if isinstance(polygon, list):
+        return "polygon " + " ".join(str(_point(p)) for p in polygon)
+    return None
+
+
+UNIT_WORDS = {"hex": "set-up hex", "steps": "steps", "side": "side", "type": "type"}
+
+
+def diff_words(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The facts that differ between two documents, one sentence each, names not ids: ``J7:
+    clear → mountain``, ``hexside J7/J8: none → river``, ``19 Div strength 4 → 5``."""
+    before, after = _facts(old), _facts(new)
+    names = {**_unit_names(old), **_unit_names(new)}
+    defaults = (
+        plain(old).get("map", {}).get("default_terrain", "clear"),
+        plain(new).get("map", {}).get("default_terrain", "clear"),
+    )
+    lines: list[str] = []
+    for key in sorted(set(before) | set(after), key=_order):
+        a, b = before.get(key), after.get(key)
+        if a == b:
+            continue
+        kind = key[0]
+        if kind == "terrain":
+            lines.append(f"{key[1]}: {a or defaults[0]} → {b or defaults[1]}")
+        elif kind == "features":
+            lines.append(f"{key[1]} features: {word(a)} → {word(b)}")
+        elif kind == "hexside":
+            lines.append(f"hexside {key[1]}: {word(a)} → {word(b)}")
+        elif kind == "place":
+            what = " ".join(key[2:]).replace("values ", "")
+            lines.append(f"place {key[1]} {what}: {word(a)} → {word(b)}")
+        elif kind == "unit" and key[2] == "":
+            name = names.get(key[1], key[1])
+            lines.append(f"unit {name} {'added' if b else 'removed'}")
+        elif kind == "unit":
+            name = names.get(key[1], key[1])
+            if ("unit", key[1], "") in before and ("unit", key[1], "") in after:
+                lines.append(f"{name} {UNIT_WORDS.get(key[2], key[2])} {word(a)} → {word(b)}")
+        elif kind in ("piece", "objective"):
+            anchor = "shape" if kind == "piece" else "at"
+            present = ((kind, key[1], anchor) in before, (kind, key[1], anchor) in after)
+            if present == (True, True):
+                lines.append(f"{kind} {key[1]} {key[2]}: {word(a)} → {word(b)}")
+            elif key[2] == anchor:
+                lines.append(
+                    f"{kind} {key[1]} {'added' if present[1] else 'removed'}: {word(b or a)}"
+                )
+        elif kind in ("zone", "entry point"):
+            lines.append(f"{key[1]} {kind}: {word(a)} → {word(b)}")
+        elif kind == "arrives":
+            if ("unit", key[1], "") in before and ("unit", key[1], "") in after:
+                lines.append(f"{names.get(key[1], key[1])} arrives: {word(a)} → {word(b)}")
+        else:
+            lines.append(f"{key[1]}: {word(a)} → {word(b)}")
+    return lines
+
+
+def _unit_names(document: Mapping[str, Any]) -> dict[str, str]:
+    units = plain(dict(document)).get("units") or []
+    return {
+        str(u.get("id")): str(u.get("name") or u.get("id")) for u in units if isinstance(u, dict)
+    }
+
+
+def _order(key: tuple[str, ...]) -> tuple[Any, ...]:
+    rank = ["field", "terrain", "features", "hexside", "place", "piece", "zone", "entry point"]
+    rank += ["objective", "unit", "arrives"]
+    return (rank.index(key[0]), *key[1:])
+
+
+# -- the counter list as CSV ------------------------------------------------------------------------
+FIXED_COLUMNS = ("id", "side", "type", "name", "steps", "hex", "notes")
+
+
+def units_csv(document: Mapping[str, Any]) -> str:
+    """The counter list: one row per unit, a column per field and per value (``attack`` ...)."""
+    units = [u for u in plain(dict(document)).get("units") or [] if isinstance(u, dict)]
+    values: list[str] = []
+    for unit in units:
+        for name in unit.get("values") or {}:
+            if name not in values:
+                values.append(name)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*FIXED_COLUMNS, *values])
+    for unit in units:
+        row = [_cell(unit.get(c)) for c in FIXED_COLUMNS]
+        row += [_cell((unit.get("values") or {}).get(name)) for name in values]
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+
+
+def _value(cell: str) -> Any:
+    """A cell as the value it stands for: a number when it reads as one, else the text (which the
+    checks then report at its place when the field wants a number)."""
+    return json.loads(cell) if NUMBER.match(cell.strip()) else cell
+
+
+def csv_units(text: str) -> list[dict[str, Any]]:
+    """The units of a counter-list CSV (see :func:`units_csv`); Invalid naming the row and column
+    when it has no ``id`` column or a row is longer than the header."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or "id" not in rows[0]:
+        raise Invalid("not a counter list", {"csv": ["the first row names the columns, id first"]})
+    header = [h.strip() for h in rows[0]]
+    units = []
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) > len(header):
+            raise Invalid("a row is too long", {f"csv.row {number}": ["more cells than columns"]})
+        unit: dict[str, Any] = {"values": {}}
+        for column, cell in zip(header, row, strict=False):
+            if cell == "":
+                continue
+            if column in ("id", "side", "type", "name", "hex", "notes"):
+                unit[column] = cell
+            elif column == "steps":
+                unit[column] = _value(cell)
+            else:
+                unit["values"][column] = _value(cell)
+        units.append(unit)
+    return units
+
+
+def unit_changes(document: Mapping[str, Any], units: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The changes that make ``document``'s counter list ``units``: only what differs (a cell equal
+    to its value keeps it, placeholder note and all)."""
+    current = {
+        str(plain(inside(u)).get("id")): plain(inside(u))
+        for u in inside(document.get("units") or [])
+        if isinstance(inside(u), dict)
+    }
+    changes: list[dict[str, Any]] = []
+    seen = set()
+    for unit in units:
+        uid = str(unit.get("id"))
+        seen.add(uid)
+        old = current.get(uid)
+        if old is None:
+            changes.append({"kind": "unit_added", "unit": unit})
+            continue
+        for field in FIXED_COLUMNS[1:]:
+            if old.get(field) != unit.get(field) and not (
+                field == "steps" and unit.get(field) is None and old.get(field) == 1
+            ):
+                changes.append(
+                    {"kind": "unit_edited", "unit": uid, "field": field, "value": unit.get(field)}
+                )
+        olds, news = old.get("values") or {}, unit.get("values") or {}
+        for name in [*olds, *[n for n in news if n not in olds]]:
+            if olds.get(name) != news.get(name):
+                changes.append(
+                    {
+                        "kind": "unit_edited",
+                        "unit": uid,
+                        "field": f"values.{name}",
+                        "value": news.get(name),
+                    }
+                )
+    for uid in current:
+        if uid not in seen:
+            changes.append({"kind": "unit_removed", "unit": uid})
+    return changes
+
+
+# -- blank maps -------------------------------------------------------------------------------------
+def blank_document(system: str, spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A scenario of an empty map: ``spec`` gives ``bounds``, ``coordinates``, ``orientation``,
+    ``offset``, ``sides``, ``terrain_types`` and ``turns`` (the checks report what is wrong)."""
+    return {
+        "format": "arbiter-scenario/1",
+        "id": re.sub(r"[^a-z0-9_-]+", "-", str(spec.get("id") or "club-scenario").lower()),
+        "system": system,
+        "title": "",
+        "sides": list(spec.get("sides") or []),
+        "turns": spec.get("turns", 1),
+        "map": {
+            "coordinates": spec.get("coordinates", "letter-number"),
+            "orientation": spec.get("orientation", "flat"),
+            "offset": spec.get("offset", "odd"),
+            "bounds": dict(spec.get("bounds") or {}),
+            **({"terrain_types": list(spec["terrain_types"])} if spec.get("terrain_types") else {}),
+            "default_terrain": spec.get("default_terrain", "clear"),
+            "terrain": {},
+        },
+        "units": [],
+    }
+
+
+@dataclass(frozen=True)
+class PinnedScenario:
+    """One published version of a club's scenario, as a game starts from it."""
+
+    scenario: ClubScenario
+    number: int
+    hash: str
+    document: dict[str, Any]
+    rules: RulesSystem
+
+    @property
+    def game_scenario(self) -> str:
+        """The game's scenario name: ``<club scenario id>@<version>``."""
+        return f"{self.scenario.id}@{self.number}"
+
+    @property
+    def info(self) -> ScenarioInfo:
+        _, placeholders = unwrap(self.document)
+        return ScenarioInfo(
+            id=self.game_scenario,
+            system=self.scenario.system,
+            title=str(plain(self.document.get("title")) or self.scenario.title),
+            sides=tuple(plain(self.document.get("sides")) or ()),
+            description=str(plain(self.document.get("description", ""))),
+            placeholder=bool(placeholders),
+        )
+
+    def _custom(self) -> Any:
+        custom = self.rules.custom_scenarios
+        if custom is None:
+            raise Unprocessable(
+                f"{self.rules.title} starts no game from a club's scenario",
+                {"scenario": ["this system plays only its own scenarios"]},
+            )
+        return custom
+
+    def default_options(self) -> dict[str, Any]:
+        return dict(self._custom().default_options_from(self.document))
+
+    def initial_state(self, options: Mapping[str, Any]) -> State:
+        state: State = self._custom().initial_state_from(self.document, options)
+        return state
+
+    @property
+    def labels(self) -> dict[str, Any]:
+        return {
+            "title": self.info.title,
+            "club_scenario": str(self.scenario.id),
+            "scenario_version": self.number,
+            "scenario_hash": self.hash,
+            "scenario_base": self.scenario.base,
+        }
+
+
+class ScenarioLibrary:
+    """Club scenarios: commands (admins of the owning club), reads (members; other clubs the
+    shared and public ones; anyone the public ones), and games pinned to a version."""
+
+    def __init__(self, store: ArbiterStore, registry: Registry, clubs: ClubService) -> None:
+        self.store = store
+        self.registry = registry
+        self.clubs = clubs
+        topics = (get_topic(ClubScenario.Created), get_topic(ClubScenario.Forked))
+        self._log = LogFollower(store, topics)
+        self._owners: dict[str, str] = {}  # scenario id -> club id
+
+    # -- commands ---------------------------------------------------------------------------------
+    def create(
+        self,
+        club_ref: str,
+        by: User,
+        *,
+        system: str,
+        title: str,
+        base: str | None = None,
+        blank: Mapping[str, Any] | None = None,
+    ) -> ClubScenario:
+        club = self.clubs.require_role(club_ref, by, "admin")
+        rules = self._system(system)
+        if (base is None) == (blank is None):
+            raise Invalid("start from a scenario or a blank map", {"base": ["give base or blank"]})
+        if base is not None:
+            document = self.builtin_document(rules, base)
+        else:
+            document = blank_document(system, blank or {})
+        document.setdefault("system", system)  # Barcelona's tables name no system of their own
+        scenario = ClubScenario.create(
+            str(club.id), system, base or "blank", title, document, str(by.id)
+        )
+        self.store.commit(scenario)
+        return scenario
+
+    def import_document(
+        self,
+        club_ref: str,
+        by: User,
+        document: Any,
+        *,
+        title: str | None = None,
+        publish: bool = False,
+    ) -> ClubScenario:
+        """A club's scenario from a scenario file's JSON (the CLI's ``scenarios import``)."""
+        club = self.clubs.require_role(club_ref, by, "admin")
+        if not isinstance(document, dict):
+            raise Invalid("not a scenario", {"document": ["a JSON object"]})
+        system = str(document.get("system") or "")
+        self._system(system)
+        title = title or str(plain(document.get("title")) or document.get("id") or "")
+        scenario = ClubScenario.create(
+            str(club.id), system, str(document.get("id") or "imported"), title, document, str(by.id)
+        )
+        if publish:
+            checked = self.problems(scenario.draft, system)
+            scenario.publish(checked["errors"], str(by.id), "imported")
+        self.store.commit(scenario)
+        return scenario
+
+    def edit(self, ref: str, by: User, changes: Sequence[Mapping[str, Any]]) -> ClubScenario:
+        scenario = self._writable(ref, by)
+        scenario.edit(changes, str(by.id))
+        self._save(scenario)
+        return scenario
+
+    def import_units_csv(self, ref: str, by: User, text: str) -> tuple[ClubScenario, int]:
+        """Make the counter list the CSV's; returns the scenario and the number of changes."""
+        scenario = self._writable(ref, by)
+        changes = unit_changes(scenario.draft, csv_units(text))
+        if changes:
+            scenario.edit(changes, str(by.id))
+            self._save(scenario)
+        return scenario, len(changes)
+
+    def publish(self, ref: str, by: User, note: str = "") -> ClubScenario:
+        scenario = self._writable(ref, by)
+        checked = self.problems(scenario.draft, scenario.system)
+        scenario.publish(checked["errors"], str(by.id), note)
+        self._save(scenario)
+        return scenario
+
+    def share(self, ref: str, by: User, sharing: str) -> ClubScenario:
+        scenario = self._writable(ref, by)
+        scenario.share(sharing, str(by.id))
+        self._save(scenario)
+        return scenario
+
+    def fork(
+        self, ref: str, by: User, club_ref: str, version: int | None, title: str = ""
+    ) -> ClubScenario:
+        club = self.clubs.require_role(club_ref, by, "admin")
+        origin = self.get(ref, by)
+        number = origin.published(version)["version"] if origin.versions else None
+        if number is None:
+            raise Unprocessable("not published yet", {"scenario": ["nothing to fork yet"]})
+        forked = ClubScenario.fork(origin, number, str(club.id), title, str(by.id))
+        self.store.commit(forked)
+        return forked
+
+    # -- reads ----------------------------------------------------------------------------------
+    def get(self, ref: str, user: User | None) -> ClubScenario:
+        scenario = self._load(ref)
+        if not self._may_read(scenario, user):
+            raise NotFound(f"no club scenario {ref}", {"scenario": ["unknown scenario"]})
+        return scenario
+
+    def problems(self, document: Mapping[str, Any], system: str | None = None) -> dict[str, Any]:
+        """The draft's errors and placeholders, each at its place (``arbiter scenarios check``'s
+        code path)."""
+        return report_of(check_document(self.registry, document, system), document)
+
+    def view(self, scenario: ClubScenario, user: User | None, *, draft: bool = True) -> dict:
+        member = user is not None and self._member(scenario.club, user)
+        admin = user is not None and self.clubs.has_role(scenario.club, user.id, "admin")
+        body: dict[str, Any] = {
+            "id": str(scenario.id),
+            "club": scenario.club,
+            "club_name": self._club_name(scenario.club),
+            "system": scenario.system,
+            "base": scenario.base,
+            "title": scenario.title,
+            "sharing": scenario.sharing,
+            "forked_from": scenario.forked_from,
+            "latest": scenario.latest,
+            "versions": [
+                {k: v[k] for k in ("version", "hash", "note", "at")} for v in scenario.versions
+            ],
+            "may_edit": admin,
+        }
+        if member and draft:
+            checked = self.problems(scenario.draft, scenario.system)
+            body.update(
+                edits=scenario.edits,
+                document=scenario.draft,
+                errors=checked["errors"],
+                placeholders=checked["placeholders"],
+                completeness=completeness(
+                    placeholder_count(scenario.original), placeholder_count(scenario.draft)
+                ),
+                publishable=not checked["errors"],
+            )
+        return body
+
+    def summary(self, scenario: ClubScenario) -> dict[str, Any]:
+        latest = scenario.versions[-1] if scenario.versions else None
+        return {
+            "id": str(scenario.id),
+            "club": scenario.club,
+            "club_name": self._club_name(scenario.club),
+            "system": scenario.system,
+            "base": scenario.base,
+            "title": scenario.title,
+            "sharing": scenario.sharing,
+            "latest": scenario.latest,
+            "hash": latest["hash"] if latest else None,
+            "versions": [{"version": v["version"], "hash": v["hash"]} for v in scenario.versions],
+        }
+
+    def for_club(self, club_ref: str, user: User | None) -> list[dict[str, Any]]:
+        """A club's scenarios the caller may read, with their versions and hashes."""
+        club = self.clubs.get(club_ref)
+        rows = [
+            self.summary(s)
+            for s in self._all()
+            if s.club == str(club.id) and self._may_read(s, user)
+        ]
+        return sorted(rows, key=lambda r: r["title"].lower())
+
+    def of_club(self, club_ref: str) -> list[ClubScenario]:
+        """Every scenario of a club (the operator's view: the CLI)."""
+        club = self.clubs.get(club_ref)
+        found = [s for s in self._all() if s.club == str(club.id)]
+        return sorted(found, key=lambda s: s.title.lower())
+
+    def operator_document(self, ref: str, version: int | None, draft: bool) -> dict[str, Any]:
+        """A version (``None``: the latest) or the draft, for the operator (the CLI)."""
+        scenario = self._load(ref)
+        if draft:
+            return copy.deepcopy(scenario.draft)
+        return copy.deepcopy(scenario.published(version)["document"])
+
+    def library(self, user: User | None, system: str | None = None) -> list[dict[str, Any]]:
+        """Every club scenario the caller may start a game from: published, and theirs or
+        shared or public."""
+        rows = [
+            self.summary(s)
+            for s in self._all()
+            if s.versions and self._may_read(s, user) and system in (None, s.system)
+        ]
+        return sorted(rows, key=lambda r: (r["system"], r["title"].lower()))
+
+    def document(self, ref: str, user: User | None, version: int | None) -> dict[str, Any]:
+        """A published version's document (``None``: the draft, for members)."""
+        scenario = self.get(ref, user)
+        if version is None:
+            if user is None or not self._member(scenario.club, user):
+                raise Forbidden("only members see the draft", {"version": ["give a version"]})
+            return copy.deepcopy(scenario.draft)
+        return copy.deepcopy(scenario.published(version)["document"])
+
+    def diff(self, ref: str, user: User | None, old: int, new: int | None) -> list[str]:
+        """``new`` ``None``: the draft."""
+        return diff_words(self.document(ref, user, old), self.document(ref, user, new))
+
+    def game_board(self, ref: str, version: int) -> dict[str, Any]:
+        """The map of a published version as its games draw it: seen by whoever sees the game
+        (a game shows its map to its players and spectators, members of the club or not)."""
+        return self._board(copy.deepcopy(self._load(ref).published(version)["document"]))
+
+    def board(self, ref: str, user: User | None, version: int | None) -> dict[str, Any]:
+        """The map of a version (or the draft) as data for drawing."""
+        return self._board(self.document(ref, user, version))
+
+    def _board(self, document: dict[str, Any]) -> dict[str, Any]:
+        if "table" in document:  # a table in inches (Barcelona): the shapes as they are
+            raw = plain(document)
+            return {
+                "kind": "table",
+                "units": "inches",
+                "width": raw["table"]["width"],
+                "height": raw["table"]["height"],
+                "areas": raw.get("areas", []),
+                "deployment": raw.get("deployment", {}),
+                "entries": raw.get("entries", {}),
+                "objectives": raw.get("objectives", []),
+                "placeholder": raw.get("placeholder", False),
+            }
+        return hex_board(document)
+
+    def pinned(self, ref: str, user: User | None, version: int | None) -> PinnedScenario:
+        """A published version to start a game from (the latest when ``version`` is None)."""
+        scenario = self.get(ref, user)
+        found = scenario.published(version)
+        return PinnedScenario(
+            scenario,
+            found["version"],
+            found["hash"],
+            copy.deepcopy(found["document"]),
+            self._system(scenario.system),
+        )
+
+    def is_club_scenario(self, ref: str) -> bool:
+        try:
+            self._load(ref)
+        except NotFound:
+            return False
+        return True
+
+    # -- built-in documents ------------------------------------------------------------------------
+    def builtin_document(self, rules: RulesSystem, scenario: str) -> dict[str, Any]:
+        """A system's shipped scenario file as JSON, placeholders and all."""
+        import inspect
+
+        known = {s.id for s in rules.scenarios()}
+        if scenario not in known:
+            raise Unprocessable(
+                f"no scenario {scenario!r} in {rules.name}",
+                {"base": [f"known: {', '.join(sorted(known))}"]},
+            )
+        package = Path(inspect.getfile(type(rules))).parent
+        for path in sorted(package.rglob(f"{scenario}.json")):
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(raw, dict) and raw.get("id") == scenario:
+                return raw  # type: ignore[no-any-return]
+        raise Unprocessable(
+            f"{rules.title} keeps {scenario} in no scenario file",
+            {"base": ["not a file this library can start from"]},
+        )
+
+    # -- helpers --------------------------------------------------------------------------------
+    def _system(self, name: str) -> RulesSystem:
+        if name not in self.registry:
+            raise Unprocessable(
+                f"no rules system {name!r}",
+                {"system": [f"known: {', '.join(self.registry.names())}"]},
+            )
+        return self.registry.get(name)
+
+    def _load(self, ref: str | UUID) -> ClubScenario:
+        try:
+            sid = ref if isinstance(ref, UUID) else UUID(str(ref))
+            found: Any = self.store.repository.get(sid)
+        except (ValueError, AggregateNotFoundError):
+            raise NotFound(f"no club scenario {ref}", {"scenario": ["unknown scenario"]}) from None
+        if not isinstance(found, ClubScenario):
+            raise NotFound(f"no club scenario {ref}", {"scenario": ["unknown scenario"]})
+        return found
+
+    def _writable(self, ref: str, by: User) -> ClubScenario:
+        scenario = self.get(ref, by)
+        self.clubs.require_role(scenario.club, by, "admin")
+        return scenario
+
+    def _save(self, scenario: ClubScenario) -> None:
+        from service.domain.errors import Conflict
+
+        self.store.commit(scenario, conflict=Conflict("the scenario changed meanwhile; reload"))
+
+    def _member(self, club: str, user: User) -> bool:
+        try:
+            return str(user.id) in self.clubs.get(club).members
+        except NotFound:
+            return False
+
+    def _may_read(self, scenario: ClubScenario, user: User | None) -> bool:
+        if scenario.sharing == "public":
+            return True
+        if user is None:
+            return False
+        if self._member(scenario.club, user):
+            return True
+        if scenario.sharing != "shared":
+            return False
+        return any(str(user.id) in self._club(row["id"]).members for row in self.clubs.list())
+
+    def _club(self, ref: str) -> Club:
+        return self.clubs.get(ref)
+
+    def _club_name(self, ref: str) -> str:
+        try:
+            return self.clubs.get(ref).name
+        except NotFound:
+            return ""
+
+    def _all(self) -> list[ClubScenario]:
+        with self._log.lock:
+            for event in self._log.new_events():
+                self._owners[str(event.originator_id)] = event.club
+            ids = list(self._owners)
+        return [self._load(sid) for sid in ids]
+
+
+def hex_board(document: Mapping[str, Any]) -> dict[str, Any]:
+    """A hex map as data for drawing, errors and all: what lies off the map or names no hexside
+    is left out (the checks report it at its place), so a draft is drawn while it is wrong."""
+    m = _d(plain(dict(document)).get("map"))
+    try:
+        grid = HexGrid(m["coordinates"], Bounds(**m["bounds"]), m["orientation"], m["offset"])
+        labels = set(grid.labels())
+    except (KeyError, TypeError, ValueError) as exc:
+        raise Unprocessable(
+            "the map's grid is not right; it cannot be drawn", {"map": [str(exc)]}
+        ) from None
+
+    def on(label: Any) -> bool:
+        return isinstance(label, str) and label in labels
+
+    terrain = {h: t for h, t in _d(m.get("terrain")).items() if on(h) and isinstance(t, str)}
+    features = {h: list(_l(f)) for h, f in _d(m.get("hex_features")).items() if on(h)}
+    sides: dict[tuple[str, str], list[str]] = {}
+    for side in _l(m.get("hexsides")):
+        pair = _l(_d(side).get("hexes"))
+        if len(pair) == 2 and all(map(on, pair)) and grid.adjacent(pair[0], pair[1]):
+            sides[(pair[0], pair[1])] = list(_l(side.get("features")))
+    places = [
+        Place(str(p.get("name")), p["hex"], str(p.get("kind", "")), _d(p.get("values")))
+        for p in _l(m.get("places"))
+        if isinstance(p, dict) and on(p.get("hex"))
+    ]
+    mapdata = MapData(
+        grid,
+        default_terrain=str(m.get("default_terrain") or "clear"),
+        terrain=terrain,
+        hex_features=features,
+        hexsides=sides,
+        places=places,
+    )
+    return board_json(mapdata)
+
+
+def placeholder_count(document: Mapping[str, Any]) -> int:
+    """The values still placeholders, and a table still marked ``"placeholder": true``."""
+    return len(unwrap(document)[1]) + (document.get("placeholder") is True)
+
+
+def completeness(at_start: int, now: int) -> int:
+    """How complete a scenario is, in percent: the share of its starting placeholders replaced or
+    confirmed (100 when it started with none and has none)."""
+    if at_start == 0:
+        return 100 if now == 0 else 0
+    return max(0, min(100, round(100 * (at_start - now) / at_start)))
+
+
+__all__ = [
+    "PinnedScenario",
+    "ScenarioLibrary",
+    "check_document",
+    "check_path",
+    "diff_words",
+    "is_wrapper",
+]
