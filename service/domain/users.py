@@ -98,6 +98,14 @@ class User(Aggregate):
             if self.role in aggregate.roles:
                 aggregate.roles.remove(self.role)
 
+    class EmailChanged(Aggregate.Event):
+        """The address notifications are e-mailed to (None: no e-mail)."""
+
+        email: str | None
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.email = self.email
+
     class TokenIssued(Aggregate.Event):
         """Legacy: tokens once lived in the user's stream (see :class:`ApiToken`); kept so that old
         streams replay.  Such tokens are no longer accepted."""
@@ -120,6 +128,8 @@ class User(Aggregate):
     username: str
     password_hash: str
     roles: list[str]
+    #: set by :class:`EmailChanged` (users registered before e-mail existed have none)
+    email: str | None = None
 
     def __init__(self) -> None:  # attributes are set by Registered.apply
         pass
@@ -134,6 +144,14 @@ class User(Aggregate):
             username=username,
             password_hash=hash_password(password),
         )
+
+    def set_email(self, email: str | None) -> None:
+        """Give (or with None / "" remove) the address notifications are e-mailed to."""
+        from service.domain.notifications import validate_email
+
+        address = validate_email(email) if email else None
+        if address != self.email:
+            self.trigger_event(self.EmailChanged, email=address)
 
     def grant(self, role: str) -> None:
         if role not in SITE_ROLES:

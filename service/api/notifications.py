@@ -1,0 +1,191 @@
+"""Your notifications, how you want them, your e-mail address, and unsubscribing by link."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+from marshmallow import fields, validate
+
+from service.api import schemas
+from service.api.auth import require_user, services
+from service.api.blueprint import Blueprint
+from service.api.schemas import Lenient, Strict
+from service.api.stream import Plan, respond
+from service.application.notifications import user_channel
+from service.domain.errors import Invalid
+from service.domain.notifications import KINDS
+
+blp = Blueprint(
+    "notifications", __name__, url_prefix="/api", description="Notifications and preferences"
+)
+
+
+class NotificationOut(schemas.Schema):
+    id = fields.String()
+    kind = fields.String(metadata={"description": f"one of {', '.join(KINDS)}"})
+    text = fields.String(metadata={"description": "the notification in words"})
+    game = fields.String(allow_none=True)
+    url = fields.String(allow_none=True, metadata={"description": "the page it is about"})
+    created = fields.DateTime()
+    read = fields.Boolean()
+
+
+class NotificationList(schemas.Schema):
+    notifications = fields.List(fields.Nested(NotificationOut))
+    unread = fields.Integer()
+    total = fields.Integer()
+
+
+class ListArgs(Lenient):
+    unread = fields.Boolean(load_default=False)
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+
+
+class ReadIn(Strict):
+    ids = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=None)
+    all = fields.Boolean(load_default=False)
+
+
+class ReadOut(schemas.Schema):
+    unread = fields.Integer()
+
+
+class PreferencesBody(Strict):
+    preferences = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.Raw()),
+        required=True,
+        metadata={"description": "kind -> {web: bool, email: bool}"},
+    )
+
+
+class PreferencesOut(schemas.Schema):
+    preferences = fields.Dict()
+    kinds = fields.List(fields.String())
+    email = fields.String(allow_none=True)
+
+
+class EmailIn(Strict):
+    email = fields.String(required=True, allow_none=True, validate=validate.Length(max=254))
+
+
+class MeOut(schemas.Schema):
+    id = fields.String()
+    username = fields.String()
+    email = fields.String(allow_none=True)
+
+
+class MessageOut(schemas.Schema):
+    message = fields.String()
+
+
+class UnsubscribeArgs(Lenient):
+    user = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    kind = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    token = fields.String(required=True, validate=validate.Length(min=1, max=128))
+
+
+class StreamArgs(Lenient):
+    window = fields.Float(load_default=300.0, validate=validate.Range(min=1, max=3600))
+
+
+@blp.route("/me/notifications")
+class MyNotifications(MethodView):
+    @blp.arguments(ListArgs, location="query")
+    @blp.response(200, NotificationList)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Your notifications, newest first, and how many are unread (kinds you turned off for
+        the web are left out)."""
+        user = require_user()
+        return services().notifications.listing(
+            str(user.id), unread_only=args["unread"], limit=args["limit"]
+        )
+
+
+@blp.route("/me/notifications/read")
+class MarkRead(MethodView):
+    @blp.arguments(ReadIn)
+    @blp.response(200, ReadOut)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Mark some notifications read (``ids``) or all of them (``all: true``)."""
+        user = require_user()
+        if not body["all"] and not body["ids"]:
+            raise Invalid("nothing to mark", {"ids": ["a list of notification ids, or all: true"]})
+        unread = services().notifications.mark_read(str(user.id), body["ids"], body["all"])
+        return {"unread": unread}
+
+
+@blp.route("/me/notifications/stream")
+class MyNotificationStream(MethodView):
+    @blp.arguments(StreamArgs, location="query")
+    def get(self, args: dict[str, Any]) -> Response:
+        """Server-sent ``notification`` events as your notifications are recorded (the note
+        carries no text: fetch the list with your credentials)."""
+        user = require_user()
+        svc = services()
+        last = request.headers.get("Last-Event-ID", "")
+        since = int(last) if last.isdigit() else 0
+        return respond(
+            Plan(
+                broker=svc.broker,
+                channel=user_channel(user.id),
+                kind="notification",
+                since=since,
+                window=args["window"],
+                position=lambda note: int(note.get("position", 0)),
+                idle=lambda degraded: None,
+            )
+        )
+
+
+def _preferences(user: Any) -> dict[str, Any]:
+    return {
+        "preferences": services().notifications.preferences(str(user.id)),
+        "kinds": list(KINDS),
+        "email": getattr(user, "email", None),
+    }
+
+
+@blp.route("/me/notification-preferences")
+class MyPreferences(MethodView):
+    @blp.response(200, PreferencesOut)
+    def get(self) -> dict[str, Any]:
+        """Per kind, whether you want it in the web app and by e-mail."""
+        return _preferences(require_user())
+
+    @blp.arguments(PreferencesBody)
+    @blp.response(200, PreferencesOut)
+    def put(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Change some of your preferences: ``{"preferences": {"turn": {"email": false}}}``."""
+        user = require_user()
+        services().notifications.set_preferences(str(user.id), body["preferences"])
+        return _preferences(user)
+
+
+@blp.route("/me/email")
+class MyEmail(MethodView):
+    @blp.arguments(EmailIn)
+    @blp.response(200, MeOut)
+    def put(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Give the address notifications are e-mailed to (null or "" removes it)."""
+        user = services().users.set_email(require_user(), body["email"])
+        return {"id": str(user.id), "username": user.username, "email": user.email}
+
+
+@blp.route("/unsubscribe")
+class Unsubscribe(MethodView):
+    @blp.arguments(UnsubscribeArgs, location="query")
+    @blp.response(200, MessageOut)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Stop e-mails of one kind, from the signed link in an e-mail (no sign-in needed)."""
+        what = services().notifications.unsubscribe(args["user"], args["kind"], args["token"])
+        return {"message": f"You will no longer receive e-mails about {what}."}
+
+    @blp.arguments(UnsubscribeArgs, location="query")
+    @blp.response(200, MessageOut)
+    def post(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The same, as mail programs' one-click unsubscribe (RFC 8058) sends it."""
+        what = services().notifications.unsubscribe(args["user"], args["kind"], args["token"])
+        return {"message": f"You will no longer receive e-mails about {what}."}

@@ -1,0 +1,676 @@
+"""Notifications: a process application that follows the store's log and derives, per event, what
+each user is told (a :class:`Notice`) and what is to be delivered by e-mail and webhook (a
+:class:`Delivery`); the book the API reads them from; and the service behind ``/api/me/...``.
+
+:class:`NotificationProcess` is eventsourcing's own ``ProcessApplication``: it pulls the main
+store's notification log from the position in its tracking table, and records each event's notices
+and deliveries atomically with that position (in its own tables: ``notifications_*`` in
+PostgreSQL, ``notifications.sqlite`` beside the SQLite store).  A worker killed at any moment
+resumes where the last recorded event left off; two workers processing the same event cannot both
+record it (the tracking row and the derived ids are unique).  Ids derive from the source event, so
+a replay of the log derives the same notices.  Sending is :mod:`service.application.worker`'s."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
+from eventsourcing.system import ProcessApplication
+from eventsourcing.utils import get_topic
+
+from service.application.ports import Broker
+from service.application.store import ArbiterStore, LogFollower
+from service.config import Config
+from service.domain.errors import Forbidden, Invalid, NotFound
+from service.domain.notifications import (
+    KIND_WORDS,
+    KINDS,
+    Delivery,
+    Inbox,
+    Notice,
+    Preferences,
+    Webhook,
+    WebhookIndex,
+    default_preferences,
+    delivery_id,
+    inbox_id,
+    notice_id,
+    preferences_id,
+    validate_kinds,
+    validate_webhook_url,
+)
+
+log = logging.getLogger(__name__)
+
+GAME = "service.domain.game:Game."
+#: the events notified about (the lifecycle ones are H17A's; a topic with no class yet is harmless)
+GAME_EVENTS = (
+    "Created",
+    "Recorded",
+    "Retracted",
+    "TakebackRequested",
+    "DisputeOpened",
+    "DisputeResolved",
+    "Ended",
+    "Invited",
+    "InvitationAccepted",
+    "InvitationDeclined",
+    "DrawOffered",
+    "DrawDeclined",
+    "Resigned",
+    "ClockExpired",
+    "ClockLow",
+    "Claimed",
+)
+CHALLENGE = "service.domain.ladders:Challenge.Issued"
+TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE,)
+#: an event older than this when first processed (a new worker on an old log) gets its notices
+#: but no e-mail or webhook: nobody wants last year's "your turn" in their mailbox
+STALE = timedelta(days=3)
+#: events after which whose turn it is may have changed
+TURN_EVENTS = {"Created", "Recorded", "Retracted", "InvitationAccepted"}
+
+
+def user_channel(user: UUID | str) -> str:
+    return f"user:{user}"
+
+
+def notifications_env(config: Config, *, create_tables: bool | None = None) -> dict[str, str]:
+    """The process application's store: its own SQLite file beside the main one (eventsourcing's
+    SQLite tables are not named per application), or ``notifications_*`` tables in PostgreSQL."""
+    env = config.eventsourcing_env(create_tables=create_tables)
+    env.pop("AGGREGATE_CACHE_MAXSIZE", None)  # deliveries are claimed: always read fresh
+    if config.store == "sqlite":
+        env["SQLITE_DBNAME"] = str(config.sqlite_file.with_name("notifications.sqlite"))
+    else:  # a small pool beside the main store's: one reader per request, one worker
+        env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW="4")
+    return env
+
+
+def unsubscribe_token(secret: str, user: str, kind: str) -> str:
+    message = f"unsubscribe:{user}:{kind}".encode()
+    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
+def side_words(side: str) -> str:
+    return side.replace("_", " ").replace("-", " ").title()
+
+
+@dataclass
+class Note:
+    """What one source event tells: per user a sentence; ``public`` for a club's webhooks."""
+
+    kind: str
+    texts: dict[str, str]
+    public: str
+    game: str | None = None
+    club: str | None = None
+    url: str | None = None
+
+
+@dataclass
+class Derived:
+    notes: list[Note] = field(default_factory=list)
+
+
+class NotificationProcess(ProcessApplication[UUID]):
+    """Follows the main store (``arbiter``) and records notices and deliveries."""
+
+    name = "notifications"
+    topics = TOPICS
+    pull_section_size = 200
+
+    def __init__(
+        self,
+        env: dict[str, str] | None = None,
+        *,
+        leader: ArbiterStore | None = None,
+        names: Callable[[str], str] | None = None,
+        broker: Broker | None = None,
+        secret: str = "",
+        public_url: str = "",
+    ) -> None:
+        super().__init__(env)
+        self.leader = leader
+        self.names = names or (lambda uid: uid)
+        self.broker = broker
+        self.secret = secret
+        self.public_url = public_url.rstrip("/")
+        self._active: dict[str, tuple[int, set[str]]] = {}  # game -> (version, active users)
+        self._published: list[tuple[str, dict[str, Any]]] = []
+
+    # -- eventsourcing's hooks ----------------------------------------------------------------------
+    def process_event(self, domain_event: Any, tracking: Any) -> None:
+        self._published = []
+        super().process_event(domain_event, tracking)
+        if self.broker is not None:  # recorded: tell the users' open pages
+            for channel, note in self._published:
+                self.broker.publish(channel, dict(note, position=tracking.notification_id))
+
+    def policy(self, domain_event: Any, processing_event: ProcessingEvent[UUID]) -> None:  # type: ignore[override]
+        if self.leader is None:
+            return
+        try:
+            derived = self.derive(domain_event)
+        except AggregateNotFoundError:
+            return
+        source = f"{domain_event.originator_id}:{domain_event.originator_version}"
+        deliver = datetime.now(UTC) - domain_event.timestamp <= STALE
+        for note in derived.notes:
+            for user, text in note.texts.items():
+                nid = notice_id(source, user, note.kind)
+                notice = Notice._create(
+                    Notice.Created,
+                    id=nid,
+                    user=user,
+                    kind=note.kind,
+                    text=text,
+                    game=note.game,
+                    url=note.url,
+                    source=source,
+                )
+                processing_event.collect_events(notice)
+                for delivery in self._deliveries(nid, user, note, text) if deliver else ():
+                    processing_event.collect_events(delivery)
+                self._published.append((user_channel(user), {"notice": nid.hex}))
+            for webhook in self._club_webhooks(note) if deliver else ():
+                did = delivery_id(f"{source}:{note.kind}", "webhook", str(webhook.id))
+                processing_event.collect_events(
+                    self._delivery(did, "webhook", str(webhook.id), None, note, note.public, None)
+                )
+
+    # -- deliveries ---------------------------------------------------------------------------------
+    def _deliveries(self, nid: UUID, user: str, note: Note, text: str) -> Iterable[Delivery]:
+        assert self.leader is not None
+        prefs = self._get(preferences_id(user))
+        settings = prefs.settings if prefs is not None else default_preferences()
+        wants_email = settings.get(note.kind, {}).get("email", True)
+        account = self._get(UUID(user))
+        email = getattr(account, "email", None)
+        if email and wants_email:
+            did = delivery_id(nid.hex, "email", email)
+            yield self._delivery(did, "email", email, user, note, text, nid.hex)
+        for hook in self._webhooks("user", user):
+            if hook.wants(note.kind):
+                did = delivery_id(nid.hex, "webhook", str(hook.id))
+                yield self._delivery(did, "webhook", str(hook.id), user, note, text, nid.hex)
+
+    def _delivery(
+        self,
+        did: UUID,
+        channel: str,
+        target: str,
+        user: str | None,
+        note: Note,
+        text: str,
+        notice: str | None,
+    ) -> Delivery:
+        subject = "Arbiter: " + (text if len(text) <= 90 else text[:89] + "…")
+        return Delivery._create(
+            Delivery.Created,
+            id=did,
+            channel=channel,
+            target=target,
+            user=user,
+            kind=note.kind,
+            text=text,
+            subject=subject,
+            game=note.game,
+            url=f"{self.public_url}{note.url}" if note.url else None,
+            notice=notice,
+        )
+
+    def _club_webhooks(self, note: Note) -> list[Webhook]:
+        if not note.club:
+            return []
+        return [h for h in self._webhooks("club", note.club) if h.wants(note.kind)]
+
+    def _webhooks(self, owner_kind: str, owner: str) -> list[Webhook]:
+        assert self.leader is not None
+        return [
+            h
+            for h in webhooks_of(self.leader, owner_kind, owner)
+            if isinstance(h, Webhook) and not h.removed
+        ]
+
+    def _get(self, aggregate_id: UUID) -> Any:
+        assert self.leader is not None
+        try:
+            return self.leader.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            return None
+
+    # -- what each event tells ----------------------------------------------------------------------
+    def derive(self, event: Any) -> Derived:
+        assert self.leader is not None
+        topic = get_topic(type(event))
+        if topic == CHALLENGE:
+            return self._challenge(event)
+        name = topic[len(GAME) :]
+        gid = str(event.originator_id)
+        version = event.originator_version
+        game: Any = self.leader.repository.get(event.originator_id, version=version)
+        title = f"“{game.labels.get('title', game.scenario)}”"
+        url = f"/games/{gid}"
+        club = self._club_of(game)
+        players = {u for u in game.sides.values() if u}
+        derived = Derived()
+
+        def note(kind: str, users: Iterable[str], text: Callable[[str], str], public: str) -> None:
+            texts = {u: text(u) for u in sorted(set(users))}
+            if texts or club:
+                derived.notes.append(Note(kind, texts, public, gid, club, url))
+
+        who = self.names(getattr(event, "user", "") or getattr(event, "by", "") or "")
+        others = players - {getattr(event, "user", None)}
+        if name == "Invited":
+            pending = list(event.pending)
+            by = self.names(event.by)
+            note(
+                "invitation",
+                pending,
+                lambda u: f"{by} invites you to play {title} as {self._side_of(game, u)}.",
+                f"{by} invited {self._list(pending)} to play {title}.",
+            )
+        elif name in ("InvitationAccepted", "InvitationDeclined"):
+            verb = "accepted" if name == "InvitationAccepted" else "declined"
+            note(
+                "invitation",
+                others,
+                lambda u: f"{who} {verb} the invitation to {title} ({side_words(event.side)}).",
+                f"{who} {verb} the invitation to {title}.",
+            )
+        elif name == "TakebackRequested":
+            note(
+                "takeback",
+                others,
+                lambda u: f"{who} asks to take back a move in {title}: accept or refuse it.",
+                f"{who} asked to take back a move in {title}.",
+            )
+        elif name == "DisputeOpened":
+            note(
+                "dispute",
+                others,
+                lambda u: f"{who} opened a dispute in {title}: an arbiter will decide it.",
+                f"{who} opened a dispute in {title}.",
+            )
+        elif name == "DisputeResolved":
+            arbiter = self.names(event.arbiter)
+            verdict = str(event.verdict).replace("_", " ")
+            note(
+                "dispute",
+                players,
+                lambda u: f"{arbiter} decided the dispute in {title}: {verdict}.",
+                f"{arbiter} decided the dispute in {title}: {verdict}.",
+            )
+        elif name == "DrawOffered":
+            note(
+                "draw",
+                others,
+                lambda u: f"{who} offers a draw in {title}: accept or decline it.",
+                f"{who} offered a draw in {title}.",
+            )
+        elif name == "DrawDeclined":
+            note(
+                "draw",
+                others,
+                lambda u: f"{who} declined the draw offered in {title}.",
+                f"{who} declined a draw in {title}.",
+            )
+        elif name == "Resigned":
+            note(
+                "ended",
+                others,
+                lambda u: f"{who} resigned {title}.",
+                f"{who} ({side_words(event.side)}) resigned {title}.",
+            )
+        elif name == "Claimed":
+            note(
+                "clock",
+                others,
+                lambda u: f"{who} claims {title}: your clock ran out.",
+                f"{who} claimed {title} on time.",
+            )
+        elif name in ("ClockExpired", "ClockLow"):
+            side = side_words(event.side)
+            state = "ran out" if name == "ClockExpired" else "is running low"
+            owner = game.sides.get(event.side)
+            note(
+                "clock",
+                players,
+                lambda u: (
+                    f"Your clock in {title} {state}."
+                    if u == owner
+                    else f"{side}'s clock in {title} {state}."
+                ),
+                f"{side}'s clock in {title} {state}.",
+            )
+        elif name == "Ended":
+            outcome = self._result_words(game, event.result)
+            note(
+                "ended",
+                players,
+                lambda u: f"{title} ended: {outcome}.",
+                f"{title} ended: {outcome}.",
+            )
+        if name in TURN_EVENTS:
+            self._turn(game, name, derived, title, url, club)
+        return derived
+
+    def _turn(
+        self, game: Any, name: str, derived: Derived, title: str, url: str, club: str | None
+    ) -> None:
+        gid = str(game.id)
+        after = self._active_users(game)
+        known = self._active.get(gid)
+        if known is not None and known[0] == game.version - 1:
+            before = known[1]
+        elif game.version > 1:
+            assert self.leader is not None
+            previous: Any = self.leader.repository.get(game.id, version=game.version - 1)
+            before = self._active_users(previous)
+        else:
+            before = set()
+        self._active[gid] = (game.version, after)
+        if name == "Created" and getattr(self._get(game.id), "invitation", None):
+            return  # an invitation: nobody's turn until every player accepts
+        fresh = after - before
+        if not fresh:
+            return
+        texts = {
+            u: f"Your turn in {title} ({', '.join(side_words(s) for s, b in game.sides.items() if b == u and s in game.active_sides())})."
+            for u in sorted(fresh)
+        }
+        derived.notes.append(
+            Note("turn", texts, f"Turn of {self._list(sorted(fresh))} in {title}.", gid, club, url)
+        )
+
+    def _active_users(self, game: Any) -> set[str]:
+        if getattr(game, "status", "active") != "active":
+            return set()
+        try:
+            sides = game.active_sides()
+        except Exception:  # noqa: BLE001 - a game its rules cannot read tells nobody
+            log.exception("active sides of game %s", game.id)
+            return set()
+        return {game.sides[s] for s in sides if game.sides.get(s)}
+
+    def _challenge(self, event: Any) -> Derived:
+        ladder = self._get(UUID(str(event.ladder_id)))
+        name = f"“{getattr(ladder, 'name', 'the ladder')}”"
+        club = str(getattr(ladder, "club_id", "") or "") or None
+        who = self.names(event.challenger)
+        text = f"{who} challenged you on the ladder {name}: accept or decline it."
+        public = f"{who} challenged {self.names(event.opponent)} on the ladder {name}."
+        url = f"/ladders/{event.ladder_id}"
+        return Derived([Note("challenge", {event.opponent: text}, public, None, club, url)])
+
+    def _club_of(self, game: Any) -> str | None:
+        club = getattr(game, "club", None) or game.labels.get("club")
+        if club:
+            return str(club)
+        ladder = game.labels.get("ladder")
+        if ladder:
+            try:
+                found = self._get(UUID(str(ladder)))
+            except ValueError:
+                return None
+            return str(getattr(found, "club_id", "") or "") or None
+        return None
+
+    def _side_of(self, game: Any, user: str) -> str:
+        sides = [side_words(s) for s, u in game.sides.items() if u == user]
+        return ", ".join(sides) or "a player"
+
+    def _list(self, users: Iterable[str]) -> str:
+        return ", ".join(self.names(u) for u in users) or "nobody"
+
+    def _result_words(self, game: Any, result: dict[str, Any]) -> str:
+        winner = result.get("winner")
+        if result.get("outcome") == "draw" or not winner:
+            words = "a draw"
+        else:
+            player = game.sides.get(winner)
+            words = f"{side_words(winner)} won" + (f" ({self.names(player)})" if player else "")
+        reason = result.get("reason") or result.get("level")
+        return f"{words}, {str(reason).replace('_', ' ')}" if reason else words
+
+
+def webhooks_of(store: ArbiterStore, owner_kind: str, owner: str) -> list[Any]:
+    """The webhooks registered for an owner: an index aggregate lists their ids."""
+    try:
+        index: Any = store.repository.get(WebhookIndex.id_for(owner_kind, owner))
+    except AggregateNotFoundError:
+        return []
+    hooks: list[Any] = []
+    for hid in index.hooks:
+        try:
+            hooks.append(store.repository.get(UUID(hid)))
+        except AggregateNotFoundError:
+            continue
+    return hooks
+
+
+NOTICE_TOPICS = (
+    get_topic(Notice.Created),
+    get_topic(Delivery.Created),
+    get_topic(Delivery.Claimed),
+    get_topic(Delivery.Attempted),
+    get_topic(Delivery.Sent),
+)
+
+
+class NotificationBook:
+    """A projection of the notification process's log for requests: each user's notices and each
+    webhook's deliveries (every process follows the same store, so each sees every worker's)."""
+
+    def __init__(self, process: NotificationProcess) -> None:
+        self._log = LogFollower(process, NOTICE_TOPICS)  # type: ignore[arg-type]
+        self.notices: dict[str, list[dict[str, Any]]] = {}
+        self.deliveries: dict[str, dict[str, dict[str, Any]]] = {}  # target -> id -> row
+        self._target: dict[str, str] = {}
+
+    def catch_up(self) -> None:
+        with self._log.lock:
+            for event in self._log.new_events():
+                self._project(event)
+
+    def _project(self, event: Any) -> None:
+        oid = event.originator_id.hex
+        if isinstance(event, Notice.Created):
+            self.notices.setdefault(event.user, []).append(
+                {
+                    "id": oid,
+                    "kind": event.kind,
+                    "text": event.text,
+                    "game": event.game,
+                    "url": event.url,
+                    "created": event.timestamp,
+                }
+            )
+        elif isinstance(event, Delivery.Created):
+            self._target[oid] = event.target
+            self.deliveries.setdefault(event.target, {})[oid] = {
+                "id": oid,
+                "channel": event.channel,
+                "kind": event.kind,
+                "text": event.text,
+                "created": event.timestamp,
+                "status": "pending",
+                "attempts": [],
+            }
+        else:
+            row = self.deliveries.get(self._target.get(oid, ""), {}).get(oid)
+            if row is None:
+                return
+            if isinstance(event, Delivery.Sent):
+                row["status"] = "sent"
+                row["attempts"].append({"at": event.timestamp, "ok": True, "error": None})
+            elif isinstance(event, Delivery.Attempted):
+                row["attempts"].append({"at": event.timestamp, "ok": False, "error": event.error})
+                row["status"] = "retrying" if event.next_at is not None else "failed"
+                row["next_at"] = event.next_at
+
+    def of_user(self, user: str) -> list[dict[str, Any]]:
+        self.catch_up()
+        with self._log.lock:
+            return [dict(n) for n in self.notices.get(user, [])]
+
+    def of_target(self, target: str) -> list[dict[str, Any]]:
+        self.catch_up()
+        with self._log.lock:
+            rows = self.deliveries.get(target, {}).values()
+            return [dict(r, attempts=list(r["attempts"])) for r in rows]
+
+
+class NotificationService:
+    """What ``/api/me/notifications``, preferences and webhooks do."""
+
+    def __init__(
+        self,
+        store: ArbiterStore,
+        process: NotificationProcess,
+        *,
+        clubs: Any,
+        secret: str,
+        allow_private: bool,
+    ) -> None:
+        self.store = store
+        self.process = process
+        self.book = NotificationBook(process)
+        self.clubs = clubs
+        self.secret = secret
+        self.allow_private = allow_private
+        self._lock = threading.Lock()
+
+    # -- notices ------------------------------------------------------------------------------------
+    def listing(self, user: str, *, unread_only: bool = False, limit: int = 50) -> dict[str, Any]:
+        prefs = self.preferences(user)
+        inbox = self._aggregate(inbox_id(user))
+        rows = []
+        for row in self.book.of_user(user):
+            if not prefs.get(row["kind"], {}).get("web", True):
+                continue
+            read = inbox is not None and inbox.is_read(row["id"], row["created"])
+            if unread_only and read:
+                continue
+            rows.append(dict(row, read=read))
+        rows.reverse()  # newest first
+        unread = sum(1 for r in rows if not r["read"])
+        return {"notifications": rows[:limit], "unread": unread, "total": len(rows)}
+
+    def mark_read(self, user: str, ids: list[str] | None, everything: bool) -> int:
+        known = {row["id"]: row for row in self.book.of_user(user)}
+        if not everything:
+            unknown = [i for i in ids or [] if i not in known]
+            if not ids:
+                raise Invalid("nothing to mark", {"ids": ["a list of notification ids, or all"]})
+            if unknown:
+                raise NotFound("no such notification", {"ids": [f"not yours: {unknown[0]}"]})
+        inbox = self._aggregate(inbox_id(user)) or Inbox.open(user)
+        if everything:
+            newest = max((r["created"] for r in known.values()), default=datetime.now(UTC))
+            inbox.trigger_event(Inbox.ReadAll, before=newest)
+        else:
+            inbox.trigger_event(Inbox.Read, ids=sorted(set(ids or [])))
+        self.store.commit(inbox)
+        return self.listing(user)["unread"]
+
+    # -- preferences --------------------------------------------------------------------------------
+    def preferences(self, user: str) -> dict[str, dict[str, bool]]:
+        prefs = self._aggregate(preferences_id(user))
+        return prefs.settings if prefs is not None else default_preferences()
+
+    def set_preferences(self, user: str, settings: Any) -> dict[str, dict[str, bool]]:
+        prefs = self._aggregate(preferences_id(user), fresh=True) or Preferences.start(user)
+        prefs.change(settings)
+        self.store.commit(prefs)
+        return prefs.settings
+
+    def unsubscribe(self, user: str, kind: str, token: str) -> str:
+        if kind not in KINDS:
+            raise Invalid("unknown kind", {"kind": [f"one of {', '.join(KINDS)}"]})
+        expected = unsubscribe_token(self.secret, user, kind)
+        if not hmac.compare_digest(expected, token or ""):
+            raise Forbidden("this unsubscribe link is not valid", {"token": ["not valid"]})
+        self.set_preferences(user, {kind: {"email": False}})
+        return KIND_WORDS[kind]
+
+    # -- webhooks -----------------------------------------------------------------------------------
+    def register_webhook(
+        self, owner_kind: str, owner: str, by: str, url: str, secret: str | None, kinds: Any
+    ) -> tuple[Webhook, str]:
+        url = validate_webhook_url(url, allow_private=self.allow_private)
+        kinds = validate_kinds(kinds if kinds is not None else [])
+        if secret is not None and not 16 <= len(secret) <= 200:
+            raise Invalid("invalid secret", {"secret": ["16 to 200 characters"]})
+        secret = secret or secrets.token_urlsafe(24)
+        hook = Webhook._create(
+            Webhook.Registered,
+            id=uuid4(),
+            owner_kind=owner_kind,
+            owner=owner,
+            url=url,
+            secret=secret,
+            kinds=kinds,
+            created_by=by,
+        )
+        with self._lock:
+            index = self._aggregate(WebhookIndex.id_for(owner_kind, owner), fresh=True)
+            if index is None:
+                index = WebhookIndex._create(
+                    WebhookIndex.Started,
+                    id=WebhookIndex.id_for(owner_kind, owner),
+                    owner_kind=owner_kind,
+                    owner=owner,
+                )
+            index.trigger_event(WebhookIndex.Added, hook=str(hook.id))
+            self.store.commit(hook, index)
+        return hook, secret
+
+    def webhooks(self, owner_kind: str, owner: str) -> list[Webhook]:
+        return [h for h in webhooks_of(self.store, owner_kind, owner) if not h.removed]
+
+    def webhook(self, owner_kind: str, owner: str, hook_id: str) -> Webhook:
+        for hook in self.webhooks(owner_kind, owner):
+            if hook.id.hex == hook_id.replace("-", "") or str(hook.id) == hook_id:
+                return hook
+        raise NotFound("no such webhook", {"webhook": [f"no webhook {hook_id} here"]})
+
+    def remove_webhook(self, owner_kind: str, owner: str, hook_id: str, by: str) -> None:
+        hook = self.webhook(owner_kind, owner, hook_id)
+        fresh: Any = self.store.repository.get(hook.id)
+        fresh.trigger_event(Webhook.Removed, by=by)
+        with self._lock:
+            index: Any = self.store.repository.get(WebhookIndex.id_for(owner_kind, owner))
+            index.trigger_event(WebhookIndex.Dropped, hook=str(hook.id))
+            self.store.commit(fresh, index)
+
+    def deliveries(self, owner_kind: str, owner: str, hook_id: str) -> list[dict[str, Any]]:
+        hook = self.webhook(owner_kind, owner, hook_id)
+        rows = self.book.of_target(str(hook.id))
+        return sorted(rows, key=lambda r: r["created"], reverse=True)
+
+    def club_admin(self, club_id: str, user: Any) -> str:
+        """The club's id if ``user`` may manage its webhooks (a club admin or a site admin)."""
+        club = self.clubs.get(club_id)
+        if "admin" in getattr(user, "roles", []) or "admin" in club.members.get(str(user.id), ()):
+            return str(club.id)
+        raise Forbidden(
+            "only the club's admins manage its webhooks", {"club": ["you are not its admin"]}
+        )
+
+    def _aggregate(self, aggregate_id: UUID, *, fresh: bool = False) -> Any:
+        try:
+            return self.store.repository.get(aggregate_id, deepcopy_from_cache=fresh)
+        except AggregateNotFoundError:
+            return None

@@ -1,0 +1,144 @@
+// The settings page: e-mail address, notification preferences per kind and channel, webhooks
+// and their delivery logs.
+import { api, currentUser, explain } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+
+const WORDS = {
+  turn: "Your turn",
+  invitation: "Invitations",
+  challenge: "Ladder challenges",
+  takeback: "Takebacks to answer",
+  draw: "Draw offers",
+  dispute: "Disputes opened or decided",
+  clock: "Clocks running low or expired",
+  ended: "Games ended",
+};
+
+function fail(form, err) {
+  form.querySelector(".error").textContent = explain(err);
+}
+
+async function loadPrefs() {
+  const data = await api("/api/me/notification-preferences");
+  document.querySelector('#email-form [name="email"]').value = data.email || "";
+  const rows = data.kinds.map((kind) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, WORDS[kind] || kind),
+      ...["web", "email"].map((channel) =>
+        h(
+          "td",
+          {},
+          h("input", {
+            type: "checkbox",
+            name: `${kind}.${channel}`,
+            "aria-label": `${WORDS[kind] || kind}: ${channel === "web" ? "in the app" : "by e-mail"}`,
+            checked: data.preferences[kind]?.[channel] !== false,
+          }),
+        ),
+      ),
+    ),
+  );
+  clear(document.getElementById("prefs-rows"), rows);
+  clear(
+    document.getElementById("hook-kinds"),
+    data.kinds.map((kind) => h("label", { class: "inline" }, h("input", { type: "checkbox", name: "kind", value: kind }), " ", WORDS[kind] || kind)),
+  );
+}
+
+function status(delivery) {
+  const last = delivery.attempts[delivery.attempts.length - 1];
+  const words = { sent: "sent", pending: "waiting", retrying: "will retry", failed: "gave up" }[delivery.status] || delivery.status;
+  return last && last.error ? `${words} (${last.error})` : words;
+}
+
+async function showLog(hook) {
+  const data = await api(`/api/me/webhooks/${hook.id}/deliveries`);
+  document.getElementById("hook-log").hidden = false;
+  document.getElementById("hook-log-title").textContent = `Deliveries to ${hook.url}`;
+  clear(
+    document.getElementById("hook-log-rows"),
+    data.deliveries.length
+      ? data.deliveries.map((d) => h("li", {}, h("span", {}, d.text), " — ", h("em", {}, status(d)), ` · ${d.attempts.length} attempt(s)`))
+      : h("li", {}, "Nothing sent yet."),
+  );
+}
+
+async function loadHooks() {
+  const data = await api("/api/me/webhooks");
+  const items = data.webhooks.map((hook) => {
+    const kinds = hook.kinds.length ? hook.kinds.map((k) => WORDS[k] || k).join(", ") : "every kind";
+    const log = h("button", { type: "button", class: "link" }, "Deliveries");
+    log.addEventListener("click", () => showLog(hook).catch((err) => toast(explain(err))));
+    const remove = h("button", { type: "button", class: "link" }, "Remove");
+    remove.addEventListener("click", async () => {
+      try {
+        await api(`/api/me/webhooks/${hook.id}`, { method: "DELETE" });
+        await loadHooks();
+      } catch (err) {
+        toast(explain(err));
+      }
+    });
+    return h("li", {}, h("code", {}, hook.url), ` — ${kinds} `, log, " ", remove);
+  });
+  clear(document.getElementById("hooks"), items.length ? items : h("li", {}, "No webhooks yet."));
+}
+
+async function start() {
+  if (!(await currentUser())) {
+    document.getElementById("settings-signin").hidden = false;
+    return;
+  }
+  document.getElementById("settings").hidden = false;
+  await Promise.all([loadPrefs(), loadHooks()]);
+
+  const emailForm = document.getElementById("email-form");
+  emailForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    emailForm.querySelector(".error").textContent = "";
+    try {
+      const email = emailForm.email.value.trim();
+      await api("/api/me/email", { method: "PUT", body: { email: email || null } });
+      toast("Address saved");
+    } catch (err) {
+      fail(emailForm, err);
+    }
+  });
+
+  const prefsForm = document.getElementById("prefs-form");
+  prefsForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    prefsForm.querySelector(".error").textContent = "";
+    const preferences = {};
+    for (const box of prefsForm.querySelectorAll('input[type="checkbox"]')) {
+      const [kind, channel] = box.name.split(".");
+      (preferences[kind] ||= {})[channel] = box.checked;
+    }
+    try {
+      await api("/api/me/notification-preferences", { method: "PUT", body: { preferences } });
+      toast("Preferences saved");
+    } catch (err) {
+      fail(prefsForm, err);
+    }
+  });
+
+  const hookForm = document.getElementById("hook-form");
+  hookForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    hookForm.querySelector(".error").textContent = "";
+    const kinds = [...hookForm.querySelectorAll('input[name="kind"]:checked')].map((b) => b.value);
+    try {
+      const made = await api("/api/me/webhooks", { method: "POST", body: { url: hookForm.url.value.trim(), kinds } });
+      hookForm.reset();
+      toast(`Webhook added. Its secret (shown once): ${made.secret}`);
+      const secret = h("p", { class: "note", role: "status" }, "Secret for checking signatures (shown once): ", h("code", {}, made.secret));
+      hookForm.after(secret);
+      await loadHooks();
+    } catch (err) {
+      fail(hookForm, err);
+    }
+  });
+}
+
+start().catch((err) => toast(explain(err)));
