@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-BENCHES = ("store", "api", "search", "ladders", "actions", "throughput")
+BENCHES = ("store", "api", "search", "ladders", "actions", "throughput", "page")
 
 
 def main(argv: list[str]) -> int:

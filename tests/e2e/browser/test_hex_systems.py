@@ -16,15 +16,22 @@ from playwright.sync_api import expect
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
 
-def start(page: Any, system: str, scenario: str, opponent_side: str, opponent: str) -> str:
+def start(
+    page: Any, server: Server, system: str, scenario: str, opponent_side: str, opponent: str
+) -> str:
+    """The game the signed-in page starts from the home form; the opponent accepts the
+    invitation and the page is reloaded, the game under way."""
     page.goto("/")
     page.get_by_label("Rules system").select_option(system)
     page.get_by_label("Scenario").select_option(scenario)
     page.get_by_role("textbox", name=opponent_side).fill(opponent)
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    gid = str(page.url.rsplit("/", 1)[1])
+    server.accept(gid, opponent)
+    page.reload()
     expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
-    return str(page.url.rsplit("/", 1)[1])
+    return gid
 
 
 def actions(server: Server, game_id: str, user: str) -> list[dict[str, Any]]:
@@ -35,7 +42,7 @@ def actions(server: Server, game_id: str, user: str) -> list[dict[str, Any]]:
 def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> None:
     server.user("bllano")
     mola = signed_in(browser, server, "bmola")
-    gid = start(mola, "bizkaya", "bizkaya-1937", "republican", "bllano")
+    gid = start(mola, server, "bizkaya", "bizkaya-1937", "republican", "bllano")
     llano = signed_in(browser, server, "bllano")
     llano.goto(f"/games/{gid}")
     expect(llano.locator(".game-page[data-ready=true]")).to_have_count(1)
@@ -111,7 +118,7 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
     path, and in the combat phase an attack offered on a target hex, previewed and declared."""
     server.user("bvarela")
     monty = signed_in(browser, server, "bmonty")
-    gid = start(monty, "backbone", "scenario-1", "spanish", "bvarela")
+    gid = start(monty, server, "backbone", "scenario-1", "spanish", "bvarela")
     varela = signed_in(browser, server, "bvarela")
     varela.goto(f"/games/{gid}")
     expect(varela.locator(".game-page[data-ready=true]")).to_have_count(1)
@@ -198,7 +205,7 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
     expect(monty.locator(".mark-target")).to_have_count(len(targets))
     attack = attacks[0]
     target = attack["fixed"]["target"]
-    monty.locator(f'.mark[data-hex="{target}"]').click()
+    monty.locator(f'#selection button[data-target="{target}"]').click()  # listed beside the map
     if len([a for a in attacks if a["fixed"]["target"] == target]) > 1:
         monty.get_by_label(attack["label"]).check()
     for uid in attack["fixed"]["units"]:

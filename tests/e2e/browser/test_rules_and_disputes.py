@@ -28,7 +28,7 @@ def test_the_rules_of_an_event(browser: Any, server: Server, shots: Path) -> Non
     moved.get_by_role("button", name="rules").click()
     dialog = page.locator("#rules-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog).to_contain_text(f"Rules for event #{seq} (UnitMoved)")
+    expect(dialog).to_contain_text(f"Rules for event #{seq} (unit moved)")
     expect(dialog.locator("section", has_text="Related rulings").locator(".entry")).to_have_count(
         len(expected["related"])
     )

@@ -69,8 +69,10 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     franco.get_by_role("textbox", name="republican").fill(SIDES["republican"])
     franco.get_by_role("button", name="Start the game").click()
     expect(franco).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
-    expect(franco.locator(".game-page[data-ready=true]")).to_have_count(1)
     gid = franco.url.rsplit("/", 1)[1]
+    server.accept(gid, SIDES["republican"])  # the named opponent accepts the invitation
+    franco.reload()
+    expect(franco.locator(".game-page[data-ready=true]")).to_have_count(1)
     rojo = signed_in(browser, server, SIDES["republican"])
     open_game(rojo, server, gid)
 
@@ -175,6 +177,7 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     )
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
+    server.accept(gid, rep)  # the named opponent accepts the invitation
     page = signed_in(browser, server, nat)
     open_game(page, server, gid)
     page.get_by_role("button", name=re.compile("^Buy a unit")).click()

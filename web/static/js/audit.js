@@ -2,7 +2,7 @@
 // side (GET /api/games/<id>/audit/actions), the disputes with their rulings, and the difference
 // between the states at two chosen versions (GET /api/games/<id>/audit/diff).
 import { api, explain } from "./api.js";
-import { clear, h, humanize } from "./dom.js";
+import { clear, h, humanize, rawFacts } from "./dom.js";
 import { commandWords, describe, orderNames } from "./events.js";
 import { when } from "./forms.js";
 import { resolutionResult } from "./resolution.js";
@@ -12,7 +12,27 @@ const id = root.dataset.game;
 const $ = (x) => document.getElementById(x);
 const events = new Map(); // seq -> event, for the effects' words
 let names; // units and hexes in words, from the game and its system
-const show = (v) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
+// A stored value in words: units by name, hexes by place, lists and records spelled out.
+function show(v) {
+  if (v === null || v === undefined) return "—";
+  if (Array.isArray(v)) return v.length ? v.map(show).join(", ") : "none";
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${humanize(k).toLowerCase()} ${show(x)}`).join("; ") || "nothing";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (typeof v === "string" && names) return names.hex(names.unit(v));
+  return String(v);
+}
+
+// A changed state path in words: "units.n-11-div.attacked" -> "11 Div › attacked".
+function pathWords(path) {
+  return String(path)
+    .split(".")
+    .map((part) => {
+      const named = names ? names.unit(part) : part;
+      if (named !== part) return named;
+      return /^\d+$/.test(part) ? `#${Number(part) + 1}` : humanize(part).toLowerCase();
+    })
+    .join(" › ");
+}
 
 function verifyView(report) {
   const problems = report.problems || [];
@@ -79,7 +99,7 @@ function actionsView(rows) {
           h("td", {}, when(row.at)),
           h("td", {}, row.side || ""),
           h("td", {}, row.user || ""),
-          h("td", {}, actionWords(row), row.retracted ? h("span", { class: "badge" }, "retracted") : null),
+          h("td", {}, actionWords(row), row.retracted ? [" ", h("span", { class: "badge" }, "retracted")] : null),
           h("td", {}, (row.effects || []).length ? h("ul", { class: "effects" }, row.effects.map((e) => h("li", { class: e.retracted ? "retracted" : "" }, `#${e.seq} ${effectWords(e)}`))) : ""),
         ),
       ),
@@ -95,7 +115,19 @@ function diffView(diff) {
     { id: "diff-result", class: "diff" },
     h("caption", {}, `${changes.length} change${changes.length === 1 ? "" : "s"} from version ${diff.from} to ${diff.to}`),
     h("thead", {}, h("tr", {}, ["What", "Before", "After"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, changes.map((c) => h("tr", {}, h("td", {}, h("code", {}, c.path)), h("td", {}, show(c.before)), h("td", {}, show(c.after))))),
+    h(
+      "tbody",
+      {},
+      changes.map((c) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, pathWords(c.path), " ", rawFacts(`Raw facts of this change`, () => `${c.path}: ${JSON.stringify(c.before)} → ${JSON.stringify(c.after)}`)),
+          h("td", {}, show(c.before)),
+          h("td", {}, show(c.after)),
+        ),
+      ),
+    ),
   );
 }
 
@@ -134,7 +166,7 @@ async function main() {
     return;
   }
   names = orderNames(game.state, await api(`/api/systems/${game.system}`).catch(() => null));
-  $("audit-title").textContent = `Audit: ${game.title} (${game.system})`;
+  $("audit-title").textContent = `Audit: ${game.title}`;
   document.title = `Audit: ${game.title} · Arbiter`;
   for (const [side, user] of Object.entries(game.sides)) $("side-filter").append(h("option", { value: side }, `${side} (${user})`));
   $("side-filter").addEventListener("change", loadActions);

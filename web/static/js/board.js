@@ -52,12 +52,14 @@ function edge(a, b) {
 
 const PALETTE = ["red", "blue", "green", "brown"];
 
-// A side's colour: its own name when it is one of the palette's colours, else its place in the
-// scenario's order of sides.
-export function sideClass(sides, side) {
-  const named = (x) => PALETTE.includes(String(x).toLowerCase());
-  if (named(side)) return `side-${PALETTE.indexOf(String(side).toLowerCase())}`;
-  const taken = sides.filter(named).map((x) => PALETTE.indexOf(String(x).toLowerCase()));
+// A side's colour: the one its rulebook prints (the system's `side_colours`, e.g. Merida rule 2:
+// Nationalists blue, Republicans green), else its own name when it is one of the palette's colours,
+// else its place in the scenario's order of sides.
+export function sideClass(sides, side, colours = {}) {
+  const colour = (x) => String(colours[x] || x).toLowerCase();
+  const named = (x) => PALETTE.includes(colour(x));
+  if (named(side)) return `side-${PALETTE.indexOf(colour(side))}`;
+  const taken = sides.filter(named).map((x) => PALETTE.indexOf(colour(x)));
   const free = [0, 1, 2, 3].filter((i) => !taken.includes(i));
   const i = sides.filter((x) => !named(x)).indexOf(side);
   return i >= 0 && i < free.length ? `side-${free[i]}` : "side-x";
@@ -66,16 +68,42 @@ export function sideClass(sides, side) {
 const CENTRE_LINE_FEATURES = new Set(["road", "rail", "railroad", "railway", "track", "trail"]);
 
 export class BoardView {
-  constructor(svg, board, { sides = [] } = {}) {
+  constructor(svg, board, { sides = [], colours = {}, onHex = null, onFocus = null } = {}) {
     this.svg = svg;
     this.board = board;
     this.sides = sides;
+    this.colours = colours;
+    this.onHex = onHex; // a click on a hex that is not a counter or a mark
+    this.onFocus = onFocus; // a stack or mark reached with the keyboard (to bring it into view)
     this.byHex = new Map(board.hexes.map((hx) => [hx.hex, hx]));
     this.draw();
   }
 
   centre(label) {
     return this.byHex.get(label);
+  }
+
+  // A hex's centre in the drawing's units (for zooming and centring), or null.
+  at(label) {
+    const c = this.centre(label);
+    return c ? { x: c.x * R, y: c.y * R } : null;
+  }
+
+  // The drawing's size in its own units.
+  extent() {
+    return { width: this.board.size.width * R, height: this.board.size.height * R };
+  }
+
+  // The map small, for the minimap: terrain only, and a dot per stack (`drawCounters` updates it).
+  overview() {
+    const orientation = this.board.orientation || "flat";
+    this.miniCounters = s("g", { class: "mini-counters" });
+    return s(
+      "g",
+      { class: "mini" },
+      this.board.hexes.map((hx) => s("polygon", { points: corners(hx.x, hx.y, orientation), fill: terrainColour(hx.terrain) })),
+      this.miniCounters,
+    );
   }
 
   draw() {
@@ -87,7 +115,7 @@ export class BoardView {
       hexLayer.append(
         s(
           "g",
-          { class: `hex terrain-${hx.terrain}`, "data-hex": hx.hex },
+          { class: `hex terrain-${hx.terrain}`, "data-hex": hx.hex, onclick: () => this.onHex && this.onHex(hx.hex) },
           s("polygon", { points: corners(hx.x, hx.y, orientation), fill: terrainColour(hx.terrain) }),
           s("text", { class: "hex-label", x: hx.x * R, y: (hx.y - 0.62) * R, "aria-hidden": "true" }, hx.hex),
         ),
@@ -127,7 +155,7 @@ export class BoardView {
       const c = this.centre(label);
       if (!c || !features || !features.length) continue;
       placeLayer.append(
-        s("text", { class: "hex-feature", x: (c.x - 0.55) * R, y: (c.y + 0.1) * R }, features.map((f) => f[0]).join(""), s("title", {}, features.join(", "))),
+        s("text", { class: "hex-feature", x: (c.x - 0.55) * R, y: (c.y + 0.1) * R }, features.map(featureMark).join(""), s("title", {}, features.join(", "))),
       );
     }
     this.highlightLayer = s("g", { class: "highlights" });
@@ -136,7 +164,7 @@ export class BoardView {
   }
 
   sideClass(side) {
-    return sideClass(this.sides, side);
+    return sideClass(this.sides, side, this.colours);
   }
 
   // Destinations and targets: {hex: {kind: "dest"|"target"|"selected", label}}.
@@ -160,6 +188,7 @@ export class BoardView {
         mark.note ? s("text", { class: "mark-note", x: c.x * R, y: (c.y + 0.55) * R }, mark.note) : null,
       );
       if (onActivate && mark.kind !== "selected") activate(g, () => onActivate(label, mark));
+      if (this.onFocus) g.addEventListener("focus", () => this.onFocus(label));
       layer.append(g);
     }
   }
@@ -173,9 +202,11 @@ export class BoardView {
       if (!stacks.has(c.hex)) stacks.set(c.hex, []);
       stacks.get(c.hex).push(c);
     }
+    if (this.miniCounters) this.miniCounters.replaceChildren();
     for (const [label, units] of stacks) {
       const c = this.centre(label);
       if (!c) continue;
+      if (this.miniCounters) this.miniCounters.append(s("rect", { class: `mini-stack ${this.sideClass(units[0].side)}`, x: c.x * R - 18, y: c.y * R - 18, width: 36, height: 36 }));
       const cx = c.x * R;
       const cy = c.y * R;
       const size = R * 0.95;
@@ -184,8 +215,9 @@ export class BoardView {
         "data-hex": label,
         tabindex: 0,
         role: "button",
-        "aria-label": `${label}: ${units.map(describeCounter).join("; ")}`,
+        "aria-label": `${this.hexWords ? this.hexWords(label) : label}: ${units.map(describeCounter).join("; ")}`,
       });
+      g.append(s("title", {}, units.map((u) => u.name || u.id).join(", ")));
       units.slice(1).forEach((_, i) => {
         const off = (units.length - 1 - i) * 4;
         g.append(s("rect", { class: "counter-shadow", x: cx - size / 2 + off, y: cy - size / 2 - off, width: size, height: size, rx: 3 }));
@@ -198,6 +230,7 @@ export class BoardView {
         );
       }
       if (onStack) activate(g, () => onStack(label, units));
+      if (this.onFocus) g.addEventListener("focus", () => this.onFocus(label));
       layer.append(g);
     }
   }
@@ -212,9 +245,10 @@ function counterShape(unit, cx, cy, size, sideClass) {
     { class: `counter ${sideClass}${reduced ? " reduced" : ""}`, "data-unit": unit.id },
     s("rect", { x: cx - size / 2, y: cy - size / 2, width: size, height: size, rx: 3 }),
     // a long name is squeezed into the counter rather than spilling over its neighbours
-    s("text", { class: "counter-name", x: cx, y: cy - size / 2 + 11, textLength: name.length > 9 ? size - 6 : undefined, lengthAdjust: "spacingAndGlyphs" }, name),
+    s("text", { class: "counter-name", x: cx, y: cy - size / 2 + 11, textLength: name.length > 6 ? size - 6 : undefined, lengthAdjust: "spacingAndGlyphs" }, name),
     s("text", { class: "counter-type", x: cx, y: cy + 3 }, typeSymbol(unit.type)),
     s("text", { class: "counter-values", x: cx, y: cy + size / 2 - 5 }, values),
+    s("text", { class: "counter-far", x: cx, y: cy + 7 }, typeSymbol(unit.type).slice(0, 1)),
     reduced ? s("rect", { class: "reduced-band", x: cx - size / 2, y: cy - 9, width: 4, height: 18 }) : null,
     unit.max_steps > 1
       ? Array.from({ length: unit.max_steps }, (_, i) =>
@@ -239,7 +273,10 @@ export function formatValue(v) {
   return Number.isInteger(v) ? String(v) : typeof v === "number" ? String(Math.round(v * 10) / 10) : String(v);
 }
 
-function typeSymbol(type) {
+// A hex feature's mark on the map: its first letter ("t" a town), explained in the legend.
+export const featureMark = (feature) => String(feature)[0];
+
+export function typeSymbol(type) {
   return { infantry: "INF", cavalry: "CAV", artillery: "ART", armor: "ARM", armour: "ARM", leader: "HQ", air: "AIR", train: "TRN" }[type] || String(type || "").slice(0, 4).toUpperCase();
 }
 

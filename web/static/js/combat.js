@@ -7,7 +7,8 @@ import { api, explain } from "./api.js";
 import { choicesOf, command, targetOf } from "./actions.js";
 import { countProblem, choiceFields, picksOf } from "./compose.js";
 import { describeCounter, formatValue } from "./board.js";
-import { clear, h } from "./dom.js";
+import { clear, h, humanize } from "./dom.js";
+import { gridTable, valueWords } from "./aids.js";
 import { inches } from "./table.js";
 
 const tableCache = new Map();
@@ -110,6 +111,10 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
     const body = { command: cmd };
     if (side) body.side = side;
     const preview = await api(`/api/games/${game.id}/preview`, { method: "POST", body });
+    if (!preview.odds && !preview.column && !Array.isArray(preview.targets)) {
+      if (mine === asked) clear(box, consequencesView(preview));
+      return;
+    }
     if (Array.isArray(preview.targets)) {
       if (mine === asked) clear(box, shotView(preview, name));
       return;
@@ -119,6 +124,74 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
   } catch (err) {
     if (mine === asked) clear(box, quiet ? null : h("p", {}, `No preview: ${explain(err)}. The server still checks every rule when you confirm.`));
   }
+}
+
+// A preview of an order that is not a combat: what it would trigger automatically (a retreat out
+// of command, an overrun, a forced combat), in the server's words with the rule, before Confirm.
+export function consequencesView(preview) {
+  const items = [...(preview.consequences || []), ...(preview.triggers || []), ...(preview.warnings || [])];
+  const text = (c) => (typeof c === "string" ? c : c.text || c.words || c.reason || valueWords(c));
+  if (!items.length) return preview.text ? h("p", {}, preview.text) : null;
+  return h(
+    "div",
+    { class: "note consequences-list" },
+    h("strong", {}, "This order will also: "),
+    h("ul", {}, items.map((c) => h("li", {}, text(c), c.rule ? h("span", { class: "rule" }, ` (rule ${c.rule})`) : ""))),
+  );
+}
+
+// The outcome of an order, in place: each rules event in the server's sentence; for a combat (an
+// event with a `column` and a roll) the table with its column and the roll's row marked, the die,
+// the modified roll, what happened to each unit, and the key to the result codes.
+export function resultView(events, { system, loadTable, unitName = (x) => x, hexName = (x) => x }) {
+  return events.map((e) => {
+    // a rules event's facts are its payload's `data` (the record its rules module wrote)
+    const p = (e.payload && e.payload.data) || e.payload || {};
+    const parts = [h("p", { class: "result-text" }, e.text || humanize(e.type))];
+    if (p.column !== undefined && (p.die || p.modified_roll !== undefined)) {
+      const die = p.die && p.die.value !== undefined ? p.die.value : null;
+      parts.push(
+        h(
+          "p",
+          { class: "result-roll" },
+          `Column ${p.column}`,
+          die !== null ? ` · die ${die}` : "",
+          p.modified_roll !== undefined ? ` · modified roll ${p.modified_roll}` : "",
+          p.result ? [" · result ", h("strong", { class: "result-code" }, p.result)] : "",
+        ),
+      );
+      parts.push(unitFates(p, unitName, hexName));
+      const grid = h("div", { class: "result-crt" });
+      const key = h("div", { class: "result-key" });
+      parts.push(grid, key);
+      const name = p.table || "crt";
+      loadTable(system, name).then((table) => {
+        if (!table || !Array.isArray(table.rows)) return;
+        const rolls = table.rows.map((r) => r.roll);
+        const roll = p.modified_roll !== undefined ? Math.min(Math.max(p.modified_roll, Math.min(...rolls)), Math.max(...rolls)) : die;
+        clear(grid, gridTable(table, { column: p.column, roll, caption: `${humanize(name === "crt" ? "combat results" : name)}: column ${p.column}, row ${roll}` }));
+      });
+      loadTable(system, `${name}_results`).then((codes) => {
+        if (!codes || typeof codes !== "object") return;
+        clear(
+          key,
+          p.result && codes[p.result] ? h("p", { class: "result-meaning" }, h("strong", {}, p.result), `: ${valueWords(codes[p.result])}`) : null,
+          h("details", {}, h("summary", {}, "Key to every result code"), h("dl", { class: "codes" }, Object.entries(codes).map(([k, v]) => [h("dt", {}, k), h("dd", {}, valueWords(v))]))),
+        );
+      });
+    }
+    return h("div", { class: "result-event", "data-type": e.type }, parts);
+  });
+}
+
+// What happened to each unit of a combat: eliminated, retreated (where to), or held.
+function unitFates(p, unitName, hexName) {
+  const eliminated = new Set(p.eliminated || []);
+  const retreated = new Map();
+  for (const r of p.retreats || []) for (const u of r.units || []) retreated.set(u, r.path && r.path.length ? r.path[r.path.length - 1] : null);
+  const fate = (u) => (eliminated.has(u) ? "eliminated" : retreated.has(u) ? `retreats to ${hexName(retreated.get(u))}` : "holds");
+  const row = (title, units) => (units && units.length ? h("li", {}, h("strong", {}, `${title}: `), units.map((u) => `${unitName(u)} ${fate(u)}`).join("; ")) : null);
+  return h("ul", { class: "fates", "aria-label": "What happened to each unit" }, row("Attackers", p.attackers), row("Defenders", p.defenders));
 }
 
 const name = (counters, uid) => {

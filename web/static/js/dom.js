@@ -52,3 +52,16 @@ export function humanize(name) {
   const words = String(name).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+// Raw facts a click away: a small button that shows (and hides) `text()` beside it.  Nothing is in
+// the page until it is asked for, so the words stay the only thing read out.
+export function rawFacts(label, text) {
+  const box = h("span", { class: "raw" });
+  const button = h("button", { type: "button", class: "link raw-toggle", "aria-expanded": "false", "aria-label": label }, "facts");
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    clear(box, open ? h("code", {}, text()) : null);
+  });
+  return h("span", { class: "raw-facts" }, button, box);
+}

@@ -3,16 +3,18 @@
 import { follow } from "./live.js";
 import { api, ApiError, currentUser, explain } from "./api.js";
 import { blockedWords, command, interpret, needsForm } from "./actions.js";
-import { BoardView, describeCounter, sideClass, terrainColour } from "./board.js";
-import { attackPanel } from "./combat.js";
+import { aidTables, loadTable, rulesDrawer } from "./aids.js";
+import { BoardView, describeCounter, featureMark, sideClass, terrainColour } from "./board.js";
+import { attackPanel, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
-import { clear, h, humanize, toast } from "./dom.js";
+import { clear, h, humanize, rawFacts, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
 import { BOOKKEEPING, describe, orderNames } from "./events.js";
 import { openRulings } from "./rulings.js";
 import { areaClass, TableView } from "./table.js";
 import { TablePlay } from "./tableplay.js";
+import { PanZoom } from "./zoom.js";
 
 const root = document.querySelector(".game-page");
 const id = root.dataset.game;
@@ -29,6 +31,7 @@ const st = {
   selection: null,
   system: null,
   busy: null, // the order being sent: {version it was given on, done}
+  result: null, // the last order's outcome, shown in place: {events}
 };
 
 const live = () => st.shown === st.game;
@@ -36,10 +39,16 @@ const mySides = () => Object.entries(st.game.sides).filter(([, user]) => st.me &
 const unitById = (uid) => (st.shown.counters || []).find((c) => c.id === uid);
 // A hex in words: its place name where it has one ("Merida (J7)"), else its printed label.
 const hexName = (hex) => (st.places.has(hex) ? `${st.places.get(hex)} (${hex})` : hex);
+// every unit's printed name seen so far (an eliminated unit keeps its name in results and logs)
+const names = new Map();
 const unitWords = (uid) => {
   const unit = unitById(uid) || (st.shown.state && st.shown.state.units && st.shown.state.units[uid]);
-  return (unit && unit.name) || uid;
+  return (unit && unit.name) || names.get(uid) || "a unit";
 };
+function learnNames(game) {
+  for (const c of game.counters || []) if (c.name) names.set(c.id, c.name);
+  for (const [uid, u] of Object.entries((game.state && game.state.units) || {})) if (u && u.name) names.set(uid, u.name);
+}
 
 // -- loading ---------------------------------------------------------------------------------------
 async function loadEvents() {
@@ -98,17 +107,37 @@ async function reload() {
   const before = st.game && st.game.version;
   st.game = await api(`/api/games/${id}`);
   if (wasLive) st.shown = st.game;
-  const composing = st.selection && st.selection.kind === "compose" ? st.selection : null;
+  const kept = st.selection;
   if (before !== st.game.version) {
     st.selection = null;
     if (st.table) st.table.renew();
   }
   await Promise.all([loadEvents(), loadActions()]);
-  // a form being filled in stays open while the same kind of order is still offered
-  const still = composing && before !== st.game.version && st.actions.actions.find((a) => a.type === composing.template.type && a.label === composing.template.label);
-  if (still && !st.selection) st.selection = { ...composing, template: still };
   st.plan = live() && st.actions.version === st.game.version ? interpret(st.actions) : interpret(null);
+  // an order being entered survives a live update while the same order is still offered
+  if (kept && before !== st.game.version && !st.selection) st.selection = stillOffered(kept);
   render();
+}
+
+// The selection `sel` made on an older version, if what it chose is still offered now, else null.
+function stillOffered(sel) {
+  if (sel.kind === "compose") {
+    const t = st.actions.actions.find((a) => a.type === sel.template.type && a.label === sel.template.label);
+    return t ? { ...sel, template: t } : null;
+  }
+  if (sel.kind === "unit" || sel.kind === "move") {
+    const options = st.plan.byUnit.get(sel.unit);
+    const option = options && options[sel.option];
+    if (!option) return null;
+    if (sel.kind === "unit") return sel;
+    const dest = option.destinations[sel.hex];
+    return dest ? { ...sel, dest } : { ...sel, kind: "unit" };
+  }
+  if (sel.kind === "attack") {
+    const templates = st.plan.targets.get(sel.hex);
+    return templates ? { ...sel, templates, option: Math.min(sel.option, templates.length - 1) } : null;
+  }
+  return null;
 }
 
 async function showVersion(version) {
@@ -117,6 +146,12 @@ async function showVersion(version) {
   } else {
     st.shown = await api(`/api/games/${id}?version=${version}`);
   }
+  // the version shown is in the address, so it can be shared
+  const url = new URL(location.href);
+  url.searchParams.delete("version");
+  if (live()) url.searchParams.delete("v");
+  else url.searchParams.set("v", String(st.shown.version));
+  history.replaceState(null, "", url);
   st.selection = null;
   if (st.table) st.table.reset();
   st.plan = live() ? interpret(st.actions) : interpret(null);
@@ -141,6 +176,7 @@ async function send(cmd, done) {
     if (st.actions.side) body.side = st.actions.side;
     const result = await api(`/api/games/${id}/commands`, { method: "POST", body });
     st.selection = null;
+    st.result = { from: seen, to: result.version, title: done || humanize(cmd.type) };
     toast(done || `${humanize(cmd.type)} done (version ${result.version})`);
   } catch (err) {
     if (err.status === 409) $("message").textContent = "The game moved on while you decided: the board is reloaded, decide again.";
@@ -172,7 +208,53 @@ const sameOptions = (a, b) => a.length === b.length && a.every((o, i) => o.templ
 
 function selectUnit(uid) {
   st.selection = { kind: "unit", unit: uid, option: 0, answers: {} };
+  $("hex-why").textContent = "";
   render();
+  const unit = unitById(uid);
+  if (unit && unit.hex) bringIntoView(unit.hex);
+}
+
+// Centre the board on a hex (zooming in to a legible size) unless it is well in view already.
+function bringIntoView(hex) {
+  if (!st.zoom || !st.view || !st.view.at) return;
+  const c = st.view.at(hex);
+  if (!c) return;
+  if (st.zoom.scale() < 0.9 || !st.zoom.inView(c.x, c.y, 0.15)) st.zoom.centreOn(c.x, c.y, 1);
+  // on a phone the map may be scrolled off above the orders sheet: bring it back
+  const frame = document.querySelector(".board-frame").getBoundingClientRect();
+  if (frame.top < 0 || frame.top > window.innerHeight * 0.3) document.querySelector(".board-frame").scrollIntoView({ block: "start" });
+}
+
+// A stack or mark reached with the keyboard (or clicked at the edge): pan it into view.
+function keepInView(hex) {
+  const c = st.zoom && st.view.at(hex);
+  if (c && !st.zoom.inView(c.x, c.y, 0.05)) st.zoom.centreOn(c.x, c.y);
+}
+
+// Choose a target hex from the list (the same as clicking it on the map), centred on the map.
+function chooseTarget(hex) {
+  st.selection = { kind: "attack", hex, templates: st.plan.targets.get(hex), option: 0, answers: {} };
+  $("hex-why").textContent = "";
+  render();
+  bringIntoView(hex);
+}
+
+// A click on a hex that is not highlighted: why it is no target, in the server's words where the
+// server has them (what it refuses now, with the rule), else what the page was offered.
+function onHex(hex) {
+  const why = $("hex-why");
+  if (!live()) return (why.textContent = `${hexName(hex)}: orders are off while viewing the past.`);
+  const sel = st.selection;
+  const blocked = st.plan.blocked.map(blockedWords);
+  if (sel && (sel.kind === "unit" || sel.kind === "move")) {
+    const option = st.plan.byUnit.get(sel.unit)[sel.option];
+    const n = Object.keys(option.destinations).length;
+    why.textContent = `${hexName(hex)} is not a legal destination for ${unitWords(sel.unit)} (${option.template.label}): the server offers ${n} hex${n === 1 ? "" : "es"}, highlighted in green.${blocked.length ? " Refused now: " + blocked.join("; ") + "." : ""}`;
+    return;
+  }
+  const mine = (st.shown.counters || []).filter((c) => c.hex === hex && st.plan.byUnit.has(c.id));
+  if (mine.length) return selectUnit(mine[0].id);
+  why.textContent = `${hexName(hex)}: ${st.plan.targets.size ? "not a target now (targets are outlined in red)." : st.plan.byUnit.size ? "select one of your units first; its legal destinations are then highlighted." : "nothing can be ordered there now."}${blocked.length ? " Refused now: " + blocked.join("; ") + "." : ""}`;
 }
 
 function onMark(hex, mark) {
@@ -183,6 +265,7 @@ function onMark(hex, mark) {
   } else if (mark.kind === "target") {
     st.selection = { kind: "attack", hex, templates: st.plan.targets.get(hex), option: 0, answers: {} };
   }
+  $("hex-why").textContent = "";
   render();
 }
 
@@ -209,13 +292,15 @@ function marks() {
 // -- rendering -------------------------------------------------------------------------------------
 function render() {
   const g = st.shown;
+  learnNames(g);
   st.decidedOn = st.game.version;
-  $("title").textContent = `${g.title} (${g.system})`;
+  $("title").textContent = g.title || st.system.title;
   document.title = `${g.title} · Arbiter`;
-  $("turn").replaceChildren(turnLine(st.game));
+  $("turn").replaceChildren(live() ? turnLine(st.game) : pastLine(g));
   const viewing = $("viewing");
   viewing.hidden = live();
   viewing.textContent = live() ? "" : `Viewing the board at version ${g.version} of ${st.game.version}: orders are off until you go back to now.`;
+  root.classList.toggle("time-travel", !live());
   $("live-button").hidden = live();
   if (st.table) {
     st.table.update({ counters: g.counters || [], actions: st.actions.version === st.game.version ? st.actions.actions : [], side: st.actions.side, live: live(), state: g.state, system: st.system });
@@ -227,10 +312,40 @@ function render() {
     unitList(g.counters || []);
   }
   renderSelection();
+  renderResult();
   renderGeneral();
   renderLog();
   disputesBox($("disputes"), st.game, st.events);
   diceBox($("dice"), st.game, id);
+}
+
+// The turn line of a past version: which version, and the turn and phase it was then.
+function pastLine(shown) {
+  const p = shown.phase || {};
+  return h(
+    "span",
+    { class: "past" },
+    h("strong", {}, `Viewing version ${shown.version} of ${st.game.version}`),
+    p.turn !== undefined ? ` · then: turn ${p.turn}` : "",
+    p.phase ? `, ${humanize(p.phase).toLowerCase()} phase` : "",
+    " · orders off",
+  );
+}
+
+// The last order's outcome where the player is looking: each of its events in the server's words,
+// and for a combat the table with the column and the roll's row marked, the die, the modified roll
+// and the key to the result codes.
+function renderResult() {
+  const box = $("result-box");
+  const r = st.result;
+  const events = r && live() ? st.events.filter((e) => e.seq > r.from && e.seq <= r.to && e.kind === "Game.Recorded") : [];
+  box.hidden = !events.length;
+  if (!events.length) return;
+  const body = $("result");
+  if (body.dataset.for === `${r.from}-${r.to}`) return;
+  body.dataset.for = `${r.from}-${r.to}`;
+  requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" })); // in view on a phone's sheet too
+  clear(body, h("p", { class: "result-title" }, r.title), resultView(events, { system: st.system, loadTable, unitName: unitWords, hexName }), h("button", { type: "button", class: "secondary", onclick: () => ((st.result = null), render()) }, "Dismiss"));
 }
 
 function turnLine(game) {
@@ -304,7 +419,14 @@ function idlePanel() {
         : "Nothing to order on the map now."
     : "Click a stack to see its units.";
   const short = (u) => h("li", {}, h("button", { type: "button", class: "link", "data-unit": u.id, title: describeCounter(u), onclick: () => selectUnit(u.id) }, `Select ${u.name || u.id} (${u.hex ? hexName(u.hex) : "not on the map"})`));
-  return [h("p", {}, hint), mine.length ? h("ul", { class: "units can-move", "aria-label": "Units that can move" }, mine.map(short)) : null];
+  const targets = live() ? [...st.plan.targets] : [];
+  const target = ([hex, templates]) =>
+    h("li", {}, h("button", { type: "button", class: "link", "data-target": hex, onclick: () => chooseTarget(hex) }, templates.map((t) => t.label).join(" or ")));
+  return [
+    h("p", {}, hint),
+    targets.length ? h("ul", { class: "units targets", "aria-label": "Targets" }, targets.map(target)) : null,
+    mine.length ? h("ul", { class: "units can-move", "aria-label": "Units that can move" }, mine.map(short)) : null,
+  ];
 }
 
 // A selected unit: how it may go (one radio per template), the highlighted destinations, the
@@ -331,8 +453,15 @@ function unitPanel(sel) {
     const path = choice.kind === "path" ? `: ${sel.dest.value.map(hexName).join(" → ")}` : "";
     const picks = () => ({ ...picksOf(template, sel.answers), [choice.name]: sel.dest.value });
     const done = `${template.label} to ${sel.dest.label}`;
+    // what the move would trigger (a retreat out of command, an overrun, a forced combat), as the
+    // server's preview says, when the game previews it
+    const consequences = h("div", { class: "preview consequences", "aria-live": "polite" });
+    if ((st.system.capabilities || []).includes("previews")) {
+      showPreview({ game: st.game, side: st.actions.side, system: st.system, cmd: command(template, picks()), box: consequences, name: unitWords, quiet: true });
+    }
     parts.push(
       h("p", {}, `${done}${path}.`),
+      consequences,
       choiceFields(template, sel.answers, { skip: [choice.name] }),
       h("button", { type: "button", id: "confirm", onclick: () => send(command(template, picks()), `${done}: done`) }, `Confirm: ${done}`),
     );
@@ -410,9 +539,10 @@ function renderLog() {
       { class: `event${current ? " current" : ""}${event.seq > st.shown.version ? " future" : ""}${event.retracted ? " retracted" : ""}`, "data-seq": event.seq, "aria-current": current ? "step" : undefined },
       h("span", { class: "seq" }, `#${event.seq}`),
       h("span", { class: "words" }, describe(event, names)),
-      event.retracted ? h("span", { class: "badge" }, "retracted") : null,
+      event.retracted ? [" ", h("span", { class: "badge" }, "retracted")] : null,
       who ? h("span", { class: "meta" }, who) : null,
       rollDetails(event, st.game),
+      rawFacts(`Raw facts of event ${event.seq}`, () => JSON.stringify({ type: event.type, ...(event.payload || {}) })),
       h(
         "span",
         { class: "event-buttons" },
@@ -448,18 +578,47 @@ function tableLegend(board) {
   );
 }
 
-function legend(board) {
+function legend(board, sides) {
   const terrains = [...new Set(board.hexes.map((x) => x.terrain))];
   const features = [...new Set((board.hexsides || []).flatMap((x) => x.features))];
+  const marks = [...new Set(Object.values(board.hex_features || {}).flat())];
+  const colours = st.system.side_colours || {};
   clear(
     $("legend"),
-    h("ul", {}, terrains.map((t) => h("li", {}, h("span", { class: "swatch", style: `background:${terrainColour(t)}` }), t))),
-    features.length ? h("ul", {}, features.map((f) => h("li", {}, h("span", { class: `swatch line feature-${f}` }), f))) : null,
+    h("ul", { "aria-label": "Sides" }, sides.map((side) => h("li", {}, h("span", { class: `swatch counter-swatch ${sideClass(sides, side, colours)}` }), `${humanize(side)}${colours[side] ? ` (${colours[side]} counters)` : ""}`))),
+    h("ul", { "aria-label": "Terrain" }, terrains.map((t) => h("li", {}, h("span", { class: "swatch", style: `background:${terrainColour(t)}` }), humanize(t)))),
+    features.length ? h("ul", { "aria-label": "Hexsides" }, features.map((f) => h("li", {}, h("span", { class: `swatch line feature-${f}` }), humanize(f)))) : null,
+    marks.length ? h("ul", { "aria-label": "Map marks" }, marks.map((m) => h("li", {}, h("span", { class: "swatch mark-letter" }, featureMark(m)), humanize(m)))) : null,
+    h(
+      "ul",
+      { "aria-label": "Highlights and counters" },
+      h("li", {}, h("span", { class: "swatch hl-dest" }), "Legal destination"),
+      h("li", {}, h("span", { class: "swatch hl-target" }), "Target"),
+      h("li", {}, h("span", { class: "swatch hl-chosen" }), "Chosen"),
+      h("li", {}, h("span", { class: "swatch hl-selected" }), "Selected unit"),
+      h("li", {}, h("span", { class: "swatch stack-swatch" }, "2"), "Units in the stack"),
+      h("li", {}, h("span", { class: "swatch pip-swatch" }), "Steps left (hollow: lost)"),
+      (board.places || []).some((p) => p.kind === "objective") ? h("li", {}, h("span", { class: "swatch objective-swatch" }), "Objective") : null,
+    ),
     (board.places || []).length ? h("p", {}, "Places: ", board.places.map((p) => `${p.name} (${p.hex}${p.kind ? ", " + p.kind : ""})`).join("; ")) : null,
     board.placeholder
       ? h("div", { class: "note placeholder-map" }, h("p", {}, "A placeholder map a club may replace:"), h("ul", {}, (board.placeholders || []).map((p) => h("li", {}, `${p.place}: ${p.note}`))))
       : null,
   );
+}
+
+// The first view of a map: as wide as the screen, around the units that can act now (or the map's
+// middle), never so small that counters lose their names when the map is large.
+function startView() {
+  const z = st.zoom;
+  const box = $("board").getBoundingClientRect();
+  const { width, height } = st.view.extent();
+  if (box.width / width >= 0.8 || (box.width / width) * height <= box.height * 1.15) return z.fit();
+  const hexes = [...st.plan.byUnit.keys()].map((uid) => unitById(uid)).filter((u) => u && u.hex).map((u) => st.view.at(u.hex)).filter(Boolean);
+  const k = Math.max(box.width / width, Math.min(1, box.height / 360));
+  if (!hexes.length) return z.zoomTo(k, width / 2, height / 2);
+  z.zoomTo(k);
+  z.centreOn(hexes.reduce((a, c) => a + c.x, 0) / hexes.length, hexes.reduce((a, c) => a + c.y, 0) / hexes.length);
 }
 
 // -- live ------------------------------------------------------------------------------------------
@@ -500,14 +659,39 @@ async function main() {
     $("board").style.minWidth = `${Math.round(board.width * 14)}px`; // legible figures; the table scrolls
     tableLegend(board);
   } else if (Array.isArray(board.hexes) && board.hexes.length) {
-    st.view = new BoardView($("board"), board, { sides });
-    $("board").style.minWidth = `${Math.round(board.size.width * 30)}px`; // legible counters; the map scrolls
-    legend(board);
     st.places = new Map((board.places || []).map((p) => [p.hex, p.name]));
+    st.view = new BoardView($("board"), board, { sides, colours: system.side_colours || {}, onHex, onFocus: keepInView });
+    st.view.hexWords = hexName;
+    $("board").classList.add("hex-board");
+    root.classList.add("has-map");
+    $("minimap").hidden = false;
+    document.querySelector(".board-tools").hidden = false;
+    st.zoom = new PanZoom($("board"), st.view.extent(), { minimap: $("minimap") });
+    st.zoom.drawMinimap(st.view.overview());
+    $("zoom-in").addEventListener("click", () => st.zoom.zoomBy(1.25));
+    $("zoom-out").addEventListener("click", () => st.zoom.zoomBy(0.8));
+    $("zoom-fit").addEventListener("click", () => st.zoom.fit());
+    legend(board, sides);
+    // the pieces at once, before the log and the orders are read
+    st.view.drawCounters(st.game.counters || [], onStack);
+    startView();
+    requestAnimationFrame(() => performance.mark("board-painted")); // read by bench/bench_page.py
   } else {
     $("board").style.display = "none";
     $("no-map").hidden = false;
   }
+  aidTables($("aid-tables"), system);
+  rulesDrawer({ form: $("rules-search"), input: $("rules-q"), results: $("rules-results"), system });
+  $("aids-link").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    $("aids").scrollIntoView({ block: "start" });
+    $("rules-q").focus();
+  });
+  // the orders sheet on a phone: a handle folds it down to its title and back
+  $("sheet-handle").addEventListener("click", () => {
+    const open = $("orders-sheet").classList.toggle("folded");
+    $("sheet-handle").setAttribute("aria-expanded", String(!open));
+  });
   $("slider").addEventListener("change", (ev) => showVersion(Number(ev.target.value)));
   $("slider").addEventListener("input", (ev) => ($("slider-value").textContent = `${ev.target.value} of ${st.game.version}`));
   $("live-button").addEventListener("click", () => showVersion(st.game.version));
@@ -519,8 +703,12 @@ async function main() {
     }
   });
   await refresh();
-  const asked = Number(new URLSearchParams(location.search).get("version"));
+  if (!performance.getEntriesByName("board-painted").length) requestAnimationFrame(() => performance.mark("board-painted"));
+  // ?v=N (or ?version=N) opens the board at version N
+  const query = new URLSearchParams(location.search);
+  const asked = Number(query.get("v") || query.get("version"));
   if (asked && asked < st.game.version) await showVersion(asked);
+  else if (st.zoom) startView();
   connect();
   root.dataset.ready = "true";
 }

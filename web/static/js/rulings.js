@@ -1,13 +1,13 @@
 // The "rules" button of an event: the governing sections and related rulings, from the knowledge
 // base (GET /api/games/<id>/events/<seq>/rulings); "not available" where the server has none.
 import { api, explain } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, humanize } from "./dom.js";
 import { entryItem } from "./entries.js";
 
 export async function openRulings(gameId, event) {
   const dialog = document.getElementById("rules-dialog");
   const body = document.getElementById("rules-dialog-body");
-  document.getElementById("rules-dialog-title").textContent = `Rules for event #${event.seq} (${event.type})`;
+  document.getElementById("rules-dialog-title").textContent = `Rules for event #${event.seq} (${humanize(event.type).toLowerCase()})`;
   clear(body, h("p", {}, "Looking up…"));
   if (!dialog.open) dialog.showModal();
   try {
