@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
+from service.api.blueprint import Blueprint
 from service.api.schemas import Strict
 from service.domain.clubs import ROLES
 
@@ -40,6 +40,15 @@ class ClubOut(Schema):
     founder = fields.String()
     members = fields.List(fields.Nested(MemberOut))
     roles = fields.List(fields.String())
+    policies = fields.Dict(
+        metadata={"description": "its games' takeback, pause_on_dispute and clock"}
+    )
+
+
+class PoliciesIn(Strict):
+    takeback = fields.String(validate=validate.OneOf(["never", "casual", "always"]))
+    pause_on_dispute = fields.Boolean()
+    clock = fields.Dict(allow_none=True)
 
 
 class ClubSummary(Schema):
@@ -69,6 +78,17 @@ class ClubResource(MethodView):
         """A club (by id or name) and its members."""
         clubs = services().clubs
         return clubs.view(clubs.get(club))
+
+
+@blp.route("/<club>/policies")
+class Policies(MethodView):
+    @blp.arguments(PoliciesIn)
+    @blp.response(200, ClubOut)
+    def patch(self, body: dict[str, Any], club: str) -> dict[str, Any]:
+        """Change the policies the club's games follow (admins only): take backs, whether a dispute
+        pauses the game, the default correspondence clock."""
+        clubs = services().clubs
+        return clubs.view(clubs.set_policies(club, require_user(), body))
 
 
 @blp.route("/<club>/members")

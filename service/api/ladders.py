@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
+from service.api.blueprint import Blueprint
 from service.api.schemas import Lenient, Strict, db_range
 from service.api.stream import TICK, Plan, respond
 from service.application.services import Services
@@ -29,6 +29,10 @@ class Settings(Strict):
     challenge_deadline_hours = fields.Integer(strict=True, validate=validate.Range(min=1, max=1440))
     disputes_pause = fields.Boolean()
     side_adjustment = fields.Boolean()
+    clock = fields.Dict(
+        allow_none=True,
+        metadata={"description": 'its games\' clock: {"kind": "per-turn"|"per-move", "days", ...}'},
+    )
 
 
 class LadderCreate(Strict):

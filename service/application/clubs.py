@@ -46,6 +46,11 @@ class ClubService:
         club.grant(str(by.id), str(self.users.by_name(username).id), role)
         return self._save(club)
 
+    def set_policies(self, ref: str, by: User, changes: dict[str, Any]) -> Club:
+        club = self._fresh(ref)
+        club.set_policies(str(by.id), changes)
+        return self._save(club)
+
     def revoke(self, ref: str, by: User, username: str, role: str) -> Club:
         club = self._fresh(ref)
         club.revoke(str(by.id), str(self.users.by_name(username).id), role)
@@ -79,6 +84,7 @@ class ClubService:
             "founder": self.users.username(club.founder),
             "members": sorted(members, key=lambda m: m["username"].lower()),
             "roles": list(ROLES),
+            "policies": club.game_policies(),
         }
 
     def list(self) -> list[dict[str, str]]:

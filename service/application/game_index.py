@@ -12,7 +12,16 @@ from eventsourcing.utils import get_topic
 from service.application.store import ArbiterStore, LogFollower
 from service.domain.game import Game
 
-TOPICS = (get_topic(Game.Created), get_topic(Game.Ended))
+TOPICS = tuple(
+    get_topic(cls)
+    for cls in (
+        Game.Created,
+        Game.Ended,
+        Game.Invited,
+        Game.InvitationAccepted,
+        Game.InvitationDeclined,
+    )
+)
 
 
 class GameIndex:
@@ -37,17 +46,38 @@ class GameIndex:
                 "created_at": event.timestamp.isoformat(),
                 "status": "active",
                 "result": None,
+                "club": event.labels.get("club"),
+                "ladder": event.labels.get("ladder"),
+                "public": bool(event.labels.get("public", False)),
+                "timed": bool(event.labels.get("clock")),
+                "created_by": event.created_by,
+                "pending": [],
             }
-        elif isinstance(event, Game.Ended) and gid in self._games:
+        elif gid not in self._games:
+            return
+        elif isinstance(event, Game.Ended):
             self._games[gid]["status"] = "ended"
             self._games[gid]["result"] = event.result
+            self._games[gid]["ended_at"] = event.timestamp.isoformat()
+        elif isinstance(event, Game.Invited):
+            self._games[gid].update(status="invited", pending=list(event.pending))
+        elif isinstance(event, Game.InvitationAccepted):
+            row = self._games[gid]
+            row["pending"] = [u for u in row["pending"] if u != event.user]
+            if not row["pending"]:
+                row["status"] = "active"
+        elif isinstance(event, Game.InvitationDeclined):
+            self._games[gid].update(status="declined", pending=[])
 
     def games(
         self, *, user_id: str | None = None, status: str | None = None
     ) -> list[dict[str, Any]]:
         self.catch_up()
         with self._log.lock:
-            rows = [dict(g, sides=dict(g["sides"])) for g in self._games.values()]
+            rows = [
+                dict(g, sides=dict(g["sides"]), pending=list(g["pending"]))
+                for g in self._games.values()
+            ]
         if user_id is not None:
             rows = [g for g in rows if user_id in g["sides"].values()]
         if status is not None:

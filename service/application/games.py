@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -72,11 +73,16 @@ class GameService:
         labels: Mapping[str, Any] | None = None,
         seed: str | None = None,
         game_id: UUID | None = None,
+        source: Any = None,
+        invite: bool = False,
     ) -> Game:
         """Create a game.  ``labels``: what the core keeps beside the rules (``club``, ``ladder``,
         ``rated``, ``takeback_policy`` never/casual/always, ``pause_on_dispute``).  ``seed`` and
         ``game_id`` fix the dice and the id (reproducible games: the fuzzer, golden games); by
-        default the seed is fresh and secret and the id random."""
+        default the seed is fresh and secret and the id random.  ``source``: a club's scenario
+        version (``service.application.scenarios.PinnedScenario``: ``info``, ``default_options()``,
+        ``initial_state(options)``) in place of the system's own ``scenario``.  ``invite``: every
+        named player other than the creator must accept before play starts (``Game.Invited``)."""
         try:
             rules = self.registry.get(system)
         except UnknownSystem:
@@ -84,7 +90,9 @@ class GameService:
                 f"no rules system {system!r}",
                 {"system": [f"unknown system; known: {', '.join(self.registry.names())}"]},
             ) from None
-        info = {s.id: s for s in rules.scenarios()}.get(scenario)
+        if source is not None:  # the game pins the version: its name, number and hash
+            scenario, labels = source.game_scenario, {**source.labels, **dict(labels or {})}
+        info = source.info if source else {s.id: s for s in rules.scenarios()}.get(scenario)
         if info is None:
             raise Unprocessable(
                 f"no scenario {scenario!r} in {system}",
@@ -115,9 +123,12 @@ class GameService:
                 problems.setdefault(f"sides.{side}", []).append(f"unknown user {username!r}")
         if problems:
             raise Unprocessable("the sides do not fit the scenario", problems)
-        merged = {**rules.default_options(scenario), **dict(options or {})}
+        defaults = source.default_options() if source else rules.default_options(scenario)
+        merged = {**defaults, **dict(options or {})}
         try:
-            initial = rules.initial_state(scenario, merged)
+            initial = (
+                source.initial_state(merged) if source else rules.initial_state(scenario, merged)
+            )
         except ScenarioError as exc:
             problems = {
                 k if k.startswith("options") else f"options.{k}": v for k, v in exc.problems.items()
@@ -137,6 +148,8 @@ class GameService:
             ports=self.ports,
             names=names,
         )
+        if invite:  # the named players are asked first (service/application/lifecycle.py)
+            game.invite(by=str(creator.id), ports=self.ports)
         self.store.commit(game, DiceSeed.for_game(game.id, seed))
         with self._seeds_lock:
             self._seeds[game.id] = seed
@@ -265,6 +278,7 @@ class GameService:
             "takeback": game.takeback,
             "disputes": {d: dict(info) for d, info in game.disputes.items()},
             "paused_by": game.paused_by(),
+            **lifecycle_view(game, names),
             "labels": {k: v for k, v in game.labels.items() if k != "title"},
             "created_at": game.created_on.isoformat(),
             "updated_at": game.modified_on.isoformat(),
@@ -436,6 +450,36 @@ class GameService:
             return game_id if isinstance(game_id, UUID) else UUID(str(game_id))
         except ValueError:
             raise NotFound(f"no game {game_id}", {"game": ["not a game id"]}) from None
+
+
+def lifecycle_view(game: Game, names: Mapping[str, str]) -> dict[str, Any]:
+    """A game's invitation, pending draw offer and clock as a reader sees them (names, not ids)."""
+    invitation = None
+    if game.invitation is not None:
+        invitation = {
+            "pending": [names.get(u, u) for u in game.invitation["pending"]],
+            "accepted": [names.get(u, u) for u in game.invitation["accepted"]],
+            "declined": names.get(game.invitation.get("declined") or "", None),
+        }
+    offer = game.draw_offer
+    claim = game.claim_pending
+    clock = game.clock_at(time.time())
+    if clock is not None:
+        clock["running"] = [side for side, c in clock["sides"].items() if c["running"]]
+    return {
+        "invitation": invitation,
+        "draw_offer": {"side": offer["side"], "by": names.get(offer["user"], "")}
+        if offer
+        else None,
+        "clock": clock,
+        "claim": {
+            "side": claim["side"],
+            "by": names.get(claim["user"], ""),
+            "against": claim["against"],
+        }
+        if claim
+        else None,
+    }
 
 
 class RuleRefused(Unprocessable):

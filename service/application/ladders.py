@@ -192,6 +192,7 @@ class LadderService:
                 "rated": True,
                 "takeback_policy": ladder.settings.get("takeback", "never"),
                 "pause_on_dispute": bool(ladder.settings.get("disputes_pause", False)),
+                **({"clock": ladder.settings["clock"]} if ladder.settings.get("clock") else {}),
             },
         )
         challenge.accept(str(by.id), str(game.id), bound, now)

@@ -52,6 +52,7 @@ TOPICS = tuple(
         ResultReport.Rejected,
         LadderResult.Recorded,
         Campaign.StepStarted,
+        Game.Created,
         Game.Ended,
     )
 )
@@ -145,6 +146,7 @@ class LadderFeed:
             ResultReport.Rejected: self._report_closed,
             LadderResult.Recorded: self._result,
             Campaign.StepStarted: self._campaign_step,
+            Game.Created: self._game_created,
             Game.Ended: self._game_ended,
         }
 
@@ -274,6 +276,12 @@ class LadderFeed:
         challenge = self._challenge(e)
         challenge.update(status="accepted", game=e.game_id, sides=dict(e.sides))
         self.links[e.game_id] = ("ladder", challenge["ladder"], (challenge["scenario"], e.sides))
+
+    def _game_created(self, e: Any) -> None:
+        """A ladder game made by invitation (service/application/lifecycle.py), not a challenge."""
+        ladder = e.labels.get("ladder")
+        if ladder in self.ladders and str(e.originator_id) not in self.links:
+            self.links[str(e.originator_id)] = ("ladder", ladder, (e.scenario, dict(e.sides)))
 
     def _challenge_closed(self, e: Any) -> None:
         kind = "declined" if isinstance(e, Challenge.Declined) else "forfeited"

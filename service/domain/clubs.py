@@ -9,9 +9,13 @@ from uuid import UUID, uuid5
 from eventsourcing.domain import Aggregate
 
 from service.domain.errors import Conflict, Forbidden, Invalid, NotFound
+from service.domain.game import check_clock
 
 CLUBS_NAMESPACE = UUID("0b6f4c1e-3d2a-4e8f-9c7b-5a1d2e3f4a5b")
 ROLES = ("admin", "arbiter", "player")
+TAKEBACKS = ("never", "casual", "always")
+#: what a club's games follow unless the club says otherwise (service/application/lifecycle.py)
+DEFAULT_POLICIES: dict[str, Any] = {"takeback": "always", "pause_on_dispute": True, "clock": None}
 CLUB_NAME = re.compile(r"^[^\s].{1,58}[^\s]$")
 
 
@@ -60,6 +64,15 @@ class Club(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.members[self.user].append(self.role)
 
+    class PoliciesChanged(Aggregate.Event):
+        """The club's policies for its games: take backs, whether a dispute pauses, the clock."""
+
+        policies: dict[str, Any]
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.policies = dict(self.policies)
+
     class RoleRevoked(Aggregate.Event):
         user: str
         role: str
@@ -71,6 +84,8 @@ class Club(Aggregate):
     name: str
     founder: str
     members: dict[str, list[str]]  # user id -> roles
+    #: set by PoliciesChanged; a club that never set any has the defaults (:meth:`game_policies`)
+    policies: dict[str, Any] | None = None
 
     def __init__(self) -> None:  # attributes are set by Founded.apply
         pass
@@ -101,6 +116,9 @@ class Club(Aggregate):
             raise NotFound("not a member of the club", {"user": ["not a member"]})
         return self.members[user]
 
+    def game_policies(self) -> dict[str, Any]:
+        return {**DEFAULT_POLICIES, **(self.policies or {})}
+
     # -- commands (every one by an admin) ----------------------------------------------------------
     def add_member(self, by: str, user: str, roles: list[str]) -> None:
         self.require_role(by, "admin")
@@ -124,6 +142,30 @@ class Club(Aggregate):
         if role in self._member(user):
             raise Conflict(f"already {role}", {"role": [f"the member already is {role}"]})
         self.trigger_event(self.RoleGranted, user=user, role=role, by=by)
+
+    def set_policies(self, by: str, changes: dict[str, Any]) -> None:
+        """Change the club's game policies (admins): ``takeback`` never/casual/always,
+        ``pause_on_dispute`` true/false, ``clock`` a correspondence clock or None."""
+        self.require_role(by, "admin")
+        merged = self.game_policies()
+        problems: dict[str, list[str]] = {}
+        for key, value in changes.items():
+            if key not in DEFAULT_POLICIES:
+                problems[f"policies.{key}"] = [f"unknown; known: {', '.join(DEFAULT_POLICIES)}"]
+            elif key == "takeback" and value not in TAKEBACKS:
+                problems["policies.takeback"] = [f"one of {', '.join(TAKEBACKS)}"]
+            elif key == "pause_on_dispute" and not isinstance(value, bool):
+                problems["policies.pause_on_dispute"] = ["true or false"]
+            elif key == "clock" and value is not None:
+                try:
+                    merged[key] = check_clock(value, "policies.clock")
+                except Invalid as exc:
+                    problems.update(exc.details)
+                continue
+            merged[key] = value
+        if problems:
+            raise Invalid("invalid club policies", problems)
+        self.trigger_event(self.PoliciesChanged, policies=merged, by=by)
 
     def revoke(self, by: str, user: str, role: str) -> None:
         self.require_role(by, "admin")

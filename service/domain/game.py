@@ -21,11 +21,16 @@ from eventsourcing.domain import Aggregate, Snapshot
 
 from service.domain import dice as dice_mod
 from service.domain.chain import GENESIS, SEALED_FIELDS, event_hash, every_form, seal_forms
-from service.domain.errors import Conflict, Forbidden, Unprocessable
+from service.domain.errors import Conflict, Forbidden, Invalid, Unprocessable
 from service.domain.systems import GamePorts, RulesPort
 
 ACTIVE = "active"
 ENDED = "ended"
+INVITED = "invited"  # waiting for every named player to accept (service/application/lifecycle.py)
+DECLINED = "declined"  # a named player said no: never started, no result
+DAY = 86400.0
+CLOCK_KINDS = ("per-turn", "per-move")
+TIMEOUT_POLICIES = ("forfeit", "claim", "arbiter")
 
 
 def copy_json(value: Any) -> Any:
@@ -132,6 +137,10 @@ class Game(Aggregate):
             game.takeback = None
             game.disputes = {}
             game.bookkeeping = []
+            game.invitation = None
+            game.draw_offer = None
+            game.clock = None
+            game.claim_pending = None
 
     class EntropyAdded(Event):
         bookkeeping = True
@@ -156,6 +165,8 @@ class Game(Aggregate):
                 game.tail = {"side": self.side, "commands": [], "cut": None}
             game.tail["commands"].append(self.originator_version)
             game.takeback = None  # a pending takeback request lapses when anyone acts
+            if game.draw_offer is not None and game.draw_offer["side"] != self.side:
+                game.draw_offer = None  # an unanswered draw offer lapses when the opponent plays
 
     class DiceRolled(Event):
         side: str
@@ -188,6 +199,8 @@ class Game(Aggregate):
             game.status = ENDED
             game.result = copy_json(self.result)
             game.seed = self.seed
+            game.draw_offer = None
+            game.claim_pending = None
 
     class TakebackRequested(Event):
         bookkeeping = True
@@ -257,6 +270,128 @@ class Game(Aggregate):
         dispute: str
         report: list[dict[str, Any]]
 
+    # -- the game's life: invitations, resignation, draws, clocks (service/application/lifecycle.py)
+    class Invited(Event):
+        """The named players (user ids) who must accept before the game starts."""
+
+        bookkeeping = True
+        pending: list[str]
+        by: str
+
+        def on(self, game: Game) -> None:
+            game.status = INVITED
+            game.invitation = {"pending": list(self.pending), "accepted": [], "by": self.by}
+
+    class InvitationAccepted(Event):
+        bookkeeping = True
+        user: str
+        side: str
+
+        def on(self, game: Game) -> None:
+            invitation = copy_json(game.invitation or {"pending": [], "accepted": []})
+            invitation["pending"] = [u for u in invitation["pending"] if u != self.user]
+            invitation["accepted"].append(self.user)
+            game.invitation = invitation
+            if not invitation["pending"]:
+                game.status = ACTIVE
+
+    class InvitationDeclined(Event):
+        bookkeeping = True
+        user: str
+        side: str
+
+        def on(self, game: Game) -> None:
+            invitation = copy_json(game.invitation or {"pending": [], "accepted": []})
+            invitation["declined"] = self.user
+            game.invitation = invitation
+            game.status = DECLINED
+
+    class Resigned(Event):
+        bookkeeping = True
+        side: str
+        user: str
+
+    class DrawOffered(Event):
+        bookkeeping = True
+        side: str
+        user: str
+
+        def on(self, game: Game) -> None:
+            game.draw_offer = {"side": self.side, "user": self.user}
+
+    class DrawDeclined(Event):
+        bookkeeping = True
+        side: str
+        user: str
+
+        def on(self, game: Game) -> None:
+            game.draw_offer = None
+
+    class VacationTaken(Event):
+        """``side``'s clock stands still for ``days`` from this event's time."""
+
+        bookkeeping = True
+        user: str
+        side: str
+        days: int
+
+        def on(self, game: Game) -> None:
+            clock = copy_json(game.clock)
+            if clock is not None:
+                start = self.timestamp.timestamp()
+                entry = clock["sides"][self.side]
+                entry["vacations"].append([start, start + self.days * DAY])
+                entry["vacation_left"] -= self.days
+                game.clock = clock
+
+    class ClockExpired(Event):
+        bookkeeping = True
+        side: str
+
+        def on(self, game: Game) -> None:
+            clock = copy_json(game.clock)
+            if clock is not None:
+                clock["sides"][self.side]["expired"] = True
+                game.clock = clock
+
+    class Claimed(Event):
+        """``side`` (played by ``user``) claims the game from an opponent whose clock ran out.
+        Under the ``arbiter`` policy the claim waits (the game paused) for an arbiter's
+        :class:`ClaimDecided`; else ``Ended`` follows at once."""
+
+        bookkeeping = True
+        side: str
+        user: str
+
+        def on(self, game: Game) -> None:
+            policy = (game.labels.get("clock") or {}).get("on_timeout", "claim")
+            if policy == "arbiter":
+                late = [
+                    s for s, c in (game.clock or {"sides": {}})["sides"].items() if c["expired"]
+                ]
+                against = next((s for s in late if s != self.side), None)
+                game.claim_pending = {"side": self.side, "user": self.user, "against": against}
+
+    class ClaimDecided(Event):
+        """An arbiter's decision on a claim on time: ``forfeit`` (``Ended`` follows) or ``continue``
+        (the late side gets a whole allowance again and play goes on)."""
+
+        bookkeeping = True
+        arbiter: str
+        decision: str
+        note: str
+
+        def on(self, game: Game) -> None:
+            pending = game.claim_pending
+            game.claim_pending = None
+            clock = copy_json(game.clock)
+            config = game.labels.get("clock") or {}
+            if self.decision == "continue" and clock is not None and pending and pending["against"]:
+                entry = clock["sides"][pending["against"]]
+                entry["expired"] = False
+                entry["remaining"] = float(config.get("days", 0)) * DAY
+                game.clock = clock
+
     # -- attributes (set by Created.on) ------------------------------------------------------------
     system: str
     scenario: str
@@ -281,6 +416,13 @@ class Game(Aggregate):
     bookkeeping: list[int]
     #: the game's rules, to ask whose turn it is (:meth:`attach`; never stored nor snapshotted)
     _rules: RulesPort
+    #: class defaults (after the fields without one): games (and snapshots) from before these attributes existed read them
+    invitation: dict[str, Any] | None = None
+    draw_offer: dict[str, Any] | None = None
+    #: a claim on time waiting for an arbiter (the ``arbiter`` timeout policy)
+    claim_pending: dict[str, Any] | None = None
+    #: the correspondence clock, a projection of the events' times (:meth:`tick`), else None
+    clock: dict[str, Any] | None = None
 
     class Snapshot(Snapshot):
         @classmethod
@@ -343,6 +485,7 @@ class Game(Aggregate):
             **payload,
         )
         game.attach(ports)
+        game.tick()
         return game
 
     def _record(self, ports: GamePorts, event_class: type[Game.Event], **payload: Any) -> None:
@@ -363,6 +506,8 @@ class Game(Aggregate):
         self.trigger_event(
             event_class, timestamp=timestamp, hash=digest, seal=ports.seal(digest), **payload
         )
+        if event_class is not self.Recorded:  # a rules event ticks once absorbed (execute)
+            self.tick()
 
     # -- what the rules make of the recorded events (live and on replay) ---------------------------
     def absorb(self, ports: GamePorts, kind: str, data: Mapping[str, Any]) -> None:
@@ -389,9 +534,24 @@ class Game(Aggregate):
             return []
         return list(self._rules.active_sides(self.state))
 
-    def check_may_act(self, side: str, user: str) -> None:
+    def require_active(self) -> None:
+        """409 unless the game is being played (not waiting for invitations, declined or ended)."""
+        if self.status == INVITED:
+            waiting = len((self.invitation or {}).get("pending", []))
+            raise Conflict(
+                "the game has not started: it waits for its invited players",
+                {"game": [f"waiting for {waiting} invited player(s) to accept"]},
+            )
+        if self.status == DECLINED:
+            raise Conflict(
+                "the game never started: an invited player declined",
+                {"game": ["the invitation was declined"]},
+            )
         if self.status != ACTIVE:
             raise Conflict("the game is over", {"game": ["the game has ended"]})
+
+    def check_may_act(self, side: str, user: str) -> None:
+        self.require_active()
         if side not in self.sides:
             raise Unprocessable(
                 f"no side {side!r} in this game", {"side": [f"unknown side {side!r}"]}
@@ -405,6 +565,11 @@ class Game(Aggregate):
             raise Conflict(
                 "the game is paused while a dispute is open",
                 {"game": [f"paused by dispute {paused_by}"]},
+            )
+        if self.claim_pending is not None:
+            raise Conflict(
+                "the game is paused while an arbiter decides a claim on time",
+                {"game": ["a claim on time waits for an arbiter"]},
             )
         active_sides = self.active_sides()
         if side not in active_sides:
@@ -458,14 +623,14 @@ class Game(Aggregate):
             data = copy_json(event.data)
             self._record(ports, self.Recorded, side=side, user=user, kind=event.type, data=data)
             self.absorb(ports, event.type, data)
+            self.tick()
         outcome = rules.result(self.state)
         if outcome is not None:
             self._record(ports, self.Ended, result=copy_json(outcome), seed=seed)
         return self.version - before
 
     def add_entropy(self, *, side: str, user: str, entropy: str, ports: GamePorts) -> None:
-        if self.status != ACTIVE:
-            raise Conflict("the game is over", {"game": ["the game has ended"]})
+        self.require_active()
         if self.sides.get(side) != user:
             raise Forbidden(
                 f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
@@ -481,6 +646,249 @@ class Game(Aggregate):
             )
         self._record(ports, self.EntropyAdded, side=side, user=user, entropy=entropy)
 
+    # -- invitations ---------------------------------------------------------------------------------
+    def invite(self, *, by: str, ports: GamePorts) -> list[str]:
+        """Right after creation: every named player but ``by`` must accept before play starts.
+        Returns who must accept (nothing is recorded when nobody must)."""
+        pending = list(dict.fromkeys(u for u in self.sides.values() if u != by))
+        if pending:
+            if self.version != self.INITIAL_VERSION:
+                raise Conflict("only a new game invites", {"game": ["already under way"]})
+            self._record(ports, self.Invited, pending=pending, by=by)
+        return pending
+
+    def _invited_side(self, user: str) -> str:
+        if self.status != INVITED or self.invitation is None:
+            raise Conflict(
+                "there is no invitation to answer", {"game": [f"the game is {self.status}"]}
+            )
+        if user not in self.invitation["pending"]:
+            mine = self.side_of(user)
+            raise Forbidden(
+                "this invitation is not yours to answer"
+                if not mine
+                else "you have already accepted this invitation",
+                {"user": ["not invited to this game" if not mine else "already accepted"]},
+            )
+        return self.side_of(user)[0]
+
+    def accept_invitation(self, *, user: str, ports: GamePorts) -> None:
+        side = self._invited_side(user)
+        self._record(ports, self.InvitationAccepted, user=user, side=side)
+
+    def decline_invitation(self, *, user: str, ports: GamePorts) -> None:
+        side = self._invited_side(user)
+        self._record(ports, self.InvitationDeclined, user=user, side=side)
+
+    # -- ending a game before its rules do ---------------------------------------------------------
+    def _own_side(self, side: str, user: str) -> None:
+        if side not in self.sides:
+            raise Unprocessable(f"no side {side!r} in this game", {"side": ["unknown side"]})
+        if self.sides[side] != user:
+            raise Forbidden(
+                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
+            )
+
+    def _others(self, side: str) -> list[str]:
+        return [s for s in self.sides if s != side]
+
+    def loss_of(self, side: str, reason: str) -> dict[str, Any]:
+        """The result when ``side`` loses by ``reason`` (resignation, timeout, abandon), in the shape
+        of the rules' own results so that ladders and campaigns take it as a played-out one."""
+        others = self._others(side)
+        winner = others[0] if len(others) == 1 else None
+        return {
+            "winner": winner,
+            "outcome": "win" if winner else "loss",
+            "level": reason,
+            "reason": reason,
+            "loser": side,
+        }
+
+    def resign(self, *, side: str, user: str, seed: str, ports: GamePorts) -> None:
+        self.require_active()
+        self._own_side(side, user)
+        self._record(ports, self.Resigned, side=side, user=user)
+        self._record(ports, self.Ended, result=self.loss_of(side, "resignation"), seed=seed)
+
+    def offer_draw(self, *, side: str, user: str, ports: GamePorts) -> None:
+        self.require_active()
+        self._own_side(side, user)
+        offer = self.draw_offer
+        if offer is not None and offer["side"] == side:
+            raise Conflict(
+                "you have already offered a draw",
+                {"draw": ["already offered; wait for the answer"]},
+            )
+        if offer is not None:
+            raise Conflict(
+                f"{offer['side']} has offered a draw: accept or decline it",
+                {"draw": ["an offer from your opponent is pending; answer it"]},
+            )
+        self._record(ports, self.DrawOffered, side=side, user=user)
+
+    def _draw_to_answer(self, side: str, user: str) -> None:
+        self.require_active()
+        self._own_side(side, user)
+        offer = self.draw_offer
+        if offer is None:
+            raise Conflict("no draw offer is pending", {"draw": ["nothing to answer"]})
+        if offer["side"] == side:
+            raise Forbidden("only the opponent answers a draw offer", {"side": ["you offered it"]})
+
+    def accept_draw(self, *, side: str, user: str, seed: str, ports: GamePorts) -> None:
+        self._draw_to_answer(side, user)
+        result = {"winner": None, "outcome": "draw", "level": "draw", "reason": "agreement"}
+        self._record(ports, self.Ended, result=result, seed=seed)
+
+    def decline_draw(self, *, side: str, user: str, ports: GamePorts) -> None:
+        self._draw_to_answer(side, user)
+        self._record(ports, self.DrawDeclined, side=side, user=user)
+
+    # -- the correspondence clock: a projection of the events' times ----------------------------------
+    def tick(self) -> None:
+        """Charge the time since the previous event to the sides that were running, then start the
+        clocks of the sides active now.  Called after every event is applied, live and on replay
+        (:func:`projector`), with the event's own time: the same log gives the same clock."""
+        config = self.labels.get("clock")
+        if not config:
+            return
+        now = self.modified_on.timestamp()
+        allowance = float(config["days"]) * DAY
+        clock = copy_json(self.clock)
+        if clock is None:
+            clock = {
+                "turn": None,
+                "sides": {
+                    side: {
+                        "remaining": allowance,
+                        "since": None,
+                        "vacations": [],
+                        "vacation_left": int(config.get("vacation_days", 0)),
+                        "expired": False,
+                    }
+                    for side in self.sides
+                },
+            }
+        for entry in clock["sides"].values():
+            if entry["since"] is not None:
+                entry["remaining"] -= running_time(entry, entry["since"], now)
+        # who has the move (the rules), and whose clock runs: not while a dispute or a claim pauses
+        active = self.active_sides()
+        stopped = self.paused_by() is not None or self.claim_pending is not None
+        running = [] if stopped else active
+        moved_on = [side for side in active if side not in clock.get("active", [])]
+        clock["active"] = active
+        if config["kind"] == "per-turn":
+            turn = (self._rules.phase(self.state) or {}).get("turn") if active else clock["turn"]
+            if turn != clock["turn"] and clock["turn"] is not None:
+                for entry in clock["sides"].values():
+                    entry["remaining"] = allowance  # a new game turn: a whole allowance
+                    entry["expired"] = False
+            clock["turn"] = turn
+        for side, entry in clock["sides"].items():
+            if side in moved_on and config["kind"] == "per-move":
+                # a fresh allowance for each move (a pause resumes the same move): a side that ran
+                # out and was not claimed against before it had the move again starts afresh
+                entry["remaining"] = allowance
+                entry["expired"] = False
+            if side in running:
+                entry["since"] = now
+            else:
+                entry["since"] = None
+        self.clock = clock
+
+    def clock_at(self, now: float) -> dict[str, Any] | None:
+        """The clock read at ``now`` (seconds since the epoch): each side's remaining seconds, whether
+        it runs, its vacation; None when the game has no clock."""
+        config = self.labels.get("clock")
+        if not config or self.clock is None:
+            return None
+        sides = {}
+        for side, entry in self.clock["sides"].items():
+            remaining = entry["remaining"]
+            if entry["since"] is not None:
+                remaining -= running_time(entry, entry["since"], now)
+            on_vacation = any(start <= now < end for start, end in entry["vacations"])
+            sides[side] = {
+                "remaining_seconds": round(remaining, 1),
+                "running": entry["since"] is not None and not on_vacation,
+                "on_vacation": on_vacation,
+                "vacation_until": max((end for _, end in entry["vacations"]), default=None)
+                if on_vacation
+                else None,
+                "vacation_days_left": entry["vacation_left"],
+                "expired": entry["expired"] or (entry["since"] is not None and remaining <= 0),
+                "expiry_recorded": entry["expired"],
+            }
+        return {"config": copy_json(config), "sides": sides}
+
+    def take_vacation(self, *, side: str, user: str, days: int, ports: GamePorts) -> None:
+        self.require_active()
+        self._own_side(side, user)
+        if self.clock is None:
+            raise Conflict("this game has no clock", {"vacation": ["the game is not timed"]})
+        left = self.clock["sides"][side]["vacation_left"]
+        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+            raise Unprocessable("vacation is a whole number of days", {"days": ["1 or more"]})
+        if days > left:
+            raise Unprocessable(f"only {left} vacation day(s) left", {"days": [f"at most {left}"]})
+        self._record(ports, self.VacationTaken, user=user, side=side, days=days)
+
+    def expire_clock(self, *, now: float, seed: str, ports: GamePorts) -> list[str]:
+        """Record the expiry of every running clock that has run out at ``now`` (idempotent: an
+        expiry is recorded once); with the ``forfeit`` policy the game ends at once."""
+        read = self.clock_at(now)
+        if read is None or self.status != ACTIVE:
+            return []
+        expired = [s for s, c in read["sides"].items() if c["expired"] and not c["expiry_recorded"]]
+        for side in expired:
+            self._record(ports, self.ClockExpired, side=side)
+        if expired and read["config"].get("on_timeout", "claim") == "forfeit":
+            self._record(ports, self.Ended, result=self.loss_of(expired[0], "timeout"), seed=seed)
+        return expired
+
+    def claim(self, *, side: str, user: str, now: float, seed: str, ports: GamePorts) -> str:
+        """``side`` claims the game from an opponent whose clock has run out: the opponent loses
+        on time.  Returns the side that lost."""
+        self.require_active()
+        self._own_side(side, user)
+        if self.claim_pending is not None:
+            raise Conflict("a claim already waits for an arbiter", {"claim": ["already claimed"]})
+        read = self.clock_at(now)
+        if read is None:
+            raise Conflict("this game has no clock", {"claim": ["the game is not timed"]})
+        late = [s for s, c in read["sides"].items() if s != side and c["expired"]]
+        if not late:
+            raise Conflict(
+                "no opponent's clock has run out", {"claim": ["the opponent still has time"]}
+            )
+        if not read["sides"][late[0]]["expiry_recorded"]:
+            self._record(ports, self.ClockExpired, side=late[0])
+        self._record(ports, self.Claimed, side=side, user=user)
+        if read["config"].get("on_timeout", "claim") != "arbiter":
+            self._record(ports, self.Ended, result=self.loss_of(late[0], "timeout"), seed=seed)
+        return late[0]
+
+    def decide_claim(
+        self, *, arbiter: str, decision: str, note: str, seed: str, ports: GamePorts
+    ) -> None:
+        """An arbiter (never a player of the game) decides a claim on time: ``forfeit`` ends the
+        game against the late side, ``continue`` gives it a whole allowance again."""
+        pending = self.claim_pending
+        if pending is None:
+            raise Conflict("no claim waits for a decision", {"claim": ["nothing to decide"]})
+        if arbiter in self.sides.values():
+            raise Forbidden(
+                "a player of this game may not decide its claim", {"arbiter": ["plays this game"]}
+            )
+        if decision not in ("forfeit", "continue"):
+            raise Invalid("decide forfeit or continue", {"decision": ["forfeit or continue"]})
+        self._record(ports, self.ClaimDecided, arbiter=arbiter, decision=decision, note=note)
+        if decision == "forfeit":
+            loser = pending["against"]
+            self._record(ports, self.Ended, result=self.loss_of(loser, "timeout"), seed=seed)
+
     # -- takebacks ---------------------------------------------------------------------------------
     def request_takeback(
         self, *, side: str, user: str, from_seq: int | None, policy: str, ports: GamePorts
@@ -493,8 +901,7 @@ class Game(Aggregate):
             raise Forbidden(
                 "takebacks are not allowed in this game", {"takeback": [f"policy: {policy}"]}
             )
-        if self.status != ACTIVE:
-            raise Conflict("the game is over", {"game": ["the game has ended"]})
+        self.require_active()
         if self.sides.get(side) != user:
             raise Forbidden(
                 f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
@@ -701,6 +1108,45 @@ class Game(Aggregate):
         self._record(ports, self.Rebased, dispute=dispute, report=copy_json(report))
 
 
+def check_clock(value: Any, field: str = "clock") -> dict[str, Any]:
+    """A correspondence clock's settings, checked: ``{"kind": "per-turn"|"per-move", "days": >0,
+    "vacation_days": 0.., "on_timeout": "claim"|"forfeit"}``; every problem named by its field."""
+    if not isinstance(value, Mapping):
+        raise Invalid("the clock is an object", {field: ["an object with kind and days"]})
+    problems: dict[str, list[str]] = {}
+    known = ("kind", "days", "vacation_days", "on_timeout")
+    for key in value:
+        if key not in known:
+            problems[f"{field}.{key}"] = [f"unknown; known: {', '.join(known)}"]
+    kind = value.get("kind", "per-move")
+    if kind not in CLOCK_KINDS:
+        problems[f"{field}.kind"] = [f"one of {', '.join(CLOCK_KINDS)}"]
+    days = value.get("days")
+    if isinstance(days, bool) or not isinstance(days, int | float):
+        problems[f"{field}.days"] = ["a number of days, more than 0"]
+    elif not 0 < days <= 365:
+        problems[f"{field}.days"] = [
+            "more than 0 and at most 365 (a clock cannot hold negative time)"
+        ]
+    vacation = value.get("vacation_days", 0)
+    if isinstance(vacation, bool) or not isinstance(vacation, int) or not 0 <= vacation <= 365:
+        problems[f"{field}.vacation_days"] = ["a whole number of days, 0 to 365"]
+    policy = value.get("on_timeout", "claim")
+    if policy not in TIMEOUT_POLICIES:
+        problems[f"{field}.on_timeout"] = [f"one of {', '.join(TIMEOUT_POLICIES)}"]
+    if problems:
+        raise Invalid("invalid clock", problems)
+    return {"kind": kind, "days": days, "vacation_days": vacation, "on_timeout": policy}
+
+
+def running_time(entry: Mapping[str, Any], since: float, until: float) -> float:
+    """Seconds from ``since`` to ``until`` that count against a clock: not those on vacation."""
+    spent = max(0.0, until - since)
+    for start, end in entry["vacations"]:
+        spent -= max(0.0, min(end, until) - max(start, since))
+    return max(0.0, spent)
+
+
 def _sealed(
     ports: GamePorts,
     system: str,
@@ -743,6 +1189,10 @@ def projector(ports: GamePorts) -> Projector:
             aggregate = event.mutate(aggregate)
             if isinstance(event, Game.Recorded):
                 aggregate.absorb(ports, event.kind, event.data)
+            if isinstance(event, Game.Event) and aggregate.labels.get("clock"):
+                if "_rules" not in aggregate.__dict__:
+                    aggregate.attach(ports)
+                aggregate.tick()  # the clock, as it was ticked live (Game._record, Game.execute)
         if isinstance(aggregate, Game):
             aggregate.attach(ports)
         return aggregate

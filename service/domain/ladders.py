@@ -13,6 +13,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate
 
 from service.domain.errors import Conflict, Forbidden, Invalid, Unprocessable
+from service.domain.game import check_clock
 
 RATING_SYSTEMS = ("glicko2",)
 TAKEBACKS = ("never", "casual", "always")
@@ -25,6 +26,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "challenge_deadline_hours": 72,
     "disputes_pause": True,
     "side_adjustment": True,
+    #: the correspondence clock of the ladder's games (service.domain.game.check_clock), or None
+    "clock": None,
 }
 _NUMBERS: dict[str, tuple[type, float, float]] = {
     "tau": (float, 0.2, 1.2),
@@ -47,6 +50,11 @@ def check_settings(changes: Mapping[str, Any], base: Mapping[str, Any] | None = 
             problems[key] = [f"one of {', '.join(RATING_SYSTEMS)}"]
         elif key == "takeback" and value not in TAKEBACKS:
             problems[key] = [f"one of {', '.join(TAKEBACKS)}"]
+        elif key == "clock" and value is not None:
+            try:
+                value = check_clock(value)
+            except Invalid as exc:  # each field named: settings.clock.days ...
+                problems.update(exc.details)
         elif key in ("disputes_pause", "side_adjustment") and not isinstance(value, bool):
             problems[key] = ["true or false"]
         elif key in _NUMBERS:

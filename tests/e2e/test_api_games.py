@@ -60,8 +60,8 @@ def test_systems_and_scenarios_are_listed(client: FlaskClient) -> None:
 
 
 def test_create_game_binds_sides_and_publishes_the_dice_commitment(api: ApiHelper) -> None:
-    game = new_game(api)
-    assert game["version"] == 1 and game["status"] == "active"
+    game = new_game(api)  # bob accepted alice's invitation (tests/support/api.py)
+    assert game["status"] == "active" and game["version"] == event_count(api, game["id"])
     assert game["sides"] == SIDES
     assert game["active_sides"] == ["red"] and game["phase"]["phase"] == "movement"
     assert len(game["dice"]["commitment"]) == 64 and game["dice"]["seed"] is None
@@ -83,12 +83,15 @@ def test_play_moves_with_dice_and_verify_them(api: ApiHelper, client: FlaskClien
 
 def test_a_stale_command_gets_409_and_writes_nothing(api: ApiHelper) -> None:
     game = new_game(api)
+    version = game["version"]
     assert (
-        api.command(game["id"], "alice", {"type": "end_phase"}, expected_version=1).status_code
+        api.command(
+            game["id"], "alice", {"type": "end_phase"}, expected_version=version
+        ).status_code
         == 201
     )
     before = event_count(api, game["id"])
-    r = api.command(game["id"], "alice", {"type": "end_phase"}, expected_version=1)
+    r = api.command(game["id"], "alice", {"type": "end_phase"}, expected_version=version)
     assert r.status_code == 409
     body = r.get_json()
     assert body["error"] == "stale_version" and "expected_version" in body["details"]
@@ -103,7 +106,7 @@ def test_only_the_side_whose_turn_it_is_may_act(api: ApiHelper) -> None:
     api.user("mallory")
     r = api.command(game["id"], "mallory", {"type": "end_phase"})
     assert r.status_code == 403 and r.get_json()["details"]["side"]
-    assert event_count(api, game["id"]) == 1
+    assert event_count(api, game["id"]) == game["version"]
 
 
 def test_an_illegal_move_is_refused_citing_the_rule(api: ApiHelper) -> None:
@@ -113,7 +116,7 @@ def test_an_illegal_move_is_refused_citing_the_rule(api: ApiHelper) -> None:
     body = r.get_json()
     assert body["error"] == "rule_violation" and body["details"]["rule"] == ["S4.2"]
     assert "rule S4.2" in body["message"]
-    assert event_count(api, game["id"]) == 1
+    assert event_count(api, game["id"]) == game["version"]
 
 
 def test_bad_input_gets_400_with_the_field_and_nothing_is_written(
@@ -122,14 +125,15 @@ def test_bad_input_gets_400_with_the_field_and_nothing_is_written(
     game = new_game(api)
     headers = api.user("alice")
     url = f"/api/games/{game['id']}/commands"
+    v = game["version"]
     cases = [
         ({"command": {"type": "end_phase"}}, "expected_version"),
-        ({"expected_version": "1", "command": {"type": "end_phase"}}, "expected_version"),
-        ({"expected_version": 1, "command": "end"}, "command"),
-        ({"expected_version": 1, "command": {"type": "end_phase"}, "extra": 1}, "extra"),
-        ({"expected_version": 1, "command": {"type": "fly"}}, "command.type"),
+        ({"expected_version": str(v), "command": {"type": "end_phase"}}, "expected_version"),
+        ({"expected_version": v, "command": "end"}, "command"),
+        ({"expected_version": v, "command": {"type": "end_phase"}, "extra": 1}, "extra"),
+        ({"expected_version": v, "command": {"type": "fly"}}, "command.type"),
         (
-            {"expected_version": 1, "command": {"type": "move", "unit": "zz", "path": ["A1"]}},
+            {"expected_version": v, "command": {"type": "move", "unit": "zz", "path": ["A1"]}},
             "command.unit",
         ),
     ]
@@ -140,7 +144,7 @@ def test_bad_input_gets_400_with_the_field_and_nothing_is_written(
         assert payload["error"] == "invalid" and field in payload["details"], (field, payload)
     r = client.post(url, data="{not json", headers={**headers, "Content-Type": "application/json"})
     assert r.status_code == 400
-    assert event_count(api, game["id"]) == 1
+    assert event_count(api, game["id"]) == game["version"]
 
 
 def test_creating_a_game_validates_everything(api: ApiHelper, client: FlaskClient) -> None:
@@ -364,13 +368,13 @@ def test_an_attack_is_previewed_with_its_rules_before_it_is_sent(
 
 
 def test_my_games_say_whose_turn_it_is(api: ApiHelper, client: FlaskClient) -> None:
-    new_game(api)
+    game = new_game(api)
     mine = client.get(
         "/api/games", query_string={"mine": "true"}, headers=api.user("bob")
     ).get_json()
     assert (
         mine[0]["active_sides"] == ["red"]
-        and mine[0]["version"] == 1
+        and mine[0]["version"] == game["version"]
         and mine[0]["phase"]["phase"] == "movement"
     )
 

@@ -57,18 +57,19 @@ def bad_requests(api: ApiHelper) -> list[tuple[str, str, dict[str, Any], int]]:
     commands = f"/api/games/{game['id']}/commands"
     illegal = {"type": "move", "unit": "r2", "path": ["D2", "D4"]}
     alice, bob = api.user("alice"), api.user("bob")
-    stale = {"expected_version": 9, "command": illegal}
+    v = game["version"]  # bob accepted alice's invitation: the game is under way
+    stale = {"expected_version": v + 6, "command": illegal}
     return [
         ("POST", "/api/tokens", {"json": {"username": "alice"}}, 400),
         ("POST", "/api/users", {"json": {"username": "x!", "password": PASSWORD}}, 400),
-        ("POST", commands, {"json": {"expected_version": 1, "command": illegal, "x": 1}}, 400),
+        ("POST", commands, {"json": {"expected_version": v, "command": illegal, "x": 1}}, 400),
         ("GET", "/api/me", {}, 401),
         ("GET", "/api/me/tokens", {"headers": {"Authorization": "Bearer a.b.c"}}, 401),
         ("DELETE", "/api/tokens/current", {}, 401),
         (
             "POST",
             commands,
-            {"json": {"expected_version": 1, "command": illegal}, "headers": bob},
+            {"json": {"expected_version": v, "command": illegal}, "headers": bob},
             403,
         ),
         ("GET", "/api/games/00000000-0000-0000-0000-000000000000", {}, 404),

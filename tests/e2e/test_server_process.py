@@ -110,6 +110,10 @@ def test_a_new_users_story(server: Server, env: dict[str, str]) -> None:
     assert r.status_code == 201
     game = r.json()
     url = f"{server.url}/api/games/{game['id']}"
+    assert game["status"] == "invited"  # naming bob asks him first
+    r = requests.post(url + "/accept", headers=tokens["bob"])
+    assert r.status_code == 200 and r.json()["status"] == "active"
+    started = r.json()["version"]
 
     def command(user: str, body: dict, version: int) -> requests.Response:
         return requests.post(
@@ -118,10 +122,10 @@ def test_a_new_users_story(server: Server, env: dict[str, str]) -> None:
             headers=tokens[user],
         )
 
-    r = command("alice", {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}, 1)
+    r = command("alice", {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}, started)
     assert r.status_code == 201
     version = r.json()["version"]
-    assert command("alice", {"type": "end_phase"}, 1).status_code == 409  # stale
+    assert command("alice", {"type": "end_phase"}, started).status_code == 409  # stale
     assert command("alice", {"type": "teleport"}, version).status_code == 400  # bad input
     assert command("bob", {"type": "end_phase"}, version).status_code == 403  # not bob's turn
     r = command("alice", {"type": "end_phase"}, version)

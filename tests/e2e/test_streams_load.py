@@ -69,7 +69,10 @@ def new_game(server: Server, auth: dict[str, dict[str, str]]) -> str:
         headers=auth["alice"],
     )
     assert r.status_code == 201, r.text
-    return str(r.json()["id"])
+    game = str(r.json()["id"])
+    accepted = requests.post(f"{server.url}/api/games/{game}/accept", headers=auth["bob"])
+    assert accepted.status_code == 200, accepted.text  # bob accepts: play starts
+    return game
 
 
 class RawStream:

@@ -187,5 +187,11 @@ def open_table(var: Path, index_template: Path) -> Table:
             headers=table.headers(creator),
         )
         assert made.status_code == 201, made.get_json()
-        table.games[scenario["system"]] = {**made.get_json(), "users": users}
+        gid = made.get_json()["id"]
+        for user in dict.fromkeys(users.values()):  # the other named players accept
+            if user != creator:
+                r = table.client.post(f"/api/games/{gid}/accept", headers=table.headers(user))
+                assert r.status_code == 200, r.get_json()
+        game = table.client.get(f"/api/games/{gid}", headers=table.headers(creator)).get_json()
+        table.games[scenario["system"]] = {**game, "users": users}
     return table

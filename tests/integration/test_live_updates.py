@@ -45,7 +45,8 @@ def test_sse_stream_announces_a_move_in_process(api: ApiHelper) -> None:
     reader = stream(api, game["id"])
     assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
     message = reader.wait_for("game")
-    assert message["data"]["version"] == 3 and message["id"] == "3"
+    moved = game["version"] + 2  # the command and its phase end, after the accepted invitation
+    assert message["data"]["version"] == moved and message["id"] == str(moved)
     reader.close()
 
 
@@ -55,11 +56,11 @@ def test_stream_with_last_event_id_catches_up_at_once(api: ApiHelper) -> None:
     response = api.client.get(
         f"/api/games/{game['id']}/stream",
         query_string={"window": 1},
-        headers={"Last-Event-ID": "1"},
+        headers={"Last-Event-ID": str(game["version"])},
         buffered=False,
     )
     reader = SseReader(response)
-    assert reader.wait_for("game")["data"]["version"] == 3
+    assert reader.wait_for("game")["data"]["version"] == game["version"] + 2
     reader.close()
 
 
@@ -89,7 +90,7 @@ def test_any_worker_serves_any_client_through_redis(tmp_path: Path) -> None:
 
     time.sleep(0.3)  # let B's subscription reach Redis before A publishes
     assert api_a.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
-    assert reader.wait_for("game")["data"]["version"] == 3
+    assert reader.wait_for("game")["data"]["version"] == game["version"] + 2
     reader.close()
 
 
@@ -103,10 +104,10 @@ def test_commands_succeed_when_redis_is_down_and_the_stream_degrades(tmp_path: P
     assert reader.wait_for("degraded")["data"]["reason"]
     r = api.command(game["id"], "alice", {"type": "end_phase"})
     assert r.status_code == 201
-    assert api.game(game["id"])["version"] == 3
+    assert api.game(game["id"])["version"] == game["version"] + 2
     assert app.extensions["arbiter"].broker.failures >= 1
     # the degraded stream polls the store, which is the truth, so the client still hears of it
-    assert reader.wait_for("game")["data"]["version"] == 3
+    assert reader.wait_for("game")["data"]["version"] == game["version"] + 2
     reader.close()
 
 
@@ -126,6 +127,8 @@ def test_redis_lost_mid_game_then_back(tmp_path: Path) -> None:
     events = api.events(game["id"])
     assert [e["type"] for e in events] == [
         "GameCreated",
+        "Invited",  # alice named bob: he accepted (tests/support/api.py)
+        "InvitationAccepted",
         "CommandAccepted",
         "PhaseEnded",
         "CommandAccepted",

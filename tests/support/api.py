@@ -65,7 +65,16 @@ class ApiHelper:
             headers=self.user(creator),
         )
         assert r.status_code == 201, r.get_json()
-        return r.get_json()
+        return self.accept_all(r.get_json(), creator)
+
+    def accept_all(self, game: dict[str, Any], creator: str) -> dict[str, Any]:
+        """Every invited player accepts ``game`` (a new game that names other users is an
+        invitation); the game as ``creator`` sees it afterwards, at its current version."""
+        pending = [n for n in dict.fromkeys(game["sides"].values()) if n != creator]
+        for name in pending:
+            r = self.client.post(f"/api/games/{game['id']}/accept", headers=self.user(name))
+            assert r.status_code == 200, r.get_json()
+        return self.game(game["id"], creator) if pending else game
 
     def game(self, game_id: str, username: str | None = None, **params: Any) -> dict[str, Any]:
         headers = self.user(username) if username else {}

@@ -43,13 +43,13 @@ def _free_port() -> int:
 class Server:
     """A real ``arbiter serve`` on a free port, with users made through the API."""
 
-    def __init__(self, var: Path) -> None:
+    def __init__(self, var: Path, plugins: str = "tests.fixtures.skirmish") -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ)
         env.update(
             ARBITER_VAR=str(var),
-            ARBITER_PLUGINS="tests.fixtures.skirmish",
+            ARBITER_PLUGINS=plugins,
             ARBITER_STORE="sqlite",
         )
         env.pop("REDIS_URL", None)
@@ -67,7 +67,7 @@ class Server:
             try:
                 if requests.get(self.url + "/healthz", timeout=1).ok:
                     return
-            except requests.ConnectionError:
+            except requests.RequestException:  # refused, or too slow to answer yet under load
                 time.sleep(0.1)
             if self.proc.poll() is not None:
                 raise AssertionError(self.proc.stderr.read().decode() if self.proc.stderr else "")
@@ -110,15 +110,29 @@ class Server:
         return r.json() if r.content else None
 
     def create_game(self, sides: dict[str, str], **options: Any) -> dict[str, Any]:
+        """A skirmish game created by the first side's player; every other named player accepts
+        the invitation (a real HTTP call each), so it comes back active, at its current version."""
         for name in sides.values():
             self.user(name)
+        creator = next(iter(sides.values()))
         r = requests.post(
             self.url + "/api/games",
             json={"system": "skirmish", "scenario": "meeting", "sides": sides, "options": options},
-            headers=self.user(next(iter(sides.values()))),
+            headers=self.user(creator),
         )
         assert r.status_code == 201, r.text
-        return r.json()
+        game = r.json()
+        pending = [n for n in dict.fromkeys(sides.values()) if n != creator]
+        for name in pending:
+            self.api("POST", f"/api/games/{game['id']}/accept", name)
+        if not pending:
+            return dict(game)
+        return dict(self.api("GET", f"/api/games/{game['id']}", creator))
+
+    def accept(self, game_id: str, *users: str) -> None:
+        """``users`` accept their invitation to the game (one real HTTP call each)."""
+        for name in users:
+            self.api("POST", f"/api/games/{game_id}/accept", name)
 
     def command(self, game_id: str, user: str, command: dict[str, Any]) -> dict[str, Any]:
         version = requests.get(f"{self.url}/api/games/{game_id}").json()["version"]

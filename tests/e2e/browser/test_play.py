@@ -49,8 +49,14 @@ def test_start_a_game_from_the_home_page(browser: Any, server: Server, shots: Pa
     page.get_by_label("Scenario").select_option("meeting")
     expect(page.get_by_label("red")).to_have_value("halice")
     page.get_by_label("blue").fill("hbob")
+    expect(page.locator("#create-consent")).to_contain_text("Every other player you name is asked")
     page.get_by_role("button", name="Start the game").click()
     expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    # naming hbob made an invitation: the game waits for hbob, who accepts
+    expect(page.locator("#lifecycle-slot")).to_have_attribute("data-status", "invited")
+    expect(page.locator("#lifecycle-slot")).to_contain_text("Waiting for hbob to accept")
+    server.accept(page.url.rsplit("/", 1)[1], "hbob")
+    page.reload()
     expect(page.locator("#title")).to_contain_text("Meeting at the Mill")
     expect(page.locator("#turn")).to_contain_text("Turn 1")
     expect(page.locator("#turn")).to_contain_text("Your turn")
@@ -202,6 +208,8 @@ def test_a_merida_game_started_and_played_in_two_browsers(
     franco.get_by_role("textbox", name="republican").fill("rojo")
     franco.get_by_role("button", name="Start the game").click()
     expect(franco).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    server.accept(franco.url.rsplit("/", 1)[1], "rojo")  # rojo accepts the invitation
+    franco.reload()
     expect(franco.locator(".game-page[data-ready=true]")).to_have_count(1)
     expect(franco.locator("#turn")).to_contain_text("Deployment phase")
     expect(franco.locator("#turn")).to_contain_text("waiting for your opponent")

@@ -4,6 +4,8 @@
 import { humanize } from "./dom.js";
 
 const list = (xs) => (xs || []).join(", ");
+// A cited knowledge-base entry: its heading (or rule) rather than the record.
+export const citationWords = (c) => (c && typeof c === "object" ? c.heading || c.title || (c.rule_refs ? `rule ${c.rule_refs.join(", ")}` : c.id) : String(c));
 // A point on a table [x, y] in inches, or a hex label.
 const place = (p) => (Array.isArray(p) ? `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})` : String(p));
 
@@ -23,9 +25,20 @@ const SENTENCES = {
   TakebackRequested: (p, e) => `${e.side || p.side} asked to take back everything from event #${p.from_seq}`,
   TakebackAnswered: (p, e) => `${e.side || p.side} ${p.accepted ? "accepted" : "declined"} the take back`,
   Retracted: (p) => `Events retracted (${p.reason || "take back"}${p.ref ? " " + p.ref : ""}): the board is restored`,
-  DisputeOpened: (p, e) => `${e.side || p.side} disputed event #${p.seq} (${p.dispute}): “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations)}` : ""}`,
+  DisputeOpened: (p, e) => `${e.side || p.side} disputed event #${p.seq} (${p.dispute}): “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations.map(citationWords))}` : ""}`,
   DisputeResolved: (p) => `Dispute ${p.dispute} ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
   GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
+  // the game's life (issue 17: web/static/js/lifecycle.js): invitations, draws, resignation, clocks
+  Invited: (p) => `Invitation sent: ${(p.pending || []).length} player(s) must accept before the game starts`,
+  InvitationAccepted: (p, e) => `${e.user} accepted the invitation (${e.side})`,
+  InvitationDeclined: (p, e) => `${e.user} declined the invitation (${e.side}): the game will not start`,
+  DrawOffered: (p, e) => `${e.user} (${e.side}) offered a draw`,
+  DrawDeclined: (p, e) => `${e.user} (${e.side}) declined the draw`,
+  Resigned: (p, e) => `${e.user} (${e.side}) resigned`,
+  VacationTaken: (p, e) => `${e.user} (${e.side}) took ${p.days} day(s) of vacation: the clock stands still`,
+  ClockExpired: (p, e) => `${e.side}'s clock ran out`,
+  Claimed: (p, e) => `${e.user} (${e.side}) claimed the game on time`,
+  ClaimDecided: (p) => `An arbiter decided the claim on time: ${p.decision === "forfeit" ? "forfeit" : "the game goes on"}${p.note ? ` (${p.note})` : ""}`,
 };
 
 
@@ -71,14 +84,17 @@ export function commandWords(command, names = PLAIN) {
   return parts.length ? `${verb}: ${parts.join("; ")}` : verb;
 }
 
+// Fields in words (never a JSON record): lists joined, records as "key value" pairs.
+const fieldValue = (v) =>
+  Array.isArray(v) ? v.map(fieldValue).join(", ") : v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${humanize(k).toLowerCase()} ${fieldValue(x)}`).join("; ") : String(v);
 function fields(data) {
   return Object.entries(data || {})
-    .map(([k, v]) => `${humanize(k).toLowerCase()}: ${typeof v === "object" ? JSON.stringify(v) : v}`)
+    .map(([k, v]) => `${humanize(k).toLowerCase()}: ${fieldValue(v)}`)
     .join(", ");
 }
 
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
-export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased"]);
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "Claimed", "ClaimDecided"]);
 
 export function describe(event, names = PLAIN) {
   const p = event.payload || {};

@@ -3,6 +3,8 @@
 import { api, currentUser } from "./api.js";
 import { clear, h } from "./dom.js";
 import { jsonOptions, onSubmit, when } from "./forms.js";
+import { invitationsCard, seeksCard } from "./lifecycle_home.js";
+import { clockFrom } from "./seeks.js";
 
 async function signIn({ username, password }) {
   await api("/api/session", { method: "POST", body: { username, password } });
@@ -20,6 +22,8 @@ function signedOut() {
 }
 
 function turnText(game, me) {
+  if (game.status === "invited") return "Waiting for the invited players to accept";
+  if (game.status === "declined") return "Declined: never started";
   if (game.status === "ended") {
     const winner = game.result && game.result.winner;
     return winner ? `Ended: ${winner} won` : "Ended";
@@ -126,7 +130,8 @@ async function createForm(me) {
     const sidesMap = {};
     for (const [key, value] of Object.entries(data)) if (key.startsWith("side:")) sidesMap[key.slice(5)] = value.trim();
     const options = jsonOptions(data.options);
-    const game = await api("/api/games", { method: "POST", body: { system: data.system, scenario: data.scenario, sides: sidesMap, options } });
+    const clock = clockFrom(data);
+    const game = await api("/api/games", { method: "POST", body: { system: data.system, scenario: data.scenario, sides: sidesMap, options, ...(clock ? { clock } : {}) } });
     window.location.assign(`/games/${game.id}`);
   });
 }
@@ -136,7 +141,7 @@ async function main() {
   if (!me) return signedOut();
   document.getElementById("signed-in").hidden = false;
   const games = listGames(me);
-  await Promise.all([games.then(listDisputes), listLadders(me), createForm(me)]);
+  await Promise.all([games.then(listDisputes), listLadders(me), createForm(me), invitationsCard(me), seeksCard(me)]);
   document.body.dataset.ready = "true";
 }
 

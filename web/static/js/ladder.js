@@ -23,6 +23,9 @@ const SETTINGS = {
   side_adjustment: { label: "Side adjustment applies to ratings", bool: true },
 };
 
+// the games' correspondence clock (set through PATCH /api/ladders/<id>/settings {"clock": ...})
+const clockWords = (c) => (!c ? "no clock" : `${c.days} days ${c.kind === "per-turn" ? "per side per game turn" : "per move"}, ${c.vacation_days} vacation days, on time-out: ${c.on_timeout === "forfeit" ? "forfeit" : "the opponent claims"}`);
+
 const isAdmin = () => !!st.me && !!st.club && st.club.members.some((m) => m.username === st.me.username && m.roles.includes("admin"));
 const isPlayer = () => !!st.me && st.standings.some((r) => r.username === st.me.username);
 
@@ -78,7 +81,7 @@ function renderLadder() {
   );
   clear(
     $("settings"),
-    Object.entries(l.settings).flatMap(([k, v]) => [h("dt", {}, SETTINGS[k] ? SETTINGS[k].label : humanize(k)), h("dd", { "data-setting": k }, typeof v === "boolean" ? (v ? "yes" : "no") : String(v))]),
+    Object.entries(l.settings).flatMap(([k, v]) => [h("dt", {}, SETTINGS[k] ? SETTINGS[k].label : humanize(k)), h("dd", { "data-setting": k }, k === "clock" ? clockWords(v) : typeof v === "boolean" ? (v ? "yes" : "no") : String(v))]),
   );
   clear(
     $("recent"),

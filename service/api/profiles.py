@@ -1,0 +1,74 @@
+"""A player's profile: their games, clubs, ladder ratings and rating history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from service.api.auth import services
+from service.api.blueprint import Blueprint
+
+blp = Blueprint("profiles", __name__, url_prefix="/api/users", description="Player profiles")
+
+
+@blp.route("/<username>/profile")
+class Profile(MethodView):
+    @blp.response(200)
+    def get(self, username: str) -> dict[str, Any]:
+        """Games (newest first), clubs, and per ladder the rating, rank and rating history."""
+        svc = services()
+        user = svc.users.by_name(username)
+        uid = str(user.id)
+        games = []
+        for row in svc.index.games(user_id=uid):
+            if row["status"] == "declined":
+                continue
+            mine = [side for side, u in row["sides"].items() if u == uid]
+            games.append(
+                {
+                    "id": row["id"],
+                    "title": row["title"],
+                    "system": row["system"],
+                    "status": row["status"],
+                    "sides": {s: svc.users.username(u) for s, u in row["sides"].items()},
+                    "played": mine,
+                    "result": row["result"],
+                    "created_at": row["created_at"],
+                    "ended_at": row.get("ended_at"),
+                }
+            )
+        clubs = []
+        for club in svc.clubs.list():
+            found = svc.clubs.get(club["id"])
+            if uid in found.members:
+                clubs.append({**club, "roles": sorted(found.members[uid])})
+        ladders = []
+        for ladder in svc.ladders.of_player(user):
+            me = ladder.get("me") or {}
+            ladders.append(
+                {
+                    "id": ladder["id"],
+                    "name": ladder["name"],
+                    "system": ladder["system"],
+                    "rank": me.get("rank"),
+                    "rating": me.get("rating"),
+                    "deviation": me.get("deviation"),
+                    "history": svc.ladders.history(ladder["id"], user.username),
+                }
+            )
+        ended = [g for g in games if g["status"] == "ended"]
+        won = sum(1 for g in ended if (g["result"] or {}).get("winner") in g["played"])
+        drawn = sum(1 for g in ended if (g["result"] or {}).get("outcome") == "draw")
+        return {
+            "username": user.username,
+            "games": games,
+            "record": {
+                "played": len(ended),
+                "won": won,
+                "drawn": drawn,
+                "lost": len(ended) - won - drawn,
+            },
+            "clubs": clubs,
+            "ladders": ladders,
+        }

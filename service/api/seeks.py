@@ -1,0 +1,61 @@
+"""Open games (seeks): open one, list them, join one (the game starts at once), cancel yours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from service.api import schemas
+from service.api.auth import optional_user, require_user, services
+from service.api.blueprint import Blueprint
+
+blp = Blueprint(
+    "seeks", __name__, url_prefix="/api/seeks", description="Open games anyone may join"
+)
+
+
+@blp.route("")
+class Seeks(MethodView):
+    @blp.response(200, schemas.SeekOut(many=True))
+    def get(self) -> list[dict[str, Any]]:
+        """The open games, newest first (those of a club only for its members)."""
+        seeks = services().seeks
+        return seeks.present(seeks.listing(optional_user()))
+
+    @blp.arguments(schemas.SeekCreate)
+    @blp.response(201, schemas.SeekOut)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Open a game of a two-sided scenario for anyone (or a club's members, ``club``) to join."""
+        seeks = services().seeks
+        seek = seeks.open(
+            require_user(),
+            system=body["system"],
+            scenario=body["scenario"],
+            side=body["side"],
+            options=body["options"],
+            club=body["club"],
+            clock=body["clock"],
+            public=body["public"],
+        )
+        return seeks.view(seek)
+
+
+@blp.route("/<seek_id>/join")
+class Join(MethodView):
+    @blp.response(201, schemas.GameOut)
+    def post(self, seek_id: str) -> dict[str, Any]:
+        """Join an open game: the game is created with you on the other side, active at once."""
+        svc = services()
+        user = require_user()
+        _, game = svc.seeks.join(seek_id, user)
+        return svc.games.view(game, svc.games.viewer_side(game, user, None))
+
+
+@blp.route("/<seek_id>")
+class SeekResource(MethodView):
+    @blp.response(200, schemas.SeekOut)
+    def delete(self, seek_id: str) -> dict[str, Any]:
+        """Cancel your open game."""
+        seeks = services().seeks
+        return seeks.view(seeks.cancel(seek_id, require_user()))

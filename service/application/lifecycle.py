@@ -1,0 +1,309 @@
+"""A game's life around its rules: who may start it (invitations, clubs, ladders), how it is paced
+(correspondence clocks, vacations) and how it ends before its rules end it (resignation, draws
+by agreement, claims on time).  Each step is a ``Game`` event (``service.domain.game``); the clock
+is a projection of the events' times, so a replay gives the same clock and the same results."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from service.application.clubs import ClubService
+from service.application.game_index import GameIndex
+from service.application.games import GameService
+from service.application.ladders import LadderService
+from service.application.store import ArbiterStore
+from service.application.users import UserService
+from service.domain.errors import Forbidden, Invalid, NotFound, StaleVersion, Unprocessable
+from service.domain.game import Game, check_clock
+from service.domain.users import User
+
+DRAW_ACTIONS = ("offer", "accept", "decline")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class LifecycleService:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        games: GameService,
+        users: UserService,
+        clubs: ClubService,
+        ladders: LadderService,
+        index: GameIndex,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.users = users
+        self.clubs = clubs
+        self.ladders = ladders
+        self.index = index
+        self.clock = clock
+
+    # -- creating ---------------------------------------------------------------------------------
+    def labels_for(
+        self,
+        creator: User,
+        players: list[str],
+        *,
+        system: str,
+        scenario: str,
+        club: str | None = None,
+        ladder: str | None = None,
+        clock: Mapping[str, Any] | None = None,
+        public: bool = False,
+        takeback: str | None = None,
+    ) -> dict[str, Any]:
+        """The labels of a new game: its club's or ladder's (whose arbiters and policies then apply),
+        its clock (checked: 400 naming ``clock.<field>``) and whether spectators may list it.
+        ``players``: the user ids bound to its sides."""
+        labels: dict[str, Any] = {"public": bool(public)}
+        if ladder is not None:
+            found = self.ladders.get(ladder)
+            if str(creator.id) not in players:
+                raise Unprocessable(
+                    "you create a ladder game you play in", {"sides": ["name yourself on a side"]}
+                )
+            if found.system != system:
+                raise Unprocessable(
+                    f"the ladder plays {found.system}", {"ladder": [f"plays {found.system}"]}
+                )
+            if found.scenario not in (None, scenario):
+                raise Unprocessable(
+                    "the ladder plays one scenario", {"scenario": [f"only {found.scenario}"]}
+                )
+            if len(set(players)) != 2:
+                raise Unprocessable(
+                    "a ladder game is between two players", {"sides": ["two different players"]}
+                )
+            for uid in players:
+                found.require_player(uid, "sides")
+            settings = found.settings
+            labels.update(
+                club=found.club_id,
+                ladder=str(found.id),
+                rated=True,
+                takeback_policy=settings.get("takeback", "never"),
+                pause_on_dispute=bool(settings.get("disputes_pause", False)),
+            )
+            if settings.get("clock") and clock is None:
+                clock = settings["clock"]
+        elif club is not None:
+            try:
+                found_club = self.clubs.get(club)
+            except NotFound:
+                raise Unprocessable(f"no club {club!r}", {"club": ["unknown club"]}) from None
+            members = found_club.members
+            if str(creator.id) not in members:
+                raise Unprocessable(
+                    "only a member creates a club game", {"club": ["you are not a member"]}
+                )
+            strangers = [self.users.username(u) for u in players if u not in members]
+            if strangers:
+                raise Unprocessable(
+                    "every player of a club game is a member",
+                    {"sides": [f"not members of {found_club.name}: {', '.join(strangers)}"]},
+                )
+            policies = found_club.game_policies()
+            labels.update(
+                club=str(found_club.id),
+                pause_on_dispute=bool(policies["pause_on_dispute"]),
+                takeback_policy=policies["takeback"],
+            )
+            if clock is None and policies.get("clock"):
+                clock = policies["clock"]
+        if takeback is not None:
+            if takeback not in ("never", "casual", "always"):
+                raise Invalid("unknown takeback policy", {"takeback": ["never, casual or always"]})
+            if "takeback_policy" not in labels:  # a club's or a ladder's policy applies
+                labels["takeback_policy"] = takeback
+        if clock is not None:
+            labels["clock"] = check_clock(clock)
+        return labels
+
+    def create(
+        self,
+        *,
+        creator: User,
+        system: str,
+        scenario: str,
+        sides: Mapping[str, str],
+        options: Mapping[str, Any] | None = None,
+        club: str | None = None,
+        ladder: str | None = None,
+        clock: Mapping[str, Any] | None = None,
+        public: bool = False,
+        takeback: str | None = None,
+        invite: bool = True,
+        source: Any = None,
+    ) -> Game:
+        """A new game.  Every named player but the creator must accept first (``Game.Invited``);
+        a game whose sides are all the creator's starts at once.  Nobody is put into a game
+        without consent: ``invite=False`` naming someone else is a 403 naming ``invite`` (games
+        that start at once with several players, ladder challenges and joined seeks, are created
+        by their own services after both players chose them)."""
+        players = []
+        for name in sides.values():
+            try:
+                players.append(str(self.users.by_name(name).id))
+            except NotFound:
+                players.append(name)  # GameService.create names the side and the unknown user
+        others = any(uid != str(creator.id) for uid in players)
+        if not invite and others:
+            raise Forbidden(
+                "a game that names other players starts only when they accept",
+                {"invite": ["only the named players' acceptance starts the game"]},
+            )
+        invite = others
+        labels = self.labels_for(
+            creator,
+            players,
+            system=system,
+            scenario=scenario,
+            club=club,
+            ladder=ladder,
+            clock=clock,
+            public=public,
+            takeback=takeback,
+        )
+        extra = {"source": source} if source is not None else {}
+        return self.games.create(
+            system=system,
+            scenario=scenario,
+            sides=sides,
+            creator=creator,
+            options=options,
+            labels=labels,
+            invite=invite,
+            **extra,
+        )
+
+    # -- invitations ------------------------------------------------------------------------------
+    def accept(self, game_id: str | UUID, user: User) -> Game:
+        game = self.games.get(game_id)
+        game.accept_invitation(user=str(user.id), ports=self.games.ports)
+        return self._save(game)
+
+    def decline(self, game_id: str | UUID, user: User) -> Game:
+        game = self.games.get(game_id)
+        game.decline_invitation(user=str(user.id), ports=self.games.ports)
+        return self._save(game)
+
+    def invitations(self, user: User) -> list[dict[str, Any]]:
+        """The games that wait for ``user``'s answer."""
+        uid = str(user.id)
+        return [row for row in self.index.games(status="invited") if uid in row["pending"]]
+
+    # -- ending -----------------------------------------------------------------------------------
+    def resign(self, game_id: str | UUID, user: User, side: str | None = None) -> Game:
+        game = self.games.get(game_id)
+        side = self.games.acting_side(game, user, side, must_be_active=False)
+        game.resign(
+            side=side, user=str(user.id), seed=self.games.seed_of(game), ports=self.games.ports
+        )
+        return self._save(game)
+
+    def draw(self, game_id: str | UUID, user: User, action: str, side: str | None = None) -> Game:
+        if action not in DRAW_ACTIONS:
+            raise Invalid("unknown draw action", {"action": [", ".join(DRAW_ACTIONS)]})
+        game = self.games.get(game_id)
+        side = self.games.acting_side(game, user, side, must_be_active=False)
+        ports, uid = self.games.ports, str(user.id)
+        if action == "offer":
+            game.offer_draw(side=side, user=uid, ports=ports)
+        elif action == "accept":
+            game.accept_draw(side=side, user=uid, seed=self.games.seed_of(game), ports=ports)
+        else:
+            game.decline_draw(side=side, user=uid, ports=ports)
+        return self._save(game)
+
+    def claim(self, game_id: str | UUID, user: User, side: str | None = None) -> Game:
+        game = self.games.get(game_id)
+        side = self.games.acting_side(game, user, side, must_be_active=False)
+        game.claim(
+            side=side,
+            user=str(user.id),
+            now=self.clock().timestamp(),
+            seed=self.games.seed_of(game),
+            ports=self.games.ports,
+        )
+        return self._save(game)
+
+    def may_decide_claim(self, game: Game, user: User) -> bool:
+        """A club arbiter of the game's club, else a site arbiter; never a player of the game."""
+        if str(user.id) in game.sides.values():
+            return False
+        club = game.labels.get("club")
+        if club:
+            return self.clubs.has_role(str(club), str(user.id), "arbiter")
+        return "arbiter" in getattr(user, "roles", [])
+
+    def decide_claim(self, game_id: str | UUID, user: User, decision: str, note: str = "") -> Game:
+        game = self.games.get(game_id)
+        if not self.may_decide_claim(game, user) and str(user.id) not in game.sides.values():
+            raise Forbidden(
+                "only an arbiter of the game's club (or a site arbiter) decides a claim on time",
+                {"arbiter": ["you are not an arbiter of this game"]},
+            )
+        game.decide_claim(
+            arbiter=str(user.id),
+            decision=decision,
+            note=note,
+            seed=self.games.seed_of(game),
+            ports=self.games.ports,
+        )
+        return self._save(game)
+
+    def claims(self, user: User) -> list[dict[str, Any]]:
+        """The games whose claim on time waits for ``user``'s decision as an arbiter."""
+        rows = []
+        for row in self.index.games(status="active"):
+            if not row.get("timed"):
+                continue
+            game = self.games.get(row["id"])
+            if game.claim_pending is not None and self.may_decide_claim(game, user):
+                rows.append(row)
+        return rows
+
+    # -- clocks -----------------------------------------------------------------------------------
+    def vacation(self, game_id: str | UUID, user: User, days: int, side: str | None = None) -> Game:
+        game = self.games.get(game_id)
+        side = self.games.acting_side(game, user, side, must_be_active=False)
+        game.take_vacation(side=side, user=str(user.id), days=days, ports=self.games.ports)
+        return self._save(game)
+
+    def expire_clocks(self, now: datetime | None = None) -> list[str]:
+        """Record ``Game.ClockExpired`` for every running clock that has run out (and end the game
+        where the policy is ``forfeit``).  Idempotent: an expiry is recorded once.  Returns the ids
+        of the games where something was recorded (the worker calls this)."""
+        moment = (now or self.clock()).timestamp()
+        touched = []
+        for row in self.index.games(status="active"):
+            if not row.get("timed"):
+                continue
+            game = self.games.get(row["id"])
+            if game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=self.games.ports):
+                try:
+                    self._save(game)
+                except StaleVersion:
+                    continue  # someone moved meanwhile: the next check looks again
+                touched.append(row["id"])
+        return touched
+
+    def _save(self, game: Game) -> Game:
+        if not game.pending_events:
+            return game
+        self.store.commit(
+            game,
+            conflict=StaleVersion(
+                "the game moved on meanwhile; reload and try again",
+                {"game": ["changed meanwhile"]},
+            ),
+        )
+        return game

@@ -1,0 +1,186 @@
+"""Open games (seeks): open one, list the open ones (a projection of the log), join one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.utils import get_topic
+
+from service.application.lifecycle import LifecycleService
+from service.application.store import ArbiterStore, LogFollower
+from service.domain.errors import Conflict, NotFound, Unprocessable
+from service.domain.seeks import OPEN, Seek
+from service.domain.users import User
+
+TOPICS = tuple(get_topic(cls) for cls in (Seek.Opened, Seek.Joined, Seek.Cancelled))
+
+
+class SeekService:
+    def __init__(self, store: ArbiterStore, lifecycle: LifecycleService) -> None:
+        self.store = store
+        self.lifecycle = lifecycle
+        self._log = LogFollower(store, TOPICS)
+        self._seeks: dict[str, dict[str, Any]] = {}
+
+    def open(
+        self,
+        by: User,
+        *,
+        system: str,
+        scenario: str,
+        side: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        club: str | None = None,
+        clock: Mapping[str, Any] | None = None,
+        public: bool = False,
+    ) -> Seek:
+        games = self.lifecycle.games
+        rules = games.system(system)
+        info = {s.id: s for s in rules.scenarios()}.get(scenario)
+        if info is None:
+            known = ", ".join(s.id for s in rules.scenarios())
+            raise Unprocessable(f"no scenario {scenario!r}", {"scenario": [f"known: {known}"]})
+        if len(info.sides) != 2:
+            raise Unprocessable(
+                "an open game has two sides", {"scenario": [f"{len(info.sides)} sides"]}
+            )
+        side = side or info.sides[0]
+        if side not in info.sides:
+            raise Unprocessable(f"no side {side!r}", {"side": [f"one of {', '.join(info.sides)}"]})
+        # the labels are checked now (club membership, clock), as the game will carry them
+        labels = self.lifecycle.labels_for(
+            by,
+            [str(by.id)],
+            system=system,
+            scenario=scenario,
+            club=club,
+            clock=clock,
+            public=public,
+        )
+        seek = Seek.open(
+            by=str(by.id),
+            system=system,
+            scenario=scenario,
+            side=side,
+            options=options or {},
+            labels=labels,
+            club=labels.get("club"),
+        )
+        self.store.commit(seek, conflict=Conflict("try again"))
+        return seek
+
+    def join(self, seek_id: str, user: User) -> tuple[Seek, Any]:
+        seek = self._get(seek_id)
+        seek.check_join(str(user.id), str(user.id) in self._members(seek.club))
+        rules = self.lifecycle.games.system(seek.system)
+        sides = next(s for s in rules.scenarios() if s.id == seek.scenario).sides
+        names = self.lifecycle.users.username
+        bound = {s: names(seek.by) if s == seek.side else user.username for s in sides}
+        seeker = self.lifecycle.users.get(seek.by)
+        game_id = uuid4()
+        # the seek is claimed first (one joiner wins the race), then its game is made with the id
+        # the claim recorded
+        seek.join(str(user.id), str(game_id))
+        self.store.commit(seek, conflict=Conflict("someone joined first", {"seek": ["taken"]}))
+        game = self.lifecycle.games.create(
+            system=seek.system,
+            scenario=seek.scenario,
+            sides=bound,
+            creator=seeker,
+            options=seek.options,
+            labels=seek.labels,
+            game_id=game_id,
+        )
+        return seek, game
+
+    def cancel(self, seek_id: str, user: User) -> Seek:
+        seek = self._get(seek_id)
+        seek.cancel(str(user.id))
+        self.store.commit(seek, conflict=Conflict("it changed meanwhile; try again"))
+        return seek
+
+    def listing(self, user: User | None, status: str = OPEN) -> list[dict[str, Any]]:
+        """Open games, newest first: those restricted to a club only for its members."""
+        self.catch_up()
+        with self._log.lock:
+            rows = [dict(r) for r in self._seeks.values() if r["status"] == status]
+        visible = [
+            r
+            for r in rows
+            if r["club"] is None or (user is not None and str(user.id) in self._members(r["club"]))
+        ]
+        return sorted(visible, key=lambda r: r["opened_at"], reverse=True)
+
+    def view(self, seek: Seek) -> dict[str, Any]:
+        return self._present(
+            {
+                "id": str(seek.id),
+                "by": seek.by,
+                "system": seek.system,
+                "scenario": seek.scenario,
+                "side": seek.side,
+                "club": seek.club,
+                "clock": seek.labels.get("clock"),
+                "status": seek.status,
+                "game": seek.game_id,
+                "opened_at": seek.created_on.isoformat(),
+            }
+        )
+
+    def catch_up(self) -> None:
+        with self._log.lock:
+            for event in self._log.new_events():
+                sid = str(event.originator_id)
+                if isinstance(event, Seek.Opened):
+                    self._seeks[sid] = {
+                        "id": sid,
+                        "by": event.by,
+                        "system": event.system,
+                        "scenario": event.scenario,
+                        "side": event.side,
+                        "club": event.club,
+                        "clock": event.labels.get("clock"),
+                        "status": OPEN,
+                        "game": None,
+                        "opened_at": event.timestamp.isoformat(),
+                    }
+                elif sid in self._seeks and isinstance(event, Seek.Joined):
+                    self._seeks[sid].update(status="joined", game=event.game_id)
+                elif sid in self._seeks and isinstance(event, Seek.Cancelled):
+                    self._seeks[sid]["status"] = "cancelled"
+
+    def _present(self, row: dict[str, Any]) -> dict[str, Any]:
+        club = None
+        if row["club"]:
+            try:
+                club = self.lifecycle.clubs.get(row["club"]).name
+            except NotFound:
+                club = None
+        try:
+            found = self.lifecycle.games.system(row["system"]).scenarios()
+            title = next((sc.title for sc in found if sc.id == row["scenario"]), row["scenario"])
+        except NotFound:
+            title = row["scenario"]
+        return row | {
+            "by": self.lifecycle.users.username(row["by"]),
+            "club_name": club,
+            "title": title,
+        }
+
+    def present(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [self._present(r) for r in rows]
+
+    def _members(self, club: str | None) -> set[str]:
+        return set() if club is None else set(self.lifecycle.clubs.get(club).members)
+
+    def _get(self, seek_id: str) -> Seek:
+        try:
+            found: Any = self.store.repository.get(UUID(str(seek_id)))
+        except (AggregateNotFoundError, ValueError):
+            raise NotFound(f"no open game {seek_id}", {"seek": ["unknown open game"]}) from None
+        if not isinstance(found, Seek):
+            raise NotFound(f"no open game {seek_id}", {"seek": ["unknown open game"]})
+        return found

@@ -1,0 +1,50 @@
+// The archive: finished games (GET /api/games?status=ended) to replay move by move from version 1
+// on the game page (?v=N), and public games in play (…?status=active&public=true) to watch.
+import { api, explain } from "./api.js";
+import { clear, h } from "./dom.js";
+import { when } from "./forms.js";
+
+export function resultText(game) {
+  const r = game.result || {};
+  const who = (side) => (side ? `${game.sides[side] || side} (${side})` : "");
+  switch (r.reason) {
+    case "resignation":
+      return `${who(r.loser)} resigned: ${who(r.winner)} wins`;
+    case "agreement":
+      return "Drawn by agreement";
+    case "timeout":
+      return `${who(r.loser)} ran out of time: ${who(r.winner)} wins`;
+    default:
+      if (r.winner) return `${who(r.winner)} wins${r.level ? ` (${r.level})` : ""}`;
+      return r.outcome === "draw" ? `Draw${r.level && r.level !== "draw" ? ` (${r.level})` : ""}` : "Ended";
+  }
+}
+
+function players(game) {
+  return Object.entries(game.sides).flatMap(([side, name], i) => [i ? ", " : "", `${side}: `, h("a", { href: `/users/${encodeURIComponent(name)}` }, name)]);
+}
+
+function row(game, ended) {
+  return h(
+    "li",
+    { class: "game" },
+    h("a", { href: `/games/${game.id}` }, game.title || game.scenario),
+    h("span", { class: "meta" }, game.system, " · ", players(game)),
+    ended ? h("span", { class: "turn" }, resultText(game)) : null,
+    ended ? h("span", { class: "meta" }, when(game.ended_at || game.created_at)) : null,
+    ended ? h("a", { href: `/games/${game.id}?v=1`, class: "replay" }, "Replay from the start") : h("a", { href: `/games/${game.id}` }, "Watch"),
+  );
+}
+
+async function main() {
+  try {
+    const [ended, watch] = await Promise.all([api("/api/games?status=ended"), api("/api/games?status=active&public=true")]);
+    clear(document.getElementById("ended"), ended.length ? ended.map((g) => row(g, true)) : h("li", {}, "No finished game yet."));
+    clear(document.getElementById("watch"), watch.length ? watch.map((g) => row(g, false)) : h("li", {}, "No public game in play."));
+  } catch (err) {
+    document.getElementById("archive-status").textContent = explain(err);
+  }
+  document.body.dataset.ready = "true";
+}
+
+main();

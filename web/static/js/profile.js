@@ -1,0 +1,56 @@
+// A player's profile (GET /api/users/<name>/profile): record, games, clubs, and per ladder the
+// rating, rank and the rating-history chart.
+import { api, explain } from "./api.js";
+import { resultText } from "./archive.js";
+import { ratingChart } from "./chart.js";
+import { clear, h, humanize } from "./dom.js";
+import { when } from "./forms.js";
+
+const root = document.getElementById("profile-page");
+const username = root.dataset.username;
+
+const STATUS = { invited: "Waiting for players to accept", active: "In play", ended: "Finished" };
+
+function gameRow(game) {
+  const opponents = Object.entries(game.sides).filter(([side]) => !game.played.includes(side));
+  return h(
+    "li",
+    { class: "game" },
+    h("a", { href: `/games/${game.id}` }, game.title),
+    h("span", { class: "meta" }, `${game.system} · played ${game.played.join(", ")} against `, opponents.flatMap(([side, name], i) => [i ? ", " : "", h("a", { href: `/users/${encodeURIComponent(name)}` }, name), ` (${side})`])),
+    h("span", { class: "turn" }, game.status === "ended" ? resultText(game) : STATUS[game.status] || humanize(game.status)),
+    h("span", { class: "meta" }, when(game.ended_at || game.created_at)),
+  );
+}
+
+async function main() {
+  try {
+    const p = await api(`/api/users/${encodeURIComponent(username)}/profile`);
+    const r = p.record;
+    document.getElementById("profile-record").textContent = `${r.played} finished game(s): ${r.won} won, ${r.drawn} drawn, ${r.lost} lost`;
+    clear(document.getElementById("profile-games"), p.games.length ? p.games.map(gameRow) : h("li", {}, "No game yet."));
+    clear(
+      document.getElementById("profile-clubs"),
+      p.clubs.length ? p.clubs.map((c) => h("li", {}, h("a", { href: `/clubs/${c.id}` }, c.name), ` · ${c.roles.join(", ")}`)) : h("li", {}, "In no club."),
+    );
+    clear(
+      document.getElementById("profile-ladders"),
+      p.ladders.length
+        ? p.ladders.map((l) =>
+            h(
+              "div",
+              { class: "profile-ladder" },
+              h("h3", {}, h("a", { href: `/ladders/${l.id}` }, l.name)),
+              h("p", { class: "meta" }, l.rating === null || l.rating === undefined ? "Not rated yet" : `Rank ${l.rank} · rating ${Math.round(l.rating)} ± ${Math.round(2 * (l.deviation || 0))}`),
+              l.history.length ? ratingChart(p.username, l.history) : h("p", { class: "note" }, "No rated result yet."),
+            ),
+          )
+        : h("p", {}, "Plays in no ladder."),
+    );
+  } catch (err) {
+    document.getElementById("profile-status").textContent = explain(err);
+  }
+  document.body.dataset.ready = "true";
+}
+
+main();

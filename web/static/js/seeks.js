@@ -1,0 +1,92 @@
+// Open games (seeks): GET /api/seeks to list, POST /api/seeks/<id>/join to join (the game starts at
+// once and the page opens it), POST /api/seeks to open one, DELETE /api/seeks/<id> to cancel yours.
+import { api, currentUser, explain } from "./api.js";
+import { clear, h, toast } from "./dom.js";
+import { onSubmit, when } from "./forms.js";
+
+export function clockText(clock) {
+  if (!clock) return "no clock";
+  return clock.kind === "per-turn" ? `${clock.days} days per side per game turn` : `${clock.days} days per move`;
+}
+
+export function clockFrom(data) {
+  if (!data.clock_kind) return null;
+  return { kind: data.clock_kind, days: Number(data.clock_days), vacation_days: Number(data.vacation_days || 0) };
+}
+
+function seekRow(seek, me, reload) {
+  const mine = me && seek.by === me.username;
+  const join = async () => {
+    try {
+      const game = await api(`/api/seeks/${seek.id}/join`, { method: "POST" });
+      window.location.assign(`/games/${game.id}`);
+    } catch (err) {
+      toast(explain(err));
+      reload();
+    }
+  };
+  const cancel = async () => {
+    try {
+      await api(`/api/seeks/${seek.id}`, { method: "DELETE" });
+      reload();
+    } catch (err) {
+      toast(explain(err));
+    }
+  };
+  return h(
+    "li",
+    { class: "game seek" },
+    h("strong", {}, seek.title || seek.scenario),
+    h("span", { class: "meta" }, `${seek.system} · `, h("a", { href: `/users/${encodeURIComponent(seek.by)}` }, seek.by), ` plays ${seek.side} · ${clockText(seek.clock)}`),
+    seek.club_name ? h("span", { class: "meta" }, `members of ${seek.club_name} only`) : null,
+    h("span", { class: "meta" }, when(seek.opened_at)),
+    me && !mine ? h("button", { type: "button", onclick: join }, "Join") : null,
+    mine ? h("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel") : null,
+  );
+}
+
+async function list(me) {
+  const reload = () => list(me);
+  try {
+    const seeks = await api("/api/seeks");
+    clear(document.getElementById("seeks"), seeks.length ? seeks.map((s) => seekRow(s, me, reload)) : h("li", {}, "No open game right now."));
+  } catch (err) {
+    document.getElementById("seeks-status").textContent = explain(err);
+  }
+}
+
+async function form(me) {
+  const el = document.getElementById("seek-form");
+  el.hidden = false;
+  const [systems, clubs] = await Promise.all([api("/api/systems"), api("/api/clubs")]);
+  const { system, scenario, side, club } = el.elements;
+  clear(system, systems.map((x) => h("option", { value: x.name }, x.title || x.name)));
+  const details = await Promise.all(clubs.map((c) => api(`/api/clubs/${c.id}`).catch(() => null)));
+  details.filter((c) => c && c.members.some((m) => m.username === me.username)).forEach((c) => club.append(h("option", { value: c.id }, c.name)));
+  const scenarios = () => (systems.find((x) => x.name === system.value) || { scenarios: [] }).scenarios.filter((sc) => sc.sides.length === 2);
+  const sides = () => {
+    const sc = scenarios().find((x) => x.id === scenario.value);
+    clear(side, (sc ? sc.sides : []).map((s) => h("option", { value: s }, s)));
+  };
+  const systemChanged = () => {
+    clear(scenario, scenarios().map((sc) => h("option", { value: sc.id }, sc.title)));
+    sides();
+  };
+  system.addEventListener("change", systemChanged);
+  scenario.addEventListener("change", sides);
+  systemChanged();
+  onSubmit(el, async (data) => {
+    await api("/api/seeks", { method: "POST", body: { system: data.system, scenario: data.scenario, side: data.side, club: data.club || null, clock: clockFrom(data) } });
+    toast("Your game is open: it starts when someone joins");
+    await list(me);
+  });
+}
+
+async function main() {
+  const me = await currentUser();
+  await list(me);
+  if (me) await form(me);
+  document.body.dataset.ready = "true";
+}
+
+main();
