@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
+from service.api.blueprint import Blueprint
 from service.api.schemas import Strict
 
 blp = Blueprint("campaigns", __name__, url_prefix="/api", description="Campaigns")

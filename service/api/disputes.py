@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields, validate
 
 from service.api.auth import optional_user, require_user, services
+from service.api.blueprint import Blueprint
 from service.api.schemas import Lenient, Strict, db_range
 from service.domain.game import Game
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import session
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from service.api import schemas
 from service.api.auth import current_token, require_user, services, start_session
+from service.api.blueprint import Blueprint
 
 blp = Blueprint("users", __name__, url_prefix="/api", description="Users, tokens and sessions")
 
@@ -49,7 +49,9 @@ class Users(MethodView):
     @blp.response(201, schemas.UserOut)
     def post(self, body: dict[str, Any]) -> dict[str, str]:
         """Register a user."""
-        return user_json(services().users.register(body["username"], body["password"]))
+        return user_json(
+            services().users.register(body["username"], body["password"], body.get("email"))
+        )
 
 
 @blp.route("/tokens")
