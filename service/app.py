@@ -13,9 +13,14 @@ from service.api import clubs as clubs_api
 from service.api import disputes as disputes_api
 from service.api import games as games_api
 from service.api import ladders as ladders_api
+from service.api import notifications as notifications_api
+from service.api import profiles as profiles_api
 from service.api import rules as rules_api
+from service.api import scenarios as scenarios_api
+from service.api import seeks as seeks_api
 from service.api import systems as systems_api
 from service.api import users as users_api
+from service.api import webhooks as webhooks_api
 from service.api.errors import ArbiterApi, register_error_handlers
 from service.api.gate import install as install_gate
 from service.api.health import health
@@ -53,6 +58,11 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         campaigns_api.blp,
         disputes_api.blp,
         rules_api.blp,
+        seeks_api.blp,
+        profiles_api.blp,
+        scenarios_api.blp,
+        notifications_api.blp,
+        webhooks_api.blp,
     ):
         api.register_blueprint(blueprint)
     register_error_handlers(app)

@@ -20,12 +20,17 @@ from service.application.game_index import GameIndex
 from service.application.games import GameService
 from service.application.knowledge import KnowledgeService
 from service.application.ladders import LadderService
+from service.application.lifecycle import LifecycleService
+from service.application.notifications import NotificationProcess, NotificationService
 from service.application.ports import Broker
+from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
+from service.application.seeks import SeekService
 from service.application.services import Services
 from service.application.standings import LadderFeed
 from service.application.store import open_store
 from service.application.users import UserService
+from service.application.worker import NotificationWorker, open_process
 from service.config import Config
 from service.domain import chain
 from service.domain.systems import GamePorts
@@ -56,9 +61,17 @@ def migrate(config: Config) -> list[str]:
     with migration_lock(config):
         store = open_store(config, build_ports(config), create_tables=True)
         try:
-            return table_names(store)
+            tables = table_names(store)
         finally:
             store.close()
+        process = open_process(config, create_tables=True)  # the notification worker's tables
+        try:
+            name = process.recorder.events_table_name  # type: ignore[attr-defined]
+            if config.store == "sqlite":  # its own file: eventsourcing's SQLite names are fixed
+                name = f"{config.sqlite_file.with_name('notifications.sqlite').name}:{name}"
+            return [*tables, name]
+        finally:
+            process.close()
 
 
 def build_services(config: Config, *, snapshots: bool | None = None) -> Services:
@@ -72,7 +85,11 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         store.close()
         raise
     store.heads = SqliteHeads(config.heads_file, seal_key)  # anchored apart from the rows
-    users = UserService(store, token_lifetime=timedelta(days=config.token_days))
+    users = UserService(
+        store,
+        token_lifetime=timedelta(days=config.token_days),
+        auth_cache_seconds=config.auth_cache_seconds,
+    )
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users)
     board = RedisLeaderboard(config.redis_url) if config.redis_url else None
@@ -86,18 +103,52 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         on_club_ruling=knowledge.publish_ruling,
     )
     audit = AuditService(store, games, seal_key, store.heads)
-    return Services(
+    index = GameIndex(store)
+    ladders = LadderService(store, users, clubs, games, feed)
+    lifecycle = LifecycleService(store, games, users, clubs, ladders, index)
+    process = open_process(config, store, names=users.username, broker=broker)
+    notifications = NotificationService(
+        store,
+        process,
+        clubs=clubs,
+        secret=config.secret_key,
+        allow_private=config.webhook_allow_private,
+    )
+    svc = Services(
         config=config,
         store=store,
         registry=registry,
         broker=broker,
         users=users,
         games=games,
-        index=GameIndex(store),
+        index=index,
         clubs=clubs,
-        ladders=LadderService(store, users, clubs, games, feed),
+        ladders=ladders,
         campaigns=CampaignService(store, users, clubs, games, feed, broker),
         knowledge=knowledge,
         disputes=disputes,
         audit=audit,
+        scenarios=ScenarioLibrary(store, registry, clubs),
+        lifecycle=lifecycle,
+        seeks=SeekService(store, lifecycle),
+        notifications=notifications,
+    )
+    if config.embedded_worker:  # `arbiter serve` / `make run`: one process does it all
+        svc.worker = build_worker(svc, process=process)
+        svc.worker.start()
+    return svc
+
+
+def build_worker(svc: Services, process: NotificationProcess | None = None) -> NotificationWorker:
+    """The notification worker over ``svc``'s store (``arbiter worker``, or embedded): it also
+    records clocks that ran out (the lifecycle service's ``expire_clocks``, when there is one)."""
+    lifecycle = getattr(svc, "lifecycle", None)
+    clocks = getattr(lifecycle, "expire_clocks", None) or getattr(svc.games, "expire_clocks", None)
+    return NotificationWorker(
+        svc.config,
+        svc.store,
+        names=svc.users.username,
+        broker=svc.broker,
+        process=process,
+        clocks=clocks,
     )

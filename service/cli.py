@@ -89,7 +89,46 @@ def serve(host: str, port: int | None) -> None:
     finally:
         svc.close()
     click.echo(f"Arbiter on http://{host}:{port}/ (store: {config.store})")
+    # the notification worker runs inside the one server process (`arbiter worker` runs it apart)
+    os.environ.setdefault("ARBITER_EMBEDDED_WORKER", "true")
     run_server(host, port)
+
+
+# -- worker --------------------------------------------------------------------------------------
+@main.command()
+@click.option(
+    "--interval",
+    type=click.FloatRange(0.05, 60),
+    default=0.5,
+    show_default=True,
+    help="Seconds between rounds when there is nothing to do.",
+)
+def worker(interval: float) -> None:
+    """Deliver notifications: follow the store's log from the recorded position, e-mail
+    (ARBITER_SMTP_URL) and call webhooks, record clocks that ran out.  Run one or more beside
+    gunicorn on PostgreSQL + Redis (README); `arbiter serve` runs one inside itself."""
+    import signal
+    from dataclasses import replace
+
+    from service.bootstrap import build_services, build_worker
+
+    try:
+        config = replace(Config.from_env(), embedded_worker=False)
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
+    svc = build_services(config)
+    runner = build_worker(svc, process=svc.notifications.process)
+    signal.signal(signal.SIGTERM, lambda *_: runner._stop.set())
+    click.echo(
+        f"notification worker {runner.dispatcher.worker} (store: {config.store}, "
+        f"e-mail: {'on' if config.smtp_url else 'off: ARBITER_SMTP_URL is unset'})"
+    )
+    try:
+        runner.run(interval)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        svc.close()
 
 
 # -- db ------------------------------------------------------------------------------------------
@@ -138,11 +177,12 @@ def users() -> None:
     confirmation_prompt=True,
     help="At least 8 characters.",
 )
+@click.option("--email", default=None, help="Where notifications are e-mailed (optional).")
 @click.pass_context
 @domain_errors
-def users_add(ctx: click.Context, username: str, password: str) -> None:
+def users_add(ctx: click.Context, username: str, password: str, email: str | None) -> None:
     """Register USERNAME."""
-    user = _services(ctx).users.register(username, password)
+    user = _services(ctx).users.register(username, password, email)
     click.echo(f"added {user.username} ({user.id})")
 
 
@@ -187,7 +227,9 @@ def games() -> None:
 
 
 @games.command("list")
-@click.option("--status", type=click.Choice(["active", "ended"]), default=None)
+@click.option(
+    "--status", type=click.Choice(["invited", "active", "ended", "declined"]), default=None
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
@@ -204,6 +246,17 @@ def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
     for row in rows:
         sides = ", ".join(f"{s}: {u}" for s, u in row["sides"].items())
         click.echo(f"{row['id']}  {row['system']}/{row['scenario']}  {row['status']:6}  {sides}")
+
+
+@games.command("expire-clocks")
+@click.pass_context
+@domain_errors
+def games_expire_clocks(ctx: click.Context) -> None:
+    """Record every correspondence clock that has run out (what the worker does each minute)."""
+    touched = _services(ctx).lifecycle.expire_clocks()
+    click.echo(f"{len(touched)} game(s) with a clock that ran out")
+    for game_id in touched:
+        click.echo(game_id)
 
 
 @games.command("show")
@@ -312,17 +365,9 @@ def scenarios_check(file: str, system: str | None) -> None:
 
 
 def _check_scenario(path: Path, system: str | None, registry: Any) -> list[dict[str, str]]:
-    try:
-        declared = json.loads(path.read_text(encoding="utf-8")).get("system")
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
-        return [{"level": "error", "place": str(path), "message": f"not a JSON object: {exc}"}]
-    name = system or declared
-    checks = registry.get(name).scenario_checks if name and name in registry else None
-    if checks is not None:
-        return list(checks.check_scenario_file(str(path)))
-    from service.rules.scenario import check_file
+    from service.application.scenarios import check_path  # one path with the scenario library
 
-    return check_file(str(path))
+    return check_path(path, system, registry)
 
 
 def _attach_optional_groups() -> None:
@@ -334,6 +379,9 @@ def _attach_optional_groups() -> None:
     from service.cli_audit import attach
 
     main.add_command(rules)
+    from service.cli_scenarios import attach as attach_scenarios
+
+    attach_scenarios(scenarios)  # import, export, list: the club scenario library
     attach(main)
     from service.fuzz.cli import fuzz
 

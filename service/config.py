@@ -36,10 +36,21 @@ class Config:
     snapshot_interval: int = 100
     cache_size: int = 1000
     token_days: float = 30
+    auth_cache_seconds: float = 1.0
     store_timeout: int = 2
     streams_per_client: int = 20
     streams_max: int = 500
     testing: bool = False
+    #: notifications (README "Notifications"): e-mail, webhooks and the worker
+    smtp_url: str | None = None
+    smtp_from: str = "Arbiter <arbiter@localhost>"
+    public_url: str = "http://127.0.0.1:5000"
+    webhook_allow_private: bool = False
+    delivery_lease: float = 60
+    delivery_backoff: float = 5
+    delivery_attempts: int = 6
+    #: run the notification worker inside the web process (``arbiter serve`` sets it)
+    embedded_worker: bool = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Config:
@@ -66,9 +77,18 @@ class Config:
                 snapshot_interval=int(env.get("ARBITER_SNAPSHOT_INTERVAL", "100")),
                 cache_size=int(env.get("ARBITER_CACHE_SIZE", "1000")),
                 token_days=float(env.get("ARBITER_TOKEN_DAYS", "30")),
+                auth_cache_seconds=float(env.get("ARBITER_AUTH_CACHE_SECONDS", "1")),
                 streams_per_client=int(env.get("ARBITER_STREAMS_PER_CLIENT", "20")),
                 streams_max=int(env.get("ARBITER_STREAMS_MAX", "500")),
                 store_timeout=int(env.get("ARBITER_STORE_TIMEOUT", "2")),
+                smtp_url=env.get("ARBITER_SMTP_URL") or None,
+                smtp_from=env.get("ARBITER_SMTP_FROM") or "Arbiter <arbiter@localhost>",
+                public_url=env.get("ARBITER_PUBLIC_URL") or "http://127.0.0.1:5000",
+                webhook_allow_private=_flag(env.get("ARBITER_WEBHOOK_ALLOW_PRIVATE", "")),
+                delivery_lease=float(env.get("ARBITER_DELIVERY_LEASE", "60")),
+                delivery_backoff=float(env.get("ARBITER_DELIVERY_BACKOFF", "5")),
+                delivery_attempts=int(env.get("ARBITER_DELIVERY_ATTEMPTS", "6")),
+                embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
             )
         except ValueError as exc:
             raise ConfigError(f"bad configuration: {exc}") from exc
@@ -85,9 +105,18 @@ class Config:
             raise ConfigError("ARBITER_SNAPSHOT_INTERVAL must be 0 (off) or more")
         if not 0 < self.token_days <= 3650:
             raise ConfigError("ARBITER_TOKEN_DAYS must be more than 0 and at most 3650 (days)")
+        if not 0 <= self.auth_cache_seconds <= 60:
+            raise ConfigError("ARBITER_AUTH_CACHE_SECONDS must be from 0 (off) to 60 (seconds)")
         if self.streams_per_client < 1 or self.streams_max < 1:
             raise ConfigError(
                 "ARBITER_STREAMS_PER_CLIENT and ARBITER_STREAMS_MAX must be 1 or more"
+            )
+        if self.smtp_url and not self.smtp_url.startswith(("smtp://", "smtps://")):
+            raise ConfigError("ARBITER_SMTP_URL must look like smtp://host:port")
+        if self.delivery_lease <= 0 or self.delivery_backoff < 0 or self.delivery_attempts < 1:
+            raise ConfigError(
+                "ARBITER_DELIVERY_LEASE must be more than 0, ARBITER_DELIVERY_BACKOFF 0 or more "
+                "and ARBITER_DELIVERY_ATTEMPTS 1 or more"
             )
         if self.store_timeout < 1:
             raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")
@@ -146,6 +175,14 @@ class Config:
             if self.postgres_schema:
                 env["POSTGRES_SCHEMA"] = self.postgres_schema
         return env
+
+
+def _flag(value: str) -> bool:
+    if value.strip().lower() in ("", "0", "false", "no", "off"):
+        return False
+    if value.strip().lower() in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{value!r} is not true or false")
 
 
 def _keys_beside(var_dir: Path) -> Path:

@@ -8,6 +8,8 @@ from typing import Any
 
 from flask import Blueprint, render_template, session
 
+from service.api.compression import gzip_text
+
 HERE = Path(__file__).parent
 
 
@@ -24,6 +26,7 @@ def create_blueprint() -> Blueprint:
         static_folder=str(HERE / "static"),
         static_url_path="/static",
     )
+    blp.after_request(gzip_text)  # pages, scripts and the stylesheet go gzipped
 
     @blp.get("/")
     def home() -> str:
@@ -49,6 +52,14 @@ def create_blueprint() -> Blueprint:
     def club(club: str) -> str:
         return _page("club.html", club=club)
 
+    @blp.get("/clubs/<club>/scenarios")
+    def club_scenarios(club: str) -> str:  # the club's scenario library (docs/scenario-library.md)
+        return _page("scenario_editor.html", club=club, scenario="")
+
+    @blp.get("/club-scenarios/<scenario>")
+    def scenario_editor(scenario: str) -> str:
+        return _page("scenario_editor.html", club="", scenario=scenario)
+
     @blp.get("/ladders/<ladder_id>")
     def ladder(ladder_id: str) -> str:
         return _page("ladder.html", ladder_id=ladder_id)
@@ -56,6 +67,22 @@ def create_blueprint() -> Blueprint:
     @blp.get("/campaigns/<campaign_id>")
     def campaign(campaign_id: str) -> str:
         return _page("campaign.html", campaign_id=campaign_id)
+
+    @blp.get("/archive")
+    def archive() -> str:
+        return _page("archive.html")
+
+    @blp.get("/seeks")
+    def seeks() -> str:
+        return _page("seeks.html")
+
+    @blp.get("/users/<username>")
+    def profile(username: str) -> str:
+        return _page("profile.html", username=username)
+
+    @blp.get("/settings")
+    def settings() -> str:
+        return _page("settings.html")
 
     @blp.get("/rules")
     def rules() -> str:

@@ -7,10 +7,12 @@ from typing import Any
 
 from flask import Response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.api import schemas
 from service.api.auth import optional_user, require_user, services
+from service.api.blueprint import Blueprint
+from service.api.compression import gzip_json
+from service.api.scenarios import game_source
 from service.api.stream import game_plan, respond
 from service.application.events import export_lines
 from service.domain.errors import Invalid
@@ -18,6 +20,7 @@ from service.domain.errors import Invalid
 blp = Blueprint(
     "games", __name__, url_prefix="/api/games", description="Games, commands and events"
 )
+blp.after_request(gzip_json)  # large JSON (action lists, event pages) goes gzipped
 
 
 @blp.route("")
@@ -27,10 +30,18 @@ class Games(MethodView):
     def get(self, args: dict[str, Any]) -> list[dict[str, Any]]:
         """Games, newest first (``mine=true``: the caller's)."""
         svc = services()
-        user = require_user() if args["mine"] else optional_user()
-        rows = svc.index.games(
-            user_id=str(user.id) if args["mine"] and user else None, status=args["status"]
-        )
+        wants_user = args["mine"] or args["invited"] or args["claimed"]
+        user = require_user() if wants_user else optional_user()
+        if args["invited"] and user is not None:  # the invitations waiting for the caller
+            rows = svc.lifecycle.invitations(user)
+        elif args["claimed"] and user is not None:  # claims on time the caller may decide
+            rows = svc.lifecycle.claims(user)
+        else:
+            rows = svc.index.games(
+                user_id=str(user.id) if args["mine"] and user else None, status=args["status"]
+            )
+        if args["public"] is not None:
+            rows = [row for row in rows if row.get("public", False) == args["public"]]
         for row in rows:
             row["sides"] = {side: svc.users.username(uid) for side, uid in row["sides"].items()}
             if args["mine"]:  # whose turn it is, for the caller's own (few) games
@@ -48,15 +59,26 @@ class Games(MethodView):
     @blp.arguments(schemas.GameCreate)
     @blp.response(201, schemas.GameOut)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create a game of a rules system's scenario, binding each side to a user."""
+        """Create a game of a rules system's scenario, binding each side to a user.  Naming any
+        user but you makes an invitation (``status`` ``invited``): play starts when every named
+        player has accepted (``…/accept``).  A game whose sides are all yours starts at once;
+        ``"invite": false`` naming someone else is a 403 naming ``invite``."""
         user = require_user()
-        games = services().games
-        game = games.create(
+        svc = services()
+        games = svc.games
+        game = svc.lifecycle.create(
             system=body["system"],
             scenario=body["scenario"],
             sides=body["sides"],
             options=body["options"],
             creator=user,
+            invite=body["invite"],
+            club=body["club"],
+            ladder=body["ladder"],
+            clock=body["clock"],
+            public=body["public"],
+            takeback=body["takeback"],
+            source=game_source(body),  # a club scenario's version (service/api/scenarios.py)
         )
         return games.view(game, games.viewer_side(game, user, None))
 
@@ -198,3 +220,78 @@ class Stream(MethodView):
         if not 1 <= window <= 600:
             raise Invalid("window must be 1 to 600 seconds", {"window": ["1 to 600 seconds"]})
         return respond(game_plan(services(), game.id, since=since, window=window))
+
+
+# -- the game's life: invitations, resignation, draws, claims on time, vacations ---------------------
+def _as_caller(game: Any) -> dict[str, Any]:
+    games = services().games
+    return games.view(game, games.viewer_side(game, require_user(), None))
+
+
+@blp.route("/<game_id>/accept")
+class Accept(MethodView):
+    @blp.response(200, schemas.GameOut)
+    def post(self, game_id: str) -> dict[str, Any]:
+        """Accept your invitation to this game; it starts when every invited player has accepted
+        (403 naming ``user`` when the invitation is not yours, 409 when there is none)."""
+        return _as_caller(services().lifecycle.accept(game_id, require_user()))
+
+
+@blp.route("/<game_id>/decline")
+class Decline(MethodView):
+    @blp.response(200, schemas.GameOut)
+    def post(self, game_id: str) -> dict[str, Any]:
+        """Decline your invitation: the game never starts (no result, no rating)."""
+        return _as_caller(services().lifecycle.decline(game_id, require_user()))
+
+
+@blp.route("/<game_id>/resign")
+class Resign(MethodView):
+    @blp.arguments(schemas.SideIn)
+    @blp.response(200, schemas.GameOut)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Resign: the game ends, your opponent wins (``result.reason`` ``resignation``) and the
+        dice seed is revealed."""
+        return _as_caller(services().lifecycle.resign(game_id, require_user(), body["side"]))
+
+
+@blp.route("/<game_id>/draw")
+class Draw(MethodView):
+    @blp.arguments(schemas.DrawIn)
+    @blp.response(200, schemas.GameOut)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Offer a draw, or accept or decline your opponent's offer (an accepted draw ends the game,
+        ``result.reason`` ``agreement``).  Offering twice is a 409 naming ``draw``."""
+        done = services().lifecycle.draw(game_id, require_user(), body["action"], body["side"])
+        return _as_caller(done)
+
+
+@blp.route("/<game_id>/claim")
+class Claim(MethodView):
+    @blp.arguments(schemas.SideIn)
+    @blp.response(200, schemas.GameOut)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Claim the game from an opponent whose clock has run out: they lose on time."""
+        return _as_caller(services().lifecycle.claim(game_id, require_user(), body["side"]))
+
+
+@blp.route("/<game_id>/claim/decision")
+class ClaimDecision(MethodView):
+    @blp.arguments(schemas.ClaimDecisionIn)
+    @blp.response(200, schemas.GameOut)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """An arbiter decides a claim on time (the ``arbiter`` timeout policy): ``forfeit`` ends the
+        game against the late side, ``continue`` gives it a whole allowance again."""
+        svc = services()
+        done = svc.lifecycle.decide_claim(game_id, require_user(), body["decision"], body["note"])
+        return svc.games.view(done, None)
+
+
+@blp.route("/<game_id>/vacation")
+class Vacation(MethodView):
+    @blp.arguments(schemas.VacationIn)
+    @blp.response(200, schemas.GameOut)
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Take ``days`` of vacation: your clock stands still for them (from the game's allowance)."""
+        done = services().lifecycle.vacation(game_id, require_user(), body["days"], body["side"])
+        return _as_caller(done)

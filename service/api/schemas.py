@@ -29,6 +29,12 @@ class UserCreate(Strict):
     password = fields.String(
         required=True, load_only=True, validate=validate.Length(min=8, max=200)
     )
+    email = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=254),
+        metadata={"description": "where notifications are e-mailed (optional)"},
+    )
 
 
 class Credentials(Strict):
@@ -58,7 +64,16 @@ class SessionOut(Schema):
 
 class GameCreate(Strict):
     system = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    scenario = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    scenario = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=80),
+        metadata={"description": "a system's scenario, or a club scenario's id"},
+    )
+    scenario_version = fields.Integer(
+        strict=True,
+        validate=db_range(1),
+        metadata={"description": "the club scenario's published version (default: the latest)"},
+    )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     sides = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=40)),
@@ -67,6 +82,71 @@ class GameCreate(Strict):
         validate=validate.Length(min=1, max=8),
         metadata={"description": "side -> username"},
     )
+    invite = fields.Boolean(
+        load_default=True,
+        metadata={
+            "description": "always true: every named player but you must accept before play "
+            "starts (false naming another player is a 403)"
+        },
+    )
+    club = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=80),
+        metadata={"description": "a club (id or name): its arbiters resolve the disputes"},
+    )
+    ladder = fields.String(
+        load_default=None, metadata={"description": "a ladder id: the result is rated there"}
+    )
+    clock = fields.Dict(
+        load_default=None,
+        metadata={"description": '{"kind": "per-turn"|"per-move", "days", "vacation_days"}'},
+    )
+    public = fields.Boolean(load_default=False, metadata={"description": "listed for spectators"})
+    takeback = fields.String(load_default=None, metadata={"description": "never, casual, always"})
+
+
+class SideIn(Strict):
+    side = fields.String(load_default=None, validate=validate.Length(min=1, max=40))
+
+
+class DrawIn(SideIn):
+    action = fields.String(required=True, metadata={"description": "offer, accept or decline"})
+
+
+class ClaimDecisionIn(Strict):
+    decision = fields.String(required=True, metadata={"description": "forfeit or continue"})
+    note = fields.String(load_default="", validate=validate.Length(max=2000))
+
+
+class VacationIn(SideIn):
+    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=365))
+
+
+class SeekCreate(Strict):
+    system = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    scenario = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    side = fields.String(
+        load_default=None, metadata={"description": "your side (default: the first)"}
+    )
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    club = fields.String(load_default=None, metadata={"description": "only its members may join"})
+    clock = fields.Dict(load_default=None)
+    public = fields.Boolean(load_default=False)
+
+
+class SeekOut(Schema):
+    id = fields.String()
+    by = fields.String()
+    system = fields.String()
+    scenario = fields.String()
+    title = fields.String(metadata={"description": "the scenario's title"})
+    side = fields.String()
+    club = fields.String(allow_none=True)
+    club_name = fields.String(allow_none=True)
+    clock = fields.Dict(allow_none=True)
+    status = fields.String()
+    game = fields.String(allow_none=True)
+    opened_at = fields.String()
 
 
 class CommandIn(Strict):
@@ -96,7 +176,17 @@ class SideArgs(Lenient):
 
 class GameListArgs(Lenient):
     mine = fields.Boolean(load_default=False)
-    status = fields.String(load_default=None, validate=validate.OneOf(["active", "ended"]))
+    status = fields.String(
+        load_default=None, validate=validate.OneOf(["invited", "active", "ended", "declined"])
+    )
+    invited = fields.Boolean(
+        load_default=False, metadata={"description": "the games waiting for the caller's answer"}
+    )
+    public = fields.Boolean(load_default=None, metadata={"description": "public games only"})
+    claimed = fields.Boolean(
+        load_default=False,
+        metadata={"description": "games whose claim on time waits for the caller as an arbiter"},
+    )
 
 
 class EventsArgs(Lenient):
@@ -133,6 +223,18 @@ class GameOut(Schema):
     )
     disputes = fields.Dict(metadata={"description": "dispute id -> {seq, side, status}"})
     paused_by = fields.String(allow_none=True)
+    invitation = fields.Dict(
+        allow_none=True,
+        metadata={"description": "who must still accept (names), who accepted, who declined"},
+    )
+    draw_offer = fields.Dict(allow_none=True, metadata={"description": "the pending draw offer"})
+    claim = fields.Dict(
+        allow_none=True, metadata={"description": "a claim on time waiting for an arbiter"}
+    )
+    clock = fields.Dict(
+        allow_none=True,
+        metadata={"description": "config, per side remaining_seconds/running/vacation; running"},
+    )
     labels = fields.Dict()
     created_at = fields.String()
     updated_at = fields.String()
@@ -157,6 +259,11 @@ class GameSummary(Schema):
     status = fields.String()
     result = fields.Dict(allow_none=True)
     created_at = fields.String()
+    ended_at = fields.String()
+    club = fields.String(allow_none=True)
+    ladder = fields.String(allow_none=True)
+    public = fields.Boolean()
+    timed = fields.Boolean()
 
 
 class EventOut(Schema):
@@ -253,4 +360,9 @@ class SystemOut(Schema):
     )
     commands = fields.List(
         fields.Dict(), metadata={"description": "each declared command: type, phases, fields"}
+    )
+    side_colours = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "each side's counter colour as its rulebook prints it"},
     )

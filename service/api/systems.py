@@ -6,14 +6,16 @@ from typing import Any
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from service.api import schemas
 from service.api.auth import services
+from service.api.blueprint import Blueprint
+from service.api.compression import gzip_json
 from service.domain.errors import Invalid, NotFound
 from service.rules.base import Drawing, InvalidCommand, RulesSystem
 
 blp = Blueprint("systems", __name__, url_prefix="/api", description="Rules systems and scenarios")
+blp.after_request(gzip_json)  # a map (Merida: 1,118 hexes) goes gzipped
 
 
 def system_json(system: RulesSystem) -> dict[str, Any]:
@@ -24,6 +26,7 @@ def system_json(system: RulesSystem) -> dict[str, Any]:
         "tables": sorted(system.drawing.tables()) if system.drawing else [],
         "scenarios": [s.as_dict() for s in system.scenarios()],
         "capabilities": capabilities(system),
+        "side_colours": dict(system.side_colours),
         "commands": [spec.describe() for spec in system.commands],
     }
 
@@ -68,6 +71,9 @@ class Board(MethodView):
     def get(self, name: str, scenario: str) -> Any:
         """The scenario's map as data for drawing: hexes with centres and terrain, hexsides, places."""
         system = services().games.system(name)
+        ref, at, version = scenario.partition("@")
+        if at and version.isdigit():  # a club scenario's version a game pinned (scenario library)
+            return services().scenarios.game_board(ref, int(version))
         if scenario not in {s.id for s in system.scenarios()}:
             raise NotFound(
                 f"no scenario {scenario!r} in {name}", {"scenario": ["unknown scenario"]}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
@@ -12,7 +13,10 @@ from service.application.game_index import GameIndex
 from service.application.games import GameService
 from service.application.knowledge import KnowledgeService
 from service.application.ladders import LadderService
+from service.application.lifecycle import LifecycleService
 from service.application.ports import Broker
+from service.application.scenarios import ScenarioLibrary
+from service.application.seeks import SeekService
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.config import Config
@@ -34,8 +38,20 @@ class Services:
     knowledge: KnowledgeService
     disputes: DisputeService
     audit: AuditService
+    scenarios: ScenarioLibrary
+    lifecycle: LifecycleService
+    seeks: SeekService
+
+    #: (fields with defaults stay last) ``NotificationService`` and, when the notification
+    #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``
+    notifications: Any = None
+    worker: Any = None
 
     def close(self) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+        if self.notifications is not None:
+            self.notifications.process.close()
         self.knowledge.close()
         if self.store.heads is not None:
             self.store.heads.close()

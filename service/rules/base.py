@@ -25,12 +25,13 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from service.rules.actions import Actions
     from service.rules.declare import Commands, Events
-    from service.rules.rulebook import Conflict, RulebookSpec
+    from service.rules.rulebook import Conflict, Link, RulebookSpec
 
 JSON = Any
 State = dict[str, Any]
@@ -163,6 +164,19 @@ class ScenarioChecks(Protocol):
     def check_scenario_file(self, path: str) -> list[dict[str, str]]: ...
 
 
+class CustomScenarios(Protocol):
+    """Capability: games from a scenario document a club entered (docs/scenario-library.md).
+    The document is checked by ``scenario_checks`` first (one code path with ``arbiter scenarios
+    check``); this builds the state before the first command from it, options merged over the
+    document's defaults.  Raises :class:`ScenarioError` for a bad document or options."""
+
+    def initial_state_from(
+        self, document: Mapping[str, Any], options: Mapping[str, Any]
+    ) -> State: ...
+
+    def default_options_from(self, document: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Rulebook:
     """Capability: the game's rulebook for the knowledge base (see :mod:`service.rules.rulebook`)
@@ -174,6 +188,8 @@ class Rulebook:
     corpus_file: str
     spec: RulebookSpec
     conflicts: tuple[Conflict, ...] = ()
+    #: which entries (sections, charts, conflicts) each event type links to, and why
+    links: tuple[Link, ...] = ()
 
 
 class Names:
@@ -237,11 +253,16 @@ class RulesSystem(ABC):
     commands: Commands
     events: Events
 
+    #: each side's counter colour as its rulebook prints it (``{"nationalist": "blue"}``: a CSS
+    #: colour name); a side not listed gets the page's palette
+    side_colours: Mapping[str, str] = MappingProxyType({})
+
     # -- capabilities (declared) ----------------------------------------------------------------
     hidden_information: bool = False
     previews: Previews | None = None
     drawing: Drawing | None = None
     scenario_checks: ScenarioChecks | None = None
+    custom_scenarios: CustomScenarios | None = None
     rulebook: Rulebook | None = None
 
     # -- the core: scenarios ---------------------------------------------------------------------
