@@ -24,9 +24,11 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
+from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.system import ProcessApplication
 from eventsourcing.utils import get_topic
 
+from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.application.store import ArbiterStore, LogFollower
 from service.config import Config
@@ -147,6 +149,14 @@ class NotificationProcess(ProcessApplication[UUID]):
         self.public_url = public_url.rstrip("/")
         self._active: dict[str, tuple[int, set[str]]] = {}  # game -> (version, active users)
         self._published: list[tuple[str, dict[str, Any]]] = []
+
+    def construct_factory(self, env: Any) -> InfrastructureFactory:
+        """eventsourcing's factory, failing fast like the main store's (``availability``): a
+        worker that starts while PostgreSQL is down boots and answers 503 until it is back,
+        instead of failing to boot (which makes gunicorn stop every worker)."""
+        factory = super().construct_factory(env)
+        fail_fast(factory, float(env.get("POSTGRES_CONNECT_TIMEOUT") or 2))
+        return factory
 
     # -- eventsourcing's hooks ----------------------------------------------------------------------
     def process_event(self, domain_event: Any, tracking: Any) -> None:

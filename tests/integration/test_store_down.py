@@ -120,3 +120,40 @@ def test_a_long_outage_never_holds_a_request(outage: tuple[TcpProxy, Flask]) -> 
         assert r.status_code == 503, r.get_json()
         assert time.monotonic() < deadline, "no recovery after the outage"
         time.sleep(0.2)
+
+
+def test_a_worker_that_starts_while_the_store_is_down_boots_and_recovers(
+    tmp_path: Path, index_template: Path
+) -> None:
+    """gunicorn stops every worker when one fails to boot: a worker (re)started during an outage
+    must come up, answer 503, and serve once the database is back -- the notification process's
+    store included (it opens its own PostgreSQL recorder)."""
+    with postgres_database() as dbname:
+        proxy = TcpProxy(PG["port"], PG["host"])
+        proxy.start()
+        config = make_config(
+            tmp_path,
+            store="postgres",
+            postgres_dbname=dbname,
+            postgres_host="127.0.0.1",
+            postgres_port=proxy.port,
+            postgres_user=PG["user"],
+        )
+        shutil.copytree(index_template, config.index_dir)
+        migrate(config)
+        proxy.stop()
+        app = create_app(config)  # the database is unreachable while the worker starts
+        try:
+            client = app.test_client()
+            response, took = timed(
+                lambda: client.post("/api/users", json={"username": "dora", "password": "pw-pw-pw"})
+            )
+            assert response.status_code == 503 and took < FAST
+            assert response.get_json()["error"] == "unavailable"
+            proxy.start()
+            r = client.post("/api/users", json={"username": "dora", "password": "pw-pw-pw"})
+            assert r.status_code == 201, r.get_json()
+            assert client.get("/api/me/notifications").status_code == 401  # the route is alive
+        finally:
+            proxy.stop()
+            app.extensions["arbiter"].close()
