@@ -83,6 +83,46 @@ def test_merida_attack_previewed_then_resolved_on_the_same_column(
 BACKBONE = {"allied": "ike", "spanish": "paco"}
 
 
+def test_merida_move_previewed_with_its_cost_and_the_zoc_it_stops_in(
+    api: ApiHelper, client: FlaskClient
+) -> None:
+    """Issue 16: a move's preview gives its cost hex by hex (TEC) and what it triggers (rule 7: it
+    stops in the guerrilla's ZOC; rule 8: it must attack), nothing written; a bad or refused move
+    is a 4xx naming the field or the rule."""
+    game_id = api.create_game("merida", "merida-1938", MERIDA)["id"]
+    for unit, hex_ in (("r-68-div-4", "AC10"), ("r-37-div-4", "Y7")):
+        r = api.command(
+            game_id, "rojo", {"type": "deploy", "unit": unit, "hex": hex_}, side="republican"
+        )
+        assert r.status_code == 201, r.get_json()
+    assert api.command(game_id, "rojo", {"type": "end_phase"}, side="republican").status_code == 201
+    move = {"type": "move", "units": ["n-1-21-div", "n-2-21-div"], "path": ["AA3", "Z3", "Y3"]}
+    version = api.game(game_id, "franco")["version"]
+    r = preview(client, api, game_id, "franco", "nationalist", move)
+    assert r.status_code == 200, r.get_json()
+    shown = r.get_json()
+    assert shown["type"] == "move" and shown["costs"] and shown["text"]
+    assert all(e["rule"] == "TEC" and e["steps"][-1]["hex"] == "Y3" for e in shown["costs"])
+    rules = [c["rule"] for c in shown["consequences"]]
+    assert "7" in rules, shown["consequences"]
+    assert all(
+        isinstance(c["text"], str) and "n-1-21" not in c["text"] for c in shown["consequences"]
+    )
+    assert api.game(game_id, "franco")["version"] == version  # nothing written
+
+    bad = preview(client, api, game_id, "franco", "nationalist", {**move, "path": ["AA3"]})
+    assert bad.status_code == 400 and "command.path" in bad.get_json()["details"]
+    refused = preview(
+        client, api, game_id, "franco", "nationalist", {**move, "path": ["AA3", "Y3"]}
+    )
+    assert refused.status_code == 422 and refused.get_json()["details"]["rule"] == ["5"]
+
+    assert api.command(game_id, "franco", move, side="nationalist").status_code == 201
+    events = api.events(game_id, "franco", after=version)
+    moved = next(e for e in events if e["type"] == "UnitsMoved")["payload"]["data"]
+    assert moved["costs"] == {u: e["cost"] for e in shown["costs"] for u in e["units"]}
+
+
 def _backbone_step(game: dict[str, Any], side: str, moved: bool) -> dict[str, Any]:
     step = game["phase"]["phase"]
     if step in ("deployment", "allied_deployment"):

@@ -39,8 +39,9 @@ def board(scenario_id: str) -> dict[str, Any]:
 
 
 def tables() -> dict[str, Any]:
-    """The CRT (16.6) and the data tables the rules read, as the API serves them."""
-    named = ("terrain", "weather", "strait", "supports", "events", "replacements")
+    """The CRT (16.6), the data tables the rules read and the sequence of play (8.2: each step
+    with the ids ``phase`` reports during it), as the API serves them."""
+    named = ("terrain", "weather", "strait", "supports", "events", "replacements", "sequence")
     return {"crt": crt_table(), **{name: load(name) for name in named}}
 
 

@@ -41,6 +41,7 @@ def all_tables() -> dict[str, Any]:
     out["terrain"] = tables.terrain()
     out["game"] = tables.game()
     out["placeholders"] = [p.as_dict() for p in tables.placeholders()]
+    out["sequence"] = tables.table("sequence")  # 2: the steps, with the phase ids ``phase`` reports
     return out
 
 

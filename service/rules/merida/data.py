@@ -72,7 +72,8 @@ def victory_level(points: int) -> dict[str, Any]:
 
 def tables() -> dict[str, Any]:
     """The printed tables as data for clients: the CRT and its results, the TEC, the movement,
-    victory and air tables."""
+    victory and air tables, and the sequence of play (rule 4: each step with its phase id as
+    ``phase`` reports it, ``automatic`` when the server runs it)."""
     crt = load("crt")
     return {
         "crt": {
@@ -85,4 +86,5 @@ def tables() -> dict[str, Any]:
         "victory_points": load("victory")["points"],
         "victory_levels": load("victory")["levels"],
         "air": load("air")["availability"],
+        "sequence": load("sequence"),
     }

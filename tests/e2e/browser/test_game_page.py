@@ -180,9 +180,35 @@ def test_a_merida_movement_on_a_zoomable_board(
     # a hex that is no destination says why
     page.locator('.hex[data-hex="AA3"] polygon').dispatch_event("click")
     expect(page.locator("#hex-why")).to_contain_text("not a legal destination for 1/21 Div")
+    # a destination in the guerrilla's ZOC at Medellin (X3): before Confirm the page says the move
+    # must stop there (rule 7) and oblige an attack (rule 8), from the server's preview
+    page.locator('.mark[data-hex="Y3"]').click()
+    warned = page.locator("#selection .consequences-list")
+    expect(warned).to_contain_text("must stop there (rule 7)")
+    expect(warned).to_contain_text("(rule 8)")
+    page.locator("#selection").screenshot(path=shots / "move-preview-zoc.png")
     # the move itself
     page.locator('.mark[data-hex="Z3"]').click()
     expect(page.locator("#selection")).to_contain_text("→ Z3")
+    # before Confirm: the server's preview of the move, its cost hex by hex (TEC) and anything it
+    # would trigger (rules 6, 7, 8, 10), as the API gives it
+    t = next(
+        t for t in merida.actions("franco")["actions"] if t["label"].startswith("Move 1/21 Div (")
+    )
+    units = (
+        t["fixed"].get("units") or t["choose"]["units"]["some_of"][: t["choose"]["units"]["min"]]
+    )
+    shown = requests.post(
+        f"{server.url}/api/games/{merida.id}/preview",
+        json={"command": {"type": "move", "units": units, "path": ["AA3", "Z3"]}},
+        headers=server.user("franco"),
+    ).json()
+    costs = page.locator("#selection .move-costs")
+    expect(costs).to_contain_text(shown["costs"][0]["text"])
+    expect(costs).to_contain_text("(TEC)")
+    for item in shown["consequences"]:
+        expect(page.locator("#selection .consequences-list")).to_contain_text(item["text"])
+    page.locator("#selection").screenshot(path=shots / "move-preview.png")
     # a live update (another order of this side, from another window) keeps the order being entered
     other = next(
         t for t in merida.actions("franco")["actions"] if t["label"] == "Move 102 Div (tactical)"
@@ -202,6 +228,15 @@ def test_a_merida_movement_on_a_zoomable_board(
     # the tables and the rules drawer
     page.locator('details.aid[data-table="crt_results"] summary').click()
     expect(page.locator('details.aid[data-table="crt_results"]')).to_contain_text("Exchange")
+    # the sequence of play (rule 4) as a player aid, the current phase (C, movement) marked
+    page.locator('details.aid[data-table="sequence"] summary').click()
+    sequence = page.locator('details.aid[data-table="sequence"] table.sequence')
+    expect(sequence.locator("tbody tr")).to_have_count(8)
+    current = sequence.locator('tr[aria-current="step"]')
+    expect(current).to_have_count(1)
+    expect(current).to_have_attribute("data-phases", "movement")
+    expect(current).to_contain_text("Movement (now)")
+    page.locator('details.aid[data-table="sequence"]').screenshot(path=shots / "sequence.png")
     page.locator("#rules-q").fill("retreat")
     expect(page.locator("#rules-results .rules-group").first).to_be_visible()
     assert_words_only(page, "the game page")
@@ -287,10 +322,22 @@ def test_the_phone_bottom_sheet(browser: Any, server: Server, shots: Path) -> No
     # the map comes back into view above the sheet with the unit in it
     counter = page.locator('.counter[data-unit="n-1-21-div"]').bounding_box()
     assert counter and 0 <= counter["y"] < box["y"]
+    page.locator('.mark[data-hex="Y3"]').click()
+    # the move's preview in the sheet: its cost and the ZOC it stops in (rule 7), before Confirm
+    expect(page.locator("#selection .move-costs")).to_contain_text("MP")
+    expect(page.locator("#selection .consequences-list")).to_contain_text("(rule 7)")
+    page.screenshot(path=shots / "move-preview-phone.png")
     page.locator('.mark[data-hex="Z3"]').click()
     page.get_by_role("button", name="Confirm: Move 1/21 Div (tactical) to Z3").click()
     expect(page.locator('.stack[data-hex="Z3"] .counter[data-unit="n-1-21-div"]')).to_have_count(1)
     doc_shot(page, shots, "game-phone.png")
+    # the sequence of play (rule 4) in the aids, the movement phase marked, fitting the phone
+    page.locator('details.aid[data-table="sequence"] summary').click()
+    now = page.locator('details.aid[data-table="sequence"] tr[aria-current="step"]')
+    expect(now).to_have_attribute("data-phases", "movement")
+    now.scroll_into_view_if_needed()
+    page.screenshot(path=shots / "sequence-phone.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # the handle folds the sheet down to its title
     page.locator("#sheet-handle").click()
     expect(page.locator("#sheet-body")).to_be_hidden()

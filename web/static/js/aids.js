@@ -62,8 +62,46 @@ export function gridTable(table, { column = null, roll = null, caption = null } 
   );
 }
 
+// A sequence of play ({rule, source, note, steps: [{step, phases, name, who, text, automatic}]},
+// `phases` the ids the game's phase reports during that step), the step of the current phase marked.
+export function sequenceTable(data, current = null) {
+  return [
+    data.note ? h("p", { class: "note" }, data.note) : null,
+    h(
+      "table",
+      { class: "aid sequence" },
+      h("caption", {}, data.source || `Sequence of play${data.rule ? ` (rule ${data.rule})` : ""}`),
+      h("thead", {}, h("tr", {}, ["Step", "Phase", "What happens"].map((c) => h("th", { scope: "col" }, c)))),
+      h(
+        "tbody",
+        {},
+        data.steps.map((s) =>
+          h(
+            "tr",
+            { "data-phases": (s.phases || []).join(" ") },
+            h("th", { scope: "row" }, s.step || ""),
+            h("td", {}, s.name || "", h("span", { class: "now-mark" }, " (now)"), s.who ? h("span", { class: "who" }, s.who) : ""),
+            h("td", {}, s.text || "", s.automatic ? h("em", {}, " The server runs this step.") : ""),
+          ),
+        ),
+      ),
+    ),
+  ].filter(Boolean);
+}
+
+// Mark the current phase in every sequence-of-play table inside `box`.
+export function markPhase(box, phase) {
+  for (const row of box.querySelectorAll("table.sequence tr[data-phases]")) {
+    const now = Boolean(phase) && row.dataset.phases.split(" ").includes(phase);
+    row.classList.toggle("current", now);
+    if (now) row.setAttribute("aria-current", "step");
+    else row.removeAttribute("aria-current");
+  }
+}
+
 // Any table the server serves, drawn by its shape.
 export function anyTable(data) {
+  if (data && Array.isArray(data.steps)) return sequenceTable(data);
   if (data && Array.isArray(data.columns) && Array.isArray(data.rows)) return gridTable(data);
   if (Array.isArray(data)) return h("ul", {}, data.map((x) => h("li", {}, valueWords(x))));
   if (data && typeof data === "object") {
@@ -82,8 +120,9 @@ export function anyTable(data) {
 
 const objectCells = (v) => h("dl", { class: "aid-cells" }, Object.entries(v).map(([k, x]) => [h("dt", {}, humanize(k)), h("dd", {}, valueWords(x))]));
 
-// The aids box: one disclosure per table, loaded when opened.
-export function aidTables(box, system) {
+// The aids box: one disclosure per table, loaded when opened; `phase()` gives the phase to mark
+// in the sequence of play (markPhase marks it again when the game moves on).
+export function aidTables(box, system, { phase = () => null } = {}) {
   const names = system.tables || [];
   if (!names.length) return clear(box, h("p", {}, "This game serves no tables."));
   clear(
@@ -96,6 +135,7 @@ export function aidTables(box, system) {
         const data = await loadTable(system, name);
         details.dataset.loaded = "true";
         clear(body, data === null ? h("p", {}, "Not available.") : anyTable(data));
+        markPhase(body, phase());
       });
       return details;
     }),

@@ -120,24 +120,29 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
       return;
     }
     const crt = await table(system, tableName(system, preview, cmd));
-    if (mine === asked) clear(box, previewView(preview, crt));
+    if (mine === asked) clear(box, previewView(preview, crt), consequencesView(preview));
   } catch (err) {
     if (mine === asked) clear(box, quiet ? null : h("p", {}, `No preview: ${explain(err)}. The server still checks every rule when you confirm.`));
   }
 }
 
-// A preview of an order that is not a combat: what it would trigger automatically (a retreat out
-// of command, an overrun, a forced combat), in the server's words with the rule, before Confirm.
+// A preview of an order that is not a combat: what it costs (a move's movement points, hex by hex)
+// and what it would trigger automatically (a retreat out of command, an overrun, a forced combat),
+// in the server's words with the rule, before Confirm.
 export function consequencesView(preview) {
   const items = [...(preview.consequences || []), ...(preview.triggers || []), ...(preview.warnings || [])];
   const text = (c) => (typeof c === "string" ? c : c.text || c.words || c.reason || valueWords(c));
-  if (!items.length) return preview.text ? h("p", {}, preview.text) : null;
-  return h(
-    "div",
-    { class: "note consequences-list" },
-    h("strong", {}, "This order will also: "),
-    h("ul", {}, items.map((c) => h("li", {}, text(c), c.rule ? h("span", { class: "rule" }, ` (rule ${c.rule})`) : ""))),
-  );
+  const rule = (c) => (c.rule ? h("span", { class: "rule" }, ` (${/^\d/.test(c.rule) ? "rule " : ""}${c.rule})`) : "");
+  const costs = (preview.costs || []).filter((c) => c && c.text);
+  const parts = [];
+  if (costs.length) {
+    parts.push(h("div", { class: "note move-costs" }, h("strong", {}, "Movement points: "), h("ul", {}, costs.map((c) => h("li", {}, c.text, rule(c))))));
+  }
+  if (items.length) {
+    parts.push(h("div", { class: "note consequences-list" }, h("strong", {}, "This order will also: "), h("ul", {}, items.map((c) => h("li", {}, text(c), rule(c))))));
+  }
+  if (!parts.length) return preview.text ? h("p", {}, preview.text) : null;
+  return parts;
 }
 
 // The outcome of an order, in place: each rules event in the server's sentence; for a combat (an

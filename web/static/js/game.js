@@ -3,7 +3,7 @@
 import { follow } from "./live.js";
 import { api, ApiError, currentUser, explain } from "./api.js";
 import { blockedWords, command, interpret, needsForm } from "./actions.js";
-import { aidTables, loadTable, rulesDrawer } from "./aids.js";
+import { aidTables, loadTable, markPhase, rulesDrawer } from "./aids.js";
 import { BoardView, describeCounter, featureMark, sideClass, terrainColour } from "./board.js";
 import { attackPanel, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, picksOf } from "./compose.js";
@@ -314,9 +314,16 @@ function render() {
   renderSelection();
   renderResult();
   renderGeneral();
+  markPhase($("aid-tables"), shownPhase());
   renderLog();
   disputesBox($("disputes"), st.game, st.events);
   diceBox($("dice"), st.game, id);
+}
+
+// The phase of the version shown (now, or the past version being viewed), for the sequence of play.
+function shownPhase() {
+  const p = (live() ? st.game.phase : st.shown && st.shown.phase) || {};
+  return p.phase || null;
 }
 
 // The turn line of a past version: which version, and the turn and phase it was then.
@@ -680,7 +687,7 @@ async function main() {
     $("board").style.display = "none";
     $("no-map").hidden = false;
   }
-  aidTables($("aid-tables"), system);
+  aidTables($("aid-tables"), system, { phase: shownPhase });
   rulesDrawer({ form: $("rules-search"), input: $("rules-q"), results: $("rules-results"), system });
   $("aids-link").addEventListener("click", (ev) => {
     ev.preventDefault();

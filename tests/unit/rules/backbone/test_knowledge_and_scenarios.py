@@ -105,3 +105,25 @@ def test_combat_preview_invalid_situations() -> None:
             {"attacker_side": "allied", "attackers": [], "defenders": []}
         )
     assert "attackers" in err.value.details
+
+
+def test_8_2_sequence_of_play_is_the_rulebook_s_with_the_steps_the_game_reports() -> None:
+    """8.2: the administrative phase's segments, then the Allied and Spanish sub-phases, in the
+    rulebook's words; every step the turn goes through (``sequence.turn_steps``) is on one row."""
+    from service.rules.backbone import sequence
+
+    corpus = Path(__file__).parents[4] / "faq" / "corpus" / "operation-backbone.txt"
+    text = corpus.read_text(encoding="utf-8")
+    start = text.index("8.2. Game sequence")
+    rule = text[start : text.index("9. Headquarters", start)]
+    table = SYSTEM.drawing.tables()["sequence"]
+    assert table["rule"] == "8.2" and table["note"].split(". ")[0].lower() in rule.lower()
+    for step in table["steps"]:
+        assert step["text"] in rule, step["name"]
+    listed = [p for s in table["steps"] for p in s["phases"]]
+    assert len(listed) == len(set(listed))
+    for info in SYSTEM.scenarios():
+        st = SYSTEM.initial_state(info.id, SYSTEM.default_options(info.id))
+        for turn in (1, 2):
+            st["turn"] = turn
+            assert set(sequence.turn_steps(st)) <= set(listed), info.id

@@ -104,3 +104,18 @@ def test_combat_preview_rejects_a_bad_situation() -> None:
     with pytest.raises(InvalidCommand) as info:
         PREVIEWS.combat_preview({"attackers": [], "defenders": [{"defence": 1, "morale": 2}]})
     assert "attackers" in info.value.details
+
+
+def test_2_sequence_of_play_in_the_rulebook_s_words_with_the_phases_the_game_reports() -> None:
+    """2: weather, the administrative segment, supply, the operations and reserve impulses, the
+    final segment; every sentence is the rulebook's, every phase the game reports is on a row."""
+    corpus = Path("faq/corpus/bizkaya-fall-of-the-north.txt").read_text(encoding="utf-8")
+    start = corpus.index("2. Sequence of Play\n")
+    rule = " ".join(corpus[start : corpus.index("Final Segment. Check", start) + 200].split())
+    data = DRAWING.tables()["sequence"]
+    assert data["rule"] == "2" and data["note"] in rule
+    for step in data["steps"]:
+        for sentence in step["text"].split(". "):
+            assert sentence.rstrip(".") in rule, sentence
+    phases = [p for s in data["steps"] for p in s["phases"]]
+    assert phases == ["weather", "admin", "supply", "operations", "reserve"]

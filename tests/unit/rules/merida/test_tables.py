@@ -131,3 +131,20 @@ def test_terrain_effects_chart_encoded():
     }
     assert tec["town"]["die_modifier"] == -1 and tec["town"]["defenders_ignore_retreats"]
     assert tec["city"]["defender_multiplier"] == 2 and tec["river"]["exclusively_across"]
+
+
+def test_4_sequence_of_play_is_the_rulebook_s_with_the_phases_the_game_reports():
+    """Rule 4: steps A-H in the rulebook's words, each turn phase under the id ``phase`` reports
+    (sequence.PHASES, in order); the supply and command checks (B, D) are run by the server."""
+    from service.rules.merida import sequence
+
+    table = SYSTEM.drawing.tables()["sequence"]
+    rule_4 = " ".join(_text_between("4. Sequence of play", "5. Movement"))
+    assert table["rule"] == "4" and table["note"] in rule_4
+    steps = table["steps"]
+    assert [s["step"] for s in steps] == list("ABCDEFGH")
+    for step in steps:
+        assert f"{step['step']}. " in rule_4 and step["text"] in rule_4, step["step"]
+    assert [p for s in steps for p in s["phases"]] == list(sequence.PHASES)
+    assert [s["phases"] for s in steps if s["automatic"]] == [["supply"], ["command"]]
+    assert next(s for s in steps if s["phases"] == ["air_defense"])["who"] == "nonphasing player"
