@@ -141,9 +141,14 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
 
 def build_worker(svc: Services, process: NotificationProcess | None = None) -> NotificationWorker:
     """The notification worker over ``svc``'s store (``arbiter worker``, or embedded): it also
-    records clocks that ran out (the lifecycle service's ``expire_clocks``, when there is one)."""
+    records clocks that ran out or run low (the lifecycle service's ``check_clocks``, when there
+    is one)."""
     lifecycle = getattr(svc, "lifecycle", None)
-    clocks = getattr(lifecycle, "expire_clocks", None) or getattr(svc.games, "expire_clocks", None)
+    clocks = (
+        getattr(lifecycle, "check_clocks", None)
+        or getattr(lifecycle, "expire_clocks", None)
+        or getattr(svc.games, "expire_clocks", None)
+    )
     return NotificationWorker(
         svc.config,
         svc.store,

@@ -33,6 +33,10 @@ class Settings(Strict):
         allow_none=True,
         metadata={"description": 'its games\' clock: {"kind": "per-turn"|"per-move", "days", ...}'},
     )
+    options = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": "game options every game of the ladder is created with"},
+    )
 
 
 class LadderCreate(Strict):
@@ -40,6 +44,14 @@ class LadderCreate(Strict):
     system = fields.String(required=True, validate=validate.Length(min=1, max=40))
     scenario = fields.String(load_default=None, validate=validate.Length(min=1, max=80))
     settings = fields.Nested(Settings, load_default=dict)
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=None,
+        metadata={
+            "description": "game options of every game of the ladder (the system's options; "
+            'e.g. {"decisions": "automatic"} on Merida); they win over a challenge\'s'
+        },
+    )
 
 
 class LadderOut(Schema):

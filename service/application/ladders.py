@@ -15,7 +15,7 @@ from service.application.games import GameService
 from service.application.standings import LadderFeed, LadderState
 from service.application.store import ArbiterStore
 from service.application.users import UserService
-from service.domain.errors import Conflict, NotFound, Unprocessable
+from service.domain.errors import Conflict, Invalid, NotFound, Unprocessable
 from service.domain.game import Game
 from service.domain.ladders import Challenge, Ladder, LadderResult, ResultReport
 from service.domain.users import User
@@ -53,7 +53,10 @@ class LadderService:
         system: str,
         scenario: str | None = None,
         settings: Mapping[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Ladder:
+        """A new ladder.  ``options`` (or ``settings["options"]``): the game options every game of
+        the ladder is created with, checked against the system (400 naming ``options.<name>``)."""
         found = self.clubs.require_role(club, by, "admin")
         if system not in self.games.registry.names():
             raise Unprocessable(
@@ -62,12 +65,18 @@ class LadderService:
             )
         if scenario is not None:
             self._scenario_sides(system, scenario)
+        settings = dict(settings or {})
+        if isinstance(settings.get("options"), Mapping):
+            self.check_ladder_options(system, scenario, settings["options"], "settings.options")
+        if options is not None:
+            self.check_ladder_options(system, scenario, options, "options")
+            settings["options"] = {**(settings.get("options") or {}), **options}
         ladder = Ladder.create(
             club_id=str(found.id),
             name=name,
             system=system,
             scenario=scenario,
-            settings=settings or {},
+            settings=settings,
             created_by=str(by.id),
         )
         return self._save(ladder)
@@ -75,8 +84,53 @@ class LadderService:
     def change_settings(self, ladder_id: str, by: User, changes: Mapping[str, Any]) -> Ladder:
         ladder = self._get(ladder_id, Ladder, copy=True)
         self.clubs.require_role(ladder.club_id, by, "admin")
+        if isinstance(changes.get("options"), Mapping):
+            self.check_ladder_options(ladder.system, ladder.scenario, changes["options"], "options")
         ladder.change_settings(str(by.id), changes)
         return self._save(ladder)
+
+    def check_ladder_options(
+        self, system: str, scenario: str | None, options: Mapping[str, Any], field: str
+    ) -> None:
+        """A ladder's game options, checked against the system's ``default_options`` of its
+        scenario (of every scenario a ladder of the whole system may play: an option known to
+        none is unknown, a value any scenario knowing the option refuses is bad).  Problems are
+        a 400 naming ``<field>.<name>``, nothing written."""
+        rules = self.games.system(system)
+        scenarios = [scenario] if scenario else [s.id for s in rules.scenarios()]
+        problems: dict[str, list[str]] = {}
+        known: set[str] = set()
+        for sid in scenarios:
+            defaults = rules.default_options(sid)
+            known |= set(defaults)
+            mine = {k: v for k, v in options.items() if k in defaults}
+            try:
+                rules.initial_state(sid, {**defaults, **mine})
+            except ScenarioError as exc:
+                for place, reasons in exc.problems.items():
+                    name = place.removeprefix("options.")
+                    problems.setdefault(f"{field}.{name}", reasons)
+        for name in options:
+            if name not in known:
+                problems[f"{field}.{name}"] = [
+                    f"unknown option of {system}; known: {', '.join(sorted(known)) or 'none'}"
+                ]
+        if problems:
+            raise Invalid("invalid ladder game options", problems)
+
+    def game_options(
+        self, ladder: Ladder, scenario: str, options: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """The options of a game of ``ladder`` in ``scenario``: the given ones, then the ladder's
+        (those the scenario knows) over them -- the ladder's options win."""
+        fixed = ladder.settings.get("options") or {}
+        if not fixed:
+            return dict(options or {})
+        try:
+            known = self.games.system(ladder.system).default_options(scenario)
+        except ScenarioError:  # an unknown scenario: creating the game names it
+            return dict(options or {})
+        return {**dict(options or {}), **{k: v for k, v in fixed.items() if k in known}}
 
     def join(self, ladder_id: str, user: User) -> Ladder:
         ladder = self._get(ladder_id, Ladder, copy=True)
@@ -147,7 +201,8 @@ class LadderService:
         sides = self._scenario_sides(ladder.system, scenario)
         if side is not None and side not in sides:
             raise Unprocessable(f"no side {side!r}", {"side": [f"one of {', '.join(sides)}"]})
-        self._check_options(ladder.system, scenario, options or {})
+        options = self.game_options(ladder, scenario, options)
+        self._check_options(ladder.system, scenario, options)
         self.feed.catch_up()
         state = self._state(ladder_id)
         self._check_range(state, me, them)
@@ -185,7 +240,7 @@ class LadderService:
             scenario=challenge.scenario,
             sides={side: self.users.username(uid) for side, uid in bound.items()},
             creator=by,
-            options=challenge.options,
+            options=self.game_options(ladder, challenge.scenario, challenge.options),
             labels={
                 "club": ladder.club_id,
                 "ladder": str(ladder.id),

@@ -172,6 +172,8 @@ class LifecycleService:
             public=public,
             takeback=takeback,
         )
+        if ladder is not None:  # the ladder's game options win over the creator's
+            options = self.ladders.game_options(self.ladders.get(ladder), scenario, options)
         extra = {"source": source} if source is not None else {}
         return self.games.create(
             system=system,
@@ -289,6 +291,29 @@ class LifecycleService:
                 continue
             game = self.games.get(row["id"])
             if game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=self.games.ports):
+                try:
+                    self._save(game)
+                except StaleVersion:
+                    continue  # someone moved meanwhile: the next check looks again
+                touched.append(row["id"])
+        return touched
+
+    def check_clocks(self, now: datetime | None = None) -> list[str]:
+        """What the worker runs each round: record ``Game.ClockExpired`` for every running clock
+        that has run out (:meth:`expire_clocks`' work, and the ``forfeit`` policy), then
+        ``Game.ClockLow`` for every running clock below its threshold (``low_threshold``: 24 hours
+        or a fifth of the allowance, whichever is smaller, or the clock's ``low_hours``), once per
+        side per game turn or move.  Returns the ids of the games where something was recorded."""
+        moment = (now or self.clock()).timestamp()
+        touched = []
+        for row in self.index.games(status="active"):
+            if not row.get("timed"):
+                continue
+            game = self.games.get(row["id"])
+            ports = self.games.ports
+            expired = game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=ports)
+            low = game.warn_low_clock(now=moment, ports=ports)
+            if expired or low:
                 try:
                     self._save(game)
                 except StaleVersion:

@@ -33,6 +33,7 @@ from service.application.ports import Broker
 from service.application.store import ArbiterStore, LogFollower
 from service.config import Config
 from service.domain.errors import Forbidden, Invalid, NotFound
+from service.domain.game import low_threshold
 from service.domain.notifications import (
     KIND_WORDS,
     KINDS,
@@ -352,11 +353,16 @@ class NotificationProcess(ProcessApplication[UUID]):
             )
         elif name in ("ClockExpired", "ClockLow"):
             side = side_words(event.side)
-            state = "ran out" if name == "ClockExpired" else "is running low"
             owner = game.sides.get(event.side)
+            if name == "ClockExpired":  # every player: the opponent may claim
+                state, told = "ran out", players
+            else:  # only the player whose clock it is
+                hours = low_threshold(game.labels.get("clock") or {}) / 3600
+                state = f"is running low: less than {hours:g} hours left"
+                told = {owner} if owner else set()
             note(
                 "clock",
-                players,
+                told,
                 lambda u: (
                     f"Your clock in {title} {state}."
                     if u == owner

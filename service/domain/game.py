@@ -354,6 +354,19 @@ class Game(Aggregate):
                 clock["sides"][self.side]["expired"] = True
                 game.clock = clock
 
+    class ClockLow(Event):
+        """``side``'s running clock dropped below its warning threshold (:func:`low_threshold`):
+        recorded once per side per game turn (``per-turn``) or move (``per-move``)."""
+
+        bookkeeping = True
+        side: str
+
+        def on(self, game: Game) -> None:
+            clock = copy_json(game.clock)
+            if clock is not None:
+                clock["sides"][self.side]["low"] = True
+                game.clock = clock
+
     class Claimed(Event):
         """``side`` (played by ``user``) claims the game from an opponent whose clock ran out.
         Under the ``arbiter`` policy the claim waits (the game paused) for an arbiter's
@@ -389,6 +402,7 @@ class Game(Aggregate):
             if self.decision == "continue" and clock is not None and pending and pending["against"]:
                 entry = clock["sides"][pending["against"]]
                 entry["expired"] = False
+                entry["low"] = False
                 entry["remaining"] = float(config.get("days", 0)) * DAY
                 game.clock = clock
 
@@ -766,6 +780,7 @@ class Game(Aggregate):
                         "vacations": [],
                         "vacation_left": int(config.get("vacation_days", 0)),
                         "expired": False,
+                        "low": False,
                     }
                     for side in self.sides
                 },
@@ -785,6 +800,7 @@ class Game(Aggregate):
                 for entry in clock["sides"].values():
                     entry["remaining"] = allowance  # a new game turn: a whole allowance
                     entry["expired"] = False
+                    entry["low"] = False
             clock["turn"] = turn
         for side, entry in clock["sides"].items():
             if side in moved_on and config["kind"] == "per-move":
@@ -792,6 +808,7 @@ class Game(Aggregate):
                 # out and was not claimed against before it had the move again starts afresh
                 entry["remaining"] = allowance
                 entry["expired"] = False
+                entry["low"] = False
             if side in running:
                 entry["since"] = now
             else:
@@ -820,6 +837,8 @@ class Game(Aggregate):
                 "vacation_days_left": entry["vacation_left"],
                 "expired": entry["expired"] or (entry["since"] is not None and remaining <= 0),
                 "expiry_recorded": entry["expired"],
+                "low": 0 < remaining < low_threshold(config),
+                "low_recorded": bool(entry.get("low", False)),
             }
         return {"config": copy_json(config), "sides": sides}
 
@@ -847,6 +866,22 @@ class Game(Aggregate):
         if expired and read["config"].get("on_timeout", "claim") == "forfeit":
             self._record(ports, self.Ended, result=self.loss_of(expired[0], "timeout"), seed=seed)
         return expired
+
+    def warn_low_clock(self, *, now: float, ports: GamePorts) -> list[str]:
+        """Record ``ClockLow`` for every running clock that has dropped below its threshold
+        (:func:`low_threshold`) at ``now`` and has not run out; idempotent: once per side per game
+        turn or move (the flag is cleared with the fresh allowance, :meth:`tick`)."""
+        read = self.clock_at(now)
+        if read is None or self.status != ACTIVE:
+            return []
+        low = [
+            side
+            for side, c in read["sides"].items()
+            if c["running"] and c["low"] and not c["low_recorded"] and not c["expired"]
+        ]
+        for side in low:
+            self._record(ports, self.ClockLow, side=side)
+        return low
 
     def claim(self, *, side: str, user: str, now: float, seed: str, ports: GamePorts) -> str:
         """``side`` claims the game from an opponent whose clock has run out: the opponent loses
@@ -1114,7 +1149,7 @@ def check_clock(value: Any, field: str = "clock") -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise Invalid("the clock is an object", {field: ["an object with kind and days"]})
     problems: dict[str, list[str]] = {}
-    known = ("kind", "days", "vacation_days", "on_timeout")
+    known = ("kind", "days", "vacation_days", "on_timeout", "low_hours")
     for key in value:
         if key not in known:
             problems[f"{field}.{key}"] = [f"unknown; known: {', '.join(known)}"]
@@ -1134,9 +1169,25 @@ def check_clock(value: Any, field: str = "clock") -> dict[str, Any]:
     policy = value.get("on_timeout", "claim")
     if policy not in TIMEOUT_POLICIES:
         problems[f"{field}.on_timeout"] = [f"one of {', '.join(TIMEOUT_POLICIES)}"]
+    low = value.get("low_hours")
+    if low is not None and (
+        isinstance(low, bool) or not isinstance(low, int | float) or not 0 < low <= 365 * 24
+    ):
+        problems[f"{field}.low_hours"] = ["a number of hours, more than 0"]
     if problems:
         raise Invalid("invalid clock", problems)
-    return {"kind": kind, "days": days, "vacation_days": vacation, "on_timeout": policy}
+    checked = {"kind": kind, "days": days, "vacation_days": vacation, "on_timeout": policy}
+    if low is not None:
+        checked["low_hours"] = low
+    return checked
+
+
+def low_threshold(config: Mapping[str, Any]) -> float:
+    """Seconds left below which a running clock is low (``Game.ClockLow``): the clock's
+    ``low_hours`` if set, else 24 hours or a fifth of the allowance, whichever is smaller."""
+    if config.get("low_hours") is not None:
+        return float(config["low_hours"]) * 3600
+    return min(DAY, float(config.get("days", 0)) * DAY / 5)
 
 
 def running_time(entry: Mapping[str, Any], since: float, until: float) -> float:

@@ -28,6 +28,9 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "side_adjustment": True,
     #: the correspondence clock of the ladder's games (service.domain.game.check_clock), or None
     "clock": None,
+    #: game options every game of the ladder is created with (over the challenge's own): checked
+    #: against the rules system by the application (LadderService.check_ladder_options)
+    "options": {},
 }
 _NUMBERS: dict[str, tuple[type, float, float]] = {
     "tau": (float, 0.2, 1.2),
@@ -55,6 +58,11 @@ def check_settings(changes: Mapping[str, Any], base: Mapping[str, Any] | None = 
                 value = check_clock(value)
             except Invalid as exc:  # each field named: settings.clock.days ...
                 problems.update(exc.details)
+        elif key == "options":
+            if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+                problems[key] = ["an object: option name -> value"]
+            else:
+                value = dict(value)
         elif key in ("disputes_pause", "side_adjustment") and not isinstance(value, bool):
             problems[key] = ["true or false"]
         elif key in _NUMBERS:

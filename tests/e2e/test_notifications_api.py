@@ -480,3 +480,68 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
     [row] = rows["deliveries"]
     assert row["id"] == key and row["status"] == "sent"
     assert [a["ok"] for a in row["attempts"]] == [True]  # recorded sent once
+
+
+def test_a_clock_running_low_is_told_once_to_its_player(
+    nclient: FlaskClient, worker: Any, smtp: SmtpReceiver, tmp_path: Path
+) -> None:
+    from dataclasses import replace
+    from datetime import UTC, datetime, timedelta
+
+    from service.application.notifications import NotificationBook
+    from service.application.worker import NotificationWorker
+
+    svc = nclient.application.extensions["arbiter"]
+    alice_h = register(nclient, "alice", "alice@example.org")
+    bob_h = register(nclient, "bob", "bob@example.org")
+    alice, bob = svc.users.by_name("alice"), svc.users.by_name("bob")
+    game = svc.lifecycle.create(
+        creator=alice,
+        system="skirmish",
+        scenario="meeting",
+        sides={"red": "alice", "blue": "bob"},
+        clock={"kind": "per-move", "days": 1},  # low below a fifth of a day: 4.8 hours
+        invite=True,
+    )
+    gid = str(game.id)
+    svc.lifecycle.accept(gid, bob)  # red (alice) has the move: her clock runs
+    start = datetime.now(UTC)
+    later = {"at": start + timedelta(hours=10)}
+    worker.clocks = lambda _now: svc.lifecycle.check_clocks(later["at"])
+
+    def clock_notices(headers: dict[str, str]) -> list[str]:
+        return [
+            n["text"] for n in notices(nclient, headers)["notifications"] if n["kind"] == "clock"
+        ]
+
+    worker.step()  # 14 hours left: nothing to tell
+    assert clock_notices(alice_h) == []
+    later["at"] = start + timedelta(hours=20)  # 4 hours left
+    worker.step()
+    low = "Your clock in “Meeting at the Mill” is running low: less than 4.8 hours left."
+    assert clock_notices(alice_h) == [low]
+    assert clock_notices(bob_h) == []  # only the player whose clock it is
+    later["at"] = start + timedelta(hours=21)
+    worker.step()
+    worker.step()
+    assert clock_notices(alice_h) == [low]  # once per move
+    assert [m["Subject"] for m in smtp.to("alice@example.org") if "clock" in str(m["Subject"])] == [
+        f"Arbiter: {low}"
+    ]
+    shown = nclient.get(f"/api/games/{gid}", headers=alice_h).get_json()
+    assert shown["clock"]["sides"]["red"]["low_recorded"] is True
+    assert shown["clock"]["sides"]["blue"]["low_recorded"] is False
+    # a replay of the log into an empty notification store tells the same
+    env_dir = tmp_path / "replay"
+    env_dir.mkdir()
+    shutil.copy(svc.config.sqlite_file, env_dir / "arbiter.sqlite")
+    replayed = NotificationWorker(
+        replace(svc.config, sqlite_path=env_dir / "arbiter.sqlite"),
+        svc.store,
+        names=svc.users.username,
+    )
+    replayed.process.pull_and_process(svc.store.name)
+    book = NotificationBook(replayed.process)
+    assert [n["text"] for n in book.of_user(str(alice.id)) if n["kind"] == "clock"] == [low]
+    assert [n["text"] for n in book.of_user(str(bob.id)) if n["kind"] == "clock"] == []
+    replayed.process.close()

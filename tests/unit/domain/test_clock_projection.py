@@ -14,7 +14,7 @@ import pytest
 
 from service.domain import dice
 from service.domain.errors import Conflict, Forbidden, Invalid, Unprocessable
-from service.domain.game import DAY, Game, check_clock, projector
+from service.domain.game import DAY, Game, check_clock, low_threshold, projector
 from tests.fixtures.duel import SYSTEM as DUEL
 from tests.fixtures.duel.ports import duel_ports
 
@@ -231,3 +231,44 @@ def test_a_dispute_that_pauses_the_game_stops_the_clock_without_a_fresh_allowanc
     clock.advance(hours=1)  # the same move goes on: 5 hours used, not a fresh two days
     assert left(game, "blue", clock.seconds) == 2 * DAY - 5 * 3600
     assert rebuilt(game).clock == game.clock
+
+
+def test_low_threshold_is_a_day_or_a_fifth_of_the_allowance_whichever_is_smaller() -> None:
+    assert low_threshold(check_clock({"kind": "per-move", "days": 10})) == DAY
+    assert low_threshold(check_clock({"kind": "per-move", "days": 2})) == 2 * DAY / 5
+    assert low_threshold(check_clock({"kind": "per-move", "days": 2, "low_hours": 6})) == 6 * 3600
+    with pytest.raises(Invalid) as refused:
+        check_clock({"kind": "per-move", "days": 2, "low_hours": -1})
+    assert "clock.low_hours" in refused.value.details
+
+
+def test_a_low_clock_is_recorded_once_per_move_and_only_for_the_side_to_play(
+    clock: FakeTime,
+) -> None:
+    game = new_game("per-move", days=1)  # low below a fifth of a day: 4.8 hours
+    clock.advance(hours=19)
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == []  # 5 hours left
+    clock.advance(hours=1)
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == ["red"]
+    clock.advance(hours=1)
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == []  # once per move
+    assert [type(e).__name__ for e in game.pending_events].count("ClockLow") == 1
+    act(game, "red", {"type": "pass"})
+    clock.advance(hours=20)
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == ["blue"]  # not red: it waits
+    act(game, "blue", {"type": "pass"})
+    clock.advance(hours=20)
+    # red's next move has a fresh allowance and a fresh warning
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == ["red"]
+    again = rebuilt(game)
+    assert again.clock == game.clock
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == []
+    assert again.warn_low_clock(now=clock.seconds, ports=PORTS) == []
+
+
+def test_a_clock_that_ran_out_is_not_also_reported_low(clock: FakeTime) -> None:
+    game = new_game("per-turn", days=1)
+    clock.advance(hours=25)
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == []
+    assert game.expire_clock(now=clock.seconds, seed=SEED, ports=PORTS) == ["red"]
+    assert game.warn_low_clock(now=clock.seconds, ports=PORTS) == []

@@ -37,6 +37,7 @@ const SENTENCES = {
   Resigned: (p, e) => `${e.user} (${e.side}) resigned`,
   VacationTaken: (p, e) => `${e.user} (${e.side}) took ${p.days} day(s) of vacation: the clock stands still`,
   ClockExpired: (p, e) => `${e.side}'s clock ran out`,
+  ClockLow: (p, e) => `${e.side}'s clock is running low`,
   Claimed: (p, e) => `${e.user} (${e.side}) claimed the game on time`,
   ClaimDecided: (p) => `An arbiter decided the claim on time: ${p.decision === "forfeit" ? "forfeit" : "the game goes on"}${p.note ? ` (${p.note})` : ""}`,
 };
@@ -94,7 +95,7 @@ function fields(data) {
 }
 
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
-export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "Claimed", "ClaimDecided"]);
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided"]);
 
 export function describe(event, names = PLAIN) {
   const p = event.payload || {};

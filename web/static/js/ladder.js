@@ -24,7 +24,12 @@ const SETTINGS = {
 };
 
 // the games' correspondence clock (set through PATCH /api/ladders/<id>/settings {"clock": ...})
-const clockWords = (c) => (!c ? "no clock" : `${c.days} days ${c.kind === "per-turn" ? "per side per game turn" : "per move"}, ${c.vacation_days} vacation days, on time-out: ${c.on_timeout === "forfeit" ? "forfeit" : "the opponent claims"}`);
+const clockWords = (c) => (!c ? "no clock" : `${c.days} days ${c.kind === "per-turn" ? "per side per game turn" : "per move"}, ${c.vacation_days} vacation days, on time-out: ${c.on_timeout === "forfeit" ? "forfeit" : "the opponent claims"}${c.low_hours ? `, low below ${c.low_hours} hours` : ""}`);
+
+// the game options every game of the ladder is created with (PATCH .../settings {"options": ...})
+const optionWord = (v) => (typeof v === "boolean" ? (v ? "yes" : "no") : Array.isArray(v) ? v.map(optionWord).join(", ") : humanize(String(v)).toLowerCase());
+const optionsWords = (o) => (!o || !Object.keys(o).length ? "the scenario's own" : Object.entries(o).map(([k, v]) => `${humanize(k).toLowerCase()}: ${optionWord(v)}`).join("; "));
+const settingWords = (k, v) => (k === "clock" ? clockWords(v) : k === "options" ? optionsWords(v) : typeof v === "boolean" ? (v ? "yes" : "no") : String(v));
 
 const isAdmin = () => !!st.me && !!st.club && st.club.members.some((m) => m.username === st.me.username && m.roles.includes("admin"));
 const isPlayer = () => !!st.me && st.standings.some((r) => r.username === st.me.username);
@@ -81,7 +86,7 @@ function renderLadder() {
   );
   clear(
     $("settings"),
-    Object.entries(l.settings).flatMap(([k, v]) => [h("dt", {}, SETTINGS[k] ? SETTINGS[k].label : humanize(k)), h("dd", { "data-setting": k }, k === "clock" ? clockWords(v) : typeof v === "boolean" ? (v ? "yes" : "no") : String(v))]),
+    Object.entries(l.settings).flatMap(([k, v]) => [h("dt", {}, SETTINGS[k] ? SETTINGS[k].label : k === "options" ? "Game options" : humanize(k)), h("dd", { "data-setting": k }, settingWords(k, v))]),
   );
   clear(
     $("recent"),

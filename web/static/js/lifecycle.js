@@ -77,10 +77,11 @@ function clockPart() {
   if (!clock) return null;
   const kind = clock.config.kind === "per-turn" ? `${clock.config.days} days per side per game turn` : `${clock.config.days} days per move`;
   const rows = Object.entries(clock.sides).map(([side, c]) => {
-    const state = c.expired ? "out of time" : c.on_vacation ? "on vacation" : c.running ? "running" : "stopped";
+    const low = c.running && c.low && !c.expired; // below its threshold (docs/game-lifecycle.md)
+    const state = c.expired ? "out of time" : c.on_vacation ? "on vacation" : low ? "running low" : c.running ? "running" : "stopped";
     return h(
       "li",
-      { class: `clock-side${c.running ? " running" : ""}${c.expired ? " expired" : ""}`, dataset: { side } },
+      { class: `clock-side${c.running ? " running" : ""}${low ? " low" : ""}${c.expired ? " expired" : ""}`, dataset: { side } },
       h("span", { class: "clock-who" }, player(side)),
       h("span", { class: "clock-left" }, duration(c.remaining_seconds)),
       h("span", { class: "clock-state" }, state),
