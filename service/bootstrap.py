@@ -104,7 +104,8 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
     )
     audit = AuditService(store, games, seal_key, store.heads)
     index = GameIndex(store)
-    ladders = LadderService(store, users, clubs, games, feed)
+    scenarios = ScenarioLibrary(store, registry, clubs)
+    ladders = LadderService(store, users, clubs, games, feed, scenarios=scenarios)
     lifecycle = LifecycleService(store, games, users, clubs, ladders, index)
     process = open_process(config, store, names=users.username, broker=broker)
     notifications = NotificationService(
@@ -128,9 +129,9 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         knowledge=knowledge,
         disputes=disputes,
         audit=audit,
-        scenarios=ScenarioLibrary(store, registry, clubs),
+        scenarios=scenarios,
         lifecycle=lifecycle,
-        seeks=SeekService(store, lifecycle),
+        seeks=SeekService(store, lifecycle, scenarios),
         notifications=notifications,
     )
     if config.embedded_worker:  # `arbiter serve` / `make run`: one process does it all

@@ -42,7 +42,16 @@ class Settings(Strict):
 class LadderCreate(Strict):
     name = fields.String(required=True, validate=validate.Length(min=1, max=80))
     system = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    scenario = fields.String(load_default=None, validate=validate.Length(min=1, max=80))
+    scenario = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=80),
+        metadata={"description": "a system's scenario or a club scenario's id (or ``id@N``)"},
+    )
+    scenario_version = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=1),
+        metadata={"description": "a club scenario's version (default: its latest): pinned"},
+    )
     settings = fields.Nested(Settings, load_default=dict)
     options = fields.Dict(
         keys=fields.String(),
@@ -60,6 +69,8 @@ class LadderOut(Schema):
     name = fields.String()
     system = fields.String()
     scenario = fields.String(allow_none=True)
+    scenario_title = fields.String(allow_none=True)
+    scenario_sides = fields.List(fields.String(), allow_none=True)
     settings = fields.Dict()
     players = fields.Integer()
     results = fields.Integer()
@@ -81,6 +92,7 @@ class ChallengeOut(Schema):
     challenger = fields.String()
     opponent = fields.String()
     scenario = fields.String()
+    scenario_title = fields.String()
     challenger_side = fields.String(allow_none=True)
     deadline = fields.String()
     status = fields.String()
@@ -111,6 +123,7 @@ class ReportOut(Schema):
     reporter = fields.String()
     opponent = fields.String()
     scenario = fields.String()
+    scenario_title = fields.String()
     sides = fields.Dict(keys=fields.String(), values=fields.String())
     winner = fields.String(allow_none=True)
     level = fields.String()

@@ -124,7 +124,16 @@ class VacationIn(SideIn):
 
 class SeekCreate(Strict):
     system = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    scenario = fields.String(required=True, validate=validate.Length(min=1, max=80))
+    scenario = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=80),
+        metadata={"description": "a system's scenario or a club scenario's id (or ``id@N``)"},
+    )
+    scenario_version = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=1),
+        metadata={"description": "a club scenario's version (default: its latest): pinned"},
+    )
     side = fields.String(
         load_default=None, metadata={"description": "your side (default: the first)"}
     )

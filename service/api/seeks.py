@@ -32,6 +32,7 @@ class Seeks(MethodView):
             require_user(),
             system=body["system"],
             scenario=body["scenario"],
+            scenario_version=body["scenario_version"],
             side=body["side"],
             options=body["options"],
             club=body["club"],

@@ -12,10 +12,11 @@ from eventsourcing.application import AggregateNotFoundError
 
 from service.application.clubs import ClubService
 from service.application.games import GameService
+from service.application.scenarios import ScenarioChoice, ScenarioLibrary
 from service.application.standings import LadderFeed, LadderState
 from service.application.store import ArbiterStore
 from service.application.users import UserService
-from service.domain.errors import Conflict, Invalid, NotFound, Unprocessable
+from service.domain.errors import Conflict, DomainError, Invalid, NotFound, Unprocessable
 from service.domain.game import Game
 from service.domain.ladders import Challenge, Ladder, LadderResult, ResultReport
 from service.domain.users import User
@@ -35,6 +36,7 @@ class LadderService:
         games: GameService,
         feed: LadderFeed,
         clock: Callable[[], datetime] = utcnow,
+        scenarios: ScenarioLibrary | None = None,
     ) -> None:
         self.store = store
         self.users = users
@@ -42,6 +44,7 @@ class LadderService:
         self.games = games
         self.feed = feed
         self.clock = clock
+        self.scenarios = scenarios or ScenarioLibrary(store, games.registry, clubs)
 
     # -- ladders ----------------------------------------------------------------------------------
     def create(
@@ -52,19 +55,29 @@ class LadderService:
         name: str,
         system: str,
         scenario: str | None = None,
+        scenario_version: int | None = None,
         settings: Mapping[str, Any] | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> Ladder:
-        """A new ladder.  ``options`` (or ``settings["options"]``): the game options every game of
-        the ladder is created with, checked against the system (400 naming ``options.<name>``)."""
+        """A new ladder.  ``scenario``: one scenario for every game, a system's own or a club
+        scenario the creator may read (``scenario_version``, default its latest): the ladder pins
+        that version (``<id>@<version>``) and its challenge games start from it.  ``options`` (or
+        ``settings["options"]``): the game options every game of the ladder is created with,
+        checked against the system (400 naming ``options.<name>``)."""
         found = self.clubs.require_role(club, by, "admin")
         if system not in self.games.registry.names():
             raise Unprocessable(
                 f"no rules system {system!r}",
                 {"system": [f"known: {', '.join(self.games.registry.names())}"]},
             )
+        if scenario is None and scenario_version is not None:
+            raise Unprocessable(
+                "a version of which scenario?", {"scenario_version": ["give scenario too"]}
+            )
         if scenario is not None:
-            self._scenario_sides(system, scenario)
+            scenario = self._sided(
+                self.scenarios.choose(system, scenario, scenario_version, by)
+            ).name
         settings = dict(settings or {})
         if isinstance(settings.get("options"), Mapping):
             self.check_ladder_options(system, scenario, settings["options"], "settings.options")
@@ -101,11 +114,12 @@ class LadderService:
         problems: dict[str, list[str]] = {}
         known: set[str] = set()
         for sid in scenarios:
-            defaults = rules.default_options(sid)
+            choice = self.scenarios.chosen(system, sid)
+            defaults = choice.default_options(rules)
             known |= set(defaults)
             mine = {k: v for k, v in options.items() if k in defaults}
             try:
-                rules.initial_state(sid, {**defaults, **mine})
+                choice.initial_state(rules, {**defaults, **mine})
             except ScenarioError as exc:
                 for place, reasons in exc.problems.items():
                     name = place.removeprefix("options.")
@@ -119,18 +133,26 @@ class LadderService:
             raise Invalid("invalid ladder game options", problems)
 
     def game_options(
-        self, ladder: Ladder, scenario: str, options: Mapping[str, Any] | None
+        self, ladder: Ladder, choice: ScenarioChoice, options: Mapping[str, Any] | None
     ) -> dict[str, Any]:
-        """The options of a game of ``ladder`` in ``scenario``: the given ones, then the ladder's
-        (those the scenario knows) over them -- the ladder's options win."""
+        """The options of a game of ``ladder`` in ``choice``'s scenario: the given ones, then the
+        ladder's (those the scenario knows) over them -- the ladder's options win."""
         fixed = ladder.settings.get("options") or {}
         if not fixed:
             return dict(options or {})
-        try:
-            known = self.games.system(ladder.system).default_options(scenario)
-        except ScenarioError:  # an unknown scenario: creating the game names it
-            return dict(options or {})
+        known = choice.default_options(self.games.system(ladder.system))
         return {**dict(options or {}), **{k: v for k, v in fixed.items() if k in known}}
+
+    def game_options_named(
+        self, ladder: Ladder, scenario: str, options: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """:meth:`game_options` for a game created with ``"ladder"`` naming its scenario; a
+        scenario that cannot be resolved here is left for creating the game to refuse."""
+        try:
+            choice = self.scenarios.chosen(ladder.system, scenario)
+        except (ScenarioError, DomainError):
+            return dict(options or {})
+        return self.game_options(ladder, choice, options)
 
     def join(self, ladder_id: str, user: User) -> Ladder:
         ladder = self._get(ladder_id, Ladder, copy=True)
@@ -169,6 +191,7 @@ class LadderService:
             "name": state.name,
             "system": state.system,
             "scenario": state.scenario,
+            **self._scenario_labels(state.system, state.scenario),
             "settings": dict(state.settings),
             "players": len(state.players),
             "results": state.table.results,
@@ -197,12 +220,12 @@ class LadderService:
         me, them = str(by.id), str(self.users.by_name(opponent).id)
         ladder.require_player(me, "ladder")
         ladder.require_player(them, "opponent")
-        scenario = self._ladder_scenario(ladder, scenario)
-        sides = self._scenario_sides(ladder.system, scenario)
+        choice = self._choice(ladder, scenario, by)
+        scenario, sides = choice.name, list(choice.info.sides)
         if side is not None and side not in sides:
             raise Unprocessable(f"no side {side!r}", {"side": [f"one of {', '.join(sides)}"]})
-        options = self.game_options(ladder, scenario, options)
-        self._check_options(ladder.system, scenario, options)
+        options = self.game_options(ladder, choice, options)
+        self._check_options(ladder.system, choice, options)
         self.feed.catch_up()
         state = self._state(ladder_id)
         self._check_range(state, me, them)
@@ -230,7 +253,8 @@ class LadderService:
         now = self.clock()
         challenge.check_answer(str(by.id), now)
         ladder = self.get(challenge.ladder_id)
-        sides = self._scenario_sides(ladder.system, challenge.scenario)
+        choice = self._sided(self.scenarios.chosen(ladder.system, challenge.scenario))
+        sides = list(choice.info.sides)
         mine = challenge.challenger_side or random.SystemRandom().choice(sides)
         bound = {
             side: challenge.challenger if side == mine else challenge.opponent for side in sides
@@ -240,7 +264,8 @@ class LadderService:
             scenario=challenge.scenario,
             sides={side: self.users.username(uid) for side, uid in bound.items()},
             creator=by,
-            options=self.game_options(ladder, challenge.scenario, challenge.options),
+            options=self.game_options(ladder, choice, challenge.options),
+            source=choice.source,  # a club scenario's version: the game pins it
             labels={
                 "club": ladder.club_id,
                 "ladder": str(ladder.id),
@@ -310,6 +335,7 @@ class LadderService:
             "challenger": name(row["challenger"]),
             "opponent": name(row["opponent"]),
             "sides": {side: name(uid) for side, uid in row["sides"].items()},
+            "scenario_title": self._title(row["ladder"], row["scenario"]),
         }
 
     # -- face-to-face results ---------------------------------------------------------------------
@@ -324,8 +350,8 @@ class LadderService:
         scenario: str | None = None,
     ) -> ResultReport:
         ladder = self.get(ladder_id)
-        scenario = self._ladder_scenario(ladder, scenario)
-        known = self._scenario_sides(ladder.system, scenario)
+        choice = self._choice(ladder, scenario, by)
+        scenario, known = choice.name, list(choice.info.sides)
         if set(sides) != set(known):
             raise Unprocessable(
                 "name a player for every side", {"sides": [f"exactly {', '.join(known)}"]}
@@ -372,6 +398,7 @@ class LadderService:
                 "reporter": name(r["reporter"]),
                 "opponent": name(r["opponent"]),
                 "sides": {s: name(u) for s, u in r["sides"].items()},
+                "scenario_title": self.scenarios.title_of(state.system, r["scenario"]),
             }
             for r in state.reports.values()
             if status is None or r["status"] == status
@@ -386,6 +413,7 @@ class LadderService:
             "reporter": name(report.reporter),
             "opponent": name(report.opponent),
             "scenario": report.scenario,
+            "scenario_title": self._title(report.ladder_id, report.scenario),
             "sides": {s: name(u) for s, u in report.sides.items()},
             "winner": report.winner,
             "level": report.level,
@@ -425,7 +453,10 @@ class LadderService:
     def side_adjustments(self, ladder_id: str) -> dict[str, Any]:
         self.feed.catch_up()
         state = self._state(ladder_id)
-        scenarios = {name: s.as_dict() for name, s in state.table.sides.scenarios.items()}
+        scenarios = {
+            name: s.as_dict() | {"title": self.scenarios.title_of(state.system, name)}
+            for name, s in state.table.sides.scenarios.items()
+        }
         return {"applied": state.settings["side_adjustment"], "scenarios": scenarios}
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
@@ -448,36 +479,59 @@ class LadderService:
             raise NotFound(f"no ladder {ladder_id}", {"ladder": ["unknown ladder"]})
         return state
 
-    def _ladder_scenario(self, ladder: Ladder, scenario: str | None) -> str:
+    def _choice(self, ladder: Ladder, scenario: str | None, by: User) -> ScenarioChoice:
+        """The scenario a challenge or report plays: the ladder's own (pinned when it was made),
+        else the one asked for, a system's own or a club scenario ``by`` may read."""
         if ladder.scenario is not None:
+            pinned = self.scenarios.chosen(ladder.system, ladder.scenario)
             if scenario not in (None, ladder.scenario):
                 raise Unprocessable(
-                    "the ladder plays one scenario", {"scenario": [f"only {ladder.scenario}"]}
+                    "the ladder plays one scenario", {"scenario": [f"only {pinned.info.title}"]}
                 )
-            return ladder.scenario
+            return self._sided(pinned)
         if not scenario:
             raise Unprocessable(
                 "say which scenario", {"scenario": [f"a scenario of {ladder.system}"]}
             )
-        return scenario
+        return self._sided(self.scenarios.choose(ladder.system, scenario, None, by))
 
-    def _scenario_sides(self, system: str, scenario: str) -> list[str]:
-        rules = self.games.system(system)
-        info = {s.id: s for s in rules.scenarios()}.get(scenario)
-        if info is None:
-            known = ", ".join(s.id for s in rules.scenarios())
-            raise Unprocessable(f"no scenario {scenario!r}", {"scenario": [f"known: {known}"]})
-        if len(info.sides) != 2:
+    @staticmethod
+    def _sided(choice: ScenarioChoice) -> ScenarioChoice:
+        if len(choice.info.sides) != 2:
             raise Unprocessable(
                 "ladders rate two-sided scenarios",
-                {"scenario": [f"{scenario} has {len(info.sides)} sides"]},
+                {"scenario": [f"{choice.info.title} has {len(choice.info.sides)} sides"]},
             )
-        return list(info.sides)
+        return choice
 
-    def _check_options(self, system: str, scenario: str, options: Mapping[str, Any]) -> None:
+    def _title(self, ladder_id: str, scenario: str) -> str:
+        state = self.feed.ladder(str(ladder_id))
+        return self.scenarios.title_of(state.system, scenario) if state else scenario
+
+    def _scenario_labels(self, system: str, scenario: str | None) -> dict[str, Any]:
+        """How a person reads the ladder's scenario: its title (a club's with club and version)
+        and its sides."""
+        if scenario is None:
+            return {"scenario_title": None, "scenario_sides": None}
+        try:
+            sides: list[str] | None = list(self.scenarios.chosen(system, scenario).info.sides)
+        except (NotFound, Unprocessable):
+            sides = None
+        return {
+            "scenario_title": self.scenarios.title_of(system, scenario),
+            "scenario_sides": sides,
+        }
+
+    def _scenario_sides(self, system: str, scenario: str) -> list[str]:
+        """The sides of a scenario stored on a challenge (a system's own or a pinned version)."""
+        return list(self._sided(self.scenarios.chosen(system, scenario)).info.sides)
+
+    def _check_options(
+        self, system: str, choice: ScenarioChoice, options: Mapping[str, Any]
+    ) -> None:
         rules = self.games.system(system)
         try:
-            rules.initial_state(scenario, {**rules.default_options(scenario), **dict(options)})
+            choice.initial_state(rules, {**choice.default_options(rules), **dict(options)})
         except ScenarioError as exc:
             raise Unprocessable(
                 exc.message, {f"options.{k}": v for k, v in exc.problems.items()} or {}

@@ -173,7 +173,7 @@ class LifecycleService:
             takeback=takeback,
         )
         if ladder is not None:  # the ladder's game options win over the creator's
-            options = self.ladders.game_options(self.ladders.get(ladder), scenario, options)
+            options = self.ladders.game_options_named(self.ladders.get(ladder), scenario, options)
         extra = {"source": source} if source is not None else {}
         return self.games.create(
             system=system,

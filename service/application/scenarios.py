@@ -472,6 +472,28 @@ class PinnedScenario:
         }
 
 
+@dataclass(frozen=True)
+class ScenarioChoice:
+    """The scenario a game, ladder or open game plays: a system's own (``source`` None) or one
+    published version of a club's scenario.  ``name`` is what is stored and what the game's
+    ``scenario`` becomes: the built-in id, or ``<club scenario id>@<version>``."""
+
+    name: str
+    info: ScenarioInfo
+    source: PinnedScenario | None
+
+    def default_options(self, rules: RulesSystem) -> dict[str, Any]:
+        if self.source is not None:
+            return self.source.default_options()
+        return dict(rules.default_options(self.name))
+
+    def initial_state(self, rules: RulesSystem, options: Mapping[str, Any]) -> State:
+        if self.source is not None:
+            return self.source.initial_state(options)
+        state: State = rules.initial_state(self.name, options)
+        return state
+
+
 class ScenarioLibrary:
     """Club scenarios: commands (admins of the owning club), reads (members; other clubs the
     shared and public ones; anyone the public ones), and games pinned to a version."""
@@ -632,6 +654,8 @@ class ScenarioLibrary:
             "latest": scenario.latest,
             "hash": latest["hash"] if latest else None,
             "versions": [{"version": v["version"], "hash": v["hash"]} for v in scenario.versions],
+            # the latest version's sides: what a form starting a game from it asks players for
+            "sides": list(plain(latest["document"].get("sides")) or []) if latest else [],
         }
 
     def for_club(self, club_ref: str, user: User | None) -> list[dict[str, Any]]:
@@ -716,6 +740,85 @@ class ScenarioLibrary:
             copy.deepcopy(found["document"]),
             self._system(scenario.system),
         )
+
+    def choose(
+        self, system: str, scenario: str, version: int | None = None, user: User | None = None
+    ) -> ScenarioChoice:
+        """The one place games' neighbours (ladders, open games) resolve the scenario they are
+        asked for: a system's own id, a club scenario's id (``version``: its published version,
+        default the latest) or ``<id>@<version>``; a club's scenario only if ``user`` may read
+        it.  Unknown scenarios and versions are 422s naming ``scenario``/``scenario_version``."""
+        rules = self._system(system)
+        ref, pinned_at = self._split(scenario)
+        if pinned_at is not None and version not in (None, pinned_at):
+            raise Unprocessable(
+                "two versions named",
+                {"scenario_version": [f"the scenario names version {pinned_at}"]},
+            )
+        version = version if version is not None else pinned_at
+        if version is None and not self.is_club_scenario(ref):
+            info = {s.id: s for s in rules.scenarios()}.get(scenario)
+            if info is None:
+                known = ", ".join(s.id for s in rules.scenarios())
+                raise Unprocessable(
+                    f"no scenario {scenario!r} in {system}",
+                    {"scenario": [f"unknown scenario; known: {known} or a club's scenario"]},
+                )
+            return ScenarioChoice(scenario, info, None)
+        pinned = self.pinned(ref, user, version)
+        if pinned.scenario.system != system:
+            raise Invalid(
+                "the scenario is of another system",
+                {"system": [f"this scenario is for {pinned.scenario.system}"]},
+            )
+        return ScenarioChoice(pinned.game_scenario, pinned.info, pinned)
+
+    def chosen(self, system: str, name: str) -> ScenarioChoice:
+        """A choice stored earlier (a ladder's or challenge's or open game's ``scenario``), read
+        back without asking again who may read it: whoever the ladder or open game admitted
+        plays the version it pinned."""
+        ref, version = self._split(name)
+        if version is None:
+            return self.choose(system, name)
+        scenario = self._load(ref)
+        found = scenario.published(version)
+        pinned = PinnedScenario(
+            scenario,
+            found["version"],
+            found["hash"],
+            copy.deepcopy(found["document"]),
+            self._system(scenario.system),
+        )
+        return ScenarioChoice(pinned.game_scenario, pinned.info, pinned)
+
+    def title_of(self, system: str, name: str) -> str:
+        """How a person reads a stored scenario name: its title (a club's with club and
+        version), the name itself when it is unknown."""
+        try:
+            choice = self.chosen(system, name)
+        except (NotFound, Unprocessable, Invalid):
+            return name
+        if choice.source is None:
+            return choice.info.title
+        club = self._club_name(choice.source.scenario.club)
+        return f"{choice.info.title} ({club}, version {choice.source.number})"
+
+    def may_play(self, name: str, user: User | None) -> bool:
+        """Whether ``user`` may read the scenario a stored name plays (a system's own: yes)."""
+        ref, version = self._split(name)
+        if version is None:
+            return True
+        try:
+            return self._may_read(self._load(ref), user)
+        except NotFound:
+            return False
+
+    @staticmethod
+    def _split(name: str) -> tuple[str, int | None]:
+        ref, at, number = name.rpartition("@")
+        if at and number.isdigit():
+            return ref, int(number)
+        return name, None
 
     def is_club_scenario(self, ref: str) -> bool:
         try:

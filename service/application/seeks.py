@@ -10,8 +10,9 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.utils import get_topic
 
 from service.application.lifecycle import LifecycleService
+from service.application.scenarios import ScenarioLibrary
 from service.application.store import ArbiterStore, LogFollower
-from service.domain.errors import Conflict, NotFound, Unprocessable
+from service.domain.errors import Conflict, Forbidden, NotFound, Unprocessable
 from service.domain.seeks import OPEN, Seek
 from service.domain.users import User
 
@@ -19,9 +20,17 @@ TOPICS = tuple(get_topic(cls) for cls in (Seek.Opened, Seek.Joined, Seek.Cancell
 
 
 class SeekService:
-    def __init__(self, store: ArbiterStore, lifecycle: LifecycleService) -> None:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        lifecycle: LifecycleService,
+        scenarios: ScenarioLibrary | None = None,
+    ) -> None:
         self.store = store
         self.lifecycle = lifecycle
+        self.scenarios = scenarios or ScenarioLibrary(
+            store, lifecycle.games.registry, lifecycle.clubs
+        )
         self._log = LogFollower(store, TOPICS)
         self._seeks: dict[str, dict[str, Any]] = {}
 
@@ -31,18 +40,18 @@ class SeekService:
         *,
         system: str,
         scenario: str,
+        scenario_version: int | None = None,
         side: str | None = None,
         options: Mapping[str, Any] | None = None,
         club: str | None = None,
         clock: Mapping[str, Any] | None = None,
         public: bool = False,
     ) -> Seek:
-        games = self.lifecycle.games
-        rules = games.system(system)
-        info = {s.id: s for s in rules.scenarios()}.get(scenario)
-        if info is None:
-            known = ", ".join(s.id for s in rules.scenarios())
-            raise Unprocessable(f"no scenario {scenario!r}", {"scenario": [f"known: {known}"]})
+        """``scenario``: a system's own or a club scenario ``by`` may read (``scenario_version``,
+        default its latest): the open game pins that version and its game starts from it."""
+        self.lifecycle.games.system(system)  # an unknown system is a 422 naming ``system``
+        choice = self.scenarios.choose(system, scenario, scenario_version, by)
+        scenario, info = choice.name, choice.info
         if len(info.sides) != 2:
             raise Unprocessable(
                 "an open game has two sides", {"scenario": [f"{len(info.sides)} sides"]}
@@ -75,8 +84,13 @@ class SeekService:
     def join(self, seek_id: str, user: User) -> tuple[Seek, Any]:
         seek = self._get(seek_id)
         seek.check_join(str(user.id), str(user.id) in self._members(seek.club))
-        rules = self.lifecycle.games.system(seek.system)
-        sides = next(s for s in rules.scenarios() if s.id == seek.scenario).sides
+        if not self.scenarios.may_play(seek.scenario, user):
+            raise Forbidden(
+                "this open game plays a club's scenario you may not read",
+                {"seek": ["its scenario is not shared with you"]},
+            )
+        choice = self.scenarios.chosen(seek.system, seek.scenario)
+        sides = choice.info.sides
         names = self.lifecycle.users.username
         bound = {s: names(seek.by) if s == seek.side else user.username for s in sides}
         seeker = self.lifecycle.users.get(seek.by)
@@ -93,6 +107,7 @@ class SeekService:
             options=seek.options,
             labels=seek.labels,
             game_id=game_id,
+            source=choice.source,  # a club scenario's version: the game pins it
         )
         return seek, game
 
@@ -110,7 +125,10 @@ class SeekService:
         visible = [
             r
             for r in rows
-            if r["club"] is None or (user is not None and str(user.id) in self._members(r["club"]))
+            if (
+                r["club"] is None or (user is not None and str(user.id) in self._members(r["club"]))
+            )
+            and self.scenarios.may_play(r["scenario"], user)
         ]
         return sorted(visible, key=lambda r: r["opened_at"], reverse=True)
 
@@ -160,8 +178,7 @@ class SeekService:
             except NotFound:
                 club = None
         try:
-            found = self.lifecycle.games.system(row["system"]).scenarios()
-            title = next((sc.title for sc in found if sc.id == row["scenario"]), row["scenario"])
+            title = self.scenarios.title_of(row["system"], row["scenario"])
         except NotFound:
             title = row["scenario"]
         return row | {

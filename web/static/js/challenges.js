@@ -21,7 +21,7 @@ export function challengeItem(c, me, refresh) {
   return h(
     "li",
     { class: `challenge status-${c.status}`, "data-challenge": c.id },
-    h("p", {}, h("strong", {}, `${c.challenger} challenges ${c.opponent}`), ` · ${c.scenario}${c.challenger_side ? ` · ${c.challenger} plays ${c.challenger_side}` : ""} · `, h("span", { class: "status" }, c.status)),
+    h("p", {}, h("strong", {}, `${c.challenger} challenges ${c.opponent}`), ` · ${c.scenario_title || c.scenario}${c.challenger_side ? ` · ${c.challenger} plays ${c.challenger_side}` : ""} · `, h("span", { class: "status" }, c.status)),
     h("p", { class: "meta" }, `issued ${when(c.issued_at)} · answer by ${when(c.deadline)}${sides ? ` · ${sides}` : ""}`),
     c.status === "open" && mine && !late
       ? h(
@@ -53,7 +53,7 @@ export function reportItem(r, me, refresh) {
   return h(
     "li",
     { class: `report status-${r.status}`, "data-report": r.id },
-    h("p", {}, h("strong", {}, sides), ` · ${r.scenario}: ${result} · `, h("span", { class: "status" }, r.status === "reported" ? "waiting for confirmation" : r.status)),
+    h("p", {}, h("strong", {}, sides), ` · ${r.scenario_title || r.scenario}: ${result} · `, h("span", { class: "status" }, r.status === "reported" ? "waiting for confirmation" : r.status)),
     h("p", { class: "meta" }, `reported by ${r.reporter} ${when(r.reported_at)}`),
     r.status === "reported" && me && me.username === r.opponent
       ? h(

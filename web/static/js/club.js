@@ -69,7 +69,7 @@ async function ladders() {
     $("ladders"),
     list.length
       ? list.map((l) =>
-          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${l.system}${l.scenario ? " · " + l.scenario : ""} · ${l.players} players · ${l.results} results`)),
+          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${l.system}${l.scenario ? " · " + (l.scenario_title || l.scenario) : ""} · ${l.players} players · ${l.results} results`)),
         )
       : h("li", {}, "No ladder yet."),
   );
@@ -88,14 +88,27 @@ async function forms() {
     toast("Member added");
     renderMembers();
   });
-  const systems = await api("/api/systems");
+  const [systems, clubScenarios] = await Promise.all([api("/api/systems"), api("/api/club-scenarios").catch(() => [])]);
   const form = $("ladder-form");
   const sys = form.elements.system;
   const sc = form.elements.scenario;
   clear(sys, systems.map((s) => h("option", { value: s.name }, s.title || s.name)));
   const scenarios = () => {
     const found = systems.find((s) => s.name === sys.value);
-    clear(sc, h("option", { value: "" }, "Any two-sided scenario of the system"), (found ? found.scenarios : []).map((x) => h("option", { value: x.id }, x.title)));
+    // a club scenario's published version is pinned by the ladder: offered as "<id>@<version>"
+    const ours = clubScenarios.filter((x) => found && x.system === found.name && x.sides.length === 2);
+    const own = (found ? found.scenarios : []).map((x) => h("option", { value: x.id }, x.title));
+    clear(
+      sc,
+      h("option", { value: "" }, "Any two-sided scenario of the system"),
+      ours.length ? h("optgroup", { label: "Built-in scenarios" }, own) : own,
+      ours.length &&
+        h(
+          "optgroup",
+          { label: "Club scenarios" },
+          ours.flatMap((x) => [...x.versions].reverse().map((v) => h("option", { value: `${x.id}@${v.version}` }, `${x.title} · ${x.club_name}, version ${v.version}`))),
+        ),
+    );
   };
   sys.addEventListener("change", scenarios);
   scenarios();

@@ -5,7 +5,7 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { drawHexes, drawTable, terrainColour } from "./editor_map.js";
-import { renderUnits, unwrap } from "./editor_units.js";
+import { dragUnit, renderUnits, unwrap } from "./editor_units.js";
 import { onSubmit } from "./forms.js";
 
 const root = document.getElementById("editor-page");
@@ -161,6 +161,13 @@ const handlers = {
       send([{ kind: "setup", unit: st.unit, hex }], [{ kind: "setup", unit: st.unit, hex: before }]);
     }
   },
+  // a counter dragged onto a hex (from the counter sheet or the set-up palette): its set-up hex
+  drop(hex, unit) {
+    if (!unitDoc(unit)) return;
+    const before = unwrap(unitDoc(unit).hex) || null;
+    if (before === hex) return;
+    send([{ kind: "setup", unit, hex }], [{ kind: "setup", unit, hex: before }]);
+  },
   over(hex) {
     if (st.painting && !st.painting.has(hex)) {
       st.painting.add(hex);
@@ -248,9 +255,10 @@ function renderPalette() {
     if (!st.unit && units.length) st.unit = units[0].id;
     clear(
       palette,
-      h("label", {}, "Counter ", h("select", { onchange: (ev) => (st.unit = ev.target.value) }, units.map((u) => h("option", { value: u.id, selected: u.id === st.unit ? true : null }, `${unwrap(u.name) || u.id} (${unwrap(u.hex) || "no set-up hex"})`)))),
+      h("label", {}, "Counter ", h("select", { onchange: (ev) => { st.unit = ev.target.value; renderPalette(); } }, units.map((u) => h("option", { value: u.id, selected: u.id === st.unit ? true : null }, `${unwrap(u.name) || u.id} (${unwrap(u.hex) || "no set-up hex"})`)))),
+      st.unit ? h("span", { class: "ed-swatch ed-drag", draggable: "true", title: "Drag onto a hex", ondragstart: (ev) => dragUnit(ev, st.unit) }, `⠿ ${unwrap(unitDoc(st.unit)?.name) || st.unit}`) : null,
     );
-    $("ed-hint").textContent = "Click the hex the counter sets up in.";
+    $("ed-hint").textContent = "Click the hex the counter sets up in, or drag it (here or from the counter sheet) onto the hex.";
     return;
   }
   if (isTable()) {
@@ -314,6 +322,7 @@ async function redraw() {
       st.board = await api(`/api/club-scenarios/${sc.id}/board`);
       st.board.terrain_types = terrainTypes();
       drawHexes($("ed-map"), st.board, { errors, units: unitsByHex(), selected: st.first }, handlers, st.scale);
+      if (st.mode === "setup") renderPalette(); // the counters' set-up hexes as they now are
     } catch (err) {
       clear($("ed-map"), h("p", { class: "error" }, explain(err)));
     }

@@ -2,6 +2,7 @@
 // counters' set-up hexes, problems outlined), or a table in inches (pieces, zones, objectives).
 // Pointer handling reports hexes (and table points) to the page; it never edits by itself.
 import { s } from "./dom.js";
+import { UNIT_DRAG } from "./editor_units.js";
 
 export const TERRAIN_COLOURS = {
   clear: "#f4f1e4",
@@ -118,6 +119,17 @@ export function drawHexes(container, board, marks, handlers, scale) {
     if (ev.buttons !== 1) return;
     const hex = hexAt(ev);
     if (hex) handlers.over(hex);
+  });
+  // a counter dragged from the counter sheet (or the set-up palette) is set up where it is dropped
+  svg.addEventListener("dragover", (ev) => {
+    if (handlers.drop && ev.dataTransfer.types.includes(UNIT_DRAG)) ev.preventDefault();
+  });
+  svg.addEventListener("drop", (ev) => {
+    const unit = ev.dataTransfer.getData(UNIT_DRAG);
+    const hex = hexAt(ev);
+    if (!unit || !hex || !handlers.drop) return;
+    ev.preventDefault();
+    handlers.drop(hex, unit);
   });
   container.replaceChildren(svg);
   return svg;

@@ -4,6 +4,15 @@ import { clear, h } from "./dom.js";
 
 const FIELDS = ["side", "type", "name", "steps", "hex"];
 
+// What a counter dragged onto the map carries (its id): the map sets it up in the hex it is dropped on.
+export const UNIT_DRAG = "application/x-arbiter-unit";
+
+export function dragUnit(ev, id) {
+  ev.dataTransfer.setData(UNIT_DRAG, id);
+  ev.dataTransfer.setData("text/plain", id);
+  ev.dataTransfer.effectAllowed = "move";
+}
+
 export const unwrap = (v) => (v && typeof v === "object" && !Array.isArray(v) && "placeholder" in v && "value" in v ? unwrap(v.value) : v);
 const isPlaceholder = (v) => !!(v && typeof v === "object" && !Array.isArray(v) && v.placeholder === true && "value" in v);
 
@@ -59,7 +68,7 @@ export function renderUnits(table, doc, errors, onEdit) {
         return h(
           "tr",
           { "data-unit": unit.id, class: unitErrors.length ? "has-error" : null },
-          h("th", { scope: "row" }, unit.id),
+          h("th", { scope: "row" }, h("span", { draggable: "true", class: "ed-drag", title: "Drag onto a hex of the map to set this counter up there", "aria-label": `drag ${unit.name || unit.id} onto a hex`, ondragstart: (ev) => dragUnit(ev, unit.id) }, "⠿ ", unit.id)),
           FIELDS.map((f) => cell(unit, index, f, rawUnit[f])),
           keys.map((k) => cell(unit, index, `values.${k}`, (unwrap(rawUnit.values) || {})[k])),
           h("td", { class: "error" }, unitErrors.map((e) => h("div", {}, `${e.field.replace(/^units\[\d+\]\.?/, "") || "counter"}: ${e.reason}`))),

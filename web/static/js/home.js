@@ -1,5 +1,6 @@
 // Home: sign in / create an account, or my games (whose turn, from GET /api/games?mine=true), the
-// open disputes I am involved in or may resolve, my ladders, and a form to start a game.
+// open disputes I am involved in or may resolve, my ladders, and a form to start a game (of a
+// system's own scenario, or of a published version of a club scenario I may read).
 import { api, currentUser } from "./api.js";
 import { clear, h } from "./dom.js";
 import { jsonOptions, onSubmit, when } from "./forms.js";
@@ -99,15 +100,22 @@ async function listLadders(me) {
 
 async function createForm(me) {
   const form = document.getElementById("create-form");
-  const systems = await api("/api/systems");
+  const [systems, clubScenarios] = await Promise.all([api("/api/systems"), api("/api/club-scenarios").catch(() => [])]);
   const systemSelect = form.elements.system;
   const scenarioSelect = form.elements.scenario;
   const sides = document.getElementById("sides");
   clear(systemSelect, systems.map((sys) => h("option", { value: sys.name }, sys.title || sys.name)));
 
+  // a club scenario's version is offered as "<id>@<version>"; its sides are the latest's
+  const clubVersion = (value) => {
+    const [id, version] = value.split("@");
+    const found = version && clubScenarios.find((x) => x.id === id);
+    return found ? { scenario: found, version: Number(version) } : null;
+  };
   function scenarioChanged() {
     const system = systems.find((x) => x.name === systemSelect.value);
-    const scenario = system && system.scenarios.find((x) => x.id === scenarioSelect.value);
+    const club = clubVersion(scenarioSelect.value);
+    const scenario = club ? { sides: club.scenario.sides } : system && system.scenarios.find((x) => x.id === scenarioSelect.value);
     const legend = sides.querySelector("legend");
     clear(sides, legend);
     (scenario ? scenario.sides : []).forEach((side, i) =>
@@ -116,9 +124,19 @@ async function createForm(me) {
   }
   function systemChanged() {
     const system = systems.find((x) => x.name === systemSelect.value);
+    const own = (system ? system.scenarios : []).map((sc) => h("option", { value: sc.id }, sc.title + (sc.placeholder ? " (has placeholder values)" : "")));
+    const clubs = clubScenarios.filter((sc) => system && sc.system === system.name);
     clear(
       scenarioSelect,
-      (system ? system.scenarios : []).map((sc) => h("option", { value: sc.id }, sc.title + (sc.placeholder ? " (has placeholder values)" : ""))),
+      clubs.length ? h("optgroup", { label: "Built-in scenarios" }, own) : own,
+      clubs.length &&
+        h(
+          "optgroup",
+          { label: "Club scenarios" },
+          clubs.flatMap((sc) =>
+            [...sc.versions].reverse().map((v) => h("option", { value: `${sc.id}@${v.version}` }, `${sc.title} · ${sc.club_name}, version ${v.version}${v.version === sc.latest ? " (latest)" : ""}`)),
+          ),
+        ),
     );
     scenarioChanged();
   }
@@ -131,7 +149,9 @@ async function createForm(me) {
     for (const [key, value] of Object.entries(data)) if (key.startsWith("side:")) sidesMap[key.slice(5)] = value.trim();
     const options = jsonOptions(data.options);
     const clock = clockFrom(data);
-    const game = await api("/api/games", { method: "POST", body: { system: data.system, scenario: data.scenario, sides: sidesMap, options, ...(clock ? { clock } : {}) } });
+    const club = clubVersion(data.scenario);
+    const scenario = club ? { scenario: club.scenario.id, scenario_version: club.version } : { scenario: data.scenario };
+    const game = await api("/api/games", { method: "POST", body: { system: data.system, ...scenario, sides: sidesMap, options, ...(clock ? { clock } : {}) } });
     window.location.assign(`/games/${game.id}`);
   });
 }

@@ -82,7 +82,7 @@ function renderLadder() {
   clear(
     $("ladder-meta"),
     st.club ? [h("a", { href: `/clubs/${l.club}` }, st.club.name), " · "] : null,
-    `${l.system}${l.scenario ? ", scenario " + l.scenario : ", any two-sided scenario"} · ${l.players} players · ${l.results} results · rating period ${l.period}`,
+    `${l.system}${l.scenario ? ", scenario " + (l.scenario_title || l.scenario) : ", any two-sided scenario"} · ${l.players} players · ${l.results} results · rating period ${l.period}`,
   );
   clear(
     $("settings"),
@@ -154,7 +154,7 @@ async function sidesAdjustment() {
     clear(
       $("sides-adjustment"),
       h("h3", {}, `Side adjustment${found.applied ? "" : " (learned, not applied)"}`),
-      h("ul", {}, rows.map(([sc, a]) => h("li", {}, `${sc}: ${a.favoured ? `${a.favoured} favoured by ${Math.abs(Math.round(a.delta))} points` : "balanced"} after ${a.results} results`))),
+      h("ul", {}, rows.map(([sc, a]) => h("li", {}, `${a.title || sc}: ${a.favoured ? `${a.favoured} favoured by ${Math.abs(Math.round(a.delta))} points` : "balanced"} after ${a.results} results`))),
     );
   } catch {
     /* optional */
@@ -191,7 +191,10 @@ async function main() {
   const [club, system] = await Promise.all([api(`/api/clubs/${st.ladder.club}`).catch(() => null), api(`/api/systems/${st.ladder.system}`)]);
   st.club = club;
   await loadAll();
-  const scenarios = (system.scenarios || []).filter((x) => (st.ladder.scenario ? x.id === st.ladder.scenario : x.sides.length === 2));
+  // a ladder on a club scenario plays the version it pinned (not one of the system's own)
+  const pinned = st.ladder.scenario && st.ladder.scenario_sides && { id: st.ladder.scenario, title: st.ladder.scenario_title, sides: st.ladder.scenario_sides };
+  const own = (system.scenarios || []).filter((x) => (st.ladder.scenario ? x.id === st.ladder.scenario : x.sides.length === 2));
+  const scenarios = own.length || !pinned ? own : [pinned];
   setUpForms({ ladder: st.ladder, scenarios, me: st.me, players: st.standings, refresh: loadAll });
   settingsForm();
   onSubmit($("settings-form"), async (_data, form) => {

@@ -58,18 +58,26 @@ async function list(me) {
 async function form(me) {
   const el = document.getElementById("seek-form");
   el.hidden = false;
-  const [systems, clubs] = await Promise.all([api("/api/systems"), api("/api/clubs")]);
+  const [systems, clubs, clubScenarios] = await Promise.all([api("/api/systems"), api("/api/clubs"), api("/api/club-scenarios").catch(() => [])]);
   const { system, scenario, side, club } = el.elements;
   clear(system, systems.map((x) => h("option", { value: x.name }, x.title || x.name)));
   const details = await Promise.all(clubs.map((c) => api(`/api/clubs/${c.id}`).catch(() => null)));
   details.filter((c) => c && c.members.some((m) => m.username === me.username)).forEach((c) => club.append(h("option", { value: c.id }, c.name)));
-  const scenarios = () => (systems.find((x) => x.name === system.value) || { scenarios: [] }).scenarios.filter((sc) => sc.sides.length === 2);
+  const builtIn = () => (systems.find((x) => x.name === system.value) || { scenarios: [] }).scenarios.filter((sc) => sc.sides.length === 2);
+  // each published version of a club scenario I may read, pinned by the open game as "<id>@<version>"
+  const ofClubs = () =>
+    clubScenarios
+      .filter((sc) => sc.system === system.value && sc.sides.length === 2)
+      .flatMap((sc) => [...sc.versions].reverse().map((v) => ({ id: `${sc.id}@${v.version}`, title: `${sc.title} · ${sc.club_name}, version ${v.version}`, sides: sc.sides })));
+  const scenarios = () => [...builtIn(), ...ofClubs()];
   const sides = () => {
     const sc = scenarios().find((x) => x.id === scenario.value);
     clear(side, (sc ? sc.sides : []).map((s) => h("option", { value: s }, s)));
   };
   const systemChanged = () => {
-    clear(scenario, scenarios().map((sc) => h("option", { value: sc.id }, sc.title)));
+    const option = (sc) => h("option", { value: sc.id }, sc.title);
+    const ours = ofClubs();
+    clear(scenario, ours.length ? [h("optgroup", { label: "Built-in scenarios" }, builtIn().map(option)), h("optgroup", { label: "Club scenarios" }, ours.map(option))] : builtIn().map(option));
     sides();
   };
   system.addEventListener("change", systemChanged);
