@@ -15,6 +15,7 @@ from flask import Flask
 
 from service.app import create_app
 from service.bootstrap import migrate
+from service.config import Config
 from tests.conftest import make_config
 from tests.support.api import ApiHelper
 from tests.support.services import PG, postgres_database
@@ -30,21 +31,27 @@ UNAVAILABLE = {
 FAST = 3.0  # seconds: "within a couple of seconds" (2 s pool wait, 0.2 s retry)
 
 
+def behind_a_proxy(tmp_path: Path, index_template: Path, dbname: str) -> tuple[TcpProxy, Config]:
+    """A migrated database ``dbname`` reached through a started TCP proxy, and its config."""
+    proxy = TcpProxy(PG["port"], PG["host"])
+    proxy.start()
+    config = make_config(
+        tmp_path,
+        store="postgres",
+        postgres_dbname=dbname,
+        postgres_host="127.0.0.1",
+        postgres_port=proxy.port,
+        postgres_user=PG["user"],
+    )
+    shutil.copytree(index_template, config.index_dir)
+    migrate(config)
+    return proxy, config
+
+
 @pytest.fixture
 def outage(tmp_path: Path, index_template: Path) -> Iterator[tuple[TcpProxy, Flask]]:
     with postgres_database() as dbname:
-        proxy = TcpProxy(PG["port"], PG["host"])
-        proxy.start()
-        config = make_config(
-            tmp_path,
-            store="postgres",
-            postgres_dbname=dbname,
-            postgres_host="127.0.0.1",
-            postgres_port=proxy.port,
-            postgres_user=PG["user"],
-        )
-        shutil.copytree(index_template, config.index_dir)
-        migrate(config)
+        proxy, config = behind_a_proxy(tmp_path, index_template, dbname)
         app = create_app(config)
         try:
             yield proxy, app
@@ -129,18 +136,7 @@ def test_a_worker_that_starts_while_the_store_is_down_boots_and_recovers(
     must come up, answer 503, and serve once the database is back -- the notification process's
     store included (it opens its own PostgreSQL recorder)."""
     with postgres_database() as dbname:
-        proxy = TcpProxy(PG["port"], PG["host"])
-        proxy.start()
-        config = make_config(
-            tmp_path,
-            store="postgres",
-            postgres_dbname=dbname,
-            postgres_host="127.0.0.1",
-            postgres_port=proxy.port,
-            postgres_user=PG["user"],
-        )
-        shutil.copytree(index_template, config.index_dir)
-        migrate(config)
+        proxy, config = behind_a_proxy(tmp_path, index_template, dbname)
         proxy.stop()
         app = create_app(config)  # the database is unreachable while the worker starts
         try:
