@@ -103,6 +103,8 @@ def test_accept_on_the_home_page_then_decline_a_draw_and_resign(
     page.goto("/archive")
     row = page.locator("#ended li", has_text="Meeting")
     expect(row.first).to_contain_text("bob (blue) resigned: alice (red) wins")
+    # the system's title, not its id
+    expect(row.first).to_contain_text("Skirmish (test fixture) · ")
     expect(row.first.get_by_role("link", name="Replay from the start")).to_have_attribute(
         "href", f"/games/{gid}?v=1"
     )
@@ -112,6 +114,7 @@ def test_accept_on_the_home_page_then_decline_a_draw_and_resign(
     expect(page.locator("#profile-record")).to_contain_text(
         "1 finished game(s): 0 won, 0 drawn, 1 lost"
     )
+    expect(page.locator("#profile-games")).to_contain_text("Skirmish (test fixture) · played blue")
     page.screenshot(path=shots / "lifecycle-profile-1366.png", full_page=True)
     visible_text_is_words(page)
     page.context.close()

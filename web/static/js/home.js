@@ -6,6 +6,7 @@ import { clear, h } from "./dom.js";
 import { jsonOptions, onSubmit, when } from "./forms.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
 import { clockFrom } from "./seeks.js";
+import { systemTitles, titled } from "./titles.js";
 
 async function signIn({ username, password }) {
   await api("/api/session", { method: "POST", body: { username, password } });
@@ -36,7 +37,7 @@ function turnText(game, me) {
 }
 
 async function listGames(me) {
-  const rows = await api("/api/games?mine=true");
+  const [rows, titles] = await Promise.all([api("/api/games?mine=true"), systemTitles()]);
   document.getElementById("games-empty").hidden = rows.length > 0;
   clear(
     document.getElementById("games"),
@@ -48,7 +49,7 @@ async function listGames(me) {
         "li",
         { class: turn.startsWith("Your turn") ? "game mine" : "game" },
         h("a", { href: `/games/${game.id}` }, game.title || game.scenario),
-        h("span", { class: "meta" }, `${game.system} · ${sides}`),
+        h("span", { class: "meta" }, `${titled(titles, game.system)} · ${sides}`),
         phase && h("span", { class: "meta" }, phase),
         h("span", { class: "turn" }, turn),
       );

@@ -5,19 +5,20 @@ import { resultText } from "./archive.js";
 import { ratingChart } from "./chart.js";
 import { clear, h, humanize } from "./dom.js";
 import { when } from "./forms.js";
+import { systemTitles, titled } from "./titles.js";
 
 const root = document.getElementById("profile-page");
 const username = root.dataset.username;
 
 const STATUS = { invited: "Waiting for players to accept", active: "In play", ended: "Finished" };
 
-function gameRow(game) {
+function gameRow(game, titles) {
   const opponents = Object.entries(game.sides).filter(([side]) => !game.played.includes(side));
   return h(
     "li",
     { class: "game" },
     h("a", { href: `/games/${game.id}` }, game.title),
-    h("span", { class: "meta" }, `${game.system} · played ${game.played.join(", ")} against `, opponents.flatMap(([side, name], i) => [i ? ", " : "", h("a", { href: `/users/${encodeURIComponent(name)}` }, name), ` (${side})`])),
+    h("span", { class: "meta" }, `${titled(titles, game.system)} · played ${game.played.join(", ")} against `, opponents.flatMap(([side, name], i) => [i ? ", " : "", h("a", { href: `/users/${encodeURIComponent(name)}` }, name), ` (${side})`])),
     h("span", { class: "turn" }, game.status === "ended" ? resultText(game) : STATUS[game.status] || humanize(game.status)),
     h("span", { class: "meta" }, when(game.ended_at || game.created_at)),
   );
@@ -25,10 +26,10 @@ function gameRow(game) {
 
 async function main() {
   try {
-    const p = await api(`/api/users/${encodeURIComponent(username)}/profile`);
+    const [p, titles] = await Promise.all([api(`/api/users/${encodeURIComponent(username)}/profile`), systemTitles()]);
     const r = p.record;
     document.getElementById("profile-record").textContent = `${r.played} finished game(s): ${r.won} won, ${r.drawn} drawn, ${r.lost} lost`;
-    clear(document.getElementById("profile-games"), p.games.length ? p.games.map(gameRow) : h("li", {}, "No game yet."));
+    clear(document.getElementById("profile-games"), p.games.length ? p.games.map((g) => gameRow(g, titles)) : h("li", {}, "No game yet."));
     clear(
       document.getElementById("profile-clubs"),
       p.clubs.length ? p.clubs.map((c) => h("li", {}, h("a", { href: `/clubs/${c.id}` }, c.name), ` · ${c.roles.join(", ")}`)) : h("li", {}, "In no club."),
