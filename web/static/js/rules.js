@@ -85,20 +85,25 @@ kindFilter.addEventListener("change", search);
 gameFilter.addEventListener("change", search);
 
 const initial = new URLSearchParams(location.search);
-try {
-  // the games a search can be scoped to: their rulebook first, then the rest, labelled
-  const systems = await api("/api/systems");
-  for (const s of systems) gameFilter.append(h("option", { value: s.name }, s.title || s.name));
-} catch {
-  /* searching works without the game list */
-}
-if (initial.get("game")) gameFilter.value = initial.get("game");
+// the games a search can be scoped to (their rulebook first, then the rest, labelled), loaded
+// without holding up the page: a player may already be typing
+api("/api/systems")
+  .then((systems) => {
+    for (const s of systems) gameFilter.append(h("option", { value: s.name }, s.title || s.name));
+    if (initial.get("game")) {
+      gameFilter.value = initial.get("game");
+      search();
+    }
+  })
+  .catch(() => {
+    /* searching works without the game list */
+  });
 for (const [select, seen, key] of [[documentFilter, seenDocuments, "document"], [kindFilter, seenKinds, "kind"]]) {
   if (initial.get(key)) {
     addOptions(select, seen, [initial.get(key)]);
     select.value = initial.get(key);
   }
 }
-q.value = initial.get("q") || "";
+if (initial.get("q")) q.value = initial.get("q");
 search();
 q.focus();
