@@ -6,28 +6,18 @@ wire: gzipped), and the time to the first board paint in headless Chromium (Debi
 
 from __future__ import annotations
 
-import os
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import requests
 
+from bench.serve import arbiter_serve
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 PASSWORD = "benchmark-password"
 LOADS = 5
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Site:
@@ -131,58 +121,36 @@ def page_loads(base: str, game: str) -> list[tuple[int, float]]:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        env = dict(os.environ, ARBITER_VAR=tmp, ARBITER_STORE="sqlite")
-        env.pop("REDIS_URL", None)
-        arbiter = str(Path(sys.executable).parent / "arbiter")
-        server = subprocess.Popen(
-            [arbiter, "serve", "--port", str(port)],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+    with arbiter_serve() as (base, _server):
+        site = Site(base)
+        merida = merida_turn_1(site)
+        plain, wire, acts = site.actions(merida, "franco")
+        print(
+            f"Merida turn 1 movement action list ({len(acts['actions'])} templates): "
+            f"{kb(plain)} JSON, {kb(wire)} on the wire (gzip); target under 100 KB"
         )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(300):
-                try:
-                    requests.get(base + "/healthz", timeout=1)
-                    break
-                except requests.RequestException:  # not up yet, or busy starting
-                    time.sleep(0.1)
-            site = Site(base)
-            merida = merida_turn_1(site)
-            plain, wire, acts = site.actions(merida, "franco")
-            print(
-                f"Merida turn 1 movement action list ({len(acts['actions'])} templates): "
-                f"{kb(plain)} JSON, {kb(wire)} on the wire (gzip); target under 100 KB"
-            )
-            backbone = site.game("backbone", {"allied": "monty", "spanish": "varela"})
-            side = requests.get(f"{base}/api/games/{backbone}").json()["active_sides"][0]
-            user = "monty" if side == "allied" else "varela"
-            plain, wire, acts = site.actions(backbone, user)
-            print(
-                f"Backbone turn 1 first action list ({len(acts['actions'])} templates): "
-                f"{kb(plain)} JSON, {kb(wire)} on the wire"
-            )
-            if not Path(CHROMIUM).exists():
-                print(f"first load and paint: skipped ({CHROMIUM} is missing)")
-                return
-            loads = page_loads(base, merida)
-            sent = statistics.median(n for n, _ in loads)
-            painted = [ms for _, ms in loads]
-            print(
-                f"Merida game page, first load at 1366x900 ({LOADS} loads, a new browser context each): "
-                f"{kb(int(sent))} sent (HTML, CSS, scripts, API answers)"
-            )
-            print(
-                f"time to first board paint: median {statistics.median(painted):.0f} ms, "
-                f"best {min(painted):.0f} ms, worst {max(painted):.0f} ms"
-            )
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+        backbone = site.game("backbone", {"allied": "monty", "spanish": "varela"})
+        side = requests.get(f"{base}/api/games/{backbone}").json()["active_sides"][0]
+        user = "monty" if side == "allied" else "varela"
+        plain, wire, acts = site.actions(backbone, user)
+        print(
+            f"Backbone turn 1 first action list ({len(acts['actions'])} templates): "
+            f"{kb(plain)} JSON, {kb(wire)} on the wire"
+        )
+        if not Path(CHROMIUM).exists():
+            print(f"first load and paint: skipped ({CHROMIUM} is missing)")
+            return
+        loads = page_loads(base, merida)
+        sent = statistics.median(n for n, _ in loads)
+        painted = [ms for _, ms in loads]
+        print(
+            f"Merida game page, first load at 1366x900 ({LOADS} loads, a new browser context each): "
+            f"{kb(int(sent))} sent (HTML, CSS, scripts, API answers)"
+        )
+        print(
+            f"time to first board paint: median {statistics.median(painted):.0f} ms, "
+            f"best {min(painted):.0f} ms, worst {max(painted):.0f} ms"
+        )
 
 
 if __name__ == "__main__":

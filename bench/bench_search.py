@@ -173,35 +173,12 @@ def _process_cpu(pid: int) -> float:
 # -- HTTP -----------------------------------------------------------------------------------------
 def http_latency(devset: list[dict]) -> dict[str, float] | str:
     """``GET /api/rules/search`` p50/p99 against a real ``arbiter serve`` over loopback."""
-    import socket
-    import subprocess
-
     import requests
 
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, ARBITER_VAR=tmp, ARBITER_STORE="sqlite")
-        env.pop("REDIS_URL", None)
-        arbiter = str(Path(sys.executable).parent / "arbiter")
-        server = subprocess.Popen(
-            [arbiter, "serve", "--port", str(port)],
-            env=env,
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(300):
-                try:
-                    requests.get(base + "/healthz", timeout=5)
-                    break
-                except requests.RequestException:
-                    if server.poll() is not None:
-                        return "the server did not start"
-                    time.sleep(0.1)
+    from bench.serve import arbiter_serve
+
+    try:
+        with arbiter_serve() as (base, server):
             session = requests.Session()
             url = base + "/api/rules/search"
             games = ("merida", "backbone", "bizkaya", "barcelona", None)
@@ -225,9 +202,8 @@ def http_latency(devset: list[dict]) -> dict[str, float] | str:
                 "p99_ms": times[int(len(times) * 0.99) - 1],
                 "server_cpu_ms_per_request": cpu,
             }
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+    except RuntimeError as exc:  # the server did not start
+        return str(exc)
 
 
 # -- FTS5 baseline ------------------------------------------------------------------------------------

@@ -283,6 +283,23 @@ def _by_key(items: list[Any], key: str, value: Any) -> int | None:
     return None
 
 
+def _put(items: list[Any], key: str, item: dict[str, Any]) -> None:
+    """Replace the item with ``item``'s ``key``, or add it."""
+    index = _by_key(items, key, item[key])
+    if index is None:
+        items.append(item)
+    else:
+        items[index] = item
+
+
+def _take(items: list[Any], key: str, value: Any, where: str, what: str, reason: str) -> None:
+    """Remove the item whose ``key`` is ``value``; 422 naming ``<where>.<key>`` if there is none."""
+    index = _by_key(items, key, value)
+    if index is None:
+        raise Unprocessable(f"no {what} {value!r}", {f"{where}.{key}": [reason]})
+    del items[index]
+
+
 def _piece(doc: Doc, c: Change, where: str) -> None:
     areas = _list(doc, ["areas"], where)
     item: dict[str, Any] = {"id": c["id"], "name": c.get("name") or c["id"]}
@@ -290,19 +307,11 @@ def _piece(doc: Doc, c: Change, where: str) -> None:
     for shape in ("rect", "polygon"):
         if c.get(shape) is not None:
             item[shape] = copy.deepcopy(c[shape])
-    index = _by_key(areas, "id", c["id"])
-    if index is None:
-        areas.append(item)
-    else:
-        areas[index] = item
+    _put(areas, "id", item)
 
 
 def _piece_removed(doc: Doc, c: Change, where: str) -> None:
-    areas = _list(doc, ["areas"], where)
-    index = _by_key(areas, "id", c["id"])
-    if index is None:
-        raise Unprocessable(f"no piece {c['id']!r}", {f"{where}.id": ["unknown piece"]})
-    del areas[index]
+    _take(_list(doc, ["areas"], where), "id", c["id"], where, "piece", "unknown piece")
 
 
 def _zone(doc: Doc, c: Change, where: str) -> None:
@@ -316,19 +325,11 @@ def _entry_point(doc: Doc, c: Change, where: str) -> None:
 def _objective(doc: Doc, c: Change, where: str) -> None:
     objectives = _list(doc, ["objectives"], where)
     item = {"name": c["name"], "point": list(c["point"]), "values": dict(c.get("values") or {})}
-    index = _by_key(objectives, "name", c["name"])
-    if index is None:
-        objectives.append(item)
-    else:
-        objectives[index] = item
+    _put(objectives, "name", item)
 
 
 def _objective_removed(doc: Doc, c: Change, where: str) -> None:
-    objectives = _list(doc, ["objectives"], where)
-    index = _by_key(objectives, "name", c["name"])
-    if index is None:
-        raise Unprocessable(f"no objective {c['name']!r}", {f"{where}.name": ["unknown"]})
-    del objectives[index]
+    _take(_list(doc, ["objectives"], where), "name", c["name"], where, "objective", "unknown")
 
 
 def _field(doc: Doc, c: Change, where: str) -> None:
