@@ -12,7 +12,12 @@ command is still taken from the game's own ``GET /api/games/<id>/actions`` (the 
 vocabulary): the tally offers the same actions in every state, so one read per game is enough and
 the load is commands only.
 
-Environment: ``BENCH_SECONDS`` (measured time per set-up, default 15), ``BENCH_SETUPS``
+The machine's own speed varies between sessions (the same code measured 2.5x apart), so the run
+starts and ends with a reference figure: a fixed pure-Python loop's time on this machine now.
+Compare throughputs across runs with it beside them, and server CPU per command most of all.
+
+Environment: ``BENCH_SECONDS`` (measured time per set-up, default 15), ``BENCH_CLIENTS`` (16),
+``BENCH_SETUPS``
 (``sqlite,postgres`` by default), ``TEST_POSTGRES_HOST``/``PORT``/``USER`` and ``BENCH_REDIS_URL``
 (default ``redis://127.0.0.1:6379/13``)."""
 
@@ -37,7 +42,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-CLIENTS = 16
+CLIENTS = int(os.environ.get("BENCH_CLIENTS", "16"))
 GAMES = 64
 WORKERS = 4
 WARMUP_COMMANDS = 3  # per game, before the clock starts (fills each worker's aggregate cache)
@@ -59,6 +64,19 @@ def free_port() -> int:
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def reference_seconds() -> float:
+    """The machine's speed now: the best of three runs of a fixed pure-Python loop (10 million
+    additions; about 0.5 s on a quick core, 1.7 s seen here on a slow day)."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for i in range(10_000_000):
+            total += i
+        best = min(best, time.perf_counter() - started)
+    return best
 
 
 def load_average() -> str:
@@ -401,11 +419,14 @@ def main() -> None:
     seconds = float(os.environ.get("BENCH_SECONDS", "15"))
     setups = [s.strip() for s in os.environ.get("BENCH_SETUPS", "sqlite,postgres").split(",")]
     results: dict[str, Figures] = {}
+    before = reference_seconds()
+    print(f"machine reference (10M additions, best of 3): {before:.2f} s", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for setup in setups:
             print(f"{setup}: running ({seconds:.0f} s; load average {load_average()})", flush=True)
             results[setup] = RUNS[setup](Path(tmp), seconds)
     report(results)
+    print(f"machine reference after the runs: {reference_seconds():.2f} s (before: {before:.2f} s)")
     failures = [e for f in results.values() for e in f.errors]
     if failures:
         raise RuntimeError(f"{len(failures)} client(s) failed: {failures[0]}")

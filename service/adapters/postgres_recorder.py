@@ -26,12 +26,17 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Composable, Identifier
+from psycopg.types.numeric import Int8
 
 log = logging.getLogger(__name__)
 
+#: appends of up to this many events send a parameter per value; larger ones an array per column
+SCALAR_APPEND = 16
+
 
 class OneTripRecorder(PostgresApplicationRecorder):
-    """Appends through ``<events table>_append(events)`` (see the module)."""
+    """Appends through ``<events table>_append_rows(ids, versions, topics, states)`` (see the
+    module)."""
 
     def __init__(self, datastore: PostgresDatastore, events_table_name: str = "stored_events"):
         super().__init__(datastore, events_table_name=events_table_name)
@@ -39,30 +44,42 @@ class OneTripRecorder(PostgresApplicationRecorder):
         names = {
             "schema": Identifier(self.datastore.schema),
             "table": Identifier(self.events_table_name),
-            "function": Identifier(f"{self.events_table_name}_append"),
+            "function": Identifier(f"{self.events_table_name}_append_rows"),
             "event": Identifier(self.stored_event_type_name),
             "channel": Identifier(self.channel_name),
         }
         self.sql_create_statements.append(
             SQL(
-                "CREATE OR REPLACE FUNCTION {schema}.{function}(events {schema}.{event}[]) "
+                "CREATE OR REPLACE FUNCTION {schema}.{function}("
+                "ids uuid[], versions bigint[], topics text[], states bytea[]) "
                 "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ BEGIN "
                 "SET LOCAL lock_timeout = '{timeout}s'; "
                 "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
                 "NOTIFY {channel}; "
                 "RETURN QUERY INSERT INTO {schema}.{table} "
                 "(originator_id, originator_version, topic, state) "
-                "SELECT originator_id, originator_version, topic, state FROM unnest(events) "
+                "SELECT * FROM unnest(ids, versions, topics, states) "
                 "RETURNING notification_id; "
                 "END; $BODY$"
             ).format(timeout=self.datastore.lock_timeout, **names)
         )
-        self.append_statement = SQL(
-            "SELECT notification_id FROM {schema}.{function}(%s) AS notification_id"
-        ).format(**names)
+        self._names = names
         #: statements rendered to bytes once: psycopg renders a composed statement on every
         #: execute (quoting each identifier), a measurable share of a command (``make bench``)
         self._rendered: dict[Any, bytes] = {}
+
+    def _append_statement(self, count: int | None) -> Composable:
+        """The append of ``count`` events, a parameter per value (or, for ``None``, an array per
+        column): ``<table>_append_rows(ids, versions, topics, states)``."""
+        arrays = [
+            SQL("ARRAY[{}]::{}[]").format(SQL(", ").join([SQL("%b")] * count), SQL(kind))
+            if count is not None
+            else SQL("%b::{}[]").format(SQL(kind))
+            for kind in ("uuid", "bigint", "text", "bytea")
+        ]
+        return SQL(
+            "SELECT notification_id FROM {schema}.{function}({arrays}) AS notification_id"
+        ).format(arrays=SQL(", ").join(arrays), **self._names)
 
     def _render(self, key: Any, statement: Composable, conn: psycopg.Connection[Any]) -> bytes:
         rendered = self._rendered.get(key)
@@ -114,19 +131,25 @@ class OneTripRecorder(PostgresApplicationRecorder):
     ) -> Sequence[int] | None:
         if not stored_events or not self.one_trip:
             return super().insert_events(stored_events, **kwargs)
+        # each value its own binary parameter, an array per column built by the server: psycopg
+        # dumps a scalar in C but an array (or a composite row) in Python, at several times the
+        # cost (about 0.1 ms of CPU per command with arrays, 0.3 ms with rows; ``make bench``)
+        count: int | None = len(stored_events)
+        ids = [e.originator_id for e in stored_events]
+        versions = [Int8(e.originator_version) for e in stored_events]
+        topics = [e.topic for e in stored_events]
+        states = [e.state for e in stored_events]
+        if len(stored_events) <= SCALAR_APPEND:
+            params: list[Any] = [*ids, *versions, *topics, *states]
+        else:  # one statement whatever the count (and within PostgreSQL's 65,535 parameters)
+            count, params = None, [ids, versions, topics, states]
+        key = ("append", count)
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            # the composite type is known once a connection has been made (a store that was
-            # unreachable since start-up has none yet): build the rows after connecting
-            rows = [
-                self.construct_pg_stored_event(
-                    e.originator_id, e.originator_version, e.topic, e.state
-                )
-                for e in stored_events
-            ]
+            statement = self._rendered.get(key) or self._render(
+                key, self._append_statement(count), conn
+            )
             try:
-                curs.execute(
-                    self._render("append", self.append_statement, conn), (rows,), prepare=True
-                )
+                curs.execute(statement, params, prepare=True)
             except psycopg.errors.UndefinedFunction:
                 log.warning("the append function is missing: run `arbiter db migrate`")
                 self.one_trip = False

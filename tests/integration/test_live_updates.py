@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -105,7 +106,8 @@ def test_commands_succeed_when_redis_is_down_and_the_stream_degrades(tmp_path: P
     r = api.command(game["id"], "alice", {"type": "end_phase"})
     assert r.status_code == 201
     assert api.game(game["id"])["version"] == game["version"] + 2
-    assert app.extensions["arbiter"].broker.failures >= 1
+    broker = app.extensions["arbiter"].broker
+    assert broker.flush() and broker.failures >= 1
     # the degraded stream polls the store, which is the truth, so the client still hears of it
     assert reader.wait_for("game")["data"]["version"] == game["version"] + 2
     reader.close()
@@ -120,7 +122,7 @@ def test_redis_lost_mid_game_then_back(tmp_path: Path) -> None:
     real_client = broker.client
     broker._client = RedisBroker(DEAD_REDIS).client  # the connection is cut
     assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
-    assert broker.failures >= 1
+    assert broker.flush() and broker.failures >= 1
     broker._client = real_client
     broker._down_since = None  # the retry delay has passed
     assert api.command(game["id"], "alice", {"type": "end_phase"}).status_code == 201
@@ -134,6 +136,29 @@ def test_redis_lost_mid_game_then_back(tmp_path: Path) -> None:
         "CommandAccepted",
         "PhaseEnded",
     ]
+
+
+def test_publishing_never_waits_for_redis_and_keeps_the_order() -> None:
+    """A publish is queued and returns at once; the publisher thread sends the queue in order,
+    many messages in one round trip; a publish while Redis is away is counted, never raised."""
+    broker = RedisBroker(redis_url())
+    sub = broker.subscribe("game:order")
+    for version in range(300):
+        assert broker.publish("game:order", {"version": version})
+    assert broker.flush()
+    heard: list[int] = []
+    deadline = time.monotonic() + 10
+    while len(heard) < 300 and time.monotonic() < deadline:
+        got = sub.get(0.25)  # None for the subscription's own confirmation
+        if got is not None:
+            heard.append(got["version"])
+    assert heard == list(range(300)) and broker.failures == 0
+    sub.close()
+    dead = RedisBroker(DEAD_REDIS)
+    assert dead.publish("game:x", {"version": 1})  # queued: the command does not wait
+    assert dead.flush() and dead.failures == 1
+    assert not dead.publish("game:x", {"version": 2})  # known down: counted, not queued
+    assert dead.failures == 2
 
 
 def test_async_in_process_subscription_hears_a_publish_from_any_thread() -> None:

@@ -8,13 +8,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from eventsourcing.persistence import IntegrityError, StoredEvent
 
+from service.adapters.postgres_recorder import SCALAR_APPEND
 from service.application.services import Services
 from service.bootstrap import build_services, migrate
 from service.config import Config
@@ -100,10 +103,10 @@ def test_migrate_makes_the_append_function_and_a_database_without_it_still_appen
     config, svc = pg
     with admin(config.postgres_dbname) as probe:
         functions = probe.execute(
-            "SELECT proname FROM pg_proc WHERE proname = 'arbiter_events_append'"
+            "SELECT proname FROM pg_proc WHERE proname = 'arbiter_events_append_rows'"
         ).fetchall()
-        assert functions == [("arbiter_events_append",)]
-        probe.execute("DROP FUNCTION arbiter_events_append")  # a database migrated before it
+        assert functions == [("arbiter_events_append_rows",)]
+        probe.execute("DROP FUNCTION arbiter_events_append_rows")  # a database migrated before it
     with caplog.at_level(logging.WARNING):
         svc.users.register("ann", "correct horse")
         svc.users.register("bob", "battery staple")
@@ -112,5 +115,27 @@ def test_migrate_makes_the_append_function_and_a_database_without_it_still_appen
     migrate(config)  # idempotent, and it brings the function back
     with admin(config.postgres_dbname) as probe:
         assert probe.execute(
-            "SELECT count(*) FROM pg_proc WHERE proname = 'arbiter_events_append'"
+            "SELECT count(*) FROM pg_proc WHERE proname = 'arbiter_events_append_rows'"
         ).fetchone() == (1,)
+
+
+@pytest.mark.parametrize("count", [1, 3, SCALAR_APPEND, SCALAR_APPEND + 1, 400])
+def test_an_append_of_any_size_stores_every_event_in_order(
+    pg: tuple[Config, Services], count: int
+) -> None:
+    """Up to SCALAR_APPEND events go as a parameter per value, more as an array per column: both
+    store exactly what was given, in order, with the ids the notification log reads."""
+    _, svc = pg
+    recorder = svc.store.recorder
+    originator = uuid.uuid4()
+    events = [
+        StoredEvent(originator, v, f"tests:Event{v % 3}", bytes([v % 256]) * (v % 50))
+        for v in range(1, count + 1)
+    ]
+    ids = recorder.insert_events(events)
+    assert recorder.one_trip, "the append function was not used"
+    assert ids is not None and len(ids) == count and ids == sorted(ids)
+    assert list(recorder.select_events(originator)) == events
+    with pytest.raises(IntegrityError):  # a version already stored: nothing of the batch is kept
+        recorder.insert_events([*events[-1:], StoredEvent(originator, count + 1, "tests:X", b"")])
+    assert len(recorder.select_events(originator)) == count

@@ -1,0 +1,106 @@
+"""A command starts from the worker's cached game when the cache holds exactly the version the
+command was decided on (no store read), and stays as safe as a read: when another worker has
+appended meanwhile, the command is refused (409) and nothing is written; a command decided on a
+version the cache has not seen yet reads the store first.  Two service stacks on one store are two
+workers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.application.services import Services
+from service.bootstrap import build_services, migrate
+from service.config import Config
+from service.domain.errors import StaleVersion
+from tests.conftest import make_config
+from tests.support.services import postgres_database
+
+END = {"type": "end_phase"}
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def workers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Services]]:
+    def stacks(config: Config) -> Iterator[list[Services]]:
+        migrate(config)
+        both = [build_services(config), build_services(config)]
+        try:
+            yield both
+        finally:
+            for svc in both:
+                svc.close()
+
+    if request.param == "sqlite":
+        yield from stacks(make_config(tmp_path))
+    else:
+        with postgres_database() as dbname:
+            yield from stacks(make_config(tmp_path, store="postgres", postgres_dbname=dbname))
+
+
+def reads(svc: Services, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every read of a game's events by ``svc``'s store, from now on."""
+    seen: list[Any] = []
+    get = svc.store.events.get
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        seen.append(args or kwargs)
+        return get(*args, **kwargs)
+
+    monkeypatch.setattr(svc.store.events, "get", counting)
+    return seen
+
+
+def start(svc: Services) -> tuple[Any, Any]:
+    alice = svc.users.register("alice", "alice-password")
+    svc.users.register("bob", "bob-password")
+    game = svc.games.create(
+        system="skirmish",
+        scenario="meeting",
+        sides={"red": "alice", "blue": "alice"},
+        creator=alice,
+    )
+    return alice, game
+
+
+def test_a_command_on_the_cached_version_reads_nothing_from_the_store(
+    workers: list[Services], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, _ = workers
+    alice, game = start(a)
+    version = a.games.execute(game.id, alice, END, expected_version=game.version).game.version
+    seen = reads(a, monkeypatch)
+    for _ in range(3):
+        version = a.games.execute(game.id, alice, END, expected_version=version).game.version
+    assert seen == []
+    assert a.games.get(game.id).version == version  # a read still fast-forwards from the store
+
+
+def test_a_command_decided_on_a_version_another_worker_has_passed_is_refused(
+    workers: list[Services],
+) -> None:
+    a, b = workers
+    alice, game = start(a)
+    v1 = a.games.execute(game.id, alice, END, expected_version=game.version).game.version
+    v2 = b.games.execute(game.id, alice, END, expected_version=v1).game.version  # worker B moves
+    with pytest.raises(StaleVersion):  # A's cache still holds v1: its append at v1 + 1 is refused
+        a.games.execute(game.id, alice, END, expected_version=v1)
+    assert [a.games.get(game.id).version, b.games.get(game.id).version] == [v2, v2]
+    after = a.games.execute(game.id, alice, END, expected_version=v2)  # A reads, then plays on
+    assert after.game.version > v2
+    events = b.games.events(game.id, full=True)
+    assert [e["seq"] for e in events] == list(range(1, after.game.version + 1))
+
+
+def test_a_command_decided_on_a_version_this_worker_has_not_seen_reads_it_first(
+    workers: list[Services],
+) -> None:
+    a, b = workers
+    alice, game = start(a)
+    v1 = a.games.execute(game.id, alice, END, expected_version=game.version).game.version
+    v2 = b.games.execute(game.id, alice, END, expected_version=v1).game.version
+    done = a.games.execute(game.id, alice, END, expected_version=v2)  # the client saw B's move
+    assert done.game.version > v2
+    assert b.games.get(game.id).state == done.game.state
