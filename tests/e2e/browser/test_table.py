@@ -59,10 +59,6 @@ def deploy_the_rest(server: Server, game_id: str, user: str) -> None:
             server.command(game_id, user, {"type": "deploy", **action["fixed"], "x": x})
 
 
-# Known bug, not yet found (closing note of issues 15-19): after "Roll to move" the table sometimes
-# drops the selected unit (about 1 run in 4).  Run again at most twice until it is fixed; a
-# failure on all three runs is still a failure.
-@pytest.mark.flaky(reruns=2)
 def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     browser: Any, server: Server, shots: Path
 ) -> None:

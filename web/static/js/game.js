@@ -71,14 +71,19 @@ async function loadNewEvents() {
   }
 }
 
+// The orders of the version just read.  The list in hand stays until the new one has arrived: a
+// render meanwhile (the player picking an option) must not see an empty list and drop the order
+// being composed.
 async function loadActions() {
-  st.actions = { side: null, actions: [], blocked: [] };
-  if (st.game.status === "ended" || !mySides().some((s) => st.game.active_sides.includes(s))) return;
-  try {
-    st.actions = await api(`/api/games/${id}/actions`);
-  } catch (err) {
-    if (!(err instanceof ApiError) || ![401, 403].includes(err.status)) throw err;
+  let actions = { side: null, actions: [], blocked: [] };
+  if (st.game.status !== "ended" && mySides().some((s) => st.game.active_sides.includes(s))) {
+    try {
+      actions = await api(`/api/games/${id}/actions`);
+    } catch (err) {
+      if (!(err instanceof ApiError) || ![401, 403].includes(err.status)) throw err;
+    }
   }
+  st.actions = actions;
 }
 
 // One refresh at a time; a request made meanwhile runs once more after it.
@@ -303,7 +308,9 @@ function render() {
   root.classList.toggle("time-travel", !live());
   $("live-button").hidden = live();
   if (st.table) {
-    st.table.update({ counters: g.counters || [], actions: st.actions.version === st.game.version ? st.actions.actions : [], side: st.actions.side, live: live(), state: g.state, system: st.system });
+    // orders read for an older version than the game's: the new ones are on their way
+    const settled = st.actions.version === undefined || st.actions.version === st.game.version;
+    st.table.update({ counters: g.counters || [], actions: st.actions.actions, settled, side: st.actions.side, live: live(), state: g.state, system: st.system });
     st.table.draw();
   } else if (st.view) {
     st.view.drawCounters(g.counters || [], onStack);

@@ -36,8 +36,15 @@ export class TablePlay {
     this.sel = null;
   }
 
-  update({ counters, actions, side, live, state, system }) {
-    this.ctx = { counters, actions: live ? actions : [], side, live, state: state || {}, system: system || {} };
+  // `settled`: the actions are those of the game's version.  While they are not (the game has
+  // moved on and its new orders are still being read), what is selected and the unit to select
+  // again stay as they are, drawn on the new table, and nothing can be confirmed.
+  update({ counters, actions, settled = true, side, live, state, system }) {
+    if (live && !settled) {
+      this.ctx = { ...this.ctx, counters, live, state: state || {}, system: system || {}, stale: true };
+      return;
+    }
+    this.ctx = { counters, actions: live ? actions : [], side, live, state: state || {}, system: system || {}, stale: false };
     this.byUnit = new Map();
     this.general = [];
     for (const template of this.ctx.actions) {
@@ -188,11 +195,12 @@ export class TablePlay {
     }
     parts.push(choiceFields(template, sel.answers, { skip: choice ? [choice.name] : [], changed: () => this.rerender() }));
     const picks = picksOf(template, sel.answers);
-    const ready = !choice || index >= 0;
+    const ready = (!choice || index >= 0) && !this.ctx.stale;
     const problem = choicesOf(template)
       .map((c) => countProblem(c, picks[c.name]))
       .find(Boolean);
     if (problem) parts.push(h("p", { class: "note" }, problem));
+    if (this.ctx.stale) parts.push(h("p", { class: "note" }, "The game has moved on: reading its new orders…"));
     const cmd = command(template, picks);
     if (ready && !problem && (this.ctx.system.capabilities || []).includes("previews")) {
       // the server's preview of the order as it would be sent, when it has one (a shot's)
