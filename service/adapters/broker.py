@@ -184,7 +184,10 @@ class RedisBroker:
         self.failures = 0
         self._queued: collections.deque[tuple[str, str]] = collections.deque()
         self._sending = 0  # messages taken from the queue and not yet sent (or failed)
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)  # the publisher waits here for messages
+        self._sent = threading.Condition(self._lock)  # flush() waits here for an empty queue
+        self._asleep = False  # the publisher waits for a message (else it will look again)
         self._publisher: threading.Thread | None = None
         self._pid = os.getpid()
 
@@ -199,28 +202,30 @@ class RedisBroker:
             self.failures += 1
             return False
         data = json.dumps(message)
-        with self._changed:
+        with self._lock:
             if len(self._queued) >= self.MAX_QUEUED:
                 self._queued.popleft()
                 self.failures += 1
             self._queued.append((channel, data))
             self._start_publisher()
-            self._changed.notify_all()
+            if self._asleep:  # a busy publisher takes it with its next batch: no wake-up needed
+                self._asleep = False
+                self._wake.notify()
         return True
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until every queued message has been sent or has failed; False on ``timeout``."""
         deadline = time.monotonic() + timeout
-        with self._changed:
+        with self._lock:
             while self._queued or self._sending:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
-                self._changed.wait(left)
+                self._sent.wait(left)
         return True
 
     def _start_publisher(self) -> None:
-        """(Holding ``_changed``.)  One publisher thread per process, started on the first
+        """(Holding ``_lock``.)  One publisher thread per process, started on the first
         publish: a forked worker (gunicorn) starts its own."""
         if self._publisher is not None and self._pid == os.getpid():
             return
@@ -231,15 +236,18 @@ class RedisBroker:
 
     def _publish_queued(self) -> None:
         while True:
-            with self._changed:
+            with self._lock:
                 while not self._queued:
-                    self._changed.wait()
+                    self._asleep = True
+                    self._wake.wait()
+                self._asleep = False
                 batch = [self._queued.popleft() for _ in range(min(self.BATCH, len(self._queued)))]
                 self._sending = len(batch)
             self._send(batch)
-            with self._changed:
+            with self._lock:
                 self._sending = 0
-                self._changed.notify_all()
+                if not self._queued:
+                    self._sent.notify_all()
 
     def _send(self, batch: list[tuple[str, str]]) -> None:
         try:
