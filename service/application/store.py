@@ -195,7 +195,7 @@ class ArbiterStore(Application):
                 continue
             if event.originator_version % interval == 0:
                 taken.add(aggregate.id)
-                self.snapshots.put([Game.Snapshot.take(aggregate)])
+                self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
         return None
 
 

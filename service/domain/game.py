@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
-from eventsourcing.domain import Aggregate, Snapshot
+from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Snapshot as AggregateSnapshot
 
 from service.domain import dice as dice_mod
 from service.domain.chain import GENESIS, SEALED_FIELDS, event_hash, every_form, seal_forms
@@ -438,7 +439,7 @@ class Game(Aggregate):
     #: the correspondence clock, a projection of the events' times (:meth:`tick`), else None
     clock: dict[str, Any] | None = None
 
-    class Snapshot(Snapshot):
+    class Snapshot(AggregateSnapshot):
         @classmethod
         def take(cls, aggregate: Any) -> Any:
             snapshot = super().take(aggregate)

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
