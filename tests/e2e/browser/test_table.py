@@ -85,6 +85,9 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     expect(franco.locator("#board .zone")).to_have_count(2)
     expect(franco.locator("#board .scale")).to_contain_text('12"')
     expect(franco.locator("#legend")).to_contain_text("Olive grove: cover, bad going")
+    # no hex-map tools on a table: no zoom buttons that do nothing, no empty minimap
+    expect(franco.locator(".board-tools")).to_be_hidden()
+    expect(franco.locator("#minimap")).to_be_hidden()
 
     # the muster: each side chooses its troop type in the generic form and the server rolls
     for page, troops in ((franco, "Falangists"), (rojo, "Militia")):
@@ -130,12 +133,20 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     rojo.locator("select[name=orders]").select_option(label="Every unit advances")
     rojo.get_by_role("button", name="Confirm: Write this turn's orders").click()
     expect(franco.locator("#turn")).to_contain_text("Movement phase")
+    # written orders in the writer's log name each unit, never by its id
+    militia = next(c["name"] for c in counters(server, gid).values() if c["side"] == "republican")
+    expect(rojo.locator("#log")).to_contain_text(f"{militia}: move true")
+    expect(rojo.locator("#log")).not_to_contain_text(re.compile(r"\brep\d+ move"))
 
     # a move on the table: roll, then choose one of the positions the roll allows
     mover = sorted(u for u, c in counters(server, gid).items() if c["side"] == "nationalist")[0]
     franco.locator(f'#selection button[data-unit="{mover}"]').click()
     franco.get_by_role("button", name=re.compile("^Confirm: Roll to move")).click()
     expect(franco.locator("select[name=path]")).to_be_visible()  # the unit stays selected
+    # the roll in the log names what it was for in words: the unit by its name, not its id
+    name = counters(server, gid)[mover]["name"]
+    expect(franco.locator("#log")).to_contain_text(f"movement {name}) rolled")
+    expect(franco.locator("#log")).not_to_contain_text(f"movement {mover})")
     move = next(a for a in actions(server, gid, SIDES["nationalist"]) if a["type"] == "move")
     i, path = next((i, p) for i, p in enumerate(move["choose"]["path"]["one_of"]) if p)
     label = move["choose"]["path"]["labels"][i]
@@ -143,6 +154,10 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     franco.screenshot(path=shots / "table-move.png", full_page=True)
     franco.get_by_role("button", name=f"Confirm: {move['label']}").click()
     expect(rojo.locator("#log")).to_contain_text(" moves ")
+    # the order in its player's log: the path's points on the table in inches, as "(x, y)"
+    expect(franco.locator("#log")).to_contain_text(
+        "path " + " → ".join(f"({x:g}, {y:g})" for x, y in (map(float, p) for p in path))
+    )
     end = path[-1]
     expect(rojo.locator(f'#board .unit[data-unit="{mover}"] .position')).to_have_attribute(
         "cy", f"{round(end[1] * 20, 1):g}"

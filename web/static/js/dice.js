@@ -1,6 +1,7 @@
 // Dice: the commitment published at the start, each roll with its index, and how to verify them.
 import { api, explain } from "./api.js";
 import { clear, h } from "./dom.js";
+import { orderNames, purposeWords } from "./events.js";
 
 const hex = (s) => Uint8Array.from(s.match(/../g).map((b) => parseInt(b, 16)));
 
@@ -23,9 +24,10 @@ export async function deriveRoll(seed, gameId, index, entropy, sides) {
 export function rollDetails(event, game) {
   if (event.type !== "DiceRolled") return null;
   const rolls = (event.payload && event.payload.rolls) || [];
+  const purpose = (r) => purposeWords(r.purpose, orderNames(game.state));
   const check = h("span", { class: "check" });
   const body = [
-    h("ul", {}, rolls.map((r) => h("li", { class: "roll", "data-index": r.index }, `Die #${r.index}: ${r.value} on a d${r.sides}${r.purpose ? ` (${r.purpose})` : ""}; entropy ${r.entropy.slice(0, 12)}…`))),
+    h("ul", {}, rolls.map((r) => h("li", { class: "roll", "data-index": r.index }, `Die #${r.index}: ${r.value} on a d${r.sides}${r.purpose ? ` (${purpose(r)})` : ""}; entropy ${r.entropy.slice(0, 12)}…`))),
     h("p", {}, `Each value is HMAC-SHA256(seed, "arbiter-roll-v1|game|index|entropy|0") read as 32-bit words, mod ${rolls[0] ? rolls[0].sides : 6} + 1. The seed's SHA-256 is the commitment published when the game began; the seed is revealed when the game ends.`),
   ];
   if (game.dice && game.dice.seed) {

@@ -6,16 +6,17 @@ import { humanize } from "./dom.js";
 const list = (xs) => (xs || []).join(", ");
 // A cited knowledge-base entry: its heading (or rule) rather than the record.
 export const citationWords = (c) => (c && typeof c === "object" ? c.heading || c.title || (c.rule_refs ? `rule ${c.rule_refs.join(", ")}` : c.id) : String(c));
-// A point on a table [x, y] in inches, or a hex label.
+// A point on a table [x, y] in inches (two numbers; a route on a table is a list of them), or a hex.
+const isPoint = (v) => Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number");
 const place = (p) => (Array.isArray(p) ? `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})` : String(p));
 
 const SENTENCES = {
   GameCreated: (p) =>
     `Game created: ${p.labels && p.labels.title ? p.labels.title + ", " : ""}${p.system} scenario ${p.scenario}`,
   EntropyAdded: (p, e) => `${e.side || "A player"} added entropy to the dice`,
-  DiceRolled: (p) =>
+  DiceRolled: (p, e, names) =>
     (p.rolls || [])
-      .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + r.purpose : ""}) rolled ${r.value}`)
+      .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + purposeWords(r.purpose, names) : ""}) rolled ${r.value}`)
       .join("; "),
   CommandAccepted: (p, e, names) => `Order: ${commandWords(p.command || {}, names)}${typeof p.origin === "number" ? ` (replayed from order #${p.origin})` : ""}`,
   Rebased: (p) => {
@@ -60,22 +61,34 @@ export function orderNames(state, system) {
   };
 }
 
+// What a die was rolled for, as the rules wrote it ("movement nat1"), with units by their names
+// ("movement Falangists company 1").
+export function purposeWords(purpose, names = PLAIN) {
+  return String(purpose)
+    .split(" ")
+    .map((word) => names.unit(word))
+    .join(" ");
+}
+
 export function commandWords(command, names = PLAIN) {
   const kinds = names.kinds(command.type) || {};
   const value = (kind, v) => {
     if (kind === "unit") return names.unit(v);
     if (kind === "units") return (v || []).map(names.unit).join(", ") || "no unit";
     if (kind === "hex") return names.hex(v);
-    if (kind === "path") return (v || []).map(names.hex).join(" → ");
+    if (kind === "path") return (v || []).map((step) => (Array.isArray(step) ? place(step) : names.hex(step))).join(" → ");
     if (kind === "point" && v) return place([v.x, v.y]);
     return words(v);
   };
   // a structured value: its strings that name units by their names, objects as "key value" pairs
   const words = (v) => {
-    if (Array.isArray(v)) return v.map(words).join("; ");
-    if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${humanize(k).toLowerCase()} ${words(x)}`).join(", ");
+    if (isPoint(v)) return place(v);
+    if (Array.isArray(v)) return v.map(words).join(v.length && v.every(isPoint) ? " → " : "; "); // a route, or a list
+    if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${key(k)} ${words(x)}`).join(", ");
     return typeof v === "string" ? names.unit(v) : String(v);
   };
+  // a record's key: a unit by its name (written orders keyed by unit), else the field in words
+  const key = (k) => (names.unit(k) !== k ? `${names.unit(k)}:` : humanize(k).toLowerCase());
   const first = (k) => (["unit", "units"].includes(kinds[k]) ? 0 : 1); // who, then the rest
   const parts = Object.entries(command)
     .filter(([k]) => k !== "type")
@@ -104,7 +117,7 @@ export function describe(event, names = PLAIN) {
   const sentence = SENTENCES[event.type];
   if (sentence) {
     try {
-      return sentence(p, event);
+      return sentence(p, event, names);
     } catch {
       /* fall through to the generic text */
     }
