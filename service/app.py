@@ -21,6 +21,7 @@ from service.api import seeks as seeks_api
 from service.api import systems as systems_api
 from service.api import users as users_api
 from service.api import webhooks as webhooks_api
+from service.api.auth import CookieSessions
 from service.api.errors import ArbiterApi, register_error_handlers
 from service.api.gate import install as install_gate
 from service.api.health import health
@@ -44,6 +45,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         OPENAPI_JSON_PATH="openapi.json",
         TESTING=config.testing,
     )
+    app.session_interface = CookieSessions()
     svc = build_services(config)
     app.extensions["arbiter"] = svc
 

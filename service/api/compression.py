@@ -17,10 +17,13 @@ def gzip_json(response: Response) -> Response:
     """Compress ``response`` when it is a JSON body of at least ``MIN_BYTES`` and the client accepts
     gzip; says so in ``Content-Encoding`` and ``Vary``."""
     response.vary.add("Accept-Encoding")
+    if response.direct_passthrough or response.is_streamed:
+        return response
+    length = response.content_length  # a JSON body is in memory: its length is known
+    if length is not None and length < MIN_BYTES:  # the common case, before reading any header
+        return response
     if (
-        response.direct_passthrough
-        or response.is_streamed
-        or response.mimetype != "application/json"
+        response.mimetype != "application/json"
         or "Content-Encoding" in response.headers
         or request.accept_encodings["gzip"] <= 0  # werkzeug reads q-values and "*"
     ):
