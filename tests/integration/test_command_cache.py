@@ -65,6 +65,14 @@ def start(svc: Services) -> tuple[Any, Any]:
     return alice, game
 
 
+def b_moves_past_a(a: Services, b: Services) -> tuple[Any, Any, int, int]:
+    """A game in which worker A played version v1 (and so caches it), then worker B played v2."""
+    alice, game = start(a)
+    v1 = a.games.execute(game.id, alice, END, expected_version=game.version).game.version
+    v2 = b.games.execute(game.id, alice, END, expected_version=v1).game.version
+    return alice, game, v1, v2
+
+
 def test_a_command_on_the_cached_version_reads_nothing_from_the_store(
     workers: list[Services], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -82,9 +90,7 @@ def test_a_command_decided_on_a_version_another_worker_has_passed_is_refused(
     workers: list[Services],
 ) -> None:
     a, b = workers
-    alice, game = start(a)
-    v1 = a.games.execute(game.id, alice, END, expected_version=game.version).game.version
-    v2 = b.games.execute(game.id, alice, END, expected_version=v1).game.version  # worker B moves
+    alice, game, v1, v2 = b_moves_past_a(a, b)
     with pytest.raises(StaleVersion):  # A's cache still holds v1: its append at v1 + 1 is refused
         a.games.execute(game.id, alice, END, expected_version=v1)
     assert [a.games.get(game.id).version, b.games.get(game.id).version] == [v2, v2]
@@ -98,9 +104,7 @@ def test_a_command_decided_on_a_version_this_worker_has_not_seen_reads_it_first(
     workers: list[Services],
 ) -> None:
     a, b = workers
-    alice, game = start(a)
-    v1 = a.games.execute(game.id, alice, END, expected_version=game.version).game.version
-    v2 = b.games.execute(game.id, alice, END, expected_version=v1).game.version
+    alice, game, _, v2 = b_moves_past_a(a, b)
     done = a.games.execute(game.id, alice, END, expected_version=v2)  # the client saw B's move
     assert done.game.version > v2
     assert b.games.get(game.id).state == done.game.state
