@@ -377,6 +377,11 @@ class GameRun:
             where = checks.first_difference(live.state, rebuilt.state)
             if where:
                 self._check(f"the state rebuilt from {name} differs from live play: {where}")
+            # and the rest of the game (clock, take-back tail, disputes ...): a snapshot is taken of
+            # the game as played live, so live play and replay must agree on every attribute
+            where = checks.first_difference(attributes(live), attributes(rebuilt))
+            if where:
+                self._check(f"the game rebuilt from {name} differs from live play: {where}")
 
     # -- problems -----------------------------------------------------------------------------------
     def _check(self, problem: str | None) -> None:
@@ -395,6 +400,11 @@ class GameRun:
             for item in self.h.games.iter_all_events(self.game.id):
                 fh.write(json.dumps(item, sort_keys=True) + "\n")
         return path
+
+
+def attributes(game: Any) -> dict[str, Any]:
+    """A game's recorded attributes (not its attached rules nor its unsaved events)."""
+    return {k: v for k, v in vars(game).items() if k not in ("_rules", "_pending_events")}
 
 
 def choose_scenario(rules: RulesSystem, rng: random.Random) -> str:
