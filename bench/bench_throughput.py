@@ -67,16 +67,16 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def reference_seconds() -> float:
-    """The machine's speed now: the best of three runs of a fixed pure-Python loop (10 million
-    additions; about 0.5 s on a quick core, 1.7 s seen here on a slow day)."""
-    best = float("inf")
-    for _ in range(3):
+    """The machine's speed now: the median of five runs of a fixed pure-Python loop (5 million
+    additions; 0.19 s at best here, 0.85 s seen minutes later on the same machine)."""
+    times = []
+    for _ in range(5):
         started = time.perf_counter()
         total = 0
-        for i in range(10_000_000):
+        for i in range(5_000_000):
             total += i
-        best = min(best, time.perf_counter() - started)
-    return best
+        times.append(time.perf_counter() - started)
+    return sorted(times)[2]
 
 
 def load_average() -> str:
@@ -420,7 +420,7 @@ def main() -> None:
     setups = [s.strip() for s in os.environ.get("BENCH_SETUPS", "sqlite,postgres").split(",")]
     results: dict[str, Figures] = {}
     before = reference_seconds()
-    print(f"machine reference (10M additions, best of 3): {before:.2f} s", flush=True)
+    print(f"machine reference (5M additions, median of 5): {before:.2f} s", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         for setup in setups:
             print(f"{setup}: running ({seconds:.0f} s; load average {load_average()})", flush=True)
