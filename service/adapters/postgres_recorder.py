@@ -17,7 +17,7 @@ to run ``arbiter db migrate``."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -81,10 +81,13 @@ class OneTripRecorder(PostgresApplicationRecorder):
             "SELECT notification_id FROM {schema}.{function}({arrays}) AS notification_id"
         ).format(arrays=SQL(", ").join(arrays), **self._names)
 
-    def _render(self, key: Any, statement: Composable, conn: psycopg.Connection[Any]) -> bytes:
+    def _render(
+        self, key: Any, build: Callable[[], Composable], conn: psycopg.Connection[Any]
+    ) -> bytes:
+        """The statement ``build`` makes, composed and rendered the first time ``key`` is asked."""
         rendered = self._rendered.get(key)
         if rendered is None:
-            rendered = self._rendered[key] = statement.as_bytes(conn)
+            rendered = self._rendered[key] = build().as_bytes(conn)
         return rendered
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
@@ -98,23 +101,20 @@ class OneTripRecorder(PostgresApplicationRecorder):
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
         """eventsourcing's own query (the same statement and parameters), rendered once."""
-        statement = self.select_events_statement
-        params: list[Any] = [originator_id]
-        if gt is not None:
-            params.append(gt)
-            statement += SQL(" AND originator_version > %s")
-        if lte is not None:
-            params.append(lte)
-            statement += SQL(" AND originator_version <= %s")
-        statement += SQL(
-            " ORDER BY originator_version DESC" if desc else " ORDER BY originator_version ASC"
-        )
-        if limit is not None:
-            params.append(limit)
-            statement += SQL(" LIMIT %s")
+        params = [originator_id, *(p for p in (gt, lte, limit) if p is not None)]
+
+        def build() -> Composable:
+            statement = self.select_events_statement
+            if gt is not None:
+                statement += SQL(" AND originator_version > %s")
+            if lte is not None:
+                statement += SQL(" AND originator_version <= %s")
+            statement += SQL(f" ORDER BY originator_version {'DESC' if desc else 'ASC'}")
+            return statement + SQL(" LIMIT %s") if limit is not None else statement
+
         key = ("select", gt is not None, lte is not None, desc, limit is not None)
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._render(key, statement, conn), params, prepare=True)
+            curs.execute(self._render(key, build, conn), params, prepare=True)
             return [
                 StoredEvent(
                     originator_id=row["originator_id"],
@@ -134,20 +134,17 @@ class OneTripRecorder(PostgresApplicationRecorder):
         # each value its own binary parameter, an array per column built by the server: psycopg
         # dumps a scalar in C but an array (or a composite row) in Python, at several times the
         # cost (about 0.1 ms of CPU per command with arrays, 0.3 ms with rows; ``make bench``)
-        count: int | None = len(stored_events)
-        ids = [e.originator_id for e in stored_events]
-        versions = [Int8(e.originator_version) for e in stored_events]
-        topics = [e.topic for e in stored_events]
-        states = [e.state for e in stored_events]
-        if len(stored_events) <= SCALAR_APPEND:
-            params: list[Any] = [*ids, *versions, *topics, *states]
-        else:  # one statement whatever the count (and within PostgreSQL's 65,535 parameters)
-            count, params = None, [ids, versions, topics, states]
-        key = ("append", count)
+        columns = (
+            [e.originator_id for e in stored_events],
+            [Int8(e.originator_version) for e in stored_events],
+            [e.topic for e in stored_events],
+            [e.state for e in stored_events],
+        )
+        # more events: one statement whatever the count (within PostgreSQL's 65,535 parameters)
+        count = len(stored_events) if len(stored_events) <= SCALAR_APPEND else None
+        params = [v for column in columns for v in column] if count else list(columns)
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            statement = self._rendered.get(key) or self._render(
-                key, self._append_statement(count), conn
-            )
+            statement = self._render(("append", count), lambda: self._append_statement(count), conn)
             try:
                 curs.execute(statement, params, prepare=True)
             except psycopg.errors.UndefinedFunction:

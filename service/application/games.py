@@ -164,9 +164,10 @@ class GameService:
         expected_version: int,
         side: str | None = None,
     ) -> Executed:
-        game = self.store.cached(self._uuid(game_id), expected_version)
+        gid = self._uuid(game_id)
+        game = self.store.cached(gid, expected_version)
         if not isinstance(game, Game):  # not cached at that version: read (and fast-forward)
-            game = self.get(game_id)
+            game = self.get(gid)
         if expected_version != game.version:
             raise StaleVersion(
                 f"the game is at version {game.version}, not {expected_version}",

@@ -136,14 +136,10 @@ class ArbiterStore(Application):
         """Put a copy of a game just saved in the repository's cache, unless the cache already
         holds a later version.  eventsourcing leaves the cache at the version it last read, so
         without this the next command on the game reads back the events it has just written."""
-        cache = self.repository.cache
-        if cache is None:
-            return
-        with self._cache_lock(game.id):
-            try:
-                cached = cache.get(game.id)
-            except KeyError:
-                cached = None
+        with self._cache_lock(game.id) as cache:
+            if cache is None:
+                return
+            cached = self._in_cache(cache, game.id)
             if cached is None or cached.version < game.version:
                 cache.put(game.id, deepcopy(game))
 
@@ -155,27 +151,30 @@ class ArbiterStore(Application):
         meanwhile, its own append at ``version + 1`` is refused by the store's unique version,
         the same 409 as a stale ``expected_version``.  So a command skips the fast-forward read
         (one PostgreSQL round trip, ``make bench`` throughput) and stays as safe."""
-        cache = self.repository.cache
-        if cache is None:
+        with self._cache_lock(aggregate_id) as cache:
+            cached = self._in_cache(cache, aggregate_id) if cache is not None else None
+            return deepcopy(cached) if cached is not None and cached.version == version else None
+
+    @staticmethod
+    def _in_cache(cache: Any, aggregate_id: UUID) -> Any | None:
+        try:
+            return cache.get(aggregate_id)
+        except KeyError:
             return None
-        with self._cache_lock(aggregate_id):
-            try:
-                cached = cache.get(aggregate_id)
-            except KeyError:
-                return None
-            if cached is None or cached.version != version:
-                return None
-            return deepcopy(cached)
 
     @contextmanager
-    def _cache_lock(self, aggregate_id: UUID) -> Iterator[None]:
-        """The repository's own per-aggregate fast-forward lock: a cached aggregate is mutated in
-        place only under it (eventsourcing 9.5, ``Repository.get``)."""
+    def _cache_lock(self, aggregate_id: UUID) -> Iterator[Any]:
+        """The repository's cache (None without one), held under the repository's own
+        per-aggregate fast-forward lock: a cached aggregate is mutated in place only under it
+        (eventsourcing 9.5, ``Repository.get``)."""
         repository = self.repository
+        if repository.cache is None:
+            yield None
+            return
         lock = repository._use_fastforward_lock(aggregate_id)
         try:
             with lock:
-                yield
+                yield repository.cache
         finally:
             repository._disuse_fastforward_lock(aggregate_id)
 

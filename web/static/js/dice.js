@@ -21,10 +21,11 @@ export async function deriveRoll(seed, gameId, index, entropy, sides) {
   }
 }
 
-export function rollDetails(event, game) {
+// `names`: the log's own (events.js orderNames), so that units are named as in its sentences.
+export function rollDetails(event, game, names = orderNames(game.state)) {
   if (event.type !== "DiceRolled") return null;
   const rolls = (event.payload && event.payload.rolls) || [];
-  const purpose = (r) => purposeWords(r.purpose, orderNames(game.state));
+  const purpose = (r) => purposeWords(r.purpose, names);
   const check = h("span", { class: "check" });
   const body = [
     h("ul", {}, rolls.map((r) => h("li", { class: "roll", "data-index": r.index }, `Die #${r.index}: ${r.value} on a d${r.sides}${r.purpose ? ` (${purpose(r)})` : ""}; entropy ${r.entropy.slice(0, 12)}…`))),

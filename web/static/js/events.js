@@ -76,7 +76,7 @@ export function commandWords(command, names = PLAIN) {
     if (kind === "unit") return names.unit(v);
     if (kind === "units") return (v || []).map(names.unit).join(", ") || "no unit";
     if (kind === "hex") return names.hex(v);
-    if (kind === "path") return (v || []).map((step) => (Array.isArray(step) ? place(step) : names.hex(step))).join(" → ");
+    if (kind === "path") return (v || []).map((step) => (isPoint(step) ? place(step) : names.hex(step))).join(" → ");
     if (kind === "point" && v) return place([v.x, v.y]);
     return words(v);
   };
@@ -88,7 +88,10 @@ export function commandWords(command, names = PLAIN) {
     return typeof v === "string" ? names.unit(v) : String(v);
   };
   // a record's key: a unit by its name (written orders keyed by unit), else the field in words
-  const key = (k) => (names.unit(k) !== k ? `${names.unit(k)}:` : humanize(k).toLowerCase());
+  const key = (k) => {
+    const unit = names.unit(k);
+    return unit !== k ? `${unit}:` : humanize(k).toLowerCase();
+  };
   const first = (k) => (["unit", "units"].includes(kinds[k]) ? 0 : 1); // who, then the rest
   const parts = Object.entries(command)
     .filter(([k]) => k !== "type")

@@ -555,7 +555,7 @@ function renderLog() {
       h("span", { class: "words" }, describe(event, names)),
       event.retracted ? [" ", h("span", { class: "badge" }, "retracted")] : null,
       who ? h("span", { class: "meta" }, who) : null,
-      rollDetails(event, st.game),
+      rollDetails(event, st.game, names),
       rawFacts(`Raw facts of event ${event.seq}`, () => JSON.stringify({ type: event.type, ...(event.payload || {}) })),
       h(
         "span",

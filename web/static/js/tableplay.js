@@ -40,11 +40,12 @@ export class TablePlay {
   // moved on and its new orders are still being read), what is selected and the unit to select
   // again stay as they are, drawn on the new table, and nothing can be confirmed.
   update({ counters, actions, settled = true, side, live, state, system }) {
+    const drawn = { counters, live, state: state || {}, system: system || {} };
     if (live && !settled) {
-      this.ctx = { ...this.ctx, counters, live, state: state || {}, system: system || {}, stale: true };
+      this.ctx = { ...this.ctx, ...drawn, stale: true };
       return;
     }
-    this.ctx = { counters, actions: live ? actions : [], side, live, state: state || {}, system: system || {}, stale: false };
+    this.ctx = { ...drawn, actions: live ? actions : [], side, stale: false };
     this.byUnit = new Map();
     this.general = [];
     for (const template of this.ctx.actions) {
