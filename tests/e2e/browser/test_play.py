@@ -239,3 +239,18 @@ def test_a_merida_game_started_and_played_in_two_browsers(
     rojo.screenshot(path=shots / "phone-merida.png", full_page=True)
     franco.context.close()
     rojo.context.close()
+
+
+def test_one_player_holding_both_sides_plays_the_side_to_act(browser: Any, server: Server) -> None:
+    """A game whose sides are all one player's (face-to-face play entered by one member, or a
+    solo trial): the page asks for the orders of the side to act -- the server wants the side
+    named when a player holds several -- and an order goes out for that side."""
+    game = server.create_game({"red": "hotseat", "blue": "hotseat"})
+    page = signed_in(browser, server, "hotseat")
+    open_game(page, server, game["id"])
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    end = page.get_by_role("button", name=re.compile("^End"))
+    expect(end.first).to_be_enabled()
+    end.first.click()
+    expect(page.locator("#log")).to_contain_text("Order: end phase")
+    assert requests.get(f"{server.url}/api/games/{game['id']}").json()["version"] > game["version"]

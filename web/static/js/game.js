@@ -74,11 +74,14 @@ async function loadNewEvents() {
 // The orders of the version just read.  The list in hand stays until the new one has arrived: a
 // render meanwhile (the player picking an option) must not see an empty list and drop the order
 // being composed.
+// A player who holds several sides (face-to-face play entered by one member) acts for the first of
+// them whose turn it is: the server wants the side named then.
 async function loadActions() {
   let actions = { side: null, actions: [], blocked: [] };
-  if (st.game.status !== "ended" && mySides().some((s) => st.game.active_sides.includes(s))) {
+  const acting = st.game.status === "ended" ? [] : mySides().filter((s) => st.game.active_sides.includes(s));
+  if (acting.length) {
     try {
-      actions = await api(`/api/games/${id}/actions`);
+      actions = await api(`/api/games/${id}/actions?side=${encodeURIComponent(acting[0])}`);
     } catch (err) {
       if (!(err instanceof ApiError) || ![401, 403].includes(err.status)) throw err;
     }
