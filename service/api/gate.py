@@ -28,6 +28,8 @@ MAX_BODY = 1024 * 1024
 MAX_DEPTH = 32
 MAX_INT = 2**53 - 1
 MAX_PROBLEMS = 20
+#: where the gate leaves the body it parsed, for the routes' argument parser (not parsed twice)
+PARSED = "arbiter.gate.body"
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
@@ -131,7 +133,7 @@ def check_body() -> tuple[Response, int] | None:
     if not raw:
         return None
     try:
-        load(raw.decode("utf-8"))
+        request.environ[PARSED] = load(raw.decode("utf-8"))
     except UnicodeDecodeError:
         reason = "not UTF-8"
         return jsonify(error_body("invalid", f"the body is {reason}", {"body": [reason]})), 400

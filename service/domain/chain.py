@@ -53,10 +53,15 @@ def _default(value: Any) -> Any:
     raise TypeError(f"cannot hash a {type(value).__name__}")
 
 
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
+)
+
+
 def canonical_json(value: Any) -> str:
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
-    )
+    """``value`` as canonical JSON: keys sorted, no spaces, UTF-8 as is (one encoder, made once:
+    ``json.dumps`` builds one per call)."""
+    return _CANONICAL.encode(value)
 
 
 def _sha256(text: str) -> str:
@@ -89,7 +94,7 @@ def event_hash(
 def salt(key: bytes, game_id: UUID | str, version: int, form: str) -> str:
     """The secret salt of one form of one event: 256 bits that only the key's holder derives."""
     message = f"arbiter-chain-salt-v2|{game_id}|{version}|{form}".encode()
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+    return hmac.digest(key, message, "sha256").hex()
 
 
 def commitment(salt_hex: str, content: Any) -> str:
@@ -183,10 +188,10 @@ def seal(event_digest: str, key: bytes | None) -> str:
     recomputes the SHA-256 chain still cannot produce the seals.  Empty without a key."""
     if key is None:
         return ""
-    return hmac.new(key, event_digest.encode("ascii"), hashlib.sha256).hexdigest()
+    return hmac.digest(key, event_digest.encode("ascii"), "sha256").hex()
 
 
 def head_mac(key: bytes, game_id: UUID | str, version: int, event_digest: str) -> str:
     """The signature of a game's head: its last version and that event's hash."""
     message = f"arbiter-head-v1|{game_id}|{version}|{event_digest}".encode()
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+    return hmac.digest(key, message, "sha256").hex()

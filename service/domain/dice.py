@@ -48,7 +48,7 @@ def derive_roll(seed_hex: str, game_id: str, index: int, entropy: str, sides: in
     block = 0
     while True:
         message = f"arbiter-roll-v1|{game_id}|{index}|{entropy}|{block}".encode()
-        digest = hmac.new(key, message, hashlib.sha256).digest()
+        digest = hmac.digest(key, message, "sha256")
         for offset in range(0, len(digest), 4):
             word = int.from_bytes(digest[offset : offset + 4], "big")
             if word < limit:

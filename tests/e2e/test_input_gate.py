@@ -204,3 +204,30 @@ def test_the_stored_command_is_the_one_the_declaration_loaded(table: Table) -> N
     accepted = [e for e in stored if e.get("type") == "CommandAccepted"][-1]["payload"]["command"]
     assert accepted["type"] == "deploy"
     assert isinstance(accepted["x"], float) and isinstance(accepted["y"], float), accepted
+
+
+def test_the_body_is_parsed_once_by_the_gate_and_handed_to_the_route(
+    api: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The routes' argument parser takes the body the gate parsed (``service.api.blueprint``):
+    with webargs' own JSON parsing broken, a command still goes through and a bad one is still
+    refused by its schema, naming the field."""
+    import webargs.core
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise AssertionError("the body was parsed a second time")
+
+    game = api.create_game("skirmish", "meeting", {"red": "ann", "blue": "bob"})
+    monkeypatch.setattr(webargs.core, "parse_json", refuse)
+    response = api.command(
+        game["id"], "ann", {"type": "end_phase"}, expected_version=game["version"]
+    )
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["version"] > 1
+    refused = api.client.post(
+        f"/api/games/{game['id']}/commands",
+        json={"expected_version": "two", "command": {"type": "end_phase"}},
+        headers=api.user("ann"),
+    )
+    assert refused.status_code == 400, refused.get_json()
+    assert "expected_version" in refused.get_json()["details"]
