@@ -17,7 +17,14 @@ from service.application.store import ArbiterStore
 from service.application.store import game_channel as game_channel  # the channel SSE follows
 from service.application.users import UserService
 from service.domain import dice as dice_mod
-from service.domain.errors import Forbidden, Invalid, NotFound, StaleVersion, Unprocessable
+from service.domain.errors import (
+    DomainError,
+    Forbidden,
+    Invalid,
+    NotFound,
+    StaleVersion,
+    Unprocessable,
+)
 from service.domain.game import DiceSeed, Game, copy_json, seed_vault_id
 from service.domain.users import User
 from service.rules.actions import Actions
@@ -167,7 +174,21 @@ class GameService:
         gid = self._uuid(game_id)
         game = self.store.cached(gid, expected_version)
         if not isinstance(game, Game):  # not cached at that version: read (and fast-forward)
-            game = self.get(gid)
+            return self._execute(self.get(gid), user, command, expected_version, side)
+        try:
+            return self._execute(game, user, command, expected_version, side)
+        except DomainError:  # refused: the game taken from the cache goes back if unchanged
+            self.store.put_back(game, expected_version)
+            raise
+
+    def _execute(
+        self,
+        game: Game,
+        user: User,
+        command: Mapping[str, Any],
+        expected_version: int,
+        side: str | None,
+    ) -> Executed:
         if expected_version != game.version:
             raise StaleVersion(
                 f"the game is at version {game.version}, not {expected_version}",

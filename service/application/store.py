@@ -158,7 +158,7 @@ class ArbiterStore(Application):
         return recordings
 
     # -- the cache a command starts from -------------------------------------------------------------
-    def _keep(self, game: Game) -> None:
+    def _keep(self, game: Game, *, copy: bool = True) -> None:
         """Put a copy of a game just saved in the repository's cache, unless the cache already
         holds a later version.  eventsourcing leaves the cache at the version it last read, so
         without this the next command on the game reads back the events it has just written."""
@@ -167,7 +167,14 @@ class ArbiterStore(Application):
                 return
             cached = self._in_cache(cache, game.id)
             if cached is None or cached.version < game.version:
-                cache.put(game.id, deepcopy(game))
+                cache.put(game.id, deepcopy(game) if copy else game)
+
+    def put_back(self, game: Game, version: int) -> None:
+        """Return a game :meth:`cached` gave out whose command was refused before it changed
+        anything (still at ``version``, nothing pending), so the next command does not rebuild it
+        from the store; a game that has changed is dropped."""
+        if game.version == version and not game.pending_events:
+            self._keep(game, copy=False)
 
     def cached(self, aggregate_id: UUID, version: int) -> Any | None:
         """The cached aggregate, taken out of the cache, if the cache holds exactly ``version``,
@@ -179,8 +186,8 @@ class ArbiterStore(Application):
         (one PostgreSQL round trip, ``make bench`` throughput) and stays as safe.
 
         Taken rather than copied: the command mutates it, and :meth:`commit` puts a copy of the
-        saved game back (:meth:`_keep`); a command that fails leaves it out, and the next reader
-        rebuilds it from the store.  A reader meanwhile misses the cache and reads the store."""
+        saved game back (:meth:`_keep`); a command refused before it changed anything puts it
+        back as it is (:meth:`put_back`).  A reader meanwhile misses the cache and reads the store."""
         with self._cache_lock(aggregate_id) as cache:
             cached = self._in_cache(cache, aggregate_id) if cache is not None else None
             if cached is None or cached.version != version:

@@ -15,7 +15,7 @@ import pytest
 from service.application.services import Services
 from service.bootstrap import build_services, migrate
 from service.config import Config
-from service.domain.errors import StaleVersion
+from service.domain.errors import Invalid, StaleVersion
 from tests.conftest import make_config
 from tests.support.services import postgres_database
 
@@ -84,6 +84,23 @@ def test_a_command_on_the_cached_version_reads_nothing_from_the_store(
         version = a.games.execute(game.id, alice, END, expected_version=version).game.version
     assert seen == []
     assert a.games.get(game.id).version == version  # a read still fast-forwards from the store
+
+
+def test_a_refused_command_leaves_the_cached_game_to_the_next_command(
+    workers: list[Services], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command takes the game out of the cache; refused before it changed anything, it puts
+    the game back, so the next command still reads nothing."""
+    a, _ = workers
+    alice, game = start(a)
+    version = a.games.execute(game.id, alice, END, expected_version=game.version).game.version
+    seen = reads(a, monkeypatch)
+    with pytest.raises(Invalid):
+        a.games.execute(game.id, alice, {"type": "no_such_order"}, expected_version=version)
+    done = a.games.execute(game.id, alice, END, expected_version=version)
+    assert seen == []
+    assert done.game.version > version
+    assert a.games.get(game.id).state == done.game.state
 
 
 def test_a_command_decided_on_a_version_another_worker_has_passed_is_refused(
