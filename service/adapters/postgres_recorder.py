@@ -25,6 +25,7 @@ import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composable, Identifier
 from psycopg.types.numeric import Int8
 
@@ -143,7 +144,8 @@ class OneTripRecorder(PostgresApplicationRecorder):
         # more events: one statement whatever the count (within PostgreSQL's 65,535 parameters)
         count = len(stored_events) if len(stored_events) <= SCALAR_APPEND else None
         params = [v for column in columns for v in column] if count else list(columns)
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        # rows as tuples: the connection's dict rows build a row maker per execute, for one column
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             statement = self._render(("append", count), lambda: self._append_statement(count), conn)
             try:
                 curs.execute(statement, params, prepare=True)
@@ -151,5 +153,5 @@ class OneTripRecorder(PostgresApplicationRecorder):
                 log.warning("the append function is missing: run `arbiter db migrate`")
                 self.one_trip = False
             else:
-                return [row["notification_id"] for row in curs.fetchall()]
+                return [row[0] for row in curs.fetchall()]
         return super().insert_events(stored_events, **kwargs)
