@@ -58,6 +58,24 @@ def deploy_the_rest(server: Server, game_id: str, user: str) -> None:
             server.command(game_id, user, {"type": "deploy", **action["fixed"], "x": x})
 
 
+#: the pairs of unit labels on the table whose boxes intersect (names of both)
+OVERLAPPING_LABELS = """() => {
+  const boxes = [...document.querySelectorAll('#board .unit-label')].map((t) => [t.textContent, t.getBBox()]);
+  const clash = [];
+  boxes.forEach(([n, a], i) => boxes.slice(i + 1).forEach(([m, b]) => {
+    if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) clash.push([n, m, [a.x, a.y, a.width, a.height].map(Math.round), [b.x, b.y, b.width, b.height].map(Math.round)]);
+  }));
+  return clash;
+}"""
+
+#: the unit labels that reach past the board's edges (cut off)
+LABELS_CUT_OFF = """() => {
+  const view = document.getElementById('board').viewBox.baseVal;
+  return [...document.querySelectorAll('#board .unit-label')].map((t) => [t.textContent, t.getBBox()])
+    .filter(([, b]) => b.x < view.x - 0.5 || b.x + b.width > view.x + view.width + 0.5).map(([n]) => n);
+}"""
+
+
 def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     browser: Any, server: Server, shots: Path
 ) -> None:
@@ -118,6 +136,9 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     deploy_the_rest(server, gid, SIDES["nationalist"])
     franco.get_by_role("button", name="End the deployment").click()
     expect(franco.locator("#turn")).to_contain_text("Orders phase")
+    # units deployed an inch or two apart: their names never print over each other
+    assert franco.evaluate(OVERLAPPING_LABELS) == [], "unit labels overlap on the table"
+    assert franco.evaluate(LABELS_CUT_OFF) == [], "unit labels cut off at the table's edge"
 
     # written orders: the Nationalist's stay hidden from the Republican until revealed
     franco.get_by_role("button", name="Write this turn's orders…").click()
@@ -128,6 +149,10 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
         re.compile(r"Nationalist wrote orders for \d+ units \(hidden until they are revealed\)")
     )
     assert ORDER not in rojo.content()
+    # the order itself, in the other side's log, says that its details are hidden
+    expect(rojo.locator("#log")).to_contain_text(
+        re.compile(r"Order: write orders \(details hidden\)")
+    )
     rojo.screenshot(path=shots / "table-orders-hidden.png", full_page=True)
     rojo.get_by_role("button", name="Write this turn's orders…").click()
     rojo.locator("select[name=orders]").select_option(label="Every unit advances")

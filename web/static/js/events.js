@@ -18,7 +18,9 @@ const SENTENCES = {
     (p.rolls || [])
       .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + purposeWords(r.purpose, names) : ""}) rolled ${r.value}`)
       .join("; "),
-  CommandAccepted: (p, e, names) => `Order: ${commandWords(p.command || {}, names)}${typeof p.origin === "number" ? ` (replayed from order #${p.origin})` : ""}`,
+  // an order whose details the reader may not see (hidden information) says so
+  CommandAccepted: (p, e, names) =>
+    `Order: ${commandWords(p.command || {}, names)}${e.redacted ? " (details hidden)" : ""}${typeof p.origin === "number" ? ` (replayed from order #${p.origin})` : ""}`,
   Rebased: (p) => {
     const n = (status) => (p.report || []).filter((r) => r.status === status).length;
     return `Dispute ${p.dispute} rebased: ${n("kept")} orders kept, ${n("re-rolled")} re-rolled, ${n("dropped")} dropped`;

@@ -170,6 +170,33 @@ export class TableView {
       if (onUnit) activate(g, () => onUnit(unit));
       this.unitLayer.append(g);
     }
+    this.spreadLabels();
+  }
+
+  // Units an inch or two apart would print their names over each other: each label, from the top
+  // of the table down, moves down a line at a time (at most six) until it clears those placed.
+  // A label by the table's edge is moved in so that it is not cut off.
+  spreadLabels() {
+    const view = this.svg.viewBox.baseVal;
+    const labels = [...this.unitLayer.querySelectorAll(".unit-label")]
+      .map((text) => ({ text, box: text.getBBox() }))
+      .sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+    for (const { text, box } of labels) {
+      const dx = view && view.width ? Math.max(view.x - box.x, Math.min(0, view.x + view.width - box.x - box.width)) : 0;
+      if (dx) {
+        text.setAttribute("x", Number(text.getAttribute("x")) + dx);
+        box.x += dx;
+      }
+    }
+    const placed = [];
+    const clashes = (b, dy) =>
+      placed.some((r) => b.x < r.x + r.width && r.x < b.x + b.width && b.y + dy < r.y + r.height && r.y < b.y + dy + b.height);
+    for (const { text, box } of labels) {
+      let dy = 0;
+      for (let step = 0; step < 6 && box.height > 0 && clashes(box, dy); step += 1) dy += box.height + 2; // a line and a gap
+      if (dy) text.setAttribute("y", Number(text.getAttribute("y")) + dy);
+      placed.push({ x: box.x, y: box.y + dy, width: box.width, height: box.height });
+    }
   }
 
   // The positions a template offers ({x, y, label, chosen}), each a button; onPick(index).
