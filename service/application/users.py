@@ -101,6 +101,9 @@ class UserService:
         #: entry lapses (``ARBITER_AUTH_CACHE_SECONDS``, 1 s by default; 0 turns the cache off).
         self.auth_cache_seconds = auth_cache_seconds
         self._checked: dict[UUID, tuple[float, ApiToken, User]] = {}
+        #: tokens revoked by this process (id -> when): a request that read a token just before
+        #: its revocation may note it as checked just after; such a note is never used
+        self._revoked: dict[UUID, float] = {}
         self.token_lifetime = token_lifetime
         self.clock = clock
         self.token_index = TokenIndex(store)
@@ -166,7 +169,7 @@ class UserService:
         uid, token_id, secret = parse_token(token)
         now = self.clock()
         checked = self._checked.get(token_id)
-        if checked is not None and checked[0] > time.monotonic():
+        if checked is not None and checked[0] > time.monotonic() and token_id not in self._revoked:
             checked[1].check(uid, secret, now)  # the secret and the expiry, every time
             return checked[2]
         record = self._token(token_id, Unauthenticated("invalid token"))
@@ -205,14 +208,25 @@ class UserService:
             if record.user_id != str(user.id):
                 raise unknown
             if record.revoked:
+                self._forget(tid)
                 return
             record.revoke()
             try:
                 self.store.commit(record)
-                return
             except StaleVersion:
                 continue  # it changed meanwhile (used or revoked): read it again
+            self._forget(tid)
+            return
         raise Conflict("the token kept changing; try again", {"token": ["changed meanwhile"]})
+
+    def _forget(self, token_id: UUID) -> None:
+        """A revoked token is never taken from this process's checked tokens again."""
+        now = time.monotonic()
+        if len(self._revoked) >= AUTH_CACHE_MAX:  # older revocations: their notes have lapsed
+            horizon = now - self.auth_cache_seconds
+            self._revoked = {t: at for t, at in self._revoked.items() if at >= horizon}
+        self._revoked[token_id] = now
+        self._checked.pop(token_id, None)
 
     def revoke(self, user: User, token: str) -> None:
         """Revoke the bearer token ``token`` of ``user`` (signing out)."""
