@@ -304,7 +304,7 @@ class Shaped(fields.List):
     one of its fields, every value JSON: ``service.application.events.present_event``).  The API
     documents it as ``List(Nested(...))`` and sends the items as they are: marshmallow's
     field-by-field dump of a command's events was a twentieth of its server time.
-    ``tests/unit/test_api_schemas.py`` checks that the items equal the schema's own dump."""
+    ``tests/e2e/test_events_shape.py`` checks that the items equal the schema's own dump."""
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         return None if value is None else list(value)

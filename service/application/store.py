@@ -13,13 +13,7 @@ from copy import deepcopy
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import (
-    Application,
-    ProcessingEvent,
-    Repository,
-    project_aggregate,
-)
-from eventsourcing.domain import BaseAggregate
+from eventsourcing.application import Application, Repository, project_aggregate
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError
 from eventsourcing.utils import strtobool
 
@@ -137,36 +131,14 @@ class ArbiterStore(Application):
                 self.broker.publish(*announce(aggregate, first))
         return pending
 
-    def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """eventsourcing's ``save`` (record, snapshot, notify), collecting an aggregate's events
-        by its class: eventsourcing tells an aggregate from an event by ``isinstance`` against
-        runtime-checkable Protocols, which Python 3.11 answers by listing the Protocol's members
-        on every call (about 2% of a command's server time).  Anything else is collected by
-        eventsourcing's own ``collect_events``."""
-        processing_event: ProcessingEvent[Any] = ProcessingEvent()
-        for obj in objs:
-            if isinstance(obj, BaseAggregate):
-                processing_event.events.extend(obj.collect_events())
-                processing_event.aggregates[obj.id] = obj
-            else:
-                processing_event.collect_events(obj)
-        processing_event.saved_kwargs.update(kwargs)
-        recordings = self._record(processing_event)
-        self._take_snapshots(processing_event)
-        self._notify(recordings)
-        self.notify(processing_event.events)  # eventsourcing's deprecated hook, kept in step
-        return recordings
-
     # -- the cache a command starts from -------------------------------------------------------------
     def _keep(self, game: Game, *, copy: bool = True) -> None:
         """Put a copy of a game just saved in the repository's cache, unless the cache already
         holds a later version.  eventsourcing leaves the cache at the version it last read, so
         without this the next command on the game reads back the events it has just written."""
         with self._cache_lock(game.id) as cache:
-            if cache is None:
-                return
             cached = self._in_cache(cache, game.id)
-            if cached is None or cached.version < game.version:
+            if cache is not None and (cached is None or cached.version < game.version):
                 cache.put(game.id, deepcopy(game) if copy else game)
 
     def put_back(self, game: Game, version: int) -> None:
@@ -189,13 +161,15 @@ class ArbiterStore(Application):
         saved game back (:meth:`_keep`); a command refused before it changed anything puts it
         back as it is (:meth:`put_back`).  A reader meanwhile misses the cache and reads the store."""
         with self._cache_lock(aggregate_id) as cache:
-            cached = self._in_cache(cache, aggregate_id) if cache is not None else None
+            cached = self._in_cache(cache, aggregate_id)
             if cached is None or cached.version != version:
                 return None
             return self._in_cache(cache, aggregate_id, evict=True)
 
     @staticmethod
     def _in_cache(cache: Any, aggregate_id: UUID, *, evict: bool = False) -> Any | None:
+        if cache is None:
+            return None
         try:
             return cache.get(aggregate_id, evict=evict)
         except KeyError:

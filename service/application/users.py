@@ -202,7 +202,6 @@ class UserService:
             tid = UUID(hex=token_id)
         except ValueError:
             raise unknown from None
-        self._checked.pop(tid, None)
         for _ in range(REVOKE_ATTEMPTS):
             record = self._token(tid, unknown, fresh=True)
             if record.user_id != str(user.id):

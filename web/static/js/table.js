@@ -181,21 +181,17 @@ export class TableView {
     const labels = [...this.unitLayer.querySelectorAll(".unit-label")]
       .map((text) => ({ text, box: text.getBBox() }))
       .sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
-    for (const { text, box } of labels) {
-      const dx = view && view.width ? Math.max(view.x - box.x, Math.min(0, view.x + view.width - box.x - box.width)) : 0;
-      if (dx) {
-        text.setAttribute("x", Number(text.getAttribute("x")) + dx);
-        box.x += dx;
-      }
-    }
     const placed = [];
-    const clashes = (b, dy) =>
-      placed.some((r) => b.x < r.x + r.width && r.x < b.x + b.width && b.y + dy < r.y + r.height && r.y < b.y + dy + b.height);
+    const clashes = (r, dy) =>
+      placed.some((p) => r.x < p.x + p.width && p.x < r.x + r.width && r.y + dy < p.y + p.height && p.y < r.y + dy + r.height);
     for (const { text, box } of labels) {
+      const dx = view.width ? Math.max(view.x - box.x, Math.min(0, view.x + view.width - box.x - box.width)) : 0;
+      const r = { x: box.x + dx, y: box.y, width: box.width, height: box.height };
       let dy = 0;
-      for (let step = 0; step < 6 && box.height > 0 && clashes(box, dy); step += 1) dy += box.height + 2; // a line and a gap
+      for (let step = 0; step < 6 && r.height > 0 && clashes(r, dy); step += 1) dy += r.height + 2; // a line and a gap
+      if (dx) text.setAttribute("x", Number(text.getAttribute("x")) + dx);
       if (dy) text.setAttribute("y", Number(text.getAttribute("y")) + dy);
-      placed.push({ x: box.x, y: box.y + dy, width: box.width, height: box.height });
+      placed.push({ ...r, y: r.y + dy });
     }
   }
 
