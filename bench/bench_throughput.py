@@ -1,5 +1,6 @@
 """Command throughput under concurrent load: the README's PostgreSQL + Redis set-up with 4 workers
-(``arbiter db migrate``, then gunicorn with 4 uvicorn workers on ``service.asgi:create_asgi()``) on a
+(``arbiter db migrate``, then gunicorn with 4 ``service.worker.ArbiterWorker`` workers on
+``service.asgi:create_asgi()``) on a
 fresh PostgreSQL database made and dropped here, and beside it the SQLite single-process default
 (``arbiter serve``), in the same run.  16 clients (threads, each with one keep-alive connection)
 play 64 games (4 each, in turn) for a fixed time; reported: commands/s, p50 and p99 latency, and
@@ -380,7 +381,7 @@ def run_postgres(tmp: Path, seconds: float) -> Figures:
             "-w",
             str(WORKERS),
             "-k",
-            "uvicorn_worker.UvicornWorker",
+            "service.worker.ArbiterWorker",
             "--graceful-timeout",
             "5",
             "-b",

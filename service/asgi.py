@@ -225,7 +225,7 @@ async def send_json(send: Send, status: int, body: dict[str, Any]) -> None:
 
 
 def create_asgi(config: Config | None = None) -> ArbiterAsgi:
-    """The ASGI app: ``gunicorn -k uvicorn_worker.UvicornWorker 'service.asgi:create_asgi()'``."""
+    """The ASGI app: ``gunicorn -k service.worker.ArbiterWorker 'service.asgi:create_asgi()'``."""
     from service.app import create_app
 
     config = config or Config.from_env()

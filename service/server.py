@@ -3,7 +3,8 @@
 One process, because the embedded SQLite store wants one.  Ordinary requests run on the Flask app's
 thread pool; live streams are served async and hold no thread, so open streams never starve other
 requests.  Several workers on PostgreSQL + Redis run the same stack with ``gunicorn -w N -k
-uvicorn_worker.UvicornWorker`` (README)."""
+service.worker.ArbiterWorker`` (README), uvicorn's worker with connections spread evenly over
+the workers (``service/worker.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
-WORKER_CLASS = "uvicorn_worker.UvicornWorker"
+WORKER_CLASS = "service.worker.ArbiterWorker"
 
 
 class ArbiterServer(BaseApplication):  # type: ignore[misc]

@@ -54,7 +54,7 @@ def arbiter(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]
 def gunicorn(env: dict[str, str], port: int, workers: int = WORKERS) -> subprocess.Popen[str]:
     """The README's multi-worker command (on 127.0.0.1 and a free port)."""
     return subprocess.Popen(
-        [str(BIN / "gunicorn"), "-w", str(workers), "-k", "uvicorn_worker.UvicornWorker"]
+        [str(BIN / "gunicorn"), "-w", str(workers), "-k", "service.worker.ArbiterWorker"]
         + ["--graceful-timeout", "5", "-b", f"127.0.0.1:{port}", "service.asgi:create_asgi()"],
         env=env,
         cwd=REPO,
