@@ -20,6 +20,7 @@ import asyncio
 import ctypes
 import multiprocessing
 import os
+import select
 import socket
 import time
 from typing import Any, ClassVar
@@ -140,10 +141,17 @@ class BalancedListener:
     def _declines(self) -> bool:
         if not self._connections.others_fewer():
             return False
+        if not self._waiting():
+            return False  # nothing to leave (asyncio asks again after each accept)
         now = time.monotonic()
         if self._declining_since is None or now - self._declining_since > EPISODE:
             self._declining_since = now
         return now - self._declining_since < PATIENCE
+
+    def _waiting(self) -> bool:
+        """Whether a connection waits to be accepted."""
+        readable, _, _ = select.select([self._listener], [], [], 0)
+        return bool(readable)
 
 
 class ArbiterWorker(UvicornWorker):  # type: ignore[misc]

@@ -115,3 +115,24 @@ def test_a_worker_leaving_frees_its_slot_so_no_one_waits_for_it() -> None:
     assert board.fewest_elsewhere(staying) == 0
     leaving.leave()
     assert board.fewest_elsewhere(staying) is None
+
+
+def test_being_asked_when_no_connection_waits_does_not_use_up_the_patience(
+    listener: socket.socket,
+) -> None:
+    """asyncio asks again after each accept; with nothing waiting that is no decline, so a
+    connection arriving later is still left to the less loaded worker first."""
+    board = ConnectionBoard(slots=4)
+    board.claim(os.getppid())
+    connections = Connections(board, os.getpid())
+    balanced = BalancedListener(listener, connections)
+    client = connect(listener)
+    first, _ = balanced.accept()
+    with pytest.raises(BlockingIOError):
+        balanced.accept()  # nothing waits
+    time.sleep(1.5 * PATIENCE)
+    late = connect(listener)
+    with pytest.raises(BlockingIOError):
+        balanced.accept()  # the late connection is first left to the other worker
+    for sock in (first, client, late):
+        sock.close()
