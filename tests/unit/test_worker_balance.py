@@ -38,6 +38,16 @@ def connect(listener: socket.socket) -> socket.socket:
     return client
 
 
+def beside_another_worker(
+    listener: socket.socket,
+) -> tuple[ConnectionBoard, int, Connections, BalancedListener]:
+    """This worker, listening, and another live worker (slot returned) holding no connection."""
+    board = ConnectionBoard(slots=4)
+    other = board.claim(os.getppid())
+    connections = Connections(board, os.getpid())
+    return board, other, connections, BalancedListener(listener, connections)
+
+
 def test_slots_are_claimed_released_and_reused_only_by_their_owner() -> None:
     board = ConnectionBoard(slots=3)
     mine, other = board.claim(os.getpid()), board.claim(os.getppid())
@@ -70,10 +80,7 @@ def test_a_worker_that_has_gone_is_not_waited_for() -> None:
 
 
 def test_a_busier_worker_declines_for_a_moment_then_accepts(listener: socket.socket) -> None:
-    board = ConnectionBoard(slots=4)
-    other = board.claim(os.getppid())  # another live worker, with no connection
-    connections = Connections(board, os.getpid())
-    balanced = BalancedListener(listener, connections)
+    board, other, connections, balanced = beside_another_worker(listener)
     clients = [connect(listener)]
     first, _ = balanced.accept()  # one each would be even: taken at once
     assert connections.count() == 1
@@ -92,10 +99,7 @@ def test_a_busier_worker_declines_for_a_moment_then_accepts(listener: socket.soc
 
 
 def test_closed_connections_no_longer_count(listener: socket.socket) -> None:
-    board = ConnectionBoard(slots=4)
-    board.claim(os.getppid())
-    connections = Connections(board, os.getpid())
-    balanced = BalancedListener(listener, connections)
+    board, _, connections, balanced = beside_another_worker(listener)
     client = connect(listener)
     conn, _ = balanced.accept()
     conn.close()
@@ -122,10 +126,7 @@ def test_being_asked_when_no_connection_waits_does_not_use_up_the_patience(
 ) -> None:
     """asyncio asks again after each accept; with nothing waiting that is no decline, so a
     connection arriving later is still left to the less loaded worker first."""
-    board = ConnectionBoard(slots=4)
-    board.claim(os.getppid())
-    connections = Connections(board, os.getpid())
-    balanced = BalancedListener(listener, connections)
+    _, _, _, balanced = beside_another_worker(listener)
     client = connect(listener)
     first, _ = balanced.accept()
     with pytest.raises(BlockingIOError):
