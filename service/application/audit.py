@@ -80,7 +80,8 @@ class AuditService:
         full: bool = False,
     ) -> list[dict[str, Any]]:
         """Who did what and when: every command and bookkeeping event, in words, per side.  In a game
-        that hides information and is not over, the other side's commands show their type only."""
+        that hides information and is not over, the other side's commands show their type only
+        (``hidden``), and their effects no words."""
         game = self.games.get(game_id)
         rules = self.games.system(game.system)
         hide = not full and game.status != "ended" and rules.hidden_information
@@ -141,6 +142,7 @@ class AuditService:
             for row in out:
                 if row["action"] == "command" and row["side"] != viewer:
                     row["command"] = {"type": row["command"].get("type")}
+                    row["hidden"] = True
                     row["effects"] = [
                         {"seq": e["seq"], "type": e["type"], "retracted": e["retracted"]}
                         for e in row["effects"]

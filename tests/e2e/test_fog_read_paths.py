@@ -55,3 +55,25 @@ def test_19_2_a_hidden_unit_leaks_through_no_read_path(api: ApiHelper) -> None:
     )
     assert hidden in text(c.get(f"/api/games/{gid}", headers=api.user("paco")))
     assert hidden in text(c.get(f"/api/games/{gid}/events.ndjson", headers=api.user("paco")))
+
+
+def test_the_audit_says_which_orders_are_hidden_from_the_reader(api: ApiHelper) -> None:
+    """The other side's orders show their type only; the row says so (the audit page then reads
+    "Order: deploy (details hidden)"), and a side's own orders are never marked."""
+    game = api.create_game("backbone", "scenario-1", SIDES, options={"limited_intelligence": True})
+    gid = game["id"]
+    for user, command in (
+        ("paco", {"type": "deploy", "fortifications": []}),
+        ("ike", {"type": "deploy"}),
+    ):
+        assert api.command(gid, user, command).status_code == 201
+
+    def marks(user: str) -> set[tuple[str, bool]]:
+        rows = api.client.get(f"/api/games/{gid}/audit/actions", headers=api.user(user))
+        assert rows.status_code == 200
+        return {
+            (r["side"], r.get("hidden", False)) for r in rows.get_json() if r["action"] == "command"
+        }
+
+    assert marks("ike") == {("spanish", True), ("allied", False)}
+    assert marks("paco") == {("spanish", False), ("allied", True)}

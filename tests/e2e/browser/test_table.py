@@ -154,6 +154,16 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
         re.compile(r"Order: write orders \(details hidden\)")
     )
     rojo.screenshot(path=shots / "table-orders-hidden.png", full_page=True)
+    # and the audit page says so too, without the order's words
+    audit = rojo.context.new_page()
+    audit.goto(f"{server.url}/games/{gid}/audit")
+    expect(audit.locator("#audit-page[data-ready=true]")).to_have_count(1)
+    expect(
+        audit.locator(".audit-actions tbody tr", has_text="Order: write orders").first
+    ).to_contain_text("(details hidden)")
+    assert ORDER not in audit.content()
+    audit.screenshot(path=shots / "audit-orders-hidden.png", full_page=True)
+    audit.close()
     rojo.get_by_role("button", name="Write this turn's orders…").click()
     rojo.locator("select[name=orders]").select_option(label="Every unit advances")
     rojo.get_by_role("button", name="Confirm: Write this turn's orders").click()

@@ -59,7 +59,7 @@ function verifyView(report) {
 }
 
 function actionWords(row) {
-  if (row.action === "command") return `Order: ${commandWords(row.command || {}, names)}${row.origin ? ` (replayed from #${row.origin})` : ""}`;
+  if (row.action === "command") return `Order: ${commandWords(row.command || {}, names)}${row.hidden ? " (details hidden)" : ""}${row.origin ? ` (replayed from #${row.origin})` : ""}`;
   const d = row.details || {};
   const extra = [d.dispute, d.seq !== undefined ? `event #${d.seq}` : null, d.verdict, d.remedy, d.claim ? `“${d.claim}”` : null, d.reason].filter(Boolean);
   return `${humanize(row.action)}${extra.length ? ": " + extra.join(", ") : ""}`;
