@@ -178,4 +178,6 @@ def test_the_audit_page(
     page.reload()
     expect(page.locator("#audit-page[data-ready=true]")).to_have_count(1)
     page.screenshot(path=shots / "phone-audit.png", full_page=True)
+    # the rebase report's table scrolls inside its card: the page itself never scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.context.close()

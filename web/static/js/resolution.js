@@ -83,7 +83,7 @@ export function resolutionResult(result, gameId) {
     result.club_ruling ? h("p", {}, "Club ruling recorded: ", h("a", { href: `/rules/${encodeURIComponent(result.club_ruling)}` }, result.club_ruling)) : null,
     result.remedy === "rebase"
       ? report.length
-        ? h(
+        ? h("div", { class: "table-scroll" }, h(
             "table",
             { class: "report" },
             h("caption", {}, "Rebase report: the orders after the overturned event"),
@@ -103,7 +103,7 @@ export function resolutionResult(result, gameId) {
                 ),
               ),
             ),
-          )
+          ))
         : h("p", {}, "Rebase report: no later orders to replay.")
       : result.remedy === "rewind"
         ? h("p", {}, "The event and everything after it were retracted.")
