@@ -1,10 +1,9 @@
 """Command throughput under concurrent load: the README's PostgreSQL + Redis set-up with 4 workers
 (``arbiter db migrate``, then gunicorn with 4 ``service.worker.ArbiterWorker`` workers on
-``service.asgi:create_asgi()``) on a
-fresh PostgreSQL database made and dropped here, and beside it the SQLite single-process default
-(``arbiter serve``), in the same run.  16 clients (each with one keep-alive connection, all on one asyncio loop)
-play 64 games (4 each, in turn) for a fixed time; reported: commands/s, p50 and p99 latency, and
-the PostgreSQL/SQLite ratios.  Target: >= 500 commands/s with PostgreSQL + 4 workers, p99 < 50 ms.
+``service.asgi:create_asgi()``) on a fresh PostgreSQL database made and dropped here, and beside it
+the SQLite single-process default (``arbiter serve``), in the same run.  16 clients (each with one
+keep-alive connection, all on one asyncio loop: :class:`Wire`) play 64 games (4 each, in turn)
+for a fixed time; reported: commands/s, p50 and p99 latency, and the PostgreSQL/SQLite ratios.  Target: >= 500 commands/s with PostgreSQL + 4 workers, p99 < 50 ms.
 
 The games are of ``bench-tally`` (``bench/systems.py``, loaded with ``ARBITER_PLUGINS``), whose
 rules cost next to nothing, so the figures measure the server (HTTP, auth, the input gate, the
@@ -102,8 +101,8 @@ def cpu_seconds(pid: int) -> float:
 
 # -- the client ------------------------------------------------------------------------------------
 class Client:
-    """One keep-alive HTTP/1.1 connection (the standard library's: the cheapest client, so the
-    load generator takes as little as it can of the CPU the server needs)."""
+    """One keep-alive HTTP/1.1 connection of the standard library's, for setting up (users, games,
+    their actions) and waiting for the server; the measured commands go through :class:`Wire`."""
 
     def __init__(self, port: int, token: str | None = None) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)

@@ -39,7 +39,7 @@ def alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass  # it exists, under another user
     return True
 
 

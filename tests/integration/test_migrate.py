@@ -5,6 +5,8 @@ multi-worker recipe boots 20 times out of 20, each time on a fresh PostgreSQL da
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import os
 import signal
 import subprocess
@@ -14,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-import requests
 
 from service.application.schema import SchemaMissing
 from service.bootstrap import build_services, migrate
@@ -74,19 +75,30 @@ def stop(proc: subprocess.Popen[str]) -> str:
     return err or ""
 
 
+def health_pid(port: int) -> int | None:
+    """The pid of the worker that answers ``/healthz`` on a connection of its own, closed after
+    (so that no connection is left open to count against a worker)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        conn.request("GET", "/healthz")
+        response = conn.getresponse()
+        return int(json.loads(response.read())["worker"]["pid"]) if response.status == 200 else None
+    except (OSError, http.client.HTTPException):
+        return None
+    finally:
+        conn.close()
+
+
 def all_workers_answer(proc: subprocess.Popen[str], port: int, timeout: float = 40) -> set[int]:
     """Poll /healthz on fresh connections until every worker has answered (or gunicorn stopped)."""
     seen: set[int] = set()
     deadline = time.monotonic() + timeout
     while len(seen) < WORKERS and time.monotonic() < deadline and proc.poll() is None:
-        try:
-            r = requests.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
-            if r.status_code == 200:
-                seen.add(r.json()["worker"]["pid"])
-                continue
-        except requests.RequestException:
-            pass
-        time.sleep(0.05)
+        pid = health_pid(port)
+        if pid is None:
+            time.sleep(0.05)
+        else:
+            seen.add(pid)
     return seen
 
 

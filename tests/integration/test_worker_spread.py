@@ -17,38 +17,13 @@ import pytest
 from service.bootstrap import migrate
 from service.config import Config
 from service.worker import REFRESH
-from tests.integration.test_migrate import WORKERS, gunicorn, pg_env, stop
+from tests.integration.test_migrate import WORKERS, all_workers_answer, gunicorn, pg_env, stop
 from tests.support.services import postgres_database
 from tests.support.tcp_proxy import free_port
 
 pytestmark = pytest.mark.postgres
 
 CLIENTS = 16
-
-
-def health_pid(port: int) -> int | None:
-    """The pid of the worker that answers ``/healthz`` on a connection of its own, closed after."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    try:
-        conn.request("GET", "/healthz")
-        response = conn.getresponse()
-        return int(json.loads(response.read())["worker"]["pid"]) if response.status == 200 else None
-    except (OSError, http.client.HTTPException):
-        return None
-    finally:
-        conn.close()
-
-
-def every_worker_answers(port: int, timeout: float = 40) -> set[int]:
-    seen: set[int] = set()
-    deadline = time.monotonic() + timeout
-    while len(seen) < WORKERS and time.monotonic() < deadline:
-        pid = health_pid(port)
-        if pid is None:
-            time.sleep(0.05)
-        else:
-            seen.add(pid)
-    return seen
 
 
 def burst(port: int) -> Counter[int]:
@@ -93,7 +68,7 @@ def test_a_burst_of_keep_alive_clients_is_shared_evenly_by_the_workers(tmp_path:
         port = free_port()
         proc = gunicorn(env, port)
         try:
-            assert len(every_worker_answers(port)) == WORKERS
+            assert len(all_workers_answer(proc, port)) == WORKERS
             for _ in range(2):
                 time.sleep(3 * REFRESH)  # earlier connections closed and counted as closed
                 spread = burst(port)
