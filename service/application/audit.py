@@ -81,7 +81,8 @@ class AuditService:
     ) -> list[dict[str, Any]]:
         """Who did what and when: every command and bookkeeping event, in words, per side.  In a game
         that hides information and is not over, the other side's commands show their type only
-        (``hidden``), and their effects no words."""
+        (``hidden``), and each of their effects reads as the game log words it for ``viewer``:
+        what the rules redact stays redacted (the same form, the same sentence)."""
         game = self.games.get(game_id)
         rules = self.games.system(game.system)
         hide = not full and game.status != "ended" and rules.hidden_information
@@ -106,11 +107,14 @@ class AuditService:
                 }
                 out.append(current)
             elif isinstance(event, Game.Recorded) and current is not None:
+                shown = RulesEvent(event.kind, copy_json(event.data))
+                if hide and current["side"] != viewer and before is not None:
+                    shown = rules.event_view(shown, copy_json(before), viewer)
                 current["effects"].append(
                     {
                         "seq": seq,
-                        "type": event.kind,
-                        "text": in_words(rules, RulesEvent(event.kind, event.data), before),
+                        "type": shown.type,
+                        "text": in_words(rules, shown, before),
                         "retracted": seq in retracted,
                     }
                 )
@@ -143,10 +147,6 @@ class AuditService:
                 if row["action"] == "command" and row["side"] != viewer:
                     row["command"] = {"type": row["command"].get("type")}
                     row["hidden"] = True
-                    row["effects"] = [
-                        {"seq": e["seq"], "type": e["type"], "retracted": e["retracted"]}
-                        for e in row["effects"]
-                    ]
         if side is not None:
             out = [row for row in out if row.get("side") == side]
         return out

@@ -77,3 +77,35 @@ def test_the_audit_says_which_orders_are_hidden_from_the_reader(api: ApiHelper) 
 
     assert marks("ike") == {("spanish", True), ("allied", False)}
     assert marks("paco") == {("spanish", False), ("allied", True)}
+
+
+def test_the_audit_words_the_other_sides_effects_as_the_log_does(api: ApiHelper) -> None:
+    """The audit hides no more and no less of an effect than the game log does for the same
+    reader: each effect of the other side's orders reads as the log's sentence for that event
+    (what the rules redact stays redacted in both, what they show is shown in both)."""
+    game = api.create_game("backbone", "scenario-1", SIDES, options={"limited_intelligence": True})
+    gid = game["id"]
+    for user, command in (
+        ("paco", {"type": "deploy", "fortifications": []}),
+        ("ike", {"type": "deploy"}),
+        ("ike", {"type": "begin_turn"}),
+    ):
+        assert api.command(gid, user, command).status_code == 201
+    for user, other in (("ike", "spanish"), ("paco", "allied")):
+        headers = api.user(user)
+        log = api.client.get(
+            f"/api/games/{gid}/events", query_string={"limit": 1000}, headers=headers
+        ).get_json()
+        said = {item["seq"]: item["text"] for item in log["events"] if "text" in item}
+        rows = api.client.get(f"/api/games/{gid}/audit/actions", headers=headers).get_json()
+        effects = [
+            effect
+            for row in rows
+            if row["action"] == "command" and row["side"] == other
+            for effect in row["effects"]
+            if effect["type"] != "DiceRolled"
+        ]
+        assert effects, f"{other} recorded no effects"
+        assert {e["seq"]: e.get("text") for e in effects} == {
+            e["seq"]: said[e["seq"]] for e in effects
+        }
