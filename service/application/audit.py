@@ -81,8 +81,8 @@ class AuditService:
     ) -> list[dict[str, Any]]:
         """Who did what and when: every command and bookkeeping event, in words, per side.  In a game
         that hides information and is not over, the other side's commands show their type only
-        (``hidden``), and each of their effects reads as the game log words it for ``viewer``:
-        what the rules redact stays redacted (the same form, the same sentence)."""
+        (``hidden`` when that hides something), and each of their effects reads as the game log
+        words it for ``viewer``: what the rules redact stays redacted (the same form and sentence)."""
         game = self.games.get(game_id)
         rules = self.games.system(game.system)
         hide = not full and game.status != "ended" and rules.hidden_information
@@ -145,8 +145,9 @@ class AuditService:
         if hide:
             for row in out:
                 if row["action"] == "command" and row["side"] != viewer:
-                    row["command"] = {"type": row["command"].get("type")}
-                    row["hidden"] = True
+                    bare = {"type": row["command"].get("type")}
+                    row["hidden"] = bare != row["command"]  # as the log's "redacted"
+                    row["command"] = bare
         if side is not None:
             out = [row for row in out if row.get("side") == side]
         return out

@@ -58,8 +58,10 @@ def test_19_2_a_hidden_unit_leaks_through_no_read_path(api: ApiHelper) -> None:
 
 
 def test_the_audit_says_which_orders_are_hidden_from_the_reader(api: ApiHelper) -> None:
-    """The other side's orders show their type only; the row says so (the audit page then reads
-    "Order: deploy (details hidden)"), and a side's own orders are never marked."""
+    """The other side's orders show their type only; the row says so when that hides something
+    (the audit page then reads "Order: deploy (details hidden)"), as the log marks the event
+    redacted; an order that is its type alone hides nothing, and a side's own orders are never
+    marked."""
     game = api.create_game("backbone", "scenario-1", SIDES, options={"limited_intelligence": True})
     gid = game["id"]
     for user, command in (
@@ -76,7 +78,13 @@ def test_the_audit_says_which_orders_are_hidden_from_the_reader(api: ApiHelper) 
         }
 
     assert marks("ike") == {("spanish", True), ("allied", False)}
-    assert marks("paco") == {("spanish", False), ("allied", True)}
+    assert marks("paco") == {("spanish", False), ("allied", False)}  # {"type": "deploy"} only
+    log = api.client.get(f"/api/games/{gid}/events", headers=api.user("paco")).get_json()
+    accepted = [e for e in log["events"] if e["kind"] == "Game.CommandAccepted"]
+    assert [(e["side"], e["redacted"]) for e in accepted] == [
+        ("spanish", False),
+        ("allied", False),
+    ]
 
 
 def test_the_audit_words_the_other_sides_effects_as_the_log_does(api: ApiHelper) -> None:
