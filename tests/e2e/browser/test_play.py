@@ -234,6 +234,11 @@ def test_a_merida_game_started_and_played_in_two_browsers(
     franco.get_by_role("button", name="Confirm: Move 1/21 Div (tactical) to Z3").click()
     expect(rojo.locator('.stack[data-hex="Z3"] .counter[data-unit="n-1-21-div"]')).to_have_count(1)
     expect(franco.locator("#message")).to_be_empty()
+    movers = franco.locator("#selection ul.can-move > li")
+    expect(movers.first).to_be_visible()  # the list scrolls in its card: the hint says how many
+    expect(franco.locator("#selection")).to_contain_text(
+        f"Select one of the {movers.count()} units that can move"
+    )
     franco.screenshot(path=shots / "merida-board.png", full_page=True)
     rojo.set_viewport_size(PHONE)
     rojo.screenshot(path=shots / "phone-merida.png", full_page=True)

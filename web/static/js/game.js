@@ -432,7 +432,9 @@ function idlePanel() {
     ? st.plan.targets.size
       ? "Choose a highlighted target hex."
       : mine.length
-        ? "Select a unit that can move (on the map or below)."
+        ? mine.length === 1
+          ? "Select the unit that can move (on the map or below)."
+          : `Select one of the ${mine.length} units that can move (on the map or below).`
         : "Nothing to order on the map now."
     : "Click a stack to see its units.";
   const short = (u) => h("li", {}, h("button", { type: "button", class: "link", "data-unit": u.id, title: describeCounter(u), onclick: () => selectUnit(u.id) }, `Select ${u.name || u.id} (${u.hex ? hexName(u.hex) : "not on the map"})`));
