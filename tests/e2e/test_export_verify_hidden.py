@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from service.cli import main
 from service.domain.chain import FULL, SPECTATOR, salt, seal_key_from_secret
 from tests.support.api import ApiHelper
+from tests.support.hidden_games import backbone_hiding_a_unit
 
-BACKBONE = {"allied": "ike", "spanish": "paco"}
 BARCELONA = {"nationalist": "franco", "republican": "rojo"}
 KEY = seal_key_from_secret("test-secret")
 
@@ -35,20 +35,6 @@ def verify(path: Path, lines: list[dict[str, Any]], secret: bool = True) -> tupl
     )
     result = CliRunner().invoke(main, args)
     return result.exit_code, json.loads(result.output.split("\nFAILED")[0])
-
-
-def backbone_hiding_a_unit(api: ApiHelper) -> tuple[str, str]:
-    game = api.create_game("backbone", "scenario-1", BACKBONE, {"limited_intelligence": True})
-    gid = game["id"]
-    for user, command in (
-        ("paco", {"type": "deploy", "fortifications": []}),
-        ("ike", {"type": "deploy"}),
-        ("ike", {"type": "begin_turn"}),
-    ):
-        assert api.command(gid, user, command).status_code == 201
-    units = api.game(gid, "paco")["state"]["units"]
-    stack = sorted((u for u in units.values() if u["hex"] == "8,2"), key=lambda u: u["seq"])
-    return gid, stack[0]["id"]  # under the top unit: hidden from the Allied player
 
 
 def test_each_readers_backbone_export_verifies_as_redacted(api: ApiHelper, tmp_path: Path) -> None:
