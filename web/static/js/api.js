@@ -31,16 +31,20 @@ export async function api(path, { method = "GET", body, signal } = {}) {
   return data;
 }
 
-// The signed-in user, or null (cached for the page's life).
+// The signed-in user, or null: one request for the page's life, however many modules ask at once,
+// and none without a session (the page carries a CSRF token only when it has one).
 let me;
-export async function currentUser() {
+export function currentUser() {
   if (me === undefined) {
-    try {
-      me = await api("/api/me");
-    } catch (err) {
-      if (err.status !== 401) throw err;
-      me = null;
-    }
+    me = csrf
+      ? api("/api/me").catch((err) => {
+          if (err.status !== 401) {
+            me = undefined; // a failure that is not "signed out": the next call asks again
+            throw err;
+          }
+          return null;
+        })
+      : Promise.resolve(null);
   }
   return me;
 }
