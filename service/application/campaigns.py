@@ -141,7 +141,7 @@ class CampaignService:
 
     # -- queries --------------------------------------------------------------------------------
     def get(self, campaign_id: str) -> Campaign:
-        self.feed.catch_up_if_due()  # a campaign game that ended is scored before it is shown
+        self.feed.catch_up()  # a campaign game that ended is scored before it is shown
         return self._get(campaign_id)
 
     def view(self, campaign: Campaign) -> dict[str, Any]:
@@ -178,6 +178,9 @@ class CampaignService:
 
     # -- helpers --------------------------------------------------------------------------------
     def _organised(self, campaign_id: str, by: User) -> Campaign:
+        """The campaign for its organiser (or a club admin) to change, with every step whose game
+        has ended scored first: the next step can start the moment the last game ends."""
+        self.feed.catch_up()
         campaign = self._get(campaign_id, copy=True)
         if str(by.id) != campaign.organiser and not self.clubs.has_role(
             campaign.club_id, by.id, "admin"

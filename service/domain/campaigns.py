@@ -13,6 +13,8 @@ from eventsourcing.domain import Aggregate
 from service.domain.errors import Conflict, Invalid, Unprocessable
 
 PENDING, STARTED, SCORED = "pending", "started", "scored"
+#: the scoring table's entries for a draw (each side) and for any win it does not name
+DRAW, VICTORY = "draw", "victory"
 
 
 def check_definition(
@@ -181,10 +183,13 @@ class Campaign(Aggregate):
         self.trigger_event(self.StepStarted, step=index, game_id=game_id, sides=dict(sides))
 
     def points_for(self, winner: str | None, level: str) -> dict[str, int]:
+        """Campaign points per side: ``draw`` for each side, or the winner's level; a win at a
+        level the table does not name (a rules module's own, a resignation, a loss on time)
+        scores as ``victory``."""
         if winner is None:
-            return dict.fromkeys(self.sides, int(self.scoring.get("draw", 0)))
+            return dict.fromkeys(self.sides, int(self.scoring.get(DRAW, 0)))
         points = dict.fromkeys(self.sides, 0)
-        points[winner] = int(self.scoring.get(level, 0))
+        points[winner] = int(self.scoring.get(level, self.scoring.get(VICTORY, 0)))
         return points
 
     def score_step(

@@ -361,6 +361,38 @@ def test_campaign_scores_steps_by_victory_level(api: ApiHelper, club: dict) -> N
     ]
 
 
+def _resigned_campaign_step(api: ApiHelper, club: dict, scoring: dict[str, int]) -> dict:
+    """A one-step Backbone campaign whose game bob (spanish) resigns to cat: the step's result."""
+    step = {"title": "Backbone", "system": "backbone", "scenario": "scenario-1"}
+    body = {"name": "Spring", "sides": ["allied", "spanish"], "steps": [step], "scoring": scoring}
+    ann = api.user("ann")
+    cid = ok(api.client.post(f"/api/clubs/{club['id']}/campaigns", json=body, headers=ann), 201)[
+        "id"
+    ]
+    sides = {"allied": "cat", "spanish": "bob"}
+    url = f"/api/campaigns/{cid}/steps/0/start"
+    gid = ok(api.client.post(url, json={"sides": sides}, headers=ann), 201)["game"]
+    ok(
+        api.client.post(
+            f"/api/games/{gid}/resign", json={"side": "spanish"}, headers=api.user("bob")
+        )
+    )
+    after = ok(api.client.get(f"/api/campaigns/{cid}"))  # a read scores an ended game first
+    return dict(after["steps"][0]["result"])
+
+
+def test_a_win_at_a_level_the_table_does_not_name_scores_as_victory(
+    api: ApiHelper, club: dict
+) -> None:
+    """A rules module names its own victory levels (Backbone's "tactical", Merida's "Marginal
+    victory") and a game also ends by resignation or on time: a win the table does not name
+    scores the table's ``victory`` points, not nothing; a level it names scores its own."""
+    unnamed = _resigned_campaign_step(api, club, {"victory": 3, "draw": 1})
+    assert (unnamed["level"], unnamed["points"]) == ("resignation", {"allied": 3, "spanish": 0})
+    named = _resigned_campaign_step(api, club, {"victory": 3, "resignation": 2})
+    assert (named["level"], named["points"]) == ("resignation", {"allied": 2, "spanish": 0})
+
+
 def test_standings_stream_announces_a_confirmed_result(api: ApiHelper, ladder: dict) -> None:
     lid = ladder["id"]
     response = api.client.get(
