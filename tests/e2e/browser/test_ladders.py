@@ -146,10 +146,13 @@ def test_an_admin_manages_roles_and_a_campaign_page(
     roles = requests.get(f"{server.url}/api/clubs/{cid}").json()["members"]
     assert set({m["username"]: m["roles"] for m in roles}["ldan"]) == {"player", "arbiter"}
     expect(ann.locator("#ladders")).to_contain_text("Mill ladder")
+    expect(ann.locator("#ladders")).to_contain_text("Skirmish (test fixture)")  # not its code
+    ann.locator(".step-help summary").click()  # what a campaign step is written with
+    expect(ann.locator("#step-codes")).to_contain_text("system skirmish, scenario meeting")
     ann.screenshot(path=shots / "club.png", full_page=True)
 
     cform = ann.locator("#campaign-form")
-    cform.get_by_label("Name").fill("Autumn campaign")
+    cform.get_by_label("Name", exact=True).fill("Autumn campaign")
     cform.get_by_label("Sides").fill("red, blue")
     cform.get_by_label(re.compile("^Steps")).fill(
         "Meeting at the Mill | skirmish | meeting\nThe crossing (at the club)"
@@ -160,6 +163,11 @@ def test_an_admin_manages_roles_and_a_campaign_page(
     expect(ann.locator("#campaign-page[data-ready=true]")).to_have_count(1)
     step = ann.locator('.step[data-step="1"]')
     expect(step).to_contain_text("played off-line")
+    expect(ann.locator('.step[data-step="0"] .meta')).to_contain_text(
+        "Skirmish (test fixture) · Meeting at the Mill"
+    )
+    expect(ann.locator("#player-points")).to_contain_text("No step scored yet.")
+    expect(ann.locator("#scoring")).to_contain_text("also a win at a level not named here")
     campaign_url = ann.url
     first = ann.locator('.step[data-step="0"]')
     first.get_by_label("red").fill("lbob")
@@ -176,5 +184,7 @@ def test_an_admin_manages_roles_and_a_campaign_page(
     ann.goto(f"{server.url}/clubs/{cid}")
     expect(ann.locator("#club-page[data-ready=true]")).to_have_count(1)
     assert ann.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    members = ann.locator("#members").locator("xpath=..")  # the table fits: "remove" is in view
+    assert members.evaluate("e => e.scrollWidth <= e.clientWidth"), "the members table scrolls"
     ann.screenshot(path=shots / "phone-club.png", full_page=True)
     ann.context.close()

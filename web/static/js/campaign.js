@@ -9,6 +9,7 @@ const id = root.dataset.campaign;
 const $ = (x) => document.getElementById(x);
 let me;
 let campaign;
+let systems = [];
 
 function sideInputs(c) {
   return h("fieldset", {}, h("legend", {}, "Who plays each side (usernames)"), c.sides.map((side) => h("label", {}, `${side} `, h("input", { name: `side:${side}`, required: true }))));
@@ -54,6 +55,16 @@ function organiserForms(step, c) {
   return forms;
 }
 
+// A step's system and scenario by their titles (the codes only when the server no longer knows them)
+function scenarioWords(step) {
+  const system = systems.find((s) => s.name === step.system);
+  const scenario = system && system.scenarios.find((x) => x.id === step.scenario);
+  if (!system) return `${step.system} · ${step.scenario}`;
+  const title = system.title || system.name;
+  if (!scenario) return `${title} · ${step.scenario}`;
+  return scenario.title.startsWith(title) ? scenario.title : `${title} · ${scenario.title}`;
+}
+
 function stepItem(step, c) {
   const r = step.result;
   const sides = Object.entries(step.sides || {}).map(([side, user]) => `${user} (${side})`).join(" vs ");
@@ -62,7 +73,7 @@ function stepItem(step, c) {
     "li",
     { class: `step status-${step.status}`, "data-step": step.index, "aria-current": step.index === c.next_step ? "step" : undefined },
     h("h3", {}, step.title),
-    h("p", { class: "meta" }, step.scenario ? `${step.system} · ${step.scenario}` : "played off-line", ` · ${step.status}`, sides ? ` · ${sides}` : ""),
+    h("p", { class: "meta" }, step.scenario ? scenarioWords(step) : "played off-line", ` · ${step.status}`, sides ? ` · ${sides}` : ""),
     result ? h("p", { class: "result" }, result) : null,
     step.game_id ? h("p", {}, h("a", { href: `/games/${step.game_id}` }, step.status === "scored" ? "The game" : "Open the game")) : null,
     step.notes.length ? h("ul", { class: "notes", "aria-label": "Carried-over effects" }, step.notes.map((n) => h("li", {}, n))) : null,
@@ -80,7 +91,7 @@ function render() {
     $("scoring"),
     h("caption", { class: "visually-hidden" }, "Campaign points by victory level"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Result"), h("th", { scope: "col" }, "Points"))),
-    h("tbody", {}, Object.entries(c.scoring).map(([level, points]) => h("tr", {}, h("td", {}, level === "draw" ? "draw (each side)" : `${level} (winner)`), h("td", {}, points)))),
+    h("tbody", {}, Object.entries(c.scoring).map(([level, points]) => h("tr", {}, h("td", {}, level === "draw" ? "draw (each side)" : level === "victory" ? "victory (winner; also a win at a level not named here)" : `${level} (winner)`), h("td", {}, points)))),
   );
   clear(
     $("campaign-standings"),
@@ -90,6 +101,7 @@ function render() {
       { id: "player-points" },
       h("caption", {}, "Points per player"),
       h("thead", {}, h("tr", {}, ["Player", "Points", "Steps", "Wins"].map((t) => h("th", { scope: "col" }, t)))),
+      c.standings.players.length ? null : h("tbody", {}, h("tr", {}, h("td", { colspan: 4 }, "No step scored yet."))),
       h("tbody", {}, c.standings.players.map((p) => h("tr", { "data-player": p.username }, h("th", { scope: "row" }, p.username), h("td", {}, p.points), h("td", {}, p.steps), h("td", {}, p.wins)))),
     ),
   );
@@ -97,7 +109,7 @@ function render() {
 
 async function main() {
   try {
-    [me, campaign] = await Promise.all([currentUser(), api(`/api/campaigns/${id}`)]);
+    [me, campaign, systems] = await Promise.all([currentUser(), api(`/api/campaigns/${id}`), api("/api/systems").catch(() => [])]);
   } catch (err) {
     $("campaign-name").textContent = "Campaign not found";
     $("campaign-status").textContent = explain(err);

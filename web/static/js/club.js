@@ -63,13 +63,18 @@ function renderMembers() {
   $("campaign-form").hidden = !admin;
 }
 
+// the rules systems (asked once for the page): their titles and scenarios
+let systemsAsked;
+const systemList = () => (systemsAsked ||= api("/api/systems"));
+
 async function ladders() {
-  const list = await api(`/api/clubs/${club.id}/ladders`);
+  const [list, systems] = await Promise.all([api(`/api/clubs/${club.id}/ladders`), systemList()]);
+  const systemTitle = (name) => systems.find((s) => s.name === name)?.title || name;
   clear(
     $("ladders"),
     list.length
       ? list.map((l) =>
-          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${l.system}${l.scenario ? " · " + (l.scenario_title || l.scenario) : ""} · ${l.players} players · ${l.results} results`)),
+          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${systemTitle(l.system)}${l.scenario ? " · " + (l.scenario_title || l.scenario) : ""} · ${l.players} players · ${l.results} results`)),
         )
       : h("li", {}, "No ladder yet."),
   );
@@ -88,7 +93,7 @@ async function forms() {
     toast("Member added");
     renderMembers();
   });
-  const [systems, clubScenarios] = await Promise.all([api("/api/systems"), api("/api/club-scenarios").catch(() => [])]);
+  const [systems, clubScenarios] = await Promise.all([systemList(), api("/api/club-scenarios").catch(() => [])]);
   const form = $("ladder-form");
   const sys = form.elements.system;
   const sc = form.elements.scenario;
@@ -118,6 +123,13 @@ async function forms() {
     const ladder = await api(`/api/clubs/${club.id}/ladders`, { method: "POST", body });
     window.location.assign(`/ladders/${ladder.id}`);
   });
+  // what a campaign step names: each system's code, and its scenarios' codes and titles
+  clear(
+    $("step-codes"),
+    systems.map((s) =>
+      h("li", {}, h("strong", {}, s.title || s.name), ` — system `, h("code", {}, s.name), `, scenario `, s.scenarios.flatMap((x, i) => [i ? " or " : "", h("code", {}, x.id), ` (${x.title})`])),
+    ),
+  );
   onSubmit($("campaign-form"), async (data) => {
     const steps = String(data.steps)
       .split("\n")
