@@ -359,6 +359,20 @@ class ActionsOut(Schema):
     blocked = fields.List(fields.Nested(BlockedOut))
 
 
+class ScenarioOptionOut(Schema):
+    name = fields.String(required=True)
+    default = fields.Raw(required=True)
+    description = fields.String()
+    kind = fields.String(
+        allow_none=True, metadata={"description": "boolean, integer, number or string"}
+    )
+    choices = fields.List(
+        fields.Raw(), allow_none=True, metadata={"description": "the values allowed"}
+    )
+    min = fields.Raw(allow_none=True, metadata={"description": "the least value (a number)"})
+    max = fields.Raw(allow_none=True, metadata={"description": "the greatest value (a number)"})
+
+
 class ScenarioOut(Schema):
     id = fields.String()
     system = fields.String()
@@ -366,6 +380,10 @@ class ScenarioOut(Schema):
     sides = fields.List(fields.String())
     description = fields.String()
     placeholder = fields.Boolean()
+    options = fields.List(
+        fields.Nested(ScenarioOptionOut),
+        metadata={"description": "what a game of it may be created with (`options` of a new game)"},
+    )
 
 
 class SystemOut(Schema):

@@ -108,6 +108,9 @@ class ScenarioInfo:
     sides: tuple[str, ...]
     description: str = ""
     placeholder: bool = False  # True when the scenario ships placeholder data a club must replace
+    #: the options a game of it may be created with (its optional rules, its length...), each
+    #: ``{"name", "default", "description", "kind", "choices", "min", "max"}`` (None where unset)
+    options: tuple[Mapping[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -117,6 +120,7 @@ class ScenarioInfo:
             "sides": list(self.sides),
             "description": self.description,
             "placeholder": self.placeholder,
+            "options": [dict(o) for o in self.options],
         }
 
 

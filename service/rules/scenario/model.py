@@ -61,6 +61,19 @@ class OptionSpec:
     def kind(self) -> str | None:
         return self.type or KINDS.get(type(self.default))
 
+    def describe(self) -> dict[str, Any]:
+        """The option as a client offers it (see ``ScenarioInfo.options``)."""
+        whole = self.kind == "integer"  # its bounds as integers (the format loads them as numbers)
+        return {
+            "name": self.name,
+            "default": self.default,
+            "description": self.description,
+            "kind": self.kind,
+            "choices": list(self.choices) if self.choices is not None else None,
+            "min": int(self.min) if whole and self.min is not None else self.min,
+            "max": int(self.max) if whole and self.max is not None else self.max,
+        }
+
     def problems(self, value: Any) -> list[str]:
         """Why ``value`` is not valid for this option (empty when it is)."""
         kind = self.kind
@@ -111,6 +124,7 @@ class Scenario:
             sides=self.sides,
             description=self.description,
             placeholder=bool(self.placeholders),
+            options=tuple(option.describe() for option in self.options.values()),
         )
 
     def set_up(self) -> dict[str, str]:

@@ -172,9 +172,12 @@ def test_an_admin_manages_roles_and_a_campaign_page(
     first = ann.locator('.step[data-step="0"]')
     first.get_by_label("red").fill("lbob")
     first.get_by_label("blue").fill("lcat")
-    first.get_by_label("Game options as JSON").fill('{"turns": 1}')
+    first.get_by_text("Options (optional rules, length, forces)").click()
+    first.get_by_label("Turns").fill("1")  # the scenario's own options, as controls
     first.get_by_role("button", name="Start the game").click()
     expect(ann).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    started = server.api("GET", "/api/games/" + ann.url.rsplit("/", 1)[1], "lann")
+    assert started["options"]["turns"] == 1
     ann.goto(campaign_url)
     expect(first).to_contain_text("started")
     expect(first.get_by_role("link", name="Open the game")).to_have_count(1)

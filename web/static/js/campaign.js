@@ -2,7 +2,8 @@
 // step and notes carried-over effects), its scoring table and standings per side and per player.
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { onSubmit } from "./forms.js";
+import { jsonOptions, onSubmit } from "./forms.js";
+import { chosenOptions, optionFields } from "./options.js";
 
 const root = document.getElementById("campaign-page");
 const id = root.dataset.campaign;
@@ -20,9 +21,14 @@ const sidesOf = (data) => Object.fromEntries(Object.entries(data).filter(([k]) =
 function organiserForms(step, c) {
   const forms = [];
   if (step.index === c.next_step && step.status === "pending" && step.scenario) {
-    const form = h("form", { class: "step-form", "aria-label": `Start step ${step.index + 1}` }, sideInputs(c), h("label", {}, "Game options as JSON (optional)", h("input", { name: "options" })), h("button", { type: "submit" }, "Start the game"), h("p", { class: "error", role: "alert" }));
+    // the scenario's options as controls (typed as JSON only when the server does not list them)
+    const specs = scenarioOf(step)?.options || [];
+    const options = specs.length
+      ? h("details", { class: "step-options" }, h("summary", {}, "Options (optional rules, length, forces)"), optionFields(specs))
+      : h("label", {}, "Game options as JSON (optional)", h("input", { name: "options" }));
+    const form = h("form", { class: "step-form", "aria-label": `Start step ${step.index + 1}` }, sideInputs(c), options, h("button", { type: "submit" }, "Start the game"), h("p", { class: "error", role: "alert" }));
     onSubmit(form, async (data) => {
-      const options = data.options && data.options.trim() ? JSON.parse(data.options) : {};
+      const options = { ...chosenOptions(form, specs), ...jsonOptions(data.options) };
       const out = await api(`/api/campaigns/${id}/steps/${step.index}/start`, { method: "POST", body: { sides: sidesOf(data), options } });
       toast("Game started");
       window.location.assign(`/games/${out.game}`);
@@ -55,10 +61,12 @@ function organiserForms(step, c) {
   return forms;
 }
 
+const scenarioOf = (step) => systems.find((s) => s.name === step.system)?.scenarios.find((x) => x.id === step.scenario);
+
 // A step's system and scenario by their titles (the codes only when the server no longer knows them)
 function scenarioWords(step) {
   const system = systems.find((s) => s.name === step.system);
-  const scenario = system && system.scenarios.find((x) => x.id === step.scenario);
+  const scenario = scenarioOf(step);
   if (!system) return `${step.system} · ${step.scenario}`;
   const title = system.title || system.name;
   if (!scenario) return `${title} · ${step.scenario}`;

@@ -4,6 +4,7 @@
 import { api, currentUser } from "./api.js";
 import { clear, h } from "./dom.js";
 import { jsonOptions, onSubmit, when } from "./forms.js";
+import { chosenOptions, optionFields } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
 import { clockFrom } from "./seeks.js";
 import { systemTitles, titled } from "./titles.js";
@@ -122,7 +123,13 @@ async function createForm(me) {
     (scenario ? scenario.sides : []).forEach((side, i) =>
       sides.append(h("label", {}, `${side} `, h("input", { name: `side:${side}`, required: true, value: i === 0 ? me.username : "" }))),
     );
+    // a built-in scenario lists its options as controls; a club scenario's are typed as JSON
+    specs = club || !scenario ? [] : scenario.options || [];
+    clear(document.getElementById("scenario-options"), specs.length ? optionFields(specs) : h("p", { class: "note" }, club ? "" : "This scenario has no options."));
+    document.getElementById("json-options").hidden = !club;
+    if (!club) form.elements.options.value = "";
   }
+  let specs = [];
   function systemChanged() {
     const system = systems.find((x) => x.name === systemSelect.value);
     const own = (system ? system.scenarios : []).map((sc) => h("option", { value: sc.id }, sc.title + (sc.placeholder ? " (has placeholder values)" : "")));
@@ -148,7 +155,7 @@ async function createForm(me) {
   onSubmit(form, async (data) => {
     const sidesMap = {};
     for (const [key, value] of Object.entries(data)) if (key.startsWith("side:")) sidesMap[key.slice(5)] = value.trim();
-    const options = jsonOptions(data.options);
+    const options = { ...chosenOptions(form, specs), ...jsonOptions(data.options) };
     const clock = clockFrom(data);
     const club = clubVersion(data.scenario);
     const scenario = club ? { scenario: club.scenario.id, scenario_version: club.version } : { scenario: data.scenario };

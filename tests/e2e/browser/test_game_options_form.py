@@ -1,0 +1,54 @@
+"""A game's optional rules chosen on the home form: the scenario's own options drawn as controls
+(with their rule numbers and words), changed with the system, and sent with the new game; on a
+phone they fit the screen."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.browser.conftest import PHONE, Server, signed_in
+
+
+def test_optional_rules_are_chosen_on_the_home_form(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    page = signed_in(browser, server, "oana")
+    page.goto("/")
+    form = page.locator("#create-form")
+    form.get_by_label("Rules system").select_option("backbone")
+    form.get_by_label("Scenario").select_option("scenario-1")
+    form.locator("summary", has_text="Options").click()
+    intelligence = form.get_by_role("checkbox", name=re.compile("^Limited intelligence"))
+    expect(intelligence).not_to_be_checked()
+    expect(form.locator('[data-option="limited_intelligence"]')).to_contain_text("19.2")
+    expect(form.get_by_label(re.compile("^Baraka dice"))).to_have_value("0")  # the default
+    expect(form.locator("#json-options")).to_be_hidden()
+    intelligence.check()
+    form.get_by_label(re.compile("^Decisions")).select_option(label="automatic")
+    page.screenshot(path=shots / "home-options-desktop.png", full_page=True)
+
+    form.get_by_label("Rules system").select_option("bizkaya")  # another scenario's own options
+    expect(form.locator("[data-option]")).to_have_count(1)
+    expect(form.locator('[data-option="zoc_retreat_loss"]')).to_contain_text("one step per stack")
+    form.get_by_label("Rules system").select_option("backbone")  # drawn again, at its defaults
+    expect(intelligence).not_to_be_checked()
+    form.get_by_role("checkbox", name=re.compile("^Limited intelligence")).check()
+    form.get_by_role("textbox", name="spanish").fill("oana")  # both sides: it starts at once
+    form.get_by_role("button", name="Start the game").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    game = server.api("GET", "/api/games/" + page.url.rsplit("/", 1)[1], "oana")
+    assert game["options"]["limited_intelligence"] is True
+    assert game["options"]["decisions"] == "players"  # the form was drawn again for Backbone
+
+    page.set_viewport_size(PHONE)
+    page.goto("/")
+    form.get_by_label("Rules system").select_option("barcelona")
+    form.locator("summary", has_text="Options").click()
+    expect(form.get_by_label(re.compile("^Turns"))).to_have_value("8")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=shots / "home-options-phone.png", full_page=True)
+    page.context.close()
