@@ -54,6 +54,8 @@ class TableSchema(Schema):
 class OptionSchema(Schema):
     default = fields.Raw(required=True)
     choices = fields.List(fields.Raw())
+    description = fields.String(load_default="")  # shown beside the option where a game starts
+    min = fields.Integer(strict=True, validate=validate.Equal(1))  # a count: 1 or more
 
 
 class BarcelonaScenarioSchema(Schema):
