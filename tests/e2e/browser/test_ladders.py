@@ -55,7 +55,9 @@ def test_challenge_accepted_and_the_standings_move_live(
     form = challenger.locator("#challenge-form")
     form.get_by_label("Opponent").select_option(above)
     form.get_by_label("Your side").select_option("red")
-    form.get_by_label("Game options as JSON").fill('{"turns": 1}')
+    expect(form.get_by_label("Game options as JSON")).to_be_hidden()  # the scenario's own instead
+    form.get_by_text("Options (optional rules, length, forces)").click()
+    form.get_by_label("Turns").fill("1")
     form.get_by_role("button", name="Issue the challenge").click()
     item = challenger.locator(".challenge", has_text=f"{low} challenges {above}")
     expect(item.locator(".status")).to_have_text("open")
