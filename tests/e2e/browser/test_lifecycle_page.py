@@ -173,6 +173,7 @@ def test_open_a_game_and_join_it_from_a_phone(browser: Any, server: Server, shot
     assert game["sides"] == {"red": "dora", "blue": "carl"}
     phone.goto("/seeks")
     expect(phone.locator("#seeks")).to_contain_text("No open game right now.")
+    expect(phone.locator("#seek-form select[name=system] option").first).to_be_attached()
     phone.screenshot(path=shots / "lifecycle-seeks-390.png", full_page=True)
     phone.goto("/archive")
     phone.screenshot(path=shots / "lifecycle-archive-390.png", full_page=True)

@@ -11,8 +11,8 @@ const isPoint = (v) => Array.isArray(v) && v.length === 2 && v.every((n) => type
 const place = (p) => (Array.isArray(p) ? `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})` : String(p));
 
 const SENTENCES = {
-  GameCreated: (p) =>
-    `Game created: ${p.labels && p.labels.title ? p.labels.title + ", " : ""}${p.system} scenario ${p.scenario}`,
+  // by its title; the codes only for a game that has none
+  GameCreated: (p) => `Game created: ${p.labels && p.labels.title ? p.labels.title : `${p.system} scenario ${p.scenario}`}`,
   EntropyAdded: (p, e) => `${e.side || "A player"} added entropy to the dice`,
   DiceRolled: (p, e, names) =>
     (p.rolls || [])

@@ -6,6 +6,7 @@ import { challengeItem, reportItem, setUpForms } from "./challenges.js";
 import { ratingChart } from "./chart.js";
 import { clear, h, humanize, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
+import { systemTitles, titled } from "./titles.js";
 
 const root = document.getElementById("ladder-page");
 const id = root.dataset.ladder;
@@ -82,7 +83,7 @@ function renderLadder() {
   clear(
     $("ladder-meta"),
     st.club ? [h("a", { href: `/clubs/${l.club}` }, st.club.name), " · "] : null,
-    `${l.system}${l.scenario ? ", scenario " + (l.scenario_title || l.scenario) : ", any two-sided scenario"} · ${l.players} players · ${l.results} results · rating period ${l.period}`,
+    `${titled(st.titles || new Map(), l.system)}${l.scenario ? ", scenario " + (l.scenario_title || l.scenario) : ", any two-sided scenario"} · ${l.players} players · ${l.results} results · rating period ${l.period}`,
   );
   clear(
     $("settings"),
@@ -188,7 +189,8 @@ async function main() {
     $("ladder-status").textContent = explain(err);
     return;
   }
-  const [club, system] = await Promise.all([api(`/api/clubs/${st.ladder.club}`).catch(() => null), api(`/api/systems/${st.ladder.system}`)]);
+  const [club, system, titles] = await Promise.all([api(`/api/clubs/${st.ladder.club}`).catch(() => null), api(`/api/systems/${st.ladder.system}`), systemTitles()]);
+  st.titles = titles;
   st.club = club;
   await loadAll();
   // a ladder on a club scenario plays the version it pinned (not one of the system's own)

@@ -3,6 +3,7 @@
 import { api, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { clockText } from "./seeks.js";
+import { systemTitles, titled } from "./titles.js";
 
 export async function invitationsCard(me) {
   const list = document.getElementById("home-invitations");
@@ -41,7 +42,8 @@ export async function invitationsCard(me) {
 export async function seeksCard(me) {
   const list = document.getElementById("home-seeks");
   if (!list) return;
-  const seeks = (await api("/api/seeks").catch(() => [])).filter((s) => s.by !== me.username).slice(0, 5);
+  const [all, titles] = await Promise.all([api("/api/seeks").catch(() => []), systemTitles()]);
+  const seeks = all.filter((s) => s.by !== me.username).slice(0, 5);
   const join = async (seek) => {
     try {
       const game = await api(`/api/seeks/${seek.id}/join`, { method: "POST" });
@@ -53,7 +55,7 @@ export async function seeksCard(me) {
   clear(
     list,
     seeks.length
-      ? seeks.map((s) => h("li", {}, `${s.title || s.scenario} (${s.system}) · ${s.by} plays ${s.side} · ${clockText(s.clock)} `, h("button", { type: "button", onclick: () => join(s) }, "Join")))
+      ? seeks.map((s) => h("li", {}, `${s.title || s.scenario} (${titled(titles, s.system)}) · ${s.by} plays ${s.side} · ${clockText(s.clock)} `, h("button", { type: "button", onclick: () => join(s) }, "Join")))
       : h("li", {}, "No open game right now."),
   );
 }

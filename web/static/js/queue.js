@@ -5,6 +5,7 @@ import { clear, h } from "./dom.js";
 import { describe } from "./events.js";
 import { when } from "./forms.js";
 import { resolutionForm, showResult } from "./resolution.js";
+import { systemTitles, titled } from "./titles.js";
 
 const status = document.getElementById("queue-status");
 const box = document.getElementById("queue");
@@ -24,13 +25,13 @@ async function entry(id) {
 }
 
 async function card(d) {
-  const [event, cited] = await Promise.all([eventAt(d.game, d.seq).catch(() => null), Promise.all((d.citations || []).map((c) => (typeof c === "string" ? entry(c) : { id: c.id, heading: c.heading || c.id })))]);
+  const [event, cited, titles] = await Promise.all([eventAt(d.game, d.seq).catch(() => null), Promise.all((d.citations || []).map((c) => (typeof c === "string" ? entry(c) : { id: c.id, heading: c.heading || c.id }))), systemTitles()]);
   const slot = h("div", { class: "resolve-slot" });
   const article = h(
     "article",
     { class: "card dispute-card", "data-dispute": d.dispute, "data-game": d.game, "aria-labelledby": `dh-${d.game}-${d.dispute}` },
     h("h2", { id: `dh-${d.game}-${d.dispute}` }, `${d.title} — dispute ${d.dispute}`),
-    h("p", { class: "meta" }, `${d.system} · opened by ${d.by} (${d.side}) ${when(d.opened_at)}`),
+    h("p", { class: "meta" }, `${titled(titles, d.system)} · opened by ${d.by} (${d.side}) ${when(d.opened_at)}`),
     h("blockquote", { class: "claim" }, d.claim),
     h(
       "p",

@@ -3,6 +3,7 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
+import { systemTitles, titled } from "./titles.js";
 
 export function clockText(clock) {
   if (!clock) return "no clock";
@@ -14,7 +15,7 @@ export function clockFrom(data) {
   return { kind: data.clock_kind, days: Number(data.clock_days), vacation_days: Number(data.vacation_days || 0) };
 }
 
-function seekRow(seek, me, reload) {
+function seekRow(seek, me, reload, titles) {
   const mine = me && seek.by === me.username;
   const join = async () => {
     try {
@@ -37,7 +38,7 @@ function seekRow(seek, me, reload) {
     "li",
     { class: "game seek" },
     h("strong", {}, seek.title || seek.scenario),
-    h("span", { class: "meta" }, `${seek.system} · `, h("a", { href: `/users/${encodeURIComponent(seek.by)}` }, seek.by), ` plays ${seek.side} · ${clockText(seek.clock)}`),
+    h("span", { class: "meta" }, `${titled(titles, seek.system)} · `, h("a", { href: `/users/${encodeURIComponent(seek.by)}` }, seek.by), ` plays ${seek.side} · ${clockText(seek.clock)}`),
     seek.club_name ? h("span", { class: "meta" }, `members of ${seek.club_name} only`) : null,
     h("span", { class: "meta" }, when(seek.opened_at)),
     me && !mine ? h("button", { type: "button", onclick: join }, "Join") : null,
@@ -48,8 +49,8 @@ function seekRow(seek, me, reload) {
 async function list(me) {
   const reload = () => list(me);
   try {
-    const seeks = await api("/api/seeks");
-    clear(document.getElementById("seeks"), seeks.length ? seeks.map((s) => seekRow(s, me, reload)) : h("li", {}, "No open game right now."));
+    const [seeks, titles] = await Promise.all([api("/api/seeks"), systemTitles()]);
+    clear(document.getElementById("seeks"), seeks.length ? seeks.map((s) => seekRow(s, me, reload, titles)) : h("li", {}, "No open game right now."));
   } catch (err) {
     document.getElementById("seeks-status").textContent = explain(err);
   }
