@@ -232,6 +232,13 @@ class GameOut(Schema):
     takeback = fields.Dict(
         allow_none=True, metadata={"description": "the pending takeback request"}
     )
+    takeback_offer = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the side whose latest commands a takeback may ask for now and their "
+            "seqs, {side, seqs}, or null (none may be)"
+        },
+    )
     disputes = fields.Dict(metadata={"description": "dispute id -> {seq, side, status}"})
     paused_by = fields.String(allow_none=True)
     invitation = fields.Dict(

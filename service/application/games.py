@@ -300,6 +300,7 @@ class GameService:
                 "seed": game.seed,
             },
             "takeback": game.takeback,
+            "takeback_offer": game.takeback_offer(),
             "disputes": {d: dict(info) for d, info in game.disputes.items()},
             "paused_by": game.paused_by(),
             **lifecycle_view(game, names),

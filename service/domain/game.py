@@ -936,6 +936,26 @@ class Game(Aggregate):
             self._record(ports, self.Ended, result=self.loss_of(loser, "timeout"), seed=seed)
 
     # -- takebacks ---------------------------------------------------------------------------------
+    @property
+    def takeback_policy(self) -> str:
+        """never, casual (not in a rated game) or always (the default)."""
+        return str(self.labels.get("takeback_policy", "always"))
+
+    def _takebacks_forbidden(self, policy: str) -> bool:
+        return policy == "never" or (policy == "casual" and bool(self.labels.get("rated")))
+
+    def takeback_offer(self) -> dict[str, Any] | None:
+        """The side whose latest commands a take back may ask for now and their seqs, or None
+        (no command since the other side acted, dice rolled or information revealed since, the
+        game not under way, or its policy forbids take backs)."""
+        if (
+            self.status != "active"
+            or self._takebacks_forbidden(self.takeback_policy)
+            or not self.tail["commands"]
+        ):
+            return None
+        return {"side": self.tail["side"], "seqs": list(self.tail["commands"])}
+
     def request_takeback(
         self, *, side: str, user: str, from_seq: int | None, policy: str, ports: GamePorts
     ) -> str:
@@ -943,7 +963,7 @@ class Game(Aggregate):
 
         Allowed while no die has been rolled and no hidden information revealed by them, and the
         opponent has not acted since; a ladder's ``policy`` may forbid takebacks."""
-        if policy == "never" or (policy == "casual" and self.labels.get("rated")):
+        if self._takebacks_forbidden(policy):
             raise Forbidden(
                 "takebacks are not allowed in this game", {"takeback": [f"policy: {policy}"]}
             )

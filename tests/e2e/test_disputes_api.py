@@ -72,6 +72,25 @@ def test_a_takeback_accepted_retracts_by_appending(api: ApiHelper, client: Any) 
     assert api.game(gid, "alice")["state"]["units"]["r2"]["hex"] == "D3"
 
 
+def test_the_game_says_whose_latest_orders_may_be_taken_back(api: ApiHelper, client: Any) -> None:
+    """``takeback_offer``: the side whose latest commands a take back may ask for, and their seqs
+    (what ``POST /takebacks`` would accept), or None: the page offers the button only then."""
+    gid = api.create_game("skirmish", "meeting", SIDES)["id"]
+    assert api.game(gid, "alice")["takeback_offer"] is None  # nobody has given an order yet
+    accepted = "Game.CommandAccepted"
+    moved = move_r2(api, gid, ["D3", "D4", "D5", "D6"])
+    seq = next(e["seq"] for e in moved["events"] if e["kind"] == accepted)
+    assert api.game(gid, "bob")["takeback_offer"] == {"side": "red", "seqs": [seq]}
+    ended = ok(api.command(gid, "alice", {"type": "end_phase"}))
+    then = next(e["seq"] for e in ended["events"] if e["kind"] == accepted)
+    assert api.game(gid, "alice")["takeback_offer"] == {"side": "red", "seqs": [seq, then]}
+    attack = every(api.template(gid, "alice", "attack"))
+    ok(api.command(gid, "alice", attack))
+    assert api.game(gid, "alice")["takeback_offer"] is None  # dice were rolled
+    r = client.post(f"/api/games/{gid}/takebacks", json={}, headers=api.user("alice"))
+    assert r.status_code == 409
+
+
 def test_a_takeback_declined_changes_nothing(api: ApiHelper, client: Any) -> None:
     gid = api.create_game("skirmish", "meeting", SIDES)["id"]
     move_r2(api, gid, ["D3", "D4"])

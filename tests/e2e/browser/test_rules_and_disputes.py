@@ -48,11 +48,14 @@ def test_take_back_accepted_in_the_other_browser(browser: Any, server: Server) -
     bob = signed_in(browser, server, "kbbob")
     for page in (alice, bob):
         open_game(page, server, game["id"])
+    take_back = alice.get_by_role("button", name="Ask to take back my last orders")
+    expect(take_back).to_have_count(0)  # nothing of hers to take back yet
     alice.locator('.stack[data-hex="D2"]').click()
     alice.locator('.mark[data-hex="D4"]').click()
     alice.get_by_role("button", name="Confirm: Move 2nd Foot to Crossroads (D4)").click()
     expect(alice.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
-    alice.get_by_role("button", name="Ask to take back my last orders").click()
+    expect(bob.get_by_role("button", name="Ask to take back my last orders")).to_have_count(0)
+    take_back.click()
     expect(alice.locator(".takeback")).to_contain_text("waiting for the answer")
     expect(bob.locator("#log")).to_contain_text("red asked to take back")
     bob.get_by_role("button", name="Accept take back").click()

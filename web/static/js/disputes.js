@@ -4,7 +4,7 @@ import { api, explain } from "./api.js";
 import { citePicker } from "./citepicker.js";
 import { clear, h, toast } from "./dom.js";
 
-export function takebackControls({ gameId, pending, mySides, done }) {
+export function takebackControls({ gameId, pending, offer, mySides, done }) {
   if (!mySides.length) return null;
   const call = async (path, body, text) => {
     try {
@@ -25,6 +25,7 @@ export function takebackControls({ gameId, pending, mySides, done }) {
     );
   }
   if (pending) return h("p", { class: "takeback" }, `You asked to take back from event #${pending.from_seq}: waiting for the answer.`);
+  if (!offer || !mySides.includes(offer.side)) return null; // nothing of mine may be taken back now
   return h("button", { type: "button", class: "secondary", onclick: () => call("takebacks", {}, "Take back requested") }, "Ask to take back my last orders");
 }
 

@@ -516,7 +516,7 @@ function blockedItem(b) {
 function renderGeneral() {
   const box = $("general-actions");
   if (!live()) return clear(box, h("p", {}, "Orders are off while viewing the past."));
-  const takeback = st.game.status === "active" ? takebackControls({ gameId: id, pending: st.game.takeback, mySides: mySides(), done: refresh }) : null;
+  const takeback = st.game.status === "active" ? takebackControls({ gameId: id, pending: st.game.takeback, offer: st.game.takeback_offer, mySides: mySides(), done: refresh }) : null;
   const general = st.table ? st.table.general : st.plan.general;
   const blocked = st.plan.blocked.map(blockedItem);
   if (!general.length) {
