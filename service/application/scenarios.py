@@ -38,6 +38,7 @@ from service.rules.kernel.grid import Bounds, HexGrid
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, Place
 from service.rules.registry import Registry
+from service.rules.scenario.model import OptionSpec
 from service.rules.scenario.placeholders import unwrap
 
 
@@ -104,6 +105,14 @@ def place_of(field: str, document: Mapping[str, Any]) -> str:
         if what == "reinforcements" and item.get("unit"):
             return f"reinforcement of {item['unit']}"
     return f"field {field}" if field else "scenario"
+
+
+def options_of(document: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A published document's options as a form offers them (``ScenarioInfo.options``): both
+    scenario formats (hex and Barcelona) write them ``{name: {"default", "description", ...}}``,
+    checked when the version was published."""
+    options = plain(document.get("options")) or {}
+    return [OptionSpec.from_data(name, spec).describe() for name, spec in options.items()]
 
 
 def report_of(report: Sequence[Mapping[str, str]], document: Mapping[str, Any]) -> dict[str, Any]:
@@ -443,6 +452,7 @@ class PinnedScenario:
             sides=tuple(plain(self.document.get("sides")) or ()),
             description=str(plain(self.document.get("description", ""))),
             placeholder=bool(placeholders),
+            options=tuple(options_of(self.document)),
         )
 
     def _custom(self) -> Any:
@@ -653,7 +663,10 @@ class ScenarioLibrary:
             "sharing": scenario.sharing,
             "latest": scenario.latest,
             "hash": latest["hash"] if latest else None,
-            "versions": [{"version": v["version"], "hash": v["hash"]} for v in scenario.versions],
+            "versions": [
+                {"version": v["version"], "hash": v["hash"], "options": options_of(v["document"])}
+                for v in scenario.versions
+            ],
             # the latest version's sides: what a form starting a game from it asks players for
             "sides": list(plain(latest["document"].get("sides")) or []) if latest else [],
         }

@@ -226,6 +226,11 @@ def test_a_game_keeps_its_version_when_the_scenario_is_republished(
         api.client.get(f"/api/club-scenarios/{sid}/diff?from=1&to=2", headers=api.user("mel"))
     )
     assert diff["changes"] == ["J7: mountain → clear"]
+    # each published version lists its options, as the built-in scenario does (the start forms)
+    listed = ok(api.client.get("/api/club-scenarios", headers=api.user("franco")))
+    ours = next(x for x in listed if x["id"] == sid)
+    builtin = next(s for s in ok(api.client.get("/api/systems/merida"))["scenarios"])
+    assert [v["options"] for v in ours["versions"]] == [builtin["options"]] * 2
 
 
 def test_the_diff_lists_exactly_the_changed_facts(api: ApiHelper, club: dict[str, Any]) -> None:

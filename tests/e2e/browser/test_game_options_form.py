@@ -26,7 +26,6 @@ def test_optional_rules_are_chosen_on_the_home_form(
     expect(intelligence).not_to_be_checked()
     expect(form.locator('[data-option="limited_intelligence"]')).to_contain_text("19.2")
     expect(form.get_by_label(re.compile("^Baraka dice"))).to_have_value("0")  # the default
-    expect(form.locator("#json-options")).to_be_hidden()
     intelligence.check()
     form.get_by_label(re.compile("^Decisions")).select_option(label="automatic")
     page.screenshot(path=shots / "home-options-desktop.png", full_page=True)

@@ -53,6 +53,8 @@ def test_a_game_starts_from_a_club_scenario_version_on_the_home_page(
     form.get_by_label("Scenario").select_option(label="Merida, our map · Home Club, version 1")
     form.locator('[name="side:nationalist"]').fill("hann")
     form.locator('[name="side:republican"]').fill("hrojo")
+    form.locator("summary", has_text="Options").click()  # the version's own options, as controls
+    form.get_by_label("Zoc to zoc").select_option(label="any")
     page.screenshot(path=str(shots / "home-club-scenario-desktop.png"), full_page=True)
     form.get_by_role("button", name="Start the game").click()
     page.wait_for_url("**/games/*")
@@ -62,6 +64,7 @@ def test_a_game_starts_from_a_club_scenario_version_on_the_home_page(
     assert game["scenario"] == f"{sid}@1"
     assert game["labels"]["club_scenario"] == sid and game["labels"]["scenario_version"] == 1
     assert game["sides"] == SIDES
+    assert game["options"]["zoc_to_zoc"] == "any"
     board = server.api("GET", f"/api/systems/merida/scenarios/{sid}@1/board", "hann")
     assert next(h["terrain"] for h in board["hexes"] if h["hex"] == "AB4") == "mountain"
 

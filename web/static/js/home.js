@@ -3,7 +3,7 @@
 // system's own scenario, or of a published version of a club scenario I may read).
 import { api, currentUser } from "./api.js";
 import { clear, h } from "./dom.js";
-import { jsonOptions, onSubmit, when } from "./forms.js";
+import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionFields } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
 import { clockFrom } from "./seeks.js";
@@ -123,11 +123,10 @@ async function createForm(me) {
     (scenario ? scenario.sides : []).forEach((side, i) =>
       sides.append(h("label", {}, `${side} `, h("input", { name: `side:${side}`, required: true, value: i === 0 ? me.username : "" }))),
     );
-    // a built-in scenario lists its options as controls; a club scenario's are typed as JSON
-    specs = club || !scenario ? [] : scenario.options || [];
-    clear(document.getElementById("scenario-options"), specs.length ? optionFields(specs) : h("p", { class: "note" }, club ? "" : "This scenario has no options."));
-    document.getElementById("json-options").hidden = !club;
-    if (!club) form.elements.options.value = "";
+    // the scenario's options as controls: a built-in one's, or the chosen version of a club's
+    const version = club && club.scenario.versions.find((v) => v.version === club.version);
+    specs = (club ? version && version.options : scenario && scenario.options) || [];
+    clear(document.getElementById("scenario-options"), specs.length ? optionFields(specs) : h("p", { class: "note" }, "This scenario has no options."));
   }
   let specs = [];
   function systemChanged() {
@@ -155,7 +154,7 @@ async function createForm(me) {
   onSubmit(form, async (data) => {
     const sidesMap = {};
     for (const [key, value] of Object.entries(data)) if (key.startsWith("side:")) sidesMap[key.slice(5)] = value.trim();
-    const options = { ...chosenOptions(form, specs), ...jsonOptions(data.options) };
+    const options = chosenOptions(form, specs);
     const clock = clockFrom(data);
     const club = clubVersion(data.scenario);
     const scenario = club ? { scenario: club.scenario.id, scenario_version: club.version } : { scenario: data.scenario };
