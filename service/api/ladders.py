@@ -71,6 +71,11 @@ class LadderOut(Schema):
     scenario = fields.String(allow_none=True)
     scenario_title = fields.String(allow_none=True)
     scenario_sides = fields.List(fields.String(), allow_none=True)
+    scenario_options = fields.List(
+        fields.Dict(),
+        allow_none=True,
+        metadata={"description": "the options a challenge may set (as a scenario's `options`)"},
+    )
     settings = fields.Dict()
     players = fields.Integer()
     results = fields.Integer()

@@ -509,17 +509,20 @@ class LadderService:
         return self.scenarios.title_of(state.system, scenario) if state else scenario
 
     def _scenario_labels(self, system: str, scenario: str | None) -> dict[str, Any]:
-        """How a person reads the ladder's scenario: its title (a club's with club and version)
-        and its sides."""
+        """How a person reads the ladder's scenario: its title (a club's with club and version),
+        its sides and the options a challenge may set (``ScenarioInfo.options``)."""
         if scenario is None:
-            return {"scenario_title": None, "scenario_sides": None}
+            return {"scenario_title": None, "scenario_sides": None, "scenario_options": None}
         try:
-            sides: list[str] | None = list(self.scenarios.chosen(system, scenario).info.sides)
+            info = self.scenarios.chosen(system, scenario).info
+            sides: list[str] | None = list(info.sides)
+            options: list[dict[str, Any]] | None = [dict(o) for o in info.options]
         except (NotFound, Unprocessable):
-            sides = None
+            sides = options = None
         return {
             "scenario_title": self.scenarios.title_of(system, scenario),
             "scenario_sides": sides,
+            "scenario_options": options,
         }
 
     def _scenario_sides(self, system: str, scenario: str) -> list[str]:

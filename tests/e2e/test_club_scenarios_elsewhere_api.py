@@ -126,6 +126,8 @@ def test_a_ladder_on_a_club_scenario_pins_its_version_for_challenge_games(api: A
     assert ladder["scenario"] == f"{sid}@1"  # the latest version, pinned
     assert ladder["scenario_title"] == "Merida, our map (Merida Club, version 1)"
     assert sorted(ladder["scenario_sides"]) == ["nationalist", "republican"]
+    options = {o["name"]: o for o in ladder["scenario_options"]}  # what a challenge may set
+    assert options["zoc_to_zoc"]["choices"] == ["same_unit", "any"]
     for name in PLAYERS:
         ok(api.client.post(f"/api/ladders/{ladder['id']}/players", headers=api.user(name)), 201)
 

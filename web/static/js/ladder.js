@@ -194,7 +194,7 @@ async function main() {
   st.club = club;
   await loadAll();
   // a ladder on a club scenario plays the version it pinned (not one of the system's own)
-  const pinned = st.ladder.scenario && st.ladder.scenario_sides && { id: st.ladder.scenario, title: st.ladder.scenario_title, sides: st.ladder.scenario_sides };
+  const pinned = st.ladder.scenario && st.ladder.scenario_sides && { id: st.ladder.scenario, title: st.ladder.scenario_title, sides: st.ladder.scenario_sides, options: st.ladder.scenario_options || [] };
   const own = (system.scenarios || []).filter((x) => (st.ladder.scenario ? x.id === st.ladder.scenario : x.sides.length === 2));
   const scenarios = own.length || !pinned ? own : [pinned];
   setUpForms({ ladder: st.ladder, scenarios, me: st.me, players: st.standings, refresh: loadAll });
