@@ -2,7 +2,7 @@
 // step and notes carried-over effects), its scoring table and standings per side and per player.
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { jsonOptions, onSubmit } from "./forms.js";
+import { onSubmit } from "./forms.js";
 import { chosenOptions, optionFields } from "./options.js";
 
 const root = document.getElementById("campaign-page");
@@ -21,14 +21,12 @@ const sidesOf = (data) => Object.fromEntries(Object.entries(data).filter(([k]) =
 function organiserForms(step, c) {
   const forms = [];
   if (step.index === c.next_step && step.status === "pending" && step.scenario) {
-    // the scenario's options as controls (typed as JSON only when the server does not list them)
+    // the scenario's options as controls
     const specs = scenarioOf(step)?.options || [];
-    const options = specs.length
-      ? h("details", { class: "step-options" }, h("summary", {}, "Options (optional rules, length, forces)"), optionFields(specs))
-      : h("label", {}, "Game options as JSON (optional)", h("input", { name: "options" }));
+    const options = specs.length ? h("details", { class: "step-options" }, h("summary", {}, "Options (optional rules, length, forces)"), optionFields(specs)) : null;
     const form = h("form", { class: "step-form", "aria-label": `Start step ${step.index + 1}` }, sideInputs(c), options, h("button", { type: "submit" }, "Start the game"), h("p", { class: "error", role: "alert" }));
     onSubmit(form, async (data) => {
-      const options = { ...chosenOptions(form, specs), ...jsonOptions(data.options) };
+      const options = chosenOptions(form, specs);
       const out = await api(`/api/campaigns/${id}/steps/${step.index}/start`, { method: "POST", body: { sides: sidesOf(data), options } });
       toast("Game started");
       window.location.assign(`/games/${out.game}`);

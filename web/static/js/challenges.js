@@ -2,7 +2,7 @@
 // results (report, confirm, reject).  The server checks ranges, deadlines and who may answer.
 import { api, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { jsonOptions, onSubmit, when } from "./forms.js";
+import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionFields } from "./options.js";
 
 export function challengeItem(c, me, refresh) {
@@ -84,11 +84,10 @@ export function setUpForms({ ladder, scenarios, me, players, refresh }) {
       const sc = scenarios.find((x) => x.id === scenario.value) || scenarios[0];
       const sides = sc ? sc.sides : [];
       if (form === cForm) {
-        // a built-in scenario's options as controls; a club scenario's are typed as JSON
+        // the scenario's options as controls (a pinned club version's too)
         specs = (sc && sc.options) || [];
         clear(cForm.querySelector("#challenge-options .option-fields"), optionFields(specs));
         document.getElementById("challenge-options").hidden = !specs.length;
-        document.getElementById("challenge-json").hidden = specs.length > 0;
       }
       clear(form.elements.side, form === cForm ? h("option", { value: "" }, "Drawn at random") : null, sides.map((x) => h("option", { value: x }, x)));
       if (form === rForm) {
@@ -106,7 +105,7 @@ export function setUpForms({ ladder, scenarios, me, players, refresh }) {
   if (!above.length) cForm.replaceChildren(h("p", { class: "note" }, "Nobody is ranked above you: others challenge you."));
   clear(rForm.elements.opponent, others.map((p) => h("option", { value: p.username }, p.username)));
   onSubmit(cForm, async (data) => {
-    const options = { ...chosenOptions(cForm, specs), ...jsonOptions(data.options) };
+    const options = chosenOptions(cForm, specs);
     const body = { opponent: data.opponent, options };
     if (!ladder.scenario) body.scenario = data.scenario;
     if (data.side) body.side = data.side;

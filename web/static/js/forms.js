@@ -36,16 +36,6 @@ export function when(iso) {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
 
-// Options typed as JSON in a form's `options` field ({} when left blank).
-export function jsonOptions(text) {
-  if (!text || !text.trim()) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error("the options are not valid JSON");
-  }
-}
-
 // Check boxes for `items` ([value, text] pairs): `answers[key]` holds the ticked values, in the
 // items' order, and keeps them when the form is drawn again.
 export function checkboxes(legend, items, answers, key) {
