@@ -155,6 +155,7 @@ class SeekOut(Schema):
     club = fields.String(allow_none=True)
     club_name = fields.String(allow_none=True)
     clock = fields.Dict(allow_none=True)
+    options = fields.Dict(metadata={"description": "the game options the game starts with"})
     status = fields.String()
     game = fields.String(allow_none=True)
     opened_at = fields.String()

@@ -51,3 +51,26 @@ def test_optional_rules_are_chosen_on_the_home_form(
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / "home-options-phone.png", full_page=True)
     page.context.close()
+
+
+def test_an_open_game_carries_its_options_and_says_them(browser: Any, server: Server) -> None:
+    page = signed_in(browser, server, "oseek")
+    page.goto("/seeks")
+    form = page.locator("#seek-form")
+    form.get_by_label("Rules system").select_option("backbone")
+    form.get_by_label("Scenario").select_option("scenario-1")
+    form.locator("summary", has_text="Options").click()
+    form.get_by_role("checkbox", name=re.compile("^Limited intelligence")).check()
+    form.get_by_role("button", name="Open the game").click()
+    row = page.locator("#seeks li.seek", has_text="oseek plays")
+    expect(row.locator(".seek-options")).to_have_text("options: limited intelligence: yes")
+    joiner = signed_in(browser, server, "ojoin")
+    joiner.goto("/seeks")
+    joiner.locator("#seeks li.seek", has_text="oseek plays").get_by_role(
+        "button", name="Join"
+    ).click()
+    expect(joiner).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    game = server.api("GET", "/api/games/" + joiner.url.rsplit("/", 1)[1], "ojoin")
+    assert game["options"]["limited_intelligence"] is True
+    page.context.close()
+    joiner.context.close()

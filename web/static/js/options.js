@@ -46,3 +46,11 @@ export function chosenOptions(form, specs) {
   }
   return out;
 }
+
+// Options as a person reads them: "limited intelligence: yes; turns: 1".
+export function optionWords(options) {
+  const value = (v) => (v === true ? "yes" : v === false ? "no" : choiceWords(v));
+  return Object.entries(options || {})
+    .map(([name, v]) => `${words(name)}: ${value(v)}`)
+    .join("; ");
+}

@@ -3,6 +3,7 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
+import { chosenOptions, optionFields, optionWords } from "./options.js";
 import { systemTitles, titled } from "./titles.js";
 
 export function clockText(clock) {
@@ -40,6 +41,7 @@ function seekRow(seek, me, reload, titles) {
     h("strong", {}, seek.title || seek.scenario),
     h("span", { class: "meta" }, `${titled(titles, seek.system)} · `, h("a", { href: `/users/${encodeURIComponent(seek.by)}` }, seek.by), ` plays ${seek.side} · ${clockText(seek.clock)}`),
     seek.club_name ? h("span", { class: "meta" }, `members of ${seek.club_name} only`) : null,
+    Object.keys(seek.options || {}).length ? h("span", { class: "meta seek-options" }, `options: ${optionWords(seek.options)}`) : null,
     h("span", { class: "meta" }, when(seek.opened_at)),
     me && !mine ? h("button", { type: "button", onclick: join }, "Join") : null,
     mine ? h("button", { type: "button", class: "secondary", onclick: cancel }, "Cancel") : null,
@@ -69,11 +71,15 @@ async function form(me) {
   const ofClubs = () =>
     clubScenarios
       .filter((sc) => sc.system === system.value && sc.sides.length === 2)
-      .flatMap((sc) => [...sc.versions].reverse().map((v) => ({ id: `${sc.id}@${v.version}`, title: `${sc.title} · ${sc.club_name}, version ${v.version}`, sides: sc.sides })));
+      .flatMap((sc) => [...sc.versions].reverse().map((v) => ({ id: `${sc.id}@${v.version}`, title: `${sc.title} · ${sc.club_name}, version ${v.version}`, sides: sc.sides, options: v.options })));
   const scenarios = () => [...builtIn(), ...ofClubs()];
+  let specs = [];
   const sides = () => {
     const sc = scenarios().find((x) => x.id === scenario.value);
     clear(side, (sc ? sc.sides : []).map((s) => h("option", { value: s }, s)));
+    specs = (sc && sc.options) || []; // the scenario's options, as controls
+    clear(el.querySelector("#seek-options .option-fields"), optionFields(specs));
+    document.getElementById("seek-options").hidden = !specs.length;
   };
   const systemChanged = () => {
     const option = (sc) => h("option", { value: sc.id }, sc.title);
@@ -85,7 +91,7 @@ async function form(me) {
   scenario.addEventListener("change", sides);
   systemChanged();
   onSubmit(el, async (data) => {
-    await api("/api/seeks", { method: "POST", body: { system: data.system, scenario: data.scenario, side: data.side, club: data.club || null, clock: clockFrom(data) } });
+    await api("/api/seeks", { method: "POST", body: { system: data.system, scenario: data.scenario, side: data.side, club: data.club || null, clock: clockFrom(data), options: chosenOptions(el, specs) } });
     toast("Your game is open: it starts when someone joins");
     await list(me);
   });
