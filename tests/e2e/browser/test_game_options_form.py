@@ -41,6 +41,9 @@ def test_optional_rules_are_chosen_on_the_home_form(
     expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
     game = server.api("GET", "/api/games/" + page.url.rsplit("/", 1)[1], "oana")
     assert game["options"]["limited_intelligence"] is True
+    expect(page.locator("#game-options")).to_have_text(  # the rules in force, on the game page
+        "Options: limited intelligence: yes (the scenario's own otherwise)"
+    )
     assert game["options"]["decisions"] == "players"  # the form was drawn again for Backbone
 
     page.set_viewport_size(PHONE)

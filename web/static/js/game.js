@@ -10,6 +10,7 @@ import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, rawFacts, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
+import { optionWords } from "./options.js";
 import { BOOKKEEPING, describe, orderNames } from "./events.js";
 import { openRulings } from "./rulings.js";
 import { areaClass, TableView } from "./table.js";
@@ -654,6 +655,17 @@ function connect() {
   );
 }
 
+// The options the game was started with where they differ from its scenario's defaults (all of
+// them for a club scenario, whose defaults the system does not list): the rules in force.
+function gameOptions(scenario) {
+  const given = st.game.options || {};
+  const defaults = Object.fromEntries(((scenario && scenario.options) || []).map((o) => [o.name, o.default]));
+  const changed = Object.fromEntries(Object.entries(given).filter(([k, v]) => !scenario || defaults[k] !== v));
+  const line = $("game-options");
+  line.hidden = !Object.keys(changed).length;
+  line.textContent = line.hidden ? "" : `Options: ${optionWords(changed)}${scenario ? " (the scenario's own otherwise)" : ""}`;
+}
+
 // -- start -----------------------------------------------------------------------------------------
 async function main() {
   try {
@@ -670,6 +682,7 @@ async function main() {
   ]);
   st.system = system;
   const scenario = (system.scenarios || []).find((x) => x.id === st.game.scenario);
+  gameOptions(scenario);
   const sides = scenario ? scenario.sides : Object.keys(st.game.sides);
   if (board.kind === "table") {
     st.view = new TableView($("board"), board, { sideClass: (side) => sideClass(sides, side) });
