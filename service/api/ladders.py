@@ -99,6 +99,7 @@ class ChallengeOut(Schema):
     scenario = fields.String()
     scenario_title = fields.String()
     challenger_side = fields.String(allow_none=True)
+    options = fields.Dict(metadata={"description": "the game options the challenger chose"})
     deadline = fields.String()
     status = fields.String()
     game = fields.String(allow_none=True)

@@ -321,6 +321,7 @@ class LadderService:
                 "opponent": challenge.opponent,
                 "scenario": challenge.scenario,
                 "challenger_side": challenge.challenger_side,
+                "options": dict(challenge.options),
                 "deadline": challenge.deadline,
                 "status": challenge.status,
                 "game": challenge.game_id,

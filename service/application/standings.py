@@ -264,6 +264,7 @@ class LadderFeed:
             "opponent": e.opponent,
             "scenario": e.scenario,
             "challenger_side": e.challenger_side,
+            "options": dict(e.options),
             "deadline": e.deadline,
             "status": "open",
             "game": None,

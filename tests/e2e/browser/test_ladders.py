@@ -61,6 +61,7 @@ def test_challenge_accepted_and_the_standings_move_live(
     form.get_by_role("button", name="Issue the challenge").click()
     item = challenger.locator(".challenge", has_text=f"{low} challenges {above}")
     expect(item.locator(".status")).to_have_text("open")
+    expect(item.locator(".challenge-options")).to_have_text("options: turns: 1")  # what is accepted
 
     watcher = signed_in(browser, server, order[0])  # watches the ladder while the game is played
     open_ladder(watcher, server, lid)

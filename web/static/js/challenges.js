@@ -3,7 +3,7 @@
 import { api, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
-import { chosenOptions, optionFields } from "./options.js";
+import { chosenOptions, optionFields, optionWords } from "./options.js";
 
 export function challengeItem(c, me, refresh) {
   const act = (path, text, body) => async () => {
@@ -24,6 +24,7 @@ export function challengeItem(c, me, refresh) {
     { class: `challenge status-${c.status}`, "data-challenge": c.id },
     h("p", {}, h("strong", {}, `${c.challenger} challenges ${c.opponent}`), ` · ${c.scenario_title || c.scenario}${c.challenger_side ? ` · ${c.challenger} plays ${c.challenger_side}` : ""} · `, h("span", { class: "status" }, c.status)),
     h("p", { class: "meta" }, `issued ${when(c.issued_at)} · answer by ${when(c.deadline)}${sides ? ` · ${sides}` : ""}`),
+    Object.keys(c.options || {}).length ? h("p", { class: "meta challenge-options" }, `options: ${optionWords(c.options)}`) : null,
     c.status === "open" && mine && !late
       ? h(
           "p",

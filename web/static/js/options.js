@@ -49,7 +49,7 @@ export function chosenOptions(form, specs) {
 
 // Options as a person reads them: "limited intelligence: yes; turns: 1".
 export function optionWords(options) {
-  const value = (v) => (v === true ? "yes" : v === false ? "no" : choiceWords(v));
+  const value = (v) => (v === true ? "yes" : v === false ? "no" : words(v));
   return Object.entries(options || {})
     .map(([name, v]) => `${words(name)}: ${value(v)}`)
     .join("; ");
