@@ -13,15 +13,21 @@ from playwright.sync_api import expect
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
 
+def backbone_options(page: Any, path: str, form_id: str) -> Any:
+    """The form at ``path`` set to Backbone's scenario 1 with its options open."""
+    page.goto(path)
+    form = page.locator(form_id)
+    form.get_by_label("Rules system").select_option("backbone")
+    form.get_by_label("Scenario").select_option("scenario-1")
+    form.locator("summary", has_text="Options").click()
+    return form
+
+
 def test_optional_rules_are_chosen_on_the_home_form(
     browser: Any, server: Server, shots: Path
 ) -> None:
     page = signed_in(browser, server, "oana")
-    page.goto("/")
-    form = page.locator("#create-form")
-    form.get_by_label("Rules system").select_option("backbone")
-    form.get_by_label("Scenario").select_option("scenario-1")
-    form.locator("summary", has_text="Options").click()
+    form = backbone_options(page, "/", "#create-form")
     intelligence = form.get_by_role("checkbox", name=re.compile("^Limited intelligence"))
     expect(intelligence).not_to_be_checked()
     expect(form.locator('[data-option="limited_intelligence"]')).to_contain_text("19.2")
@@ -58,11 +64,7 @@ def test_optional_rules_are_chosen_on_the_home_form(
 
 def test_an_open_game_carries_its_options_and_says_them(browser: Any, server: Server) -> None:
     page = signed_in(browser, server, "oseek")
-    page.goto("/seeks")
-    form = page.locator("#seek-form")
-    form.get_by_label("Rules system").select_option("backbone")
-    form.get_by_label("Scenario").select_option("scenario-1")
-    form.locator("summary", has_text="Options").click()
+    form = backbone_options(page, "/seeks", "#seek-form")
     form.get_by_role("checkbox", name=re.compile("^Limited intelligence")).check()
     form.get_by_role("button", name="Open the game").click()
     row = page.locator("#seeks li.seek", has_text="oseek plays")
