@@ -137,10 +137,7 @@ class GameService:
                 source.initial_state(merged) if source else rules.initial_state(scenario, merged)
             )
         except ScenarioError as exc:
-            problems = {
-                k if k.startswith("options") else f"options.{k}": v for k, v in exc.problems.items()
-            }
-            raise Unprocessable(exc.message, problems or {"options": [exc.message]}) from None
+            raise Unprocessable(exc.message, exc.option_problems()) from None
         seed = seed or dice_mod.new_seed()
         game = Game.start(
             system=system,

@@ -225,7 +225,7 @@ class LadderService:
         if side is not None and side not in sides:
             raise Unprocessable(f"no side {side!r}", {"side": [f"one of {', '.join(sides)}"]})
         options = self.game_options(ladder, choice, options)
-        self._check_options(ladder.system, choice, options)
+        choice.check_options(self.games.system(ladder.system), options)
         self.feed.catch_up()
         state = self._state(ladder_id)
         self._check_range(state, me, them)
@@ -529,17 +529,6 @@ class LadderService:
     def _scenario_sides(self, system: str, scenario: str) -> list[str]:
         """The sides of a scenario stored on a challenge (a system's own or a pinned version)."""
         return list(self._sided(self.scenarios.chosen(system, scenario)).info.sides)
-
-    def _check_options(
-        self, system: str, choice: ScenarioChoice, options: Mapping[str, Any]
-    ) -> None:
-        rules = self.games.system(system)
-        try:
-            choice.initial_state(rules, {**choice.default_options(rules), **dict(options)})
-        except ScenarioError as exc:
-            raise Unprocessable(
-                exc.message, {f"options.{k}": v for k, v in exc.problems.items()} or {}
-            ) from None
 
     def _check_range(self, state: LadderState, me: str, them: str) -> None:
         ranks = {row["user"]: row["rank"] for row in self.feed.standings(state)}

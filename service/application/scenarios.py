@@ -33,7 +33,7 @@ from service.domain.scenarios import (
     plain,
 )
 from service.domain.users import User
-from service.rules.base import RulesSystem, ScenarioInfo, State
+from service.rules.base import RulesSystem, ScenarioError, ScenarioInfo, State
 from service.rules.kernel.grid import Bounds, HexGrid
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, Place
@@ -502,6 +502,14 @@ class ScenarioChoice:
             return self.source.initial_state(options)
         state: State = rules.initial_state(self.name, options)
         return state
+
+    def check_options(self, rules: RulesSystem, options: Mapping[str, Any]) -> None:
+        """Raise a 422 naming each ``options.<name>`` that is unknown or has a bad value, as a
+        new game would (its first state is built from the defaults with ``options`` over them)."""
+        try:
+            self.initial_state(rules, {**self.default_options(rules), **dict(options)})
+        except ScenarioError as exc:
+            raise Unprocessable(exc.message, exc.option_problems()) from None
 
 
 class ScenarioLibrary:

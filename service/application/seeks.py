@@ -59,6 +59,7 @@ class SeekService:
         side = side or info.sides[0]
         if side not in info.sides:
             raise Unprocessable(f"no side {side!r}", {"side": [f"one of {', '.join(info.sides)}"]})
+        choice.check_options(self.lifecycle.games.system(system), options or {})
         # the labels are checked now (club membership, clock), as the game will carry them
         labels = self.lifecycle.labels_for(
             by,

@@ -64,6 +64,14 @@ class ScenarioError(Exception):
         self.message = message
         self.problems = {k: list(v) for k, v in (problems or {}).items()}
 
+    def option_problems(self) -> dict[str, list[str]]:
+        """The problems of a game's options, each at ``options.<name>`` (a loader may name the
+        option bare or already under ``options.``); ``{"options": [message]}`` when none is named."""
+        named = {
+            k if k.startswith("options") else f"options.{k}": v for k, v in self.problems.items()
+        }
+        return named or {"options": [self.message]}
+
 
 class Dice(Protocol):
     """The dice a decision may roll.  Every roll is drawn by the server and recorded by the core."""

@@ -145,3 +145,30 @@ def test_a_ladder_with_an_unknown_option_or_a_bad_value_is_refused(api: ApiHelpe
     )
     assert r.status_code == 400 and "settings.options.decisions" in r.get_json()["details"]
     assert ladders_of(api, cid) == []  # nothing written
+
+
+def test_a_challenge_with_a_bad_option_is_refused_at_its_name(api: ApiHelper) -> None:
+    """A challenge's own options are checked as a new game's are: 422 at ``options.<name>``, and
+    no challenge is issued."""
+    cid = club(api)
+    lid = ok(
+        api.client.post(
+            f"/api/clubs/{cid}/ladders",
+            json={"name": "Merida", "system": "merida", "scenario": "merida-1938"},
+            headers=api.user("ann"),
+        ),
+        201,
+    )["id"]
+    for name in PLAYERS:
+        ok(api.client.post(f"/api/ladders/{lid}/players", headers=api.user(name)), 201)
+    ranks = [
+        r["username"] for r in ok(api.client.get(f"/api/ladders/{lid}/standings"))["standings"]
+    ]
+    r = api.client.post(
+        f"/api/ladders/{lid}/challenges",
+        json={"opponent": ranks[0], "options": {"zoc_to_zoc": "never"}},
+        headers=api.user(ranks[1]),
+    )
+    assert r.status_code == 422, r.get_json()
+    assert list(r.get_json()["details"]) == ["options.zoc_to_zoc"]
+    assert ok(api.client.get(f"/api/ladders/{lid}/challenges")) == []

@@ -59,3 +59,19 @@ def test_a_value_outside_the_list_is_refused_and_named(api: ApiHelper) -> None:
     )
     assert r.status_code == 422, r.get_json()
     assert "options.zoc_retreat_loss" in r.get_json()["details"]
+
+
+def test_an_open_game_with_a_value_outside_the_list_is_refused_and_nothing_opens(
+    api: ApiHelper,
+) -> None:
+    """An open game is checked when it opens, as a new game is: not when someone joins it (the
+    joiner would meet the seeker's mistake, after the seek was claimed)."""
+    bad = {"system": "bizkaya", "scenario": "bizkaya-1937", "options": {"zoc_retreat_loss": "x"}}
+    r = api.client.post("/api/seeks", json=bad, headers=api.user("ana"))
+    assert r.status_code == 422, r.get_json()
+    assert "options.zoc_retreat_loss" in r.get_json()["details"]
+    r = api.client.post(
+        "/api/seeks", json=bad | {"options": {"fog": True}}, headers=api.user("ana")
+    )
+    assert r.status_code == 422 and "options.fog" in r.get_json()["details"], r.get_json()
+    assert api.client.get("/api/seeks", headers=api.user("ana")).get_json() == []
