@@ -10,7 +10,7 @@ from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Lenient, Strict, db_range
+from service.api.schemas import Lenient, ScenarioOptionOut, Strict, db_range
 from service.api.stream import TICK, Plan, respond
 from service.application.services import Services
 from service.application.standings import ladder_channel
@@ -72,7 +72,7 @@ class LadderOut(Schema):
     scenario_title = fields.String(allow_none=True)
     scenario_sides = fields.List(fields.String(), allow_none=True)
     scenario_options = fields.List(
-        fields.Dict(),
+        fields.Nested(ScenarioOptionOut),
         allow_none=True,
         metadata={"description": "the options a challenge may set (as a scenario's `options`)"},
     )

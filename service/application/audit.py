@@ -10,7 +10,7 @@ from service.application.events import present_event
 from service.application.games import GameService, in_words, with_states_before
 from service.application.store import ArbiterStore
 from service.domain.audit import NO_ANCHOR, Broken, Wording, verify_log
-from service.domain.chain import ENVELOPE, FULL
+from service.domain.chain import ENVELOPE, FULL, reader_form
 from service.domain.game import Game, copy_json
 from service.rules.base import RulesEvent, RulesSystem
 
@@ -107,9 +107,18 @@ class AuditService:
                 }
                 out.append(current)
             elif isinstance(event, Game.Recorded) and current is not None:
-                shown = RulesEvent(event.kind, copy_json(event.data))
-                if hide and current["side"] != viewer and before is not None:
-                    shown = rules.event_view(shown, copy_json(before), viewer)
+                form = {"kind": event.kind, "data": copy_json(event.data)}
+                if hide and before is not None:  # the reader's form, as the log presents it
+                    form = reader_form(
+                        rules,
+                        self.store.ports.rules_event,
+                        "Game.Recorded",
+                        form,
+                        actor=current["side"],
+                        state_before=copy_json(before),
+                        reader=viewer,
+                    )
+                shown = RulesEvent(form["kind"], form["data"])
                 current["effects"].append(
                     {
                         "seq": seq,

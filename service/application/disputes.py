@@ -64,10 +64,7 @@ class DisputeService:
     ) -> Game:
         game = self.games.get(game_id)
         side = self.games.acting_side(game, user, side, must_be_active=False)
-        policy = game.takeback_policy
-        game.request_takeback(
-            side=side, user=str(user.id), from_seq=from_seq, policy=policy, ports=self.ports
-        )
+        game.request_takeback(side=side, user=str(user.id), from_seq=from_seq, ports=self.ports)
         return self._save(game)
 
     def answer_takeback(

@@ -38,7 +38,7 @@ from service.rules.kernel.grid import Bounds, HexGrid
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, Place
 from service.rules.registry import Registry
-from service.rules.scenario.model import OptionSpec
+from service.rules.scenario.model import describe_options
 from service.rules.scenario.placeholders import unwrap
 
 
@@ -108,11 +108,8 @@ def place_of(field: str, document: Mapping[str, Any]) -> str:
 
 
 def options_of(document: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A published document's options as a form offers them (``ScenarioInfo.options``): both
-    scenario formats (hex and Barcelona) write them ``{name: {"default", "description", ...}}``,
-    checked when the version was published."""
-    options = plain(document.get("options")) or {}
-    return [OptionSpec.from_data(name, spec).describe() for name, spec in options.items()]
+    """A published document's options as a form offers them (checked when it was published)."""
+    return describe_options(plain(document.get("options")) or {})
 
 
 def report_of(report: Sequence[Mapping[str, str]], document: Mapping[str, Any]) -> dict[str, Any]:

@@ -957,12 +957,13 @@ class Game(Aggregate):
         return {"side": self.tail["side"], "seqs": list(self.tail["commands"])}
 
     def request_takeback(
-        self, *, side: str, user: str, from_seq: int | None, policy: str, ports: GamePorts
+        self, *, side: str, user: str, from_seq: int | None, ports: GamePorts
     ) -> str:
         """Ask to take back ``side``'s latest commands from ``from_seq`` (default: the last one).
 
         Allowed while no die has been rolled and no hidden information revealed by them, and the
-        opponent has not acted since; a ladder's ``policy`` may forbid takebacks."""
+        opponent has not acted since; the game's :attr:`takeback_policy` may forbid takebacks."""
+        policy = self.takeback_policy
         if self._takebacks_forbidden(policy):
             raise Forbidden(
                 "takebacks are not allowed in this game", {"takeback": [f"policy: {policy}"]}

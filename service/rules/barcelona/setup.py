@@ -8,7 +8,7 @@ from typing import Any
 from service.rules.barcelona import data, forces
 from service.rules.barcelona import geometry as geo
 from service.rules.base import InvalidCommand, ScenarioError, ScenarioInfo, State
-from service.rules.scenario.model import OptionSpec
+from service.rules.scenario.model import describe_options
 
 EFFECTS = ("cover", "trench", "fortification", "defences", "bad_going", "road")
 
@@ -29,7 +29,7 @@ def info(scenario_id: str) -> ScenarioInfo:
         tuple(raw["sides"]),
         raw["description"],
         raw["placeholder"],
-        tuple(OptionSpec.from_data(name, spec).describe() for name, spec in raw["options"].items()),
+        tuple(describe_options(raw["options"])),
     )
 
 

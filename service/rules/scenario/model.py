@@ -90,6 +90,12 @@ class OptionSpec:
         return []
 
 
+def describe_options(options: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A document's ``options`` (``{name: {"default", "description", ...}}``, as both scenario
+    formats write them) as a client offers them (``ScenarioInfo.options``)."""
+    return [OptionSpec.from_data(name, spec).describe() for name, spec in options.items()]
+
+
 #: the option kind of a JSON value, by its exact type (``True`` is a boolean, not an integer)
 KINDS: dict[type, str] = {bool: "boolean", int: "integer", float: "number", str: "string"}
 #: the kinds of value each option kind accepts (a number may be written as an integer)

@@ -191,3 +191,15 @@ def signed_in(browser: Any, server: Server, user: str, viewport: dict[str, int] 
     )
     assert r.status == 201, r.text()
     return context.new_page()
+
+
+def on_a_phone(page: Any, ready: str, shot: Path) -> None:
+    """``page`` reloaded at 390x844: once ``ready`` is there, a whole-page screenshot, and the
+    page never scrolls sideways."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(page.locator(ready)).to_have_count(1)
+    page.screenshot(path=shot, full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -1,6 +1,6 @@
 """What a page asks the server for, as a visitor and as a member: a visitor's pages ask for no
-signed-in user and get no error answer; a member's page asks who is signed in once, however many
-of its scripts want to know."""
+signed-in user and get no error answer; a member's page asks who is signed in once, and for the
+rules systems once at most, however many of its scripts want to know."""
 
 from __future__ import annotations
 
@@ -43,4 +43,6 @@ def test_a_members_page_asks_who_is_signed_in_once(browser: Any, server: Server)
         answers = _answers(page, server, path)
         assert [a for a in answers if a[1] == "/api/me"] == [(200, "/api/me")], path
         assert [a for a in answers if a[0] >= 400] == [], path
+        systems = [a for a in answers if a[1] == "/api/systems"]  # the list, asked once at most
+        assert len(systems) <= 1, (path, systems)
     page.context.close()

@@ -12,7 +12,7 @@ from typing import Any
 import requests
 from playwright.sync_api import expect
 
-from tests.e2e.browser.conftest import PHONE, Server, signed_in
+from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
 
 SIDES = {"nationalist": "tfranco", "republican": "trojo"}
 ORDER = "advance on the enemy"
@@ -163,11 +163,7 @@ def test_a_barcelona_skirmish_on_the_table_in_two_browsers(
     ).to_contain_text("(details hidden)")
     assert ORDER not in audit.content()
     audit.screenshot(path=shots / "audit-orders-hidden.png", full_page=True)
-    audit.set_viewport_size(PHONE)
-    audit.reload()
-    expect(audit.locator("#audit-page[data-ready=true]")).to_have_count(1)
-    audit.screenshot(path=shots / "phone-audit-orders-hidden.png", full_page=True)
-    assert audit.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    on_a_phone(audit, "#audit-page[data-ready=true]", shots / "phone-audit-orders-hidden.png")
     audit.close()
     rojo.get_by_role("button", name="Write this turn's orders…").click()
     rojo.locator("select[name=orders]").select_option(label="Every unit advances")

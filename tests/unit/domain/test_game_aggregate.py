@@ -57,7 +57,7 @@ def comparable(game: Game) -> dict[str, Any]:
 
 
 def request(game: Game, **kw: Any) -> str:
-    args: dict[str, Any] = {"side": "red", "user": ALICE, "from_seq": None, "policy": "always"}
+    args: dict[str, Any] = {"side": "red", "user": ALICE, "from_seq": None}
     return game.request_takeback(**(args | kw), ports=PORTS)
 
 
@@ -206,16 +206,16 @@ def test_no_takeback_once_the_opponent_has_acted() -> None:
     ("policy", "labels"), [("never", {}), ("casual", {"rated": True})], ids=["never", "rated"]
 )
 def test_a_policy_may_forbid_takebacks(policy: str, labels: dict[str, Any]) -> None:
-    game = new_game(**labels)
+    game = new_game(takeback_policy=policy, **labels)
     red(game, {"type": "step", "distance": 1})
     with pytest.raises(Forbidden, match="not allowed"):
-        request(game, policy=policy)
+        request(game)
 
 
 def test_a_casual_policy_allows_takebacks_in_unrated_games() -> None:
-    game = new_game()
+    game = new_game(takeback_policy="casual")
     red(game, {"type": "step", "distance": 1})
-    assert request(game, policy="casual")
+    assert request(game)
 
 
 def test_a_takeback_is_answered_once_and_only_by_the_opponent() -> None:

@@ -3,7 +3,8 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit } from "./forms.js";
-import { chosenOptions, optionFields } from "./options.js";
+import { chosenOptions, optionsPanel } from "./options.js";
+import { systemList } from "./titles.js";
 
 const root = document.getElementById("campaign-page");
 const id = root.dataset.campaign;
@@ -21,10 +22,8 @@ const sidesOf = (data) => Object.fromEntries(Object.entries(data).filter(([k]) =
 function organiserForms(step, c) {
   const forms = [];
   if (step.index === c.next_step && step.status === "pending" && step.scenario) {
-    // the scenario's options as controls
     const specs = scenarioOf(step)?.options || [];
-    const options = specs.length ? h("details", { class: "step-options" }, h("summary", {}, "Options (optional rules, length, forces)"), optionFields(specs)) : null;
-    const form = h("form", { class: "step-form", "aria-label": `Start step ${step.index + 1}` }, sideInputs(c), options, h("button", { type: "submit" }, "Start the game"), h("p", { class: "error", role: "alert" }));
+    const form = h("form", { class: "step-form", "aria-label": `Start step ${step.index + 1}` }, sideInputs(c), optionsPanel(specs), h("button", { type: "submit" }, "Start the game"), h("p", { class: "error", role: "alert" }));
     onSubmit(form, async (data) => {
       const options = chosenOptions(form, specs);
       const out = await api(`/api/campaigns/${id}/steps/${step.index}/start`, { method: "POST", body: { sides: sidesOf(data), options } });
@@ -107,15 +106,20 @@ function render() {
       { id: "player-points" },
       h("caption", {}, "Points per player"),
       h("thead", {}, h("tr", {}, ["Player", "Points", "Steps", "Wins"].map((t) => h("th", { scope: "col" }, t)))),
-      c.standings.players.length ? null : h("tbody", {}, h("tr", {}, h("td", { colspan: 4 }, "No step scored yet."))),
-      h("tbody", {}, c.standings.players.map((p) => h("tr", { "data-player": p.username }, h("th", { scope: "row" }, p.username), h("td", {}, p.points), h("td", {}, p.steps), h("td", {}, p.wins)))),
+      h(
+        "tbody",
+        {},
+        c.standings.players.length
+          ? c.standings.players.map((p) => h("tr", { "data-player": p.username }, h("th", { scope: "row" }, p.username), h("td", {}, p.points), h("td", {}, p.steps), h("td", {}, p.wins)))
+          : h("tr", {}, h("td", { colspan: 4 }, "No step scored yet.")),
+      ),
     ),
   );
 }
 
 async function main() {
   try {
-    [me, campaign, systems] = await Promise.all([currentUser(), api(`/api/campaigns/${id}`), api("/api/systems").catch(() => [])]);
+    [me, campaign, systems] = await Promise.all([currentUser(), api(`/api/campaigns/${id}`), systemList().catch(() => [])]);
   } catch (err) {
     $("campaign-name").textContent = "Campaign not found";
     $("campaign-status").textContent = explain(err);

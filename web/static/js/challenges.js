@@ -3,7 +3,7 @@
 import { api, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
-import { chosenOptions, optionFields, optionWords } from "./options.js";
+import { chosenOptions, optionsPanel, optionWords } from "./options.js";
 
 export function challengeItem(c, me, refresh) {
   const act = (path, text, body) => async () => {
@@ -87,8 +87,7 @@ export function setUpForms({ ladder, scenarios, me, players, refresh }) {
       if (form === cForm) {
         // the scenario's options as controls (a pinned club version's too)
         specs = (sc && sc.options) || [];
-        clear(cForm.querySelector("#challenge-options .option-fields"), optionFields(specs));
-        document.getElementById("challenge-options").hidden = !specs.length;
+        optionsPanel(specs, document.getElementById("challenge-options"));
       }
       clear(form.elements.side, form === cForm ? h("option", { value: "" }, "Drawn at random") : null, sides.map((x) => h("option", { value: x }, x)));
       if (form === rForm) {

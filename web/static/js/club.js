@@ -3,6 +3,7 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { csv, onSubmit } from "./forms.js";
+import { systemList } from "./titles.js";
 
 const root = document.getElementById("club-page");
 const $ = (x) => document.getElementById(x);
@@ -62,10 +63,6 @@ function renderMembers() {
   $("ladder-form").hidden = !admin;
   $("campaign-form").hidden = !admin;
 }
-
-// the rules systems (asked once for the page): their titles and scenarios
-let systemsAsked;
-const systemList = () => (systemsAsked ||= api("/api/systems"));
 
 async function ladders() {
   const [list, systems] = await Promise.all([api(`/api/clubs/${club.id}/ladders`), systemList()]);

@@ -4,10 +4,10 @@
 import { api, currentUser } from "./api.js";
 import { clear, h } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
-import { chosenOptions, optionFields } from "./options.js";
+import { chosenOptions, optionsPanel } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
 import { clockFrom } from "./seeks.js";
-import { systemTitles, titled } from "./titles.js";
+import { systemList, systemTitles, titled } from "./titles.js";
 
 async function signIn({ username, password }) {
   await api("/api/session", { method: "POST", body: { username, password } });
@@ -102,7 +102,7 @@ async function listLadders(me) {
 
 async function createForm(me) {
   const form = document.getElementById("create-form");
-  const [systems, clubScenarios] = await Promise.all([api("/api/systems"), api("/api/club-scenarios").catch(() => [])]);
+  const [systems, clubScenarios] = await Promise.all([systemList(), api("/api/club-scenarios").catch(() => [])]);
   const systemSelect = form.elements.system;
   const scenarioSelect = form.elements.scenario;
   const sides = document.getElementById("sides");
@@ -114,6 +114,7 @@ async function createForm(me) {
     const found = version && clubScenarios.find((x) => x.id === id);
     return found ? { scenario: found, version: Number(version) } : null;
   };
+  let specs = []; // the chosen scenario's options
   function scenarioChanged() {
     const system = systems.find((x) => x.name === systemSelect.value);
     const club = clubVersion(scenarioSelect.value);
@@ -126,9 +127,8 @@ async function createForm(me) {
     // the scenario's options as controls: a built-in one's, or the chosen version of a club's
     const version = club && club.scenario.versions.find((v) => v.version === club.version);
     specs = (club ? version && version.options : scenario && scenario.options) || [];
-    clear(document.getElementById("scenario-options"), specs.length ? optionFields(specs) : h("p", { class: "note" }, "This scenario has no options."));
+    optionsPanel(specs, document.getElementById("create-options"));
   }
-  let specs = [];
   function systemChanged() {
     const system = systems.find((x) => x.name === systemSelect.value);
     const own = (system ? system.scenarios : []).map((sc) => h("option", { value: sc.id }, sc.title + (sc.placeholder ? " (has placeholder values)" : "")));

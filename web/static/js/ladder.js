@@ -6,7 +6,7 @@ import { challengeItem, reportItem, setUpForms } from "./challenges.js";
 import { ratingChart } from "./chart.js";
 import { clear, h, humanize, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
-import { systemTitles, titled } from "./titles.js";
+import { systemList, systemTitles, titled } from "./titles.js";
 
 const root = document.getElementById("ladder-page");
 const id = root.dataset.ladder;
@@ -189,7 +189,8 @@ async function main() {
     $("ladder-status").textContent = explain(err);
     return;
   }
-  const [club, system, titles] = await Promise.all([api(`/api/clubs/${st.ladder.club}`).catch(() => null), api(`/api/systems/${st.ladder.system}`), systemTitles()]);
+  const [club, systems, titles] = await Promise.all([api(`/api/clubs/${st.ladder.club}`).catch(() => null), systemList(), systemTitles()]);
+  const system = systems.find((s) => s.name === st.ladder.system) || { scenarios: [] };
   st.titles = titles;
   st.club = club;
   await loadAll();

@@ -1,7 +1,7 @@
 // A scenario's options (its optional rules, its length, its forces) as form controls: a check box
 // for a yes/no option, a list for one with choices, a number field for a number, each with the
 // scenario's own description; and the values a person chose, as a new game's `options`.
-import { h } from "./dom.js";
+import { clear, h } from "./dom.js";
 
 const PREFIX = "option:";
 const words = (value) => String(value).replace(/_/g, " ");
@@ -10,7 +10,7 @@ const choiceWords = (value) => (typeof value === "number" && value > 0 ? `+${val
 const numeric = (o) => o.kind === "integer" || o.kind === "number";
 
 // The controls for `specs` (a scenario's `options` from /api/systems), set to their defaults.
-export function optionFields(specs) {
+function optionFields(specs) {
   return specs.map((o) => {
     const name = PREFIX + o.name;
     const title = capital(words(o.name));
@@ -28,6 +28,14 @@ export function optionFields(specs) {
     }
     return h("label", { class: "scenario-option", "data-option": o.name }, title, control, hint);
   });
+}
+
+// A form's options panel (a <details>, `panel` or a new one): the summary and the controls for
+// `specs`, hidden when the scenario has none.  Drawn again when the scenario changes; it stays open.
+export function optionsPanel(specs, panel = h("details")) {
+  clear(panel, h("summary", {}, "Options (optional rules, length, forces)"), optionFields(specs));
+  panel.hidden = !specs.length;
+  return panel;
 }
 
 // The options chosen in `form` that differ from the scenario's defaults (the server merges them

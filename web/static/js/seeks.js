@@ -3,8 +3,8 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
-import { chosenOptions, optionFields, optionWords } from "./options.js";
-import { systemTitles, titled } from "./titles.js";
+import { chosenOptions, optionsPanel, optionWords } from "./options.js";
+import { systemList, systemTitles, titled } from "./titles.js";
 
 export function clockText(clock) {
   if (!clock) return "no clock";
@@ -61,7 +61,7 @@ async function list(me) {
 async function form(me) {
   const el = document.getElementById("seek-form");
   el.hidden = false;
-  const [systems, clubs, clubScenarios] = await Promise.all([api("/api/systems"), api("/api/clubs"), api("/api/club-scenarios").catch(() => [])]);
+  const [systems, clubs, clubScenarios] = await Promise.all([systemList(), api("/api/clubs"), api("/api/club-scenarios").catch(() => [])]);
   const { system, scenario, side, club } = el.elements;
   clear(system, systems.map((x) => h("option", { value: x.name }, x.title || x.name)));
   const details = await Promise.all(clubs.map((c) => api(`/api/clubs/${c.id}`).catch(() => null)));
@@ -78,8 +78,7 @@ async function form(me) {
     const sc = scenarios().find((x) => x.id === scenario.value);
     clear(side, (sc ? sc.sides : []).map((s) => h("option", { value: s }, s)));
     specs = (sc && sc.options) || []; // the scenario's options, as controls
-    clear(el.querySelector("#seek-options .option-fields"), optionFields(specs));
-    document.getElementById("seek-options").hidden = !specs.length;
+    optionsPanel(specs, document.getElementById("seek-options"));
   };
   const systemChanged = () => {
     const option = (sc) => h("option", { value: sc.id }, sc.title);

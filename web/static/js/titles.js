@@ -1,12 +1,19 @@
-// The rules systems' printed titles by name ("merida" -> "Closing the Merida Pocket"), fetched once
-// per page: lists of games show the game's title, never the system's internal name.
+// The rules systems (GET /api/systems: their titles, scenarios and options), fetched once per page
+// however many scripts ask; and their printed titles by name ("merida" -> "Closing the Merida
+// Pocket"): lists of games show the game's title, never the system's internal name.
 import { api } from "./api.js";
 
+let systems = null;
 let titles = null;
 
+export function systemList() {
+  systems ??= api("/api/systems");
+  return systems;
+}
+
 export function systemTitles() {
-  titles ??= api("/api/systems")
-    .then((systems) => new Map(systems.map((s) => [s.name, s.title || s.name])))
+  titles ??= systemList()
+    .then((list) => new Map(list.map((s) => [s.name, s.title || s.name])))
     .catch(() => new Map());
   return titles;
 }
