@@ -4,11 +4,14 @@ created with it starts and holds it; a value outside the list is refused, naming
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.support.api import ApiHelper
 
 KINDS = {"boolean", "integer", "number", "string"}
+#: a knowledge-base entry's id (``merida:conflict-leader-zoc``): a person reads its heading instead
+ENTRY_ID = re.compile(r"\b(backbone|barcelona|bizkaya|merida|fwtbt-faq):[a-z0-9.-]+")
 
 
 def _scenarios(api: ApiHelper) -> list[tuple[str, dict[str, Any]]]:
@@ -24,6 +27,7 @@ def test_every_shipped_scenario_describes_its_options(api: ApiHelper) -> None:
             where = f"{system} {scenario} {option['name']}"
             assert option["kind"] in KINDS, where
             assert option["description"].strip(), f"{where} has no description"
+            assert not ENTRY_ID.search(option["description"]), f"{where} shows an entry's id"
             if option["choices"] is not None:
                 assert option["default"] in option["choices"], where
     names = {o["name"] for o in listed[("backbone", "scenario-1")]}
