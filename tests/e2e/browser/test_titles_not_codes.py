@@ -1,5 +1,6 @@
 """Lists name a rules system by its printed title, never by its code: the open games (their page
-and the home card), a ladder's heading, and a game's first log line ("Game created: <title>")."""
+and the home card), a ladder's heading (the title once, when the scenario's repeats it), and a
+game's first log line ("Game created: <title>")."""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def test_lists_name_the_system_by_its_title(browser: Any, server: Server) -> Non
         "tbob",
         json={"name": "Title ladder", "system": "skirmish", "scenario": "meeting"},
     )
+    merida = server.api(
+        "POST",
+        f"/api/clubs/{club['id']}/ladders",
+        "tbob",
+        json={"name": "Merida ladder", "system": "merida", "scenario": "merida-1938"},
+    )
     game = server.create_game({"red": "tbob", "blue": "tcat"})
 
     page = signed_in(browser, server, "tcat")
@@ -47,6 +54,9 @@ def test_lists_name_the_system_by_its_title(browser: Any, server: Server) -> Non
     page.goto(f"/ladders/{ladder['id']}")
     expect(page.locator("#ladder-meta")).to_contain_text(TITLE)
     _no_code(page, "#ladder-meta")
+    page.goto(f"/ladders/{merida['id']}")  # Merida's scenario has the system's title: said once
+    expect(page.locator("#ladder-meta")).to_contain_text("Closing the Merida Pocket")
+    assert page.locator("#ladder-meta").inner_text().count("Closing the Merida Pocket") == 1
     page.goto(f"/games/{game['id']}")
     expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
     first = page.locator("#log li", has_text="Game created")

@@ -4,7 +4,7 @@ import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit } from "./forms.js";
 import { chosenOptions, optionsPanel } from "./options.js";
-import { systemList } from "./titles.js";
+import { systemAndScenario, systemList } from "./titles.js";
 
 const root = document.getElementById("campaign-page");
 const id = root.dataset.campaign;
@@ -65,9 +65,7 @@ function scenarioWords(step) {
   const system = systems.find((s) => s.name === step.system);
   const scenario = scenarioOf(step);
   if (!system) return `${step.system} · ${step.scenario}`;
-  const title = system.title || system.name;
-  if (!scenario) return `${title} · ${step.scenario}`;
-  return scenario.title.startsWith(title) ? scenario.title : `${title} · ${scenario.title}`;
+  return systemAndScenario(system.title || system.name, scenario ? scenario.title : step.scenario);
 }
 
 function stepItem(step, c) {

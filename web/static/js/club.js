@@ -3,7 +3,7 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { csv, onSubmit } from "./forms.js";
-import { systemList } from "./titles.js";
+import { systemAndScenario, systemList } from "./titles.js";
 
 const root = document.getElementById("club-page");
 const $ = (x) => document.getElementById(x);
@@ -71,7 +71,7 @@ async function ladders() {
     $("ladders"),
     list.length
       ? list.map((l) =>
-          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${systemTitle(l.system)}${l.scenario ? " · " + (l.scenario_title || l.scenario) : ""} · ${l.players} players · ${l.results} results`)),
+          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${l.scenario ? systemAndScenario(systemTitle(l.system), l.scenario_title || l.scenario) : systemTitle(l.system)} · ${l.players} players · ${l.results} results`)),
         )
       : h("li", {}, "No ladder yet."),
   );

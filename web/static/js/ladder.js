@@ -6,7 +6,7 @@ import { challengeItem, reportItem, setUpForms } from "./challenges.js";
 import { ratingChart } from "./chart.js";
 import { clear, h, humanize, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
-import { systemList, systemTitles, titled } from "./titles.js";
+import { systemAndScenario, systemList, systemTitles, titled } from "./titles.js";
 
 const root = document.getElementById("ladder-page");
 const id = root.dataset.ladder;
@@ -83,7 +83,7 @@ function renderLadder() {
   clear(
     $("ladder-meta"),
     st.club ? [h("a", { href: `/clubs/${l.club}` }, st.club.name), " · "] : null,
-    `${titled(st.titles || new Map(), l.system)}${l.scenario ? ", scenario " + (l.scenario_title || l.scenario) : ", any two-sided scenario"} · ${l.players} players · ${l.results} results · rating period ${l.period}`,
+    `${l.scenario ? systemAndScenario(titled(st.titles || new Map(), l.system), l.scenario_title || l.scenario, ", scenario ") : `${titled(st.titles || new Map(), l.system)}, any two-sided scenario`} · ${l.players} players · ${l.results} results · rating period ${l.period}`,
   );
   clear(
     $("settings"),

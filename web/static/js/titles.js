@@ -21,3 +21,9 @@ export function systemTitles() {
 export function titled(map, system) {
   return map.get(system) || system;
 }
+
+// A system and one of its scenarios in one phrase, the system once ("Closing the Merida Pocket -
+// Extremadura, 1938" is both Merida's title and its scenario's).
+export function systemAndScenario(systemTitle, scenarioTitle, joiner = " · ") {
+  return scenarioTitle.startsWith(systemTitle) ? scenarioTitle : `${systemTitle}${joiner}${scenarioTitle}`;
+}
