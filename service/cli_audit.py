@@ -24,6 +24,7 @@ def audit() -> None:
 
 @audit.command("verify")
 @click.argument("game", required=False)
+@click.option("--all", "every", is_flag=True, help="Verify every game of the store.")
 @click.option(
     "--file",
     "path",
@@ -39,12 +40,28 @@ def audit() -> None:
 @click.pass_context
 @domain_errors
 def audit_verify(
-    ctx: click.Context, game: str | None, path: str | None, secret: str | None
+    ctx: click.Context, game: str | None, every: bool, path: str | None, secret: str | None
 ) -> None:
     """Recompute GAME's hash chain, seals and dice over the stored events, or an export's with
-    --file (no server needed); print the first event where anything differs.  Exit 1 if any does."""
-    if (game is None) == (path is None):
-        raise CliError("give either GAME or --file EXPORT")
+    --file (no server needed), or every game's with --all; print the first event where anything
+    differs.  Exit 1 if any does."""
+    if [game is not None, path is not None, every].count(True) != 1:
+        raise CliError("give one of GAME, --file EXPORT or --all")
+    if every:
+        summary = _services(ctx).audit.verify_all()
+        _json(summary)
+        if not summary["ok"]:
+            click.echo(
+                f"FAILED: {len(summary['failed'])} of {summary['games']} games"
+                + (
+                    f", {len(summary['heads_without_a_game'])} anchored heads with no game"
+                    if summary["heads_without_a_game"]
+                    else ""
+                ),
+                err=True,
+            )
+            sys.exit(1)
+        return
     if path is not None:
         report = verify_file(Path(path), secret)
     else:

@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.utils import get_topic
+
 from service.application.events import present_event
 from service.application.games import GameService, in_words, with_states_before
 from service.application.store import ArbiterStore
@@ -70,6 +72,54 @@ class AuditService:
             seed = None
         report = verify_log(rows, game=str(gid), seal_key=self.seal_key, seed=seed, head=head)
         return report.as_dict()
+
+    def game_ids(self) -> Iterator[UUID]:
+        """Every game of the store, in the order they were created: the log's ``Game.Created``
+        notifications, read a page at a time (an operator's whole-store check reads every event
+        anyway)."""
+        topic = get_topic(Game.Created)
+        position = 0
+        while True:
+            notes = self.store.recorder.select_notifications(
+                start=position, limit=PAGE, topics=[topic], inclusive_of_start=False
+            )
+            for note in notes:
+                yield UUID(str(note.originator_id))
+                position = note.id
+            if len(notes) < PAGE:
+                return
+
+    def verify_all(self) -> dict[str, Any]:
+        """:meth:`verify` over every game of the store, and every anchored head that has no game
+        (a store cut below its heads): a summary with the games that failed and where."""
+        failed: list[dict[str, Any]] = []
+        seen: set[str] = set()
+        games = 0
+        for game_id in self.game_ids():
+            games += 1
+            seen.add(str(game_id))
+            report = self.verify(game_id)
+            if not report["ok"]:
+                failed.append(
+                    {
+                        "game": str(game_id),
+                        "events": report["events"],
+                        "problems": len(report["problems"]),
+                        "first_bad": report["first_bad"],
+                    }
+                )
+        orphans = [
+            {"game": head["game"], "version": head["version"]}
+            for head in (self.heads.all() if self.heads is not None else ())
+            if head["game"] not in seen
+        ]
+        return {
+            "ok": not failed and not orphans,
+            "games": games,
+            "clean": games - len(failed),
+            "failed": failed,
+            "heads_without_a_game": orphans,
+        }
 
     def actions(
         self,

@@ -213,6 +213,7 @@ class GameService:
             ) from None
         pending = self.store.commit(
             game,
+            decided_at=expected_version,
             conflict=StaleVersion(
                 "another command was recorded first; reload and decide again",
                 {"expected_version": ["stale: the game moved on"]},

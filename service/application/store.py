@@ -6,6 +6,7 @@ are appended atomically (a lost race -- the store's uniqueness constraint -- bec
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -13,7 +14,13 @@ from copy import deepcopy
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import Application, Repository, project_aggregate
+from eventsourcing.application import (
+    AggregateNotFoundError,
+    Application,
+    Repository,
+    project_aggregate,
+)
+from eventsourcing.domain import OriginatorVersionError
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError
 from eventsourcing.utils import strtobool
 
@@ -22,8 +29,10 @@ from service.application.ports import Broker
 from service.config import Config
 from service.domain.campaigns import Campaign
 from service.domain.errors import DomainError, StaleVersion
-from service.domain.game import Game, Projector, projector
+from service.domain.game import Game, Projector, chain_break, projector
 from service.domain.systems import GamePorts
+
+log = logging.getLogger(__name__)
 
 
 def game_channel(game_id: UUID | str) -> str:
@@ -61,16 +70,67 @@ NEWS: dict[type, Callable[[Any, int], tuple[str, dict[str, Any]]]] = {
 
 class GameRepository(Repository):
     """A repository whose default projector is the games' (:func:`service.domain.game.projector`):
-    reads, cache fast-forwards and snapshots all rebuild a game with its rules."""
+    reads, cache fast-forwards and snapshots all rebuild a game with its rules.
+
+    A cached aggregate is found, fast-forwarded, rebuilt and copied only under its per-aggregate
+    lock (the one :meth:`ArbiterStore.cached` takes a game out under).  eventsourcing 9.5 looks the
+    cache up before taking the lock and copies after releasing it: a reader could find a game, a
+    command take that same object out of the cache to decide on it, and the reader then
+    fast-forward it in place while the command decided -- a command decided on version v stored
+    after v + 1, both answered 201 (a lost update), or a read that failed on a half-applied
+    event."""
 
     def __init__(self, *args: Any, project: Projector, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.project = project
 
-    def get(self, aggregate_id: Any, **kwargs: Any) -> Any:
-        if kwargs.get("projector_func", project_aggregate) is project_aggregate:
-            kwargs["projector_func"] = self.project
-        return super().get(aggregate_id, **kwargs)
+    def get(
+        self,
+        aggregate_id: Any,
+        *,
+        version: int | None = None,
+        projector_func: Any = project_aggregate,
+        fastforward_skipping: bool = False,
+        deepcopy_from_cache: bool = True,
+    ) -> Any:
+        if projector_func is project_aggregate:
+            projector_func = self.project
+        if self.cache is None or version is not None:
+            return super().get(aggregate_id, version=version, projector_func=projector_func)
+        lock = self._use_fastforward_lock(aggregate_id)
+        try:
+            with lock:
+                aggregate = self._latest(aggregate_id, projector_func)
+                if deepcopy_from_cache and self.deepcopy_from_cache:
+                    return deepcopy(aggregate)
+                return aggregate
+        finally:
+            self._disuse_fastforward_lock(aggregate_id)
+
+    def _latest(self, aggregate_id: Any, projector_func: Any) -> Any:
+        """The cached aggregate brought up to the store's last event, else rebuilt from the store
+        and cached (call under the aggregate's lock).  A cached aggregate the store's events do not
+        continue is dropped and rebuilt: a read answers what the store holds."""
+        assert self.cache is not None
+        try:
+            cached = self.cache.get(aggregate_id)
+        except KeyError:
+            cached = None
+        if cached is not None and not self.fastforward:
+            return cached
+        if cached is not None:
+            new_events = self.event_store.get(originator_id=aggregate_id, gt=cached.version)
+            try:
+                aggregate = projector_func(cached, new_events)
+            except OriginatorVersionError:
+                log.warning("cached aggregate %s disagreed with the store; rebuilt", aggregate_id)
+            else:
+                if aggregate is None:
+                    raise AggregateNotFoundError(aggregate_id)
+                return aggregate
+        aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
+        self.cache.put(aggregate_id, aggregate)
+        return aggregate
 
 
 class ArbiterStore(Application):
@@ -109,18 +169,33 @@ class ArbiterStore(Application):
             project=projector(self.ports),
         )
 
-    def commit(self, *aggregates: Any, conflict: DomainError | None = None) -> list[Any]:
+    def commit(
+        self, *aggregates: Any, conflict: DomainError | None = None, decided_at: int | None = None
+    ) -> list[Any]:
         """Save ``aggregates`` atomically, then publish what changed; returns the new events.
 
-        A lost race is ``conflict`` (default: a :class:`StaleVersion`), and nothing is written."""
+        A lost race is ``conflict`` (default: a :class:`StaleVersion`), and nothing is written.
+        ``decided_at``: the version the (one) aggregate's change was decided on, when the caller
+        knows it (a game command's ``expected_version``).
+
+        Whatever the cache did, changes are stored only where they were decided: each aggregate's
+        new events must follow on from the version it was decided on, a game's events must each be
+        hashed for the version they carry and chain from the game's anchored head; anything else
+        is a lost race, refused (never renumbered).  The store's unique version refuses the rest."""
+        lost = conflict or StaleVersion(
+            "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
+        )
+        for aggregate in aggregates:
+            problem = self._not_continuing(aggregate, decided_at)
+            if problem is not None:
+                log.warning("refused a commit of %s: %s", aggregate.id, problem)
+                raise lost
         news = [(a, a.version - len(a.pending_events) + 1) for a in aggregates]
         pending = [e for a in aggregates for e in a.pending_events]
         try:
             self.save(*aggregates)
         except IntegrityError:
-            raise conflict or StaleVersion(
-                "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
-            ) from None
+            raise lost from None
         for aggregate, first in news:
             if isinstance(aggregate, Game):
                 self._keep(aggregate)
@@ -130,6 +205,29 @@ class ArbiterStore(Application):
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
         return pending
+
+    def _not_continuing(self, aggregate: Any, decided_at: int | None) -> str | None:
+        """Why ``aggregate``'s pending events do not continue the version (and, for a game, the
+        hash) they were decided on, or None."""
+        pending = aggregate.pending_events
+        if not pending:
+            return None
+        first = pending[0].originator_version
+        if [e.originator_version for e in pending] != list(range(first, first + len(pending))):
+            return "its new events are not numbered one after another"
+        if pending[-1].originator_version != aggregate.version:
+            return "its new events do not end at its version"
+        if decided_at is not None and first != decided_at + 1:
+            return f"decided on version {decided_at}, its first new event is {first}"
+        if not isinstance(aggregate, Game):
+            return None
+        broken = chain_break(pending)
+        if broken is not None:
+            return broken
+        head = (self.heads.get(str(aggregate.id)) if self.heads is not None else None) or {}
+        if head.get("version") == first - 1 and head.get("hash") != pending[0].prev_hash:
+            return f"event {first} does not chain from the anchored head {first - 1}"
+        return None
 
     # -- the cache a command starts from -------------------------------------------------------------
     def _keep(self, game: Game, *, copy: bool = True) -> None:

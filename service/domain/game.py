@@ -12,7 +12,7 @@ given to each command method, and on replay through :func:`projector` (the store
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
@@ -1260,6 +1260,25 @@ def _sealed(
 
 
 Projector = Callable[[Any, Iterable[Any]], Any]
+
+
+def chain_break(events: Sequence[Any]) -> str | None:
+    """Why ``events`` (a game's new events, in order) are not a chain each hashed for the version it
+    carries, or None.  An event's hash covers its version and its ``prev_hash``, so an event moved
+    to another version than it was decided and hashed for (a lost race) is caught here."""
+    previous: str | None = None
+    for event in events:
+        kind = type(event).__qualname__
+        if previous is not None and event.prev_hash != previous:
+            return f"event {event.originator_version} does not follow the one before it"
+        fields = vars(event)
+        if (
+            event_hash(event.originator_id, event.originator_version, kind, event.timestamp, fields)
+            != event.hash
+        ):
+            return f"event {event.originator_version} was hashed for another version or content"
+        previous = event.hash
+    return None
 
 
 def projector(ports: GamePorts) -> Projector:

@@ -6,6 +6,7 @@ workers."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -125,3 +126,47 @@ def test_a_command_decided_on_a_version_this_worker_has_not_seen_reads_it_first(
     done = a.games.execute(game.id, alice, END, expected_version=v2)  # the client saw B's move
     assert done.game.version > v2
     assert b.games.get(game.id).state == done.game.state
+
+
+def test_a_reader_never_moves_the_game_a_command_is_deciding_on(
+    workers: list[Services], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lost update of concurrent commands: a reader that had found the cached game just
+    before a command took it out must not fast-forward the command's game in place, or the command
+    decided on v1 is stored after v2 (both answered 201) -- the command is refused instead.
+
+    The reader is held between finding the game and locking it, the command between taking it and
+    deciding; then the reader catches up with the store (another worker's v2) while the command
+    decides."""
+    a, b = workers
+    alice, game, v1, v2 = b_moves_past_a(a, b)  # A's cache holds v1, the store v2
+    repository = a.store.repository
+    holding, release = threading.Event(), threading.Event()
+    lock_for = repository._use_fastforward_lock
+
+    def reader_pauses(aggregate_id: Any) -> Any:
+        if threading.current_thread().name == "reader" and not release.is_set():
+            holding.set()
+            release.wait(10)
+        return lock_for(aggregate_id)
+
+    monkeypatch.setattr(repository, "_use_fastforward_lock", reader_pauses)
+    read: list[Any] = []
+    reader = threading.Thread(target=lambda: read.append(a.games.get(game.id)), name="reader")
+    reader.start()
+    assert holding.wait(10)
+    acting_side = a.games.acting_side
+
+    def decides_while_the_reader_reads(*args: Any, **kwargs: Any) -> Any:
+        release.set()
+        reader.join(10)
+        return acting_side(*args, **kwargs)
+
+    monkeypatch.setattr(a.games, "acting_side", decides_while_the_reader_reads)
+    with pytest.raises(StaleVersion):
+        a.games.execute(game.id, alice, END, expected_version=v1)
+    monkeypatch.undo()
+    assert [g.version for g in read] == [v2]
+    events = b.games.events(game.id, full=True)
+    assert [e["seq"] for e in events] == list(range(1, v2 + 1))
+    assert a.games.get(game.id).version == v2

@@ -3,6 +3,7 @@ from events, from snapshots and from its cache -- with no global set-up."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -136,3 +137,119 @@ def test_two_stores_in_one_process_seal_with_their_own_keys() -> None:
     assert one.seal("ab" * 32) == seal("ab" * 32, b"key one") != two.seal("ab" * 32)
     stores = [open_memory_store(p) for p in (one, two)]
     assert stores[0].ports is one and stores[1].ports is two
+
+
+# -- an event is stored only at the version it was decided and hashed for (lost updates) ---------
+def stale_game_moved_on(world: World) -> tuple[Game, Game]:
+    """A game as a command took it at version v (``stale``), and the store moved on by another
+    command; the stale copy then decides red's pass of its own, hashed for v + 1."""
+    game = world.start()
+    stale = world.games.get(game.id)
+    world.play(game, world.alice, {"type": "pass"})
+    stale.execute(
+        side="red",
+        user=str(world.alice.id),
+        command={"type": "pass"},
+        seed="0" * 64,
+        ports=world.store.ports,
+    )
+    return game, stale
+
+
+def renumbered(stale: Game, by: int) -> None:
+    """Move ``stale``'s new events ``by`` versions up, as a reader's fast-forward of the object a
+    command was deciding on did (eventsourcing's cache, before the fix): hashed for v + 1, stored
+    after the other command's events."""
+    moved = [
+        dataclasses.replace(e, originator_version=e.originator_version + by)
+        for e in stale.pending_events
+    ]
+    stale._pending_events[:] = moved
+    object.__setattr__(stale, "_version", stale.version + by)
+
+
+def test_a_stale_game_is_refused_and_nothing_is_written(world: World) -> None:
+    game, stale = stale_game_moved_on(world)
+    before = world.games.get(game.id).version
+    with pytest.raises(StaleVersion):
+        world.store.commit(stale)
+    assert world.games.get(game.id).version == before
+
+
+def test_a_stale_game_renumbered_past_the_store_head_is_refused_not_stored(world: World) -> None:
+    """Stored at the next free version, its events would break the chain; the store refuses."""
+    game, stale = stale_game_moved_on(world)
+    head = world.games.get(game.id).version
+    renumbered(stale, head - (stale.pending_events[0].originator_version - 1))
+    assert stale.pending_events[0].originator_version == head + 1  # the unique version allows it
+    with pytest.raises(StaleVersion):
+        world.store.commit(stale)
+    assert world.games.get(game.id).version == head
+
+
+def test_a_game_decided_on_an_older_version_is_refused(world: World) -> None:
+    """A command decided at v whose new events start after v + 1 was decided on a state it never
+    saw: refused, whatever the hashes say."""
+    game = world.start()
+    decided = world.games.get(game.id).version
+    world.play(game, world.alice, {"type": "pass"})
+    fresh = world.games.get(game.id)
+    fresh.execute(
+        side="blue",
+        user=str(world.bob.id),
+        command={"type": "pass"},
+        seed="0" * 64,
+        ports=world.store.ports,
+    )
+    with pytest.raises(StaleVersion):
+        world.store.commit(fresh, decided_at=decided)
+    assert (
+        world.games.get(game.id).version
+        == decided + len(world.games.events(game.id, full=True)) - decided
+    )
+
+
+def test_every_aggregate_commits_only_consecutive_new_events(world: World) -> None:
+    user = world.users.by_name("alice")
+    user.grant("admin")
+    user.grant("arbiter")
+    first, second = user.pending_events
+    user._pending_events[:] = [
+        first,
+        dataclasses.replace(second, originator_version=second.originator_version + 1),
+    ]
+    with pytest.raises(StaleVersion):
+        world.store.commit(user)
+    assert world.users.by_name("alice").roles == []
+
+
+class AnchoredHeads:
+    """Heads as ``service.adapters.heads`` anchors them: each game's last version and hash."""
+
+    def __init__(self) -> None:
+        self.heads: dict[str, dict[str, Any]] = {}
+
+    def get(self, game: str) -> dict[str, Any] | None:
+        return self.heads.get(game)
+
+    def anchor(self, game: str, version: int, digest: str) -> None:
+        self.heads[game] = {"game": game, "version": version, "hash": digest}
+
+
+def test_a_game_whose_new_events_do_not_chain_from_its_anchored_head_is_refused(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's last event for the game (anchored on every commit) is not the one the game's
+    new events were chained from: refused, nothing written."""
+    heads = AnchoredHeads()
+    monkeypatch.setattr(world.store, "heads", heads)
+    game = world.start()
+    world.play(game, world.alice, {"type": "pass"})
+    head = heads.get(str(game.id))
+    assert head is not None and head["version"] == world.games.get(game.id).version
+    world.play(game, world.bob, {"type": "pass"})  # chains from the anchored head: stored
+    version = world.games.get(game.id).version
+    heads.anchor(str(game.id), version, "0" * 64)  # the event at `version` is not this one
+    with pytest.raises(StaleVersion):
+        world.play(game, world.alice, {"type": "pass"})
+    assert world.games.get(game.id).version == version
