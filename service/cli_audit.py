@@ -73,6 +73,22 @@ def audit_verify(
         sys.exit(1)
 
 
+@audit.command("repair")
+@click.argument("game")
+@click.option("--reason", required=True, help="Why: what broke the log, and who checked it.")
+@click.pass_context
+@domain_errors
+def audit_repair(ctx: click.Context, game: str, reason: str) -> None:
+    """Record in GAME's log the operator's signed account of breaks the server itself made (an
+    event stored at another version than it was hashed for, before the lost-update fix), so the
+    audit reads them as explained.  Nothing is rewritten; refused when the log verifies or has a
+    problem a repair may not explain.  Prints the audit after the repair."""
+    report = _services(ctx).audit.repair(game, reason=reason, by="operator")
+    _json(report)
+    if not report["ok"]:
+        sys.exit(1)
+
+
 def verify_file(path: Path, secret: str | None) -> dict[str, Any]:
     """Verify an export offline: its chain, sealed forms, derived fields (texts re-worded with the
     installed rules), its anchored head line (a file cut below it fails) and, with the secret, the

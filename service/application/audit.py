@@ -11,8 +11,9 @@ from eventsourcing.utils import get_topic
 from service.application.events import present_event
 from service.application.games import GameService, in_words, with_states_before
 from service.application.store import ArbiterStore
-from service.domain.audit import NO_ANCHOR, Broken, Wording, verify_log
+from service.domain.audit import NO_ANCHOR, AuditReport, Broken, Wording, repairs_for, verify_log
 from service.domain.chain import ENVELOPE, FULL, reader_form
+from service.domain.errors import Conflict
 from service.domain.game import Game, copy_json
 from service.rules.base import RulesEvent, RulesSystem
 
@@ -61,7 +62,9 @@ class AuditService:
     def verify(self, game_id: UUID | str) -> dict[str, Any]:
         """Recompute the chain, seals, sealed forms and dice over the stored rows (the server knows
         the seed), and check that they reach the game's anchored head."""
-        gid = GameService._uuid(game_id)
+        return self._verified(GameService._uuid(game_id))[0].as_dict()
+
+    def _verified(self, gid: UUID) -> tuple[AuditReport, list[dict[str, Any] | Broken]]:
         head = self.heads.get(str(gid)) if self.heads is not None else NO_ANCHOR
         rows = list(self.stored(gid))
         if not rows:
@@ -71,7 +74,29 @@ class AuditService:
         except Exception:  # noqa: BLE001 - a missing vault is reported by the dice check
             seed = None
         report = verify_log(rows, game=str(gid), seal_key=self.seal_key, seed=seed, head=head)
-        return report.as_dict()
+        return report, rows
+
+    def repair(self, game_id: UUID | str, *, reason: str, by: str) -> dict[str, Any]:
+        """Append the operator's signed account (``Game.ChainRepaired``) of the breaks the server
+        itself made in this log -- an event stored at another version than it was hashed for, by
+        the lost race fixed in this release -- so the audit reads them as explained.  Refused when
+        the log verifies, or when any problem is of a kind a repair may not explain (a cut, a
+        missing or forged row, a seal, a die, the head).  Returns the audit after it."""
+        gid = GameService._uuid(game_id)
+        report, rows = self._verified(gid)
+        if report.ok:
+            raise Conflict("the log verifies: nothing to repair", {"game": ["its log verifies"]})
+        repairs = repairs_for(report, [r for r in rows if not isinstance(r, Broken)])
+        if not repairs:
+            raise Conflict(
+                "the log has problems a repair does not explain (a cut, a missing or forged row, "
+                f"a seal, a die or the head): {report.first_bad}",
+                {"game": ["not a break the server made"]},
+            )
+        game = self.games.get(gid)
+        game.repair_chain(reason=reason, by=by, repairs=repairs, ports=self.store.ports)
+        self.store.commit(game, decided_at=game.version - len(game.pending_events))
+        return self.verify(gid)
 
     def game_ids(self) -> Iterator[UUID]:
         """Every game of the store, in the order they were created: the log's ``Game.Created``

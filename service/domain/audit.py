@@ -7,6 +7,7 @@ a line shows is either covered by its hash or derived from covered data and chec
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,6 +18,7 @@ from service.domain.chain import (
     FULL,
     GENESIS,
     SEALED_FIELDS,
+    canonical_json,
     commitment,
     event_hash,
     head_mac,
@@ -63,6 +65,8 @@ class AuditReport:
     head: str = GENESIS
     anchor: dict[str, Any] = field(default_factory=lambda: {"checked": False})
     derived: dict[str, Any] = field(default_factory=dict)
+    #: problems an operator's ``ChainRepaired`` event explains (the server's own breaks)
+    explained: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -84,6 +88,7 @@ class AuditReport:
             "anchor": self.anchor,
             "first_bad": self.first_bad,
             "problems": self.problems,
+            "explained": self.explained,
             "seals": self.seals,
             "derived": self.derived,
             "dice": self.dice,
@@ -99,6 +104,9 @@ class _Verifier:
         self.seal_key = seal_key
         self.expected, self.previous = 1, GENESIS
         self.hashes: dict[int, str] = {}
+        #: each event's content as shown, digested (what a ``ChainRepaired`` repair pins)
+        self.contents: dict[int, str] = {}
+        self.repairs: list[tuple[int, Mapping[str, Any]]] = []
         #: the covered names (None: a log from before names were recorded, user left unchecked)
         self.names: dict[str, str] | None = {}
         self.retracted: set[int] = set()
@@ -132,6 +140,7 @@ class _Verifier:
         self._facts(seq, str(item.get("kind")), payload)
         self.previous = str(item.get("hash"))
         self.hashes[seq] = self.previous
+        self.contents[seq] = content_digest(item)
         self.expected = seq + 1
 
     def _chain(self, seq: int, item: Mapping[str, Any], payload: dict[str, Any]) -> None:
@@ -199,6 +208,10 @@ class _Verifier:
             self.seed = payload.get("seed")
         elif kind == "Game.Retracted":
             self.retracted.update(int(s) for s in payload.get("seqs") or [])
+        elif kind == "Game.ChainRepaired":
+            self.repairs.extend(
+                (seq, r) for r in payload.get("repairs") or [] if isinstance(r, Mapping)
+            )
         elif kind == "Game.DiceRolled":
             for roll in payload.get("rolls", []):
                 recorded = dice_mod.RecordedRoll(
@@ -236,6 +249,31 @@ class _Verifier:
         if unchecked:
             return f"checked, except {unchecked} in a reader's form (worded from hidden state)"
         return "checked"
+
+    def explain(self) -> None:
+        """Move each problem a sound ``ChainRepaired`` event explains to ``explained``: a break in
+        the chain or content of an event it pins by the event's stored hash and content digest,
+        repaired later in the log by an event that itself verifies."""
+        unsound = {p["seq"] for p in self.report.problems}
+        pins = {
+            (int(r.get("seq", -1)), str(r.get("hash")), str(r.get("content"))): (at, r)
+            for at, r in self.repairs
+            if at not in unsound
+        }
+        kept = []
+        for problem in self.report.problems:
+            seq = problem["seq"]
+            found = pins.get((seq, self.hashes.get(seq, ""), self.contents.get(seq, "")))
+            if (
+                found is None
+                or found[0] <= seq
+                or not _repairable(problem["reason"])
+                or problem["reason"] not in (found[1].get("reasons") or ())
+            ):
+                kept.append(problem)
+                continue
+            self.report.explained.append(dict(problem, repaired_by=found[0]))
+        self.report.problems = kept
 
     def anchor(self, head: Any) -> None:
         """The log must reach the anchored head, and agree with it there."""
@@ -288,7 +326,47 @@ def verify_log(
     check.finish_derived(wording)
     check.anchor(head)
     _check_dice(check.report, check.rolls, seed or check.seed, check.commitment, game)
+    check.explain()
     return check.report
+
+
+#: what a ``ChainRepaired`` event may explain: an event's chain or content, never a cut, a missing
+#: or forged row, a seal, a die or the head
+REPAIRABLE = ("chain broken: ", "content changed: ")
+
+
+def _repairable(reason: str) -> bool:
+    return reason.startswith(REPAIRABLE)
+
+
+def content_digest(item: Mapping[str, Any]) -> str:
+    """The SHA-256 of an event as shown (kind, time, payload, prev_hash, sealed commitments)."""
+    shown = {k: item.get(k) for k in ("kind", "at", "payload", "prev_hash", "sealed")}
+    return hashlib.sha256(canonical_json(shown).encode("utf-8")).hexdigest()
+
+
+def repairs_for(report: AuditReport, items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The repairs that would explain ``report``'s problems in the log ``items`` (each broken
+    event pinned by its stored hash and content digest, with its reasons), or [] when any
+    problem is not one a repair may explain."""
+    if not report.problems or not all(_repairable(p["reason"]) for p in report.problems):
+        return []
+    by_seq = {int(i["seq"]): i for i in items if isinstance(i, Mapping) and "seq" in i}
+    out: dict[int, dict[str, Any]] = {}
+    for problem in report.problems:
+        seq = problem["seq"]
+        item = by_seq[seq]
+        entry = out.setdefault(
+            seq,
+            {
+                "seq": seq,
+                "hash": str(item.get("hash")),
+                "content": content_digest(item),
+                "reasons": [],
+            },
+        )
+        entry["reasons"].append(problem["reason"])
+    return [out[s] for s in sorted(out)]
 
 
 def _check_dice(

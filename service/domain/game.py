@@ -249,6 +249,18 @@ class Game(Aggregate):
             game.tail = {"side": None, "commands": [], "cut": None}
             game.takeback = None
 
+    class ChainRepaired(Event):
+        """The operator's signed account of breaks in this log that the server itself made (a lost
+        race stored an event at another version than it was hashed for): each repair pins the
+        broken event by its stored hash and the digest of its content, so the audit reads those
+        breaks as explained -- and any later change to those events as tampering again.  History is
+        never rewritten; the game's state is not touched."""
+
+        bookkeeping = True
+        reason: str
+        by: str
+        repairs: list[dict[str, Any]]
+
     class DisputeOpened(Event):
         bookkeeping = True
         dispute: str
@@ -670,6 +682,19 @@ class Game(Aggregate):
                 "entropy must be 1 to 256 characters", {"entropy": ["1 to 256 characters"]}
             )
         self._record(ports, self.EntropyAdded, side=side, user=user, entropy=entropy)
+
+    def repair_chain(
+        self, *, reason: str, by: str, repairs: list[dict[str, Any]], ports: GamePorts
+    ) -> None:
+        """Record the operator's explanation of the log's breaks (:class:`ChainRepaired`)."""
+        if not reason.strip() or len(reason) > 2000:
+            raise Unprocessable(
+                "say why the log is repaired (1 to 2000 characters)",
+                {"reason": ["1 to 2000 characters"]},
+            )
+        if not repairs:
+            raise Unprocessable("nothing to repair", {"repairs": ["the log has no breaks"]})
+        self._record(ports, self.ChainRepaired, reason=reason.strip(), by=by, repairs=repairs)
 
     # -- invitations ---------------------------------------------------------------------------------
     def invite(self, *, by: str, ports: GamePorts) -> list[str]:

@@ -42,6 +42,8 @@ const SENTENCES = {
   ClockExpired: (p, e) => `${e.side}'s clock ran out`,
   ClockLow: (p, e) => `${e.side}'s clock is running low`,
   Claimed: (p, e) => `${e.user} (${e.side}) claimed the game on time`,
+  // the operator's account of breaks the server itself made in this log (docs/audit-and-disputes.md)
+  ChainRepaired: (p) => `The operator recorded that the server stored ${list((p.repairs || []).map((r) => `event #${r.seq}`))} out of place (a lost race, since fixed): ${p.reason}`,
   ClaimDecided: (p) => `An arbiter decided the claim on time: ${p.decision === "forfeit" ? "forfeit" : "the game goes on"}${p.note ? ` (${p.note})` : ""}`,
 };
 
@@ -113,7 +115,7 @@ function fields(data) {
 }
 
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
-export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided"]);
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired"]);
 
 export function describe(event, names = PLAIN) {
   const p = event.payload || {};
