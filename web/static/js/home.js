@@ -9,9 +9,24 @@ import { invitationsCard, seeksCard } from "./lifecycle_home.js";
 import { clockFrom } from "./seeks.js";
 import { systemList, systemTitles, titled } from "./titles.js";
 
+// Where to go after signing in: the `next` parameter only when it is a path on this site ("/games/…");
+// anything else (javascript:, data:, another site, "//elsewhere", "/\\elsewhere") goes home.
+export function nextPath(search, origin) {
+  const next = new URLSearchParams(search).get("next") || "";
+  if (!/^\/(?![\/\\])/.test(next)) return "/";
+  let url;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== origin) return "/";
+  return url.pathname + url.search + url.hash;
+}
+
 async function signIn({ username, password }) {
   await api("/api/session", { method: "POST", body: { username, password } });
-  window.location.assign(new URLSearchParams(location.search).get("next") || "/");
+  window.location.assign(nextPath(location.search, location.origin));
 }
 
 function signedOut() {
