@@ -21,7 +21,7 @@ from service.api import seeks as seeks_api
 from service.api import systems as systems_api
 from service.api import users as users_api
 from service.api import webhooks as webhooks_api
-from service.api.auth import CookieSessions
+from service.api.auth import CookieSessions, install_game_access
 from service.api.errors import ArbiterApi, register_error_handlers
 from service.api.gate import install as install_gate
 from service.api.health import health
@@ -69,6 +69,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         api.register_blueprint(blueprint)
     register_error_handlers(app)
     install_gate(app)  # strict JSON before any route runs (service/api/gate.py)
+    install_game_access(app)  # who may read a game, for every game route
 
     from web import create_blueprint as web_blueprint
 

@@ -12,6 +12,7 @@ from datetime import timedelta
 from service.adapters.broker import InProcessBroker, RedisBroker
 from service.adapters.heads import SqliteHeads
 from service.adapters.leaderboard import RedisLeaderboard
+from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
 from service.application.clubs import ClubService
@@ -132,6 +133,7 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         scenarios=scenarios,
         lifecycle=lifecycle,
         seeks=SeekService(store, lifecycle, scenarios),
+        access=GameAccess(games, clubs),
         notifications=notifications,
     )
     if config.embedded_worker:  # `arbiter serve` / `make run`: one process does it all

@@ -85,3 +85,14 @@ def start_session(token: str) -> str:
     session["csrf"] = secrets.token_urlsafe(24)
     session.permanent = True
     return session["csrf"]
+
+
+def install_game_access(app: Flask) -> None:
+    """One read rule for every ``/api/…/<game_id>…`` route (``service.application.access``): a
+    caller who may not read the game is answered 404, before the view runs."""
+
+    @app.before_request
+    def readable_game() -> None:
+        game_id = (request.view_args or {}).get("game_id")
+        if game_id is not None and request.path.startswith("/api/"):
+            services().access.require(game_id, optional_user())

@@ -14,6 +14,7 @@ from service.api.blueprint import Blueprint
 from service.api.compression import gzip_json
 from service.api.scenarios import game_source
 from service.api.stream import game_plan, respond
+from service.api.systems import drawing_of
 from service.application.events import export_lines
 from service.domain.errors import Invalid
 
@@ -28,7 +29,8 @@ class Games(MethodView):
     @blp.arguments(schemas.GameListArgs, location="query")
     @blp.response(200, schemas.GameSummary(many=True))
     def get(self, args: dict[str, Any]) -> list[dict[str, Any]]:
-        """Games, newest first (``mine=true``: the caller's)."""
+        """Games the caller may read, newest first (``mine=true``: the caller's): their own, their
+        clubs' and public ones (a visitor: public ones only)."""
         svc = services()
         wants_user = args["mine"] or args["invited"] or args["claimed"]
         user = require_user() if wants_user else optional_user()
@@ -40,6 +42,7 @@ class Games(MethodView):
             rows = svc.index.games(
                 user_id=str(user.id) if args["mine"] and user else None, status=args["status"]
             )
+            rows = svc.access.readable_rows(rows, user)  # private unless public (docs)
         if args["public"] is not None:
             rows = [row for row in rows if row.get("public", False) == args["public"]]
         for row in rows:
@@ -94,6 +97,20 @@ class GameResource(MethodView):
         latest = game if args["version"] is None else games.get(game_id)
         viewer = games.viewer_side(latest, optional_user(), args["side"])
         return games.view(game, viewer)
+
+
+@blp.route("/<game_id>/board")
+class GameBoard(MethodView):
+    @blp.response(200)
+    def get(self, game_id: str) -> Any:
+        """The game's map as data for drawing (its scenario's, or the club scenario version it
+        pinned), for whoever may read the game."""
+        svc = services()
+        game = svc.games.get(game_id)
+        ref, at, version = game.scenario.partition("@")
+        if at and version.isdigit():
+            return svc.scenarios.game_board(ref, int(version))
+        return drawing_of(svc.games.system(game.system)).board(game.scenario)
 
 
 @blp.route("/<game_id>/actions")

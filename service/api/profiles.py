@@ -6,7 +6,7 @@ from typing import Any
 
 from flask.views import MethodView
 
-from service.api.auth import services
+from service.api.auth import optional_user, services
 from service.api.blueprint import Blueprint
 
 blp = Blueprint("profiles", __name__, url_prefix="/api/users", description="Player profiles")
@@ -16,12 +16,14 @@ blp = Blueprint("profiles", __name__, url_prefix="/api/users", description="Play
 class Profile(MethodView):
     @blp.response(200)
     def get(self, username: str) -> dict[str, Any]:
-        """Games (newest first), clubs, and per ladder the rating, rank and rating history."""
+        """Games the caller may read (newest first), clubs, and per ladder the rating, rank and
+        rating history; the record counts the games listed."""
         svc = services()
         user = svc.users.by_name(username)
         uid = str(user.id)
         games = []
-        for row in svc.index.games(user_id=uid):
+        readable = svc.access.readable_rows(svc.index.games(user_id=uid), optional_user())
+        for row in readable:
             if row["status"] == "declined":
                 continue
             mine = [side for side, u in row["sides"].items() if u == uid]

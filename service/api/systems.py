@@ -8,7 +8,7 @@ from flask import request
 from flask.views import MethodView
 
 from service.api import schemas
-from service.api.auth import services
+from service.api.auth import optional_user, services
 from service.api.blueprint import Blueprint
 from service.api.compression import gzip_json
 from service.domain.errors import Invalid, NotFound
@@ -72,8 +72,8 @@ class Board(MethodView):
         """The scenario's map as data for drawing: hexes with centres and terrain, hexsides, places."""
         system = services().games.system(name)
         ref, at, version = scenario.partition("@")
-        if at and version.isdigit():  # a club scenario's version a game pinned (scenario library)
-            return services().scenarios.game_board(ref, int(version))
+        if at and version.isdigit():  # a club scenario's version, for who may read the scenario
+            return services().scenarios.board(ref, optional_user(), int(version))
         if scenario not in {s.id for s in system.scenarios()}:
             raise NotFound(
                 f"no scenario {scenario!r} in {name}", {"scenario": ["unknown scenario"]}

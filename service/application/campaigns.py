@@ -96,6 +96,7 @@ class CampaignService:
             sides=sides,
             creator=by,
             options=options,
+            labels={"club": campaign.club_id},  # read by the club, ruled by its arbiters
         )
         bound = {side: str(self.users.by_name(name).id) for side, name in sides.items()}
         campaign.start_step(step, str(game.id), bound)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.application import AggregateNotFoundError, LRUCache
 
 from service.application.events import present_as, present_event
 from service.application.ports import Broker
@@ -39,6 +39,9 @@ from service.rules.base import (
 )
 from service.rules.registry import Registry, UnknownSystem
 
+#: games whose sides and labels a process keeps (about 1 KB each)
+BINDINGS_CACHED = 10_000
+
 
 @dataclass(frozen=True)
 class Executed:
@@ -57,6 +60,10 @@ class GameService:
         self.ports = store.ports
         self._seeds: dict[UUID, str] = {}
         self._seeds_lock = threading.Lock()
+        #: each game's sides and labels, fixed when it is created (:meth:`bindings`)
+        self._bindings: LRUCache[UUID, tuple[dict[str, str], dict[str, Any]]] = LRUCache(
+            BINDINGS_CACHED
+        )
 
     # -- systems --------------------------------------------------------------------------------
     def system(self, name: str) -> RulesSystem:
@@ -246,6 +253,22 @@ class GameService:
         return game
 
     # -- queries --------------------------------------------------------------------------------
+    def bindings(self, game_id: UUID | str) -> tuple[dict[str, str], dict[str, Any]]:
+        """The game's sides (side -> user id) and labels (club, public, ...): fixed when it is
+        created, so read once from its ``Created`` event (by key) and kept, never fast-forwarded.
+        What the read rule needs on every request (``service.application.access``)."""
+        gid = self._uuid(game_id)
+        try:
+            return self._bindings.get(gid)
+        except KeyError:
+            pass
+        first = list(self.store.events.get(gid, lte=Game.INITIAL_VERSION, limit=1))
+        if not first or not isinstance(first[0], Game.Created):
+            raise NotFound(f"no game {game_id}", {"game": ["unknown game"]})
+        found = (dict(first[0].sides), copy_json(dict(first[0].labels)))
+        self._bindings.put(gid, found)
+        return found
+
     def get(self, game_id: UUID | str, version: int | None = None) -> Game:
         gid = self._uuid(game_id)
         if version is not None and version < 1:

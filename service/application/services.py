@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
 from service.application.clubs import ClubService
@@ -41,6 +42,8 @@ class Services:
     scenarios: ScenarioLibrary
     lifecycle: LifecycleService
     seeks: SeekService
+    #: who may read a game (``service.application.access``)
+    access: GameAccess
 
     #: (fields with defaults stay last) ``NotificationService`` and, when the notification
     #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``

@@ -77,7 +77,7 @@ def test_play_moves_with_dice_and_verify_them(api: ApiHelper, client: FlaskClien
     assert roll["index"] == 0 and 1 <= roll["value"] <= roll["sides"]
     combat = next(e for e in done["events"] if e["type"] == "CombatResolved")
     assert combat["side"] == "red" and combat["user"] == "alice"
-    report = client.get(f"/api/games/{game['id']}/dice").get_json()
+    report = client.get(f"/api/games/{game['id']}/dice", headers=api.user("alice")).get_json()
     assert report["ok"] and report["rolls"] == 1 and report["seed"] is None
 
 
@@ -103,9 +103,9 @@ def test_only_the_side_whose_turn_it_is_may_act(api: ApiHelper) -> None:
     r = api.command(game["id"], "bob", {"type": "end_phase"})
     assert r.status_code == 403
     assert "not blue's turn" in r.get_json()["message"]
-    api.user("mallory")
-    r = api.command(game["id"], "mallory", {"type": "end_phase"})
-    assert r.status_code == 403 and r.get_json()["details"]["side"]
+    api.user("mallory")  # a stranger to a private game: it is not there for them
+    r = api.command(game["id"], "mallory", {"type": "end_phase"}, expected_version=game["version"])
+    assert r.status_code == 404 and r.get_json()["details"] == {"game": ["unknown game"]}
     assert event_count(api, game["id"]) == game["version"]
 
 
@@ -226,11 +226,11 @@ def test_time_travel_returns_the_state_at_any_version(api: ApiHelper) -> None:
     then = api.game(game["id"], "alice", version=1)
     assert now["state"]["units"]["r2"]["hex"] == "D4"
     assert then["state"]["units"]["r2"]["hex"] == "D2" and then["version"] == 1
-    r = api.client.get(f"/api/games/{game['id']}", query_string={"version": 99})
+    alice = api.user("alice")
+    r = api.client.get(f"/api/games/{game['id']}", query_string={"version": 99}, headers=alice)
     assert r.status_code == 404 and "version" in r.get_json()["details"]
-    assert (
-        api.client.get(f"/api/games/{game['id']}", query_string={"version": 0}).status_code == 400
-    )
+    r = api.client.get(f"/api/games/{game['id']}", query_string={"version": 0}, headers=alice)
+    assert r.status_code == 400
     assert api.client.get("/api/games/not-a-game").status_code == 404
 
 
@@ -241,9 +241,9 @@ def test_legal_actions_for_the_side_to_act_and_none_for_the_other(api: ApiHelper
     assert all({"type", "label", "fixed", "choose", "kinds"} <= set(a) for a in red["actions"])
     bob = api.actions(game["id"], "bob")
     assert bob["actions"] == [] and bob["blocked"] == []
-    api.user("carol")
+    api.user("carol")  # a stranger to a private game
     r = api.client.get(f"/api/games/{game['id']}/actions", headers=api.user("carol"))
-    assert r.status_code == 403
+    assert r.status_code == 404
 
 
 def test_events_are_paged_chained_and_exported(api: ApiHelper, client: FlaskClient) -> None:
@@ -258,14 +258,18 @@ def test_events_are_paged_chained_and_exported(api: ApiHelper, client: FlaskClie
         payload = {**event["payload"], "prev_hash": event["prev_hash"]}
         at = datetime.fromisoformat(event["at"])
         assert event_hash(event["game"], event["seq"], event["kind"], at, payload) == event["hash"]
+    alice = api.user("alice")
     page = client.get(
-        f"/api/games/{game['id']}/events", query_string={"after": 2, "limit": 2}
+        f"/api/games/{game['id']}/events", query_string={"after": 2, "limit": 2}, headers=alice
     ).get_json()
     assert [e["seq"] for e in page["events"]] == [3, 4] and page["next_after"] == 4
     assert (
-        client.get(f"/api/games/{game['id']}/events", query_string={"limit": 0}).status_code == 400
+        client.get(
+            f"/api/games/{game['id']}/events", query_string={"limit": 0}, headers=alice
+        ).status_code
+        == 400
     )
-    r = client.get(f"/api/games/{game['id']}/events.ndjson")
+    r = client.get(f"/api/games/{game['id']}/events.ndjson", headers=alice)
     *lines, head = [json.loads(line) for line in r.get_data(as_text=True).splitlines()]
     assert head["head"]["hash"] == events[-1]["hash"]  # the anchored head ends the export
     assert r.mimetype == "application/x-ndjson" and [e["hash"] for e in lines] == [
@@ -316,9 +320,20 @@ def test_a_finished_game_reveals_its_seed_and_every_roll_rederives(
 
 def test_games_list_and_mine(api: ApiHelper, client: FlaskClient) -> None:
     first = new_game(api)
-    api.create_game("skirmish", "meeting", {"red": "carol", "blue": "dave"})
-    listed = client.get("/api/games").get_json()
-    assert len(listed) == 2
+    r = client.post(
+        "/api/games",
+        json={
+            "system": "skirmish",
+            "scenario": "meeting",
+            "public": True,
+            "sides": {"red": "carol", "blue": "carol"},
+        },
+        headers=api.user("carol"),
+    )
+    public = r.get_json()["id"]
+    assert [g["id"] for g in client.get("/api/games").get_json()] == [public]  # a visitor
+    listed = client.get("/api/games", headers=api.user("bob")).get_json()
+    assert [g["id"] for g in listed] == [public, first["id"]]
     mine = client.get(
         "/api/games", query_string={"mine": "true"}, headers=api.user("alice")
     ).get_json()
@@ -413,6 +428,6 @@ def test_a_view_is_of_a_known_side_and_ones_own_while_the_game_lasts(
     assert r.status_code == 403 and r.get_json()["details"]["side"] == [
         "blue is bound to another user"
     ]
-    api.user("mallory")
+    api.user("mallory")  # a stranger to a private game: it is not there for them
     r = api.command(game["id"], "mallory", {"type": "end_phase"}, expected_version=game["version"])
-    assert r.status_code == 403 and "not a player" in r.get_json()["message"]
+    assert r.status_code == 404

@@ -137,7 +137,7 @@ def test_audit_disputes_and_rulings_work_the_same(
         )
     )
     seq = next(e["seq"] for e in made["events"] if e["type"] == "ColumnGenerated")
-    assert _ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+    assert _ok(client.get(f"/api/games/{gid}/audit", headers=api.reader(None)), 200)["ok"]
     rulings = _ok(
         client.get(f"/api/games/{gid}/events/{seq}/rulings", headers=api.user("franco")), 200
     )
@@ -160,4 +160,4 @@ def test_audit_disputes_and_rulings_work_the_same(
         client.post(f"/api/games/{gid}/disputes/{dispute}/resolution", json=body, headers=arbiter)
     )
     assert resolved["verdict"] == "upheld"
-    assert _ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+    assert _ok(client.get(f"/api/games/{gid}/audit", headers=api.reader(None)), 200)["ok"]

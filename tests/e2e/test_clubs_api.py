@@ -21,14 +21,14 @@ def ok(response: Any, status: int = 200) -> Any:
 
 def play_to_the_end(api: ApiHelper, game_id: str, red_takes_the_crossroads: bool) -> dict:
     """One turn of skirmish: red may move 2nd Foot onto the Crossroads (1 VP), then all phases end."""
-    game = api.game(game_id)
+    game = api.game(game_id, "ann")  # a club game: its club's members read it
     red, blue = game["sides"]["red"], game["sides"]["blue"]
     if red_takes_the_crossroads:
         move = {"type": "move", "unit": "r2", "path": ["D3", "D4"]}
         assert api.command(game_id, red, move).status_code == 201
     for user in (red, red, blue, blue):
         assert api.command(game_id, user, {"type": "end_phase"}).status_code == 201
-    return api.game(game_id)
+    return api.game(game_id, "ann")
 
 
 @pytest.fixture

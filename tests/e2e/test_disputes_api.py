@@ -67,7 +67,7 @@ def test_a_takeback_accepted_retracts_by_appending(api: ApiHelper, client: Any) 
     events = api.events(gid, "alice")
     moved = next(e for e in events if e["type"] == "UnitMoved")
     assert moved["retracted"] and any(e["type"] == "Retracted" for e in events)
-    assert ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+    assert ok(client.get(f"/api/games/{gid}/audit", headers=api.reader(None)), 200)["ok"]
     move_r2(api, gid, ["D3"])  # red may move the unit again
     assert api.game(gid, "alice")["state"]["units"]["r2"]["hex"] == "D3"
 
@@ -163,7 +163,7 @@ def test_only_players_dispute_and_only_arbiters_resolve(
     r = client.post(
         f"/api/games/{gid}/disputes", json={"seq": seq, "claim": "bad"}, headers=api.user("mallory")
     )
-    assert r.status_code == 403
+    assert r.status_code == 404  # a stranger to a private game: it is not there for them
     r = client.post(
         f"/api/games/{gid}/disputes",
         json={"seq": seq, "claim": "bad", "citations": ["no-such-entry"]},
@@ -181,8 +181,8 @@ def test_only_players_dispute_and_only_arbiters_resolve(
     body = {"verdict": "upheld", "citations": [RULING]}
     assert client.post(url, json=body, headers=api.user("alice")).status_code == 403  # a player
     assert (
-        client.post(url, json=body, headers=api.user("mallory")).status_code == 403
-    )  # not an arbiter
+        client.post(url, json=body, headers=api.user("mallory")).status_code == 404
+    )  # not an arbiter: a stranger to the private game
     arbiter = make_arbiter(app, api)
     assert client.post(url, json={"verdict": "upheld"}, headers=arbiter).status_code == 400
     assert (
@@ -197,7 +197,7 @@ def test_only_players_dispute_and_only_arbiters_resolve(
     assert len(result["citations"][0]["text_hash"]) == 64
     assert api.game(gid)["version"] == before + 1
     assert client.post(url, json=body, headers=arbiter).status_code == 409  # already resolved
-    listed = ok(client.get(f"/api/games/{gid}/disputes"), 200)
+    listed = ok(client.get(f"/api/games/{gid}/disputes", headers=api.reader(None)), 200)
     assert listed[0]["status"] == "upheld" and listed[0]["resolution"]["arbiter"] == "carol"
 
 
@@ -266,7 +266,7 @@ def test_overturn_with_rewind_retracts_everything_from_the_disputed_event(
     assert not any(
         e["retracted"] for e in events.values() if e["type"] in ("DisputeOpened", "DisputeResolved")
     )
-    assert ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+    assert ok(client.get(f"/api/games/{gid}/audit", headers=api.reader(None)), 200)["ok"]
 
 
 def test_overturn_with_rebase_keeps_the_later_legal_commands(
@@ -298,11 +298,11 @@ def test_overturn_with_rebase_keeps_the_later_legal_commands(
         game["state"]["units"]["r2"]["hex"] == "D2" and game["state"]["units"]["r1"]["hex"] == "C3"
     )
     assert game["phase"]["phase"] == "combat"
-    actions = ok(client.get(f"/api/games/{gid}/audit/actions"), 200)
+    actions = ok(client.get(f"/api/games/{gid}/audit/actions", headers=api.reader(None)), 200)
     assert [a["origin"] for a in actions if a["action"] == "command" and not a["retracted"]][
         -2:
     ] == [r["origin"] for r in result["report"]]
-    assert ok(client.get(f"/api/games/{gid}/audit"), 200)["ok"]
+    assert ok(client.get(f"/api/games/{gid}/audit", headers=api.reader(None)), 200)["ok"]
 
 
 def test_rebase_rerolls_with_new_indexes_and_drops_what_became_illegal(
@@ -330,7 +330,7 @@ def test_rebase_rerolls_with_new_indexes_and_drops_what_became_illegal(
     assert (
         statuses[1][0] == "attack" and statuses[1][1] == "dropped"
     )  # r2 is no longer next to the enemy
-    dice = ok(client.get(f"/api/games/{gid}/dice"), 200)
+    dice = ok(client.get(f"/api/games/{gid}/dice", headers=api.reader(None)), 200)
     assert dice["ok"] and dice["reused_indexes"] == [] and old_index == 0
 
 
@@ -361,7 +361,9 @@ def test_a_club_ruling_is_searchable_and_returned_with_later_events(
     assert found[0]["kind"] == "club-ruling" and found[0]["heading"] == ruling["heading"]
     moved = ok(api.command(gid, "alice", {"type": "move", "unit": "r1", "path": ["C3"]}))
     later = next(e["seq"] for e in moved["events"] if e["type"] == "UnitMoved")
-    rulings = ok(client.get(f"/api/games/{gid}/events/{later}/rulings"), 200)
+    rulings = ok(
+        client.get(f"/api/games/{gid}/events/{later}/rulings", headers=api.reader(None)), 200
+    )
     assert rulings["related"][0]["heading"] == ruling["heading"]
     assert rulings["sections"] == ["S4.1", "S4.2", "S5.1", "S6.1"]
 
@@ -371,15 +373,29 @@ def test_audit_views_and_state_diff(api: ApiHelper, client: Any) -> None:
     moved = move_r2(api, gid, ["D3", "D4"])
     diff = ok(
         client.get(
-            f"/api/games/{gid}/audit/diff", query_string={"from": 1, "to": moved["version"]}
+            f"/api/games/{gid}/audit/diff",
+            query_string={"from": 1, "to": moved["version"]},
+            headers=api.reader(None),
         ),
         200,
     )
     assert {"path": "units.r2.hex", "before": "D2", "after": "D4"} in diff["changes"]
-    actions = ok(client.get(f"/api/games/{gid}/audit/actions", query_string={"side": "red"}), 200)
+    actions = ok(
+        client.get(
+            f"/api/games/{gid}/audit/actions",
+            query_string={"side": "red"},
+            headers=api.reader(None),
+        ),
+        200,
+    )
     assert actions[0]["user"] == "alice" and actions[0]["command"]["unit"] == "r2"
     assert actions[0]["effects"][0]["type"] == "UnitMoved"
-    assert client.get(f"/api/games/{gid}/audit/diff", query_string={"from": 1}).status_code == 400
+    assert (
+        client.get(
+            f"/api/games/{gid}/audit/diff", query_string={"from": 1}, headers=api.reader(None)
+        ).status_code
+        == 400
+    )
 
 
 def test_rules_index_rebuild_keeps_club_rulings_from_the_log(

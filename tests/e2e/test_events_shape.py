@@ -38,7 +38,11 @@ def test_a_command_answer_and_the_events_pages_hold_only_the_documented_fields(
         reader: api.client.get(
             f"/api/games/{gid}/events", query_string={"limit": 1000}, headers=headers
         ).get_json()["events"]
-        for reader, headers in (("ike", api.user("ike")), ("paco", api.user("paco")), (None, {}))
+        for reader, headers in (
+            ("ike", api.user("ike")),
+            ("paco", api.user("paco")),
+            (None, api.reader(None)),
+        )
     }
     for reader, events in pages.items():
         assert events, reader

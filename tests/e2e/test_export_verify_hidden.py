@@ -22,7 +22,7 @@ KEY = seal_key_from_secret("test-secret")
 
 
 def export(api: ApiHelper, gid: str, user: str | None) -> list[dict[str, Any]]:
-    headers = api.user(user) if user else {}
+    headers = api.reader(user)
     r = api.client.get(f"/api/games/{gid}/events.ndjson", headers=headers)
     assert r.status_code == 200
     return [json.loads(line) for line in r.get_data(as_text=True).splitlines()]

@@ -138,13 +138,13 @@ def test_invite_accept_play_clock_draw_declined_resign_standings_archive(
     assert history, "bob's rating history holds the resigned game"
 
     # the archive lists it; the game replays move by move at any version
-    archive = ok(api.client.get("/api/games?status=ended"))
+    archive = ok(api.client.get("/api/games?status=ended", headers=api.user("alice")))
     assert [g["id"] for g in archive] == [gid] and archive[0]["result"]["reason"] == "resignation"
-    at_start = api.game(gid, None, version=3)
+    at_start = api.game(gid, "alice", version=3)  # a ladder game: its club reads it
     assert at_start["status"] == "active" and at_start["active_sides"] == ["red"]
 
     # the profile shows the game, the club and the rating history
-    profile = ok(api.client.get("/api/users/bob/profile"))
+    profile = ok(api.client.get("/api/users/bob/profile", headers=api.user("bob")))
     assert profile["games"][0]["id"] == gid and profile["record"]["lost"] == 1
     assert [c["name"] for c in profile["clubs"]] == ["Mill Club"]
     assert profile["ladders"][0]["history"] and profile["ladders"][0]["rating"] < 1500
@@ -152,7 +152,11 @@ def test_invite_accept_play_clock_draw_declined_resign_standings_archive(
     # a replay of the log (a second app on the same store) gives the same clock and result
     replayed_app = create_app(config)
     try:
-        again = replayed_app.test_client().get(f"/api/games/{gid}").get_json()
+        again = (
+            replayed_app.test_client()
+            .get(f"/api/games/{gid}", headers=api.user("alice"))  # the same store, same token
+            .get_json()
+        )
     finally:
         replayed_app.extensions["arbiter"].close()
     assert again["clock"]["sides"] == ended["clock"]["sides"]
@@ -166,7 +170,9 @@ def test_a_declined_invitation_never_starts(api: ApiHelper) -> None:
     assert declined["invitation"]["declined"] == "bob"
     refused(post(api, f"/api/games/{gid}/accept", "bob"), 409, "game")
     refused(post(api, f"/api/games/{gid}/resign", "alice"), 409, "game")
-    assert ok(api.client.get("/api/games?status=declined"))[0]["id"] == gid
+    assert (
+        ok(api.client.get("/api/games?status=declined", headers=api.reader(None)))[0]["id"] == gid
+    )
 
 
 def test_naming_another_player_always_asks_them_and_a_hot_seat_game_starts_at_once(
@@ -176,11 +182,11 @@ def test_naming_another_player_always_asks_them_and_a_hot_seat_game_starts_at_on
     assert game["status"] == "invited" and game["invitation"]["pending"] == ["bob"]
     refused(api.command(game["id"], "alice", {"type": "end_phase"}), 409, "game")
     # nobody may put another user into a game without asking: "invite": false is refused
-    games = len(ok(client.get("/api/games")))
+    games = len(ok(client.get("/api/games", headers=api.reader(None))))
     body = {"system": "skirmish", "scenario": "meeting", "sides": {"red": "alice", "blue": "bob"}}
     refused(post(api, "/api/games", "alice", {**body, "invite": False}), 403, "invite")
     refused(post(api, "/api/games", "carol", {**body, "invite": False}), 403, "invite")
-    assert len(ok(client.get("/api/games"))) == games
+    assert len(ok(client.get("/api/games", headers=api.reader(None)))) == games
     # every side the creator's own (hot seat): active at once, with or without "invite"
     for extra in ({}, {"invite": False}, {"invite": True}):
         own = {**body, "sides": {"red": "alice", "blue": "alice"}, **extra}
@@ -206,14 +212,14 @@ def test_bad_input_is_refused_naming_the_field_and_writes_nothing(
     api.user("carol")
     version = api.game(gid)["version"]
     # accepting someone else's invitation (carol is not invited; alice created it)
-    refused(post(api, f"/api/games/{gid}/accept", "carol"), 403, "user")
-    refused(post(api, f"/api/games/{gid}/decline", "carol"), 403, "user")
+    refused(post(api, f"/api/games/{gid}/accept", "carol"), 404, "game")  # not there for her
+    refused(post(api, f"/api/games/{gid}/decline", "carol"), 404, "game")
     refused(post(api, f"/api/games/{gid}/accept", "alice"), 403, "user")
     assert api.game(gid)["version"] == version and api.game(gid)["status"] == "invited"
     ok(post(api, f"/api/games/{gid}/accept", "bob"))
     version = api.game(gid)["version"]
     # resigning a game you do not play
-    refused(post(api, f"/api/games/{gid}/resign", "carol"), 403, "side")
+    refused(post(api, f"/api/games/{gid}/resign", "carol"), 404, "game")  # not there for her
     refused(post(api, f"/api/games/{gid}/resign", "alice", {"side": "blue"}), 403, "side")
     # offering a draw twice; answering your own offer; a draw action that does not exist
     ok(post(api, f"/api/games/{gid}/draw", "alice", {"action": "offer"}))
@@ -226,7 +232,7 @@ def test_bad_input_is_refused_naming_the_field_and_writes_nothing(
     refused(post(api, f"/api/games/{gid}/vacation", "bob", {"days": 2}), 409, "vacation")
     assert api.game(gid)["version"] == version
     # a clock with negative time, an unknown kind, an unknown field
-    games = len(ok(client.get("/api/games")))
+    games = len(ok(client.get("/api/games", headers=api.reader(None))))
     body = {"system": "skirmish", "scenario": "meeting", "sides": {"red": "alice", "blue": "bob"}}
     for clock, field in (
         ({"kind": "per-move", "days": -1}, "clock.days"),
@@ -237,7 +243,7 @@ def test_bad_input_is_refused_naming_the_field_and_writes_nothing(
     ):
         refused(post(api, "/api/games", "alice", body | {"clock": clock}), 400, field)
     refused(post(api, "/api/games", "alice", body | {"club": "No Such Club"}), 422, "club")
-    assert len(ok(client.get("/api/games"))) == games
+    assert len(ok(client.get("/api/games", headers=api.reader(None)))) == games
 
 
 def test_a_timed_out_opponent_is_claimed_and_the_clock_check_is_idempotent(
@@ -394,7 +400,7 @@ def test_the_arbiter_policy_puts_a_claim_before_the_clubs_arbiter(
     # only the club's arbiter decides (not a player, not a stranger); the queue shows it to ann
     decision = f"/api/games/{gid}/claim/decision"
     refused(post(api, decision, "alice", {"decision": "forfeit"}), 403, "arbiter")
-    refused(post(api, decision, "carol", {"decision": "forfeit"}), 403, "arbiter")
+    refused(post(api, decision, "carol", {"decision": "forfeit"}), 404, "game")  # a stranger
     refused(post(api, decision, "ann", {"decision": "maybe"}), 400, "decision")
     waiting = ok(api.client.get("/api/games?claimed=true", headers=api.user("ann")))
     assert [g["id"] for g in waiting] == [gid]

@@ -159,10 +159,14 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(
             break
     assert later is not None and later["side"] == "republican"
     assert later["seq"] > disputed["seq"]
-    rulings = client.get(f"/api/games/{gid}/events/{later['seq']}/rulings").get_json()
+    rulings = client.get(
+        f"/api/games/{gid}/events/{later['seq']}/rulings", headers=api.reader(None)
+    ).get_json()
     assert rulings["related"][0]["heading"] == RULING["heading"]
     assert rulings["sections"][0] == "8" and rulings["governing"][0]["id"].startswith("merida:8")
-    retreat_rulings = client.get(f"/api/games/{gid}/events/{disputed['seq']}/rulings").get_json()
+    retreat_rulings = client.get(
+        f"/api/games/{gid}/events/{disputed['seq']}/rulings", headers=api.reader(None)
+    ).get_json()
     assert retreat_rulings["governing"][0]["id"] == RULE_10
     found = client.get(
         "/api/rules/search", query_string={"q": "command line before any retreat"}
@@ -171,11 +175,13 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(
 
     events = {e["seq"]: e for e in api.events(gid, "franco", limit=1000)}
     assert events[disputed["seq"]]["retracted"] and not events[disputed["seq"] - 1]["retracted"]
-    audit = client.get(f"/api/games/{gid}/audit").get_json()
+    audit = client.get(f"/api/games/{gid}/audit", headers=api.reader(None)).get_json()
     assert audit["ok"], audit
 
     export = tmp_path / "story.ndjson"
-    export.write_bytes(client.get(f"/api/games/{gid}/events.ndjson").get_data())
+    export.write_bytes(
+        client.get(f"/api/games/{gid}/events.ndjson", headers=api.reader(None)).get_data()
+    )
     secret = app.extensions["arbiter"].config.secret_key
     offline = CliRunner().invoke(
         main, ["audit", "verify", "--file", str(export), "--secret", secret]

@@ -62,7 +62,12 @@ def bad_requests(api: ApiHelper) -> list[tuple[str, str, dict[str, Any], int]]:
     return [
         ("POST", "/api/tokens", {"json": {"username": "alice"}}, 400),
         ("POST", "/api/users", {"json": {"username": "x!", "password": PASSWORD}}, 400),
-        ("POST", commands, {"json": {"expected_version": v, "command": illegal, "x": 1}}, 400),
+        (
+            "POST",
+            commands,
+            {"json": {"expected_version": v, "command": illegal, "x": 1}, "headers": alice},
+            400,
+        ),
         ("GET", "/api/me", {}, 401),
         ("GET", "/api/me/tokens", {"headers": {"Authorization": "Bearer a.b.c"}}, 401),
         ("DELETE", "/api/tokens/current", {}, 401),
@@ -76,7 +81,8 @@ def bad_requests(api: ApiHelper) -> list[tuple[str, str, dict[str, Any], int]]:
         ("DELETE", "/api/tokens/" + "0" * 32, {"headers": alice}, 404),
         ("POST", "/api/users", {"json": {"username": "alice", "password": PASSWORD}}, 409),
         ("POST", commands, {"json": stale, "headers": alice}, 409),
-        ("GET", f"/api/games/{game['id']}/stream?window=0", {}, 400),
+        ("GET", f"/api/games/{game['id']}/stream?window=0", {"headers": alice}, 400),
+        ("GET", f"/api/games/{game['id']}", {}, 404),  # private: a visitor reads nothing
     ]
 
 
@@ -129,6 +135,6 @@ def test_live_streams_are_documented_and_served_as_event_streams(
         ok = spec["paths"][path]["get"]["responses"]["200"]
         assert list(ok["content"]) == ["text/event-stream"], path
     game = api.create_game("skirmish", "meeting", SIDES)
-    r = client.get(f"/api/games/{game['id']}/stream?window=1")
+    r = client.get(f"/api/games/{game['id']}/stream?window=1", headers=api.user("alice"))
     assert r.status_code == 200 and r.mimetype == "text/event-stream"
     r.close()

@@ -160,7 +160,12 @@ def test_organiser_enters_the_map_and_a_game_plays_on_it(
     assert game["labels"]["scenario_hash"] == published["versions"][0]["hash"]
     assert game["title"] == "Merida as printed"
     # the game's own board shows the club's terrain and river
-    board = ok(api.client.get(f"/api/systems/merida/scenarios/{game['scenario']}/board"))
+    board = ok(api.client.get(f"/api/games/{gid}/board", headers=api.user("rojo")))
+    assert board == ok(  # the club's own members read the version through the library too
+        api.client.get(
+            f"/api/systems/merida/scenarios/{game['scenario']}/board", headers=api.user("mel")
+        )
+    )
     assert board["terrain"]["AB4"] == "mountain"
     assert {"hexes": ["R16", "S16"], "features": ["river"]} in board["hexsides"]
     assert game["state"]["map"]["terrain"]["AB4"] == "mountain"

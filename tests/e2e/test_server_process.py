@@ -153,12 +153,12 @@ def test_a_new_users_story(server: Server, env: dict[str, str]) -> None:
         r = command(user, {"type": "end_phase"}, version)
         assert r.status_code == 201, r.text
         version = r.json()["version"]
-    final = requests.get(url).json()
+    final = requests.get(url, headers=tokens["alice"]).json()
     assert final["status"] == "ended"
     seed = final["dice"]["seed"]
     rolls = [
         roll
-        for e in requests.get(url + "/events").json()["events"]
+        for e in requests.get(url + "/events", headers=tokens["alice"]).json()["events"]
         if e["type"] == "DiceRolled"
         for roll in e["payload"]["rolls"]
     ]

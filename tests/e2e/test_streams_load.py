@@ -65,6 +65,7 @@ def new_game(server: Server, auth: dict[str, dict[str, str]]) -> str:
             "scenario": "meeting",
             "sides": {"red": "alice", "blue": "bob"},
             "options": {"turns": 8},
+            "public": True,  # its streams are opened by spectators (signed out) too
         },
         headers=auth["alice"],
     )

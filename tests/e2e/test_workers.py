@@ -23,10 +23,10 @@ PASSWORD = "correct horse"
 class SseClient:
     """Reads an SSE response in a thread and keeps every message."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
         self.messages: list[dict[str, Any]] = []
         self._changed = threading.Condition()
-        self._response = requests.get(url, stream=True, timeout=30)
+        self._response = requests.get(url, stream=True, timeout=30, headers=headers)
         assert self._response.status_code == 200
         self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
@@ -139,12 +139,13 @@ def test_an_event_made_through_one_worker_reaches_a_client_of_the_other(
     accepted = requests.post(f"{a.url}/api/challenges/{r.json()['id']}/accept", headers=auth[above])
     game = accepted.json()["game"]
 
-    game_client = SseClient(f"{b.url}/api/games/{game}/stream?window=30")
+    # a ladder game: its club's members read it (ann organises, plays no side)
+    game_client = SseClient(f"{b.url}/api/games/{game}/stream?window=30", auth["ann"])
     ladder_client = SseClient(f"{b.url}/api/ladders/{ladder}/stream?window=30")
     time.sleep(0.5)  # let B's subscriptions reach Redis
 
     def command(user: str, body: dict[str, Any]) -> None:
-        version = requests.get(f"{a.url}/api/games/{game}").json()["version"]
+        version = requests.get(f"{a.url}/api/games/{game}", headers=auth[user]).json()["version"]
         r = requests.post(
             f"{a.url}/api/games/{game}/commands",
             json={"expected_version": version, "command": body},
@@ -152,7 +153,7 @@ def test_an_event_made_through_one_worker_reaches_a_client_of_the_other(
         )
         assert r.status_code == 201, r.text
 
-    start = requests.get(f"{a.url}/api/games/{game}").json()["version"]
+    start = requests.get(f"{a.url}/api/games/{game}", headers=auth["ann"]).json()["version"]
     command(low, {"type": "move", "unit": "r2", "path": ["D3", "D4"]})
     assert game_client.wait_for("game")["version"] > start  # made through A, seen by B's client
     for user in (low, low, above, above):

@@ -51,7 +51,12 @@ class Live:
                 self.token(user)
             made = requests.post(
                 self.url + "/api/games",
-                json={"system": scenario["system"], "scenario": scenario["id"], "sides": users},
+                json={  # public: aimed by anonymous reads (the fuzzed calls revoke tokens)
+                    "system": scenario["system"],
+                    "scenario": scenario["id"],
+                    "sides": users,
+                    "public": True,
+                },
                 headers={"Authorization": f"Bearer {self.token(creator)}"},
                 timeout=30,
             )

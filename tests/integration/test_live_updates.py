@@ -23,7 +23,10 @@ DEAD_REDIS = "redis://127.0.0.1:6399/0"  # nothing listens there
 
 def stream(api: ApiHelper, game_id: str, window: int = 3) -> SseReader:
     response = api.client.get(
-        f"/api/games/{game_id}/stream", query_string={"window": window}, buffered=False
+        f"/api/games/{game_id}/stream",
+        query_string={"window": window},
+        buffered=False,
+        headers=api.user("alice"),  # a player: the game is private
     )
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     return SseReader(response)
@@ -57,7 +60,7 @@ def test_stream_with_last_event_id_catches_up_at_once(api: ApiHelper) -> None:
     response = api.client.get(
         f"/api/games/{game['id']}/stream",
         query_string={"window": 1},
-        headers={"Last-Event-ID": str(game["version"])},
+        headers={"Last-Event-ID": str(game["version"]), **api.user("alice")},
         buffered=False,
     )
     reader = SseReader(response)

@@ -79,7 +79,7 @@ def test_requests_answer_503_fast_while_the_store_is_down_and_recover(
         lambda: api.client.post(
             "/api/users", json={"username": "carol", "password": "pw-pw-pw-pw"}
         ),
-        lambda: api.client.get(f"/api/games/{game['id']}/events"),
+        lambda: api.client.get(f"/api/games/{game['id']}/events", headers=api.user("alice")),
         lambda: api.command(game["id"], "alice", {"type": "end_phase"}, expected_version=1),
         lambda: api.client.get("/api/games"),
     ):
@@ -113,17 +113,20 @@ def test_a_long_outage_never_holds_a_request(outage: tuple[TcpProxy, Flask]) -> 
     proxy, app = outage
     api = ApiHelper(app.test_client())
     game = api.create_game("skirmish", "meeting", SIDES)
+    alice = api.user("alice")  # a player: the game is private
     proxy.stop()
     ends = time.monotonic() + 12
     slowest = 0.0
     while time.monotonic() < ends:
-        r, took = timed(lambda: api.client.get(f"/api/games/{game['id']}/events"))
+        r, took = timed(lambda: api.client.get(f"/api/games/{game['id']}/events", headers=alice))
         assert r.status_code == 503, r.get_json()
         slowest = max(slowest, took)
     assert slowest < FAST, f"slowest 503 took {slowest:.1f}s"
     proxy.start()
     deadline = time.monotonic() + 15
-    while (r := api.client.get(f"/api/games/{game['id']}/events")).status_code != 200:
+    while (
+        r := api.client.get(f"/api/games/{game['id']}/events", headers=alice)
+    ).status_code != 200:
         assert r.status_code == 503, r.get_json()
         assert time.monotonic() < deadline, "no recovery after the outage"
         time.sleep(0.2)

@@ -33,6 +33,10 @@ def every(template: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+#: the site arbiter test helpers read games as when they name no user (:meth:`ApiHelper.reader`)
+REFEREE = "referee"
+
+
 class ApiHelper:
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
@@ -55,14 +59,16 @@ class ApiHelper:
         sides: dict[str, str],
         options: dict[str, Any] | None = None,
         creator: str | None = None,
+        public: bool = False,
     ) -> dict[str, Any]:
+        """A game every named player has accepted; ``public``: readable by anyone (spectators,
+        visitors), else by its players only."""
         creator = creator or next(iter(sides.values()))
         for name in sides.values():
             self.user(name)
+        body = {"system": system, "scenario": scenario, "sides": sides, "options": options or {}}
         r = self.client.post(
-            "/api/games",
-            json={"system": system, "scenario": scenario, "sides": sides, "options": options or {}},
-            headers=self.user(creator),
+            "/api/games", json=dict(body, public=public), headers=self.user(creator)
         )
         assert r.status_code == 201, r.get_json()
         return self.accept_all(r.get_json(), creator)
@@ -76,8 +82,23 @@ class ApiHelper:
             assert r.status_code == 200, r.get_json()
         return self.game(game["id"], creator) if pending else game
 
+    def reader(self, username: str | None) -> dict[str, str]:
+        """The headers of ``username``, or (None) of ``referee``: a site arbiter who plays no side,
+        so reads any game of no club in the spectator view (a game is private: a visitor reads
+        nothing of it; docs/game-lifecycle.md)."""
+        if username is not None:
+            return self.user(username)
+        if REFEREE not in self.tokens:
+            headers = self.user(REFEREE)
+            svc = self.client.application.extensions["arbiter"]
+            referee = svc.users.by_name(REFEREE)
+            referee.grant("arbiter")
+            svc.store.commit(referee)
+            return headers
+        return self.user(REFEREE)
+
     def game(self, game_id: str, username: str | None = None, **params: Any) -> dict[str, Any]:
-        headers = self.user(username) if username else {}
+        headers = self.reader(username)
         r = self.client.get(f"/api/games/{game_id}", query_string=params, headers=headers)
         assert r.status_code == 200, r.get_json()
         return r.get_json()
@@ -124,7 +145,7 @@ class ApiHelper:
     def events(
         self, game_id: str, username: str | None = None, **params: Any
     ) -> list[dict[str, Any]]:
-        headers = self.user(username) if username else {}
+        headers = self.reader(username)
         r = self.client.get(f"/api/games/{game_id}/events", query_string=params, headers=headers)
         assert r.status_code == 200, r.get_json()
         return r.get_json()["events"]

@@ -187,8 +187,8 @@ class FogGame:
         game_id, dice_seed = identity(f"fog-{spec['system']}", seed)
         games.create = partial(type(games).create, games, seed=dice_seed, game_id=game_id)  # type: ignore[method-assign]
         try:
-            return self.api.create_game(
-                spec["system"], spec["scenario"], self.sides, spec["options"]
+            return self.api.create_game(  # public: spectators and visitors read it too
+                spec["system"], spec["scenario"], self.sides, spec["options"], public=True
             )
         finally:
             del games.create

@@ -10,8 +10,10 @@ BACKBONE = {"allied": "ike", "spanish": "paco"}
 
 def backbone_hiding_a_unit(api: ApiHelper) -> tuple[str, str]:
     """The game's id and a Spanish unit hidden from the Allied player (under the top of its stack
-    at Larache, 8,2)."""
-    game = api.create_game("backbone", "scenario-1", BACKBONE, {"limited_intelligence": True})
+    at Larache, 8,2), in a public game."""
+    game = api.create_game(  # public: what a spectator and a visitor read is checked too
+        "backbone", "scenario-1", BACKBONE, {"limited_intelligence": True}, public=True
+    )
     gid = game["id"]
     for user, command in (
         ("paco", {"type": "deploy", "fortifications": []}),

@@ -109,6 +109,16 @@ class Server:
         assert r.ok, r.text
         return r.json() if r.content else None
 
+    def read(self, path: str, user: str | None = None, **params: Any) -> Any:
+        """``GET path`` as ``user``, or (None) as ``referee``, a site arbiter who plays no side
+        and so reads any game of no club in the spectator view (a game is private: a visitor
+        reads nothing of it); the JSON body."""
+        if user is None and "referee" not in self.tokens:
+            self.grant("referee", "arbiter")
+        r = requests.get(self.url + path, headers=self.user(user or "referee"), params=params)
+        assert r.ok, r.text
+        return r.json()
+
     def create_game(self, sides: dict[str, str], **options: Any) -> dict[str, Any]:
         """A skirmish game created by the first side's player; every other named player accepts
         the invitation (a real HTTP call each), so it comes back active, at its current version."""
@@ -135,7 +145,7 @@ class Server:
             self.api("POST", f"/api/games/{game_id}/accept", name)
 
     def command(self, game_id: str, user: str, command: dict[str, Any]) -> dict[str, Any]:
-        version = requests.get(f"{self.url}/api/games/{game_id}").json()["version"]
+        version = self.read(f"/api/games/{game_id}", user)["version"]
         r = requests.post(
             f"{self.url}/api/games/{game_id}/commands",
             json={"expected_version": version, "command": command},

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
@@ -120,7 +119,7 @@ def test_the_queue_is_empty_for_players_and_the_home_page_lists_my_disputes(
 ) -> None:
     game = server.create_game({"red": "hred", "blue": "hblue"})
     server.command(game["id"], "hred", {"type": "move", "unit": "r2", "path": ["D3"]})
-    events = requests.get(f"{server.url}/api/games/{game['id']}/events").json()["events"]
+    events = server.read(f"/api/games/{game['id']}/events")["events"]
     seq = next(e["seq"] for e in events if e["type"] == "UnitMoved")
     server.api(
         "POST", f"/api/games/{game['id']}/disputes", "hblue", json={"seq": seq, "claim": "no road"}
@@ -148,7 +147,7 @@ def test_the_audit_page(
     browser: Any, server: Server, disputed: dict[str, Any], shots: Path
 ) -> None:
     gid = disputed["id"]
-    version = requests.get(f"{server.url}/api/games/{gid}").json()["version"]
+    version = server.read(f"/api/games/{gid}")["version"]
     page = signed_in(browser, server, "alice")
     page.goto(f"{server.url}/games/{gid}/audit")
     expect(page.locator("#audit-page[data-ready=true]")).to_have_count(1)

@@ -37,7 +37,7 @@ def _actions(server: Server, game_id: str, user: str) -> list[dict[str, Any]]:
 
 
 def _state(server: Server, game_id: str) -> dict[str, Any]:
-    return dict(requests.get(f"{server.url}/api/games/{game_id}").json())
+    return dict(server.read(f"/api/games/{game_id}"))
 
 
 def test_the_defender_chooses_loss_and_retreat_on_the_game_page(

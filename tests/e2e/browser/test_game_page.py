@@ -72,7 +72,7 @@ class Merida:
         self.at = {h["hex"]: (h["x"], h["y"]) for h in board["hexes"]}
 
     def game(self) -> dict[str, Any]:
-        return requests.get(f"{self.server.url}/api/games/{self.id}").json()
+        return self.server.read(f"/api/games/{self.id}")
 
     def actions(self, user: str) -> dict[str, Any]:
         r = requests.get(

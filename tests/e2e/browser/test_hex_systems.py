@@ -86,7 +86,7 @@ def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> No
     mola.get_by_role("button", name=f"Confirm: {move['label']} to {label}").click()
     expect(llano.locator(f'.stack[data-hex="{there}"]')).to_have_count(1)
     expect(llano.locator("#log")).to_contain_text(re.compile(rf"move from .* to .*{there}"))
-    game = requests.get(f"{server.url}/api/games/{gid}").json()
+    game = server.read(f"/api/games/{gid}")
     assert {c["hex"] for c in game["counters"] if c["id"] in move["fixed"]["units"]} == {there}
     expect(mola.locator("#message")).to_be_empty()
     mola.screenshot(path=shots / "bizkaya-moved.png", full_page=True)
@@ -154,7 +154,7 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
 
     # a unit moved by clicking: to a hex next to a Spanish unit, along the server's path
     adjacent = adjacency(server, "backbone", "scenario-1")
-    counters = requests.get(f"{server.url}/api/games/{gid}").json()["counters"]
+    counters = server.read(f"/api/games/{gid}")["counters"]
     enemy = {c["hex"] for c in counters if c["side"] == "spanish"}
     taken = {c["hex"] for c in counters}
 
@@ -182,7 +182,7 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
     monty.get_by_role("button", name=f"Confirm: {move['label']} to {there}").click()
     expect(varela.locator(f'#board .stack[data-hex="{there}"]')).to_have_count(1)
     expect(monty.locator("#message")).to_be_empty()
-    game = requests.get(f"{server.url}/api/games/{gid}").json()
+    game = server.read(f"/api/games/{gid}")
     assert next(c["hex"] for c in game["counters"] if c["id"] == unit) == there
     taken.add(there)
     for other in moves:  # the others through the API, each to its own hex next to the enemy
@@ -193,7 +193,7 @@ def test_backbone_in_the_browser(browser: Any, server: Server, shots: Path) -> N
             taken.add(hex_)
             # the page follows the game stream before the next order is given on it
             expect(monty.locator(f'#board .stack[data-hex="{hex_}"]')).to_have_count(1)
-    version = requests.get(f"{server.url}/api/games/{gid}").json()["version"]
+    version = server.read(f"/api/games/{gid}")["version"]
     expect(monty.locator("#slider")).to_have_attribute("max", str(version))
     monty.get_by_role("button", name="End the movement phase").click()
     expect(monty.locator("#turn")).to_contain_text("Allied combat phase")

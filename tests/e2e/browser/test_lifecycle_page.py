@@ -97,7 +97,7 @@ def test_accept_on_the_home_page_then_decline_a_draw_and_resign(
     expect(slot).to_have_attribute("data-status", "ended")
     expect(slot).to_contain_text("bob (blue) resigned: alice (red) wins")
     page.screenshot(path=shots / "lifecycle-game-ended-1366.png")
-    game = requests.get(f"{server.url}/api/games/{gid}").json()
+    game = server.read(f"/api/games/{gid}")
     assert game["result"]["reason"] == "resignation" and game["dice"]["seed"]
     # the archive lists it with its replay link; bob's profile shows the loss
     page.goto("/archive")
@@ -169,7 +169,7 @@ def test_open_a_game_and_join_it_from_a_phone(browser: Any, server: Server, shot
     expect(slot).to_have_attribute("data-status", "active")
     expect(slot.locator('.clock-side[data-side="red"]')).to_contain_text("running")
     game_id = phone.url.rsplit("/", 1)[1]
-    game = requests.get(f"{server.url}/api/games/{game_id}").json()
+    game = server.read(f"/api/games/{game_id}")
     assert game["sides"] == {"red": "dora", "blue": "carl"}
     phone.goto("/seeks")
     expect(phone.locator("#seeks")).to_contain_text("No open game right now.")

@@ -106,7 +106,7 @@ def test_move_attack_and_the_dice(browser: Any, server: Server, shots: Path) -> 
     expect(page.locator("#log")).to_contain_text(
         re.compile(r"2nd Foot attacks Blue Guard in C6 at 1-1: roll [1-6]")
     )
-    events = requests.get(f"{server.url}/api/games/{game['id']}/events").json()["events"]
+    events = server.read(f"/api/games/{game['id']}/events")["events"]
     roll = next(e for e in events if e["type"] == "DiceRolled")["payload"]["rolls"][0]
     expect(page.locator("#log .dice-details").first).to_contain_text(
         f"Die #0: {roll['value']} on a d6 (combat)"
@@ -141,7 +141,7 @@ def test_time_travel_shows_the_board_at_any_version(browser: Any, server: Server
     assert counter_hex(page, "r2") == "D4"
     page.locator("#slider").fill("1")
     page.locator("#slider").dispatch_event("change")
-    latest = requests.get(f"{server.url}/api/games/{game['id']}").json()["version"]
+    latest = server.read(f"/api/games/{game['id']}")["version"]
     expect(page.locator("#viewing")).to_contain_text(f"version 1 of {latest}")
     expect(page.locator('.stack[data-hex="D2"] .counter[data-unit="r2"]')).to_have_count(1)
     expect(page.locator(".mark")).to_have_count(0)  # no orders in the past
@@ -258,4 +258,4 @@ def test_one_player_holding_both_sides_plays_the_side_to_act(browser: Any, serve
     expect(end.first).to_be_enabled()
     end.first.click()
     expect(page.locator("#log")).to_contain_text("Order: end phase")
-    assert requests.get(f"{server.url}/api/games/{game['id']}").json()["version"] > game["version"]
+    assert server.read(f"/api/games/{game['id']}")["version"] > game["version"]

@@ -24,7 +24,7 @@ def test_the_rules_of_an_event(browser: Any, server: Server, shots: Path) -> Non
     open_game(page, server, game["id"])
     moved = page.locator("#log li", has_text="2nd Foot moves from D2 to Crossroads (D4)")
     seq = moved.get_attribute("data-seq")
-    expected = requests.get(f"{server.url}/api/games/{game['id']}/events/{seq}/rulings").json()
+    expected = server.read(f"/api/games/{game['id']}/events/{seq}/rulings")
     moved.get_by_role("button", name="rules").click()
     dialog = page.locator("#rules-dialog")
     expect(dialog).to_be_visible()
@@ -77,7 +77,7 @@ def test_dispute_an_event(browser: Any, server: Server) -> None:
     bob.get_by_label("What is wrong, in your words").fill("The road does not cross the river here.")
     bob.get_by_role("button", name="Open the dispute").click()
     expect(bob.locator("#log")).to_contain_text(f"blue disputed event #{seq}")
-    disputes = requests.get(f"{server.url}/api/games/{game['id']}/disputes").json()
+    disputes = server.read(f"/api/games/{game['id']}/disputes")
     assert [d["claim"] for d in disputes] == ["The road does not cross the river here."]
     bob.context.close()
 

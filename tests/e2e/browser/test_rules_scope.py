@@ -25,7 +25,7 @@ def merida_game(server: Server) -> tuple[dict[str, Any], str]:
     assert r.status_code == 201, r.text
     game = r.json()
     server.accept(game["id"], "mrep")  # the named opponent accepts the invitation
-    side = requests.get(f"{server.url}/api/games/{game['id']}").json()["active_sides"][0]
+    side = server.read(f"/api/games/{game['id']}")["active_sides"][0]
     listed = requests.get(
         f"{server.url}/api/games/{game['id']}/actions",
         params={"side": side},

@@ -45,7 +45,7 @@ def actions(server: Server, game_id: str, user: str) -> list[dict[str, Any]]:
 
 
 def counters(server: Server, game_id: str) -> dict[str, dict[str, Any]]:
-    game = requests.get(f"{server.url}/api/games/{game_id}").json()
+    game = server.read(f"/api/games/{game_id}")
     return {c["id"]: c for c in game["counters"]}
 
 
@@ -282,7 +282,7 @@ def test_a_shot_composed_by_clicking_the_target_with_the_preview(
     page.screenshot(path=shots / "table-shot-preview.png", full_page=True)
     page.get_by_role("button", name=f"Confirm: {shot['label']}").click()
     expect(page.locator("#log")).to_contain_text("fires its HMG")
-    events = requests.get(f"{server.url}/api/games/{gid}/events?limit=500").json()["events"]
+    events = server.read(f"/api/games/{gid}/events?limit=500")["events"]
     resolved = next(e for e in events if e["type"] == "ShotResolved")["payload"]["data"]
     assert resolved["targets"][0]["target"] == target["unit"]
     assert len(resolved["targets"][0]["dice"]) == target["dice"]

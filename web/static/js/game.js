@@ -677,7 +677,7 @@ async function main() {
   }
   st.shown = st.game;
   const [board, system] = await Promise.all([
-    api(`/api/systems/${st.game.system}/scenarios/${st.game.scenario}/board`),
+    api(`/api/games/${st.game.id}/board`),
     api(`/api/systems/${st.game.system}`),
   ]);
   st.system = system;
