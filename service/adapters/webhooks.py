@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import json
-import urllib.error
-import urllib.request
+import socket
+import ssl
 from typing import Any
+from urllib.parse import urlsplit
 
 USER_AGENT = "Arbiter-Webhook/1"
 
@@ -23,36 +25,61 @@ def body_of(text: str, **extra: Any) -> bytes:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:  # a redirect is an answer
-        return None
+class _Pinned(http.client.HTTPConnection):
+    """An HTTP connection to ``address`` (an IP the caller has checked) for the URL's host, which
+    still names the request (``Host``); None: the host name is looked up as usual."""
+
+    def __init__(self, host: str, port: int | None, address: str | None, **kwargs: Any) -> None:
+        super().__init__(host, port, **kwargs)
+        self._address = address
+
+    def connect(self) -> None:
+        target = (self._address or self.host, self.port)
+        self.sock = socket.create_connection(target, self.timeout)
+
+
+class _PinnedTls(http.client.HTTPSConnection):
+    """HTTPS to a checked ``address``; the certificate is verified for the URL's host (SNI)."""
+
+    def __init__(self, host: str, port: int | None, address: str | None, **kwargs: Any) -> None:
+        self._tls = ssl.create_default_context()
+        super().__init__(host, port, context=self._tls, **kwargs)
+        self._address = address
+
+    def connect(self) -> None:
+        raw = socket.create_connection((self._address or self.host, self.port), self.timeout)
+        self.sock = self._tls.wrap_socket(raw, server_hostname=self.host)
 
 
 class WebhookPoster:
-    """POSTs one signed body; redirects are not followed (a redirect could lead anywhere)."""
+    """POSTs one signed body; redirects are not followed (a redirect could lead anywhere), and
+    with ``address`` the connection goes to that address, not to a new look-up of the host (a
+    name that answers a public address to the check and loopback to the connection is DNS
+    rebinding)."""
 
     def __init__(self, timeout: float = 10) -> None:
         self.timeout = timeout
-        self._opener = urllib.request.build_opener(_NoRedirect)
 
-    def post(self, url: str, secret: str, body: bytes, key: str) -> tuple[bool, str]:
+    def post(
+        self, url: str, secret: str, body: bytes, key: str, *, address: str | None = None
+    ) -> tuple[bool, str]:
         """(delivered, what the receiver answered): 2xx is delivered; anything else is not."""
-        request = urllib.request.Request(
-            url,
-            data=body,
-            method="POST",
-            headers={
-                "Content-Type": "application/json",
-                "User-Agent": USER_AGENT,
-                "X-Arbiter-Signature": signature(secret, body),
-                "X-Arbiter-Delivery": key,
-            },
-        )
+        parts = urlsplit(url)
+        kind = _PinnedTls if parts.scheme == "https" else _Pinned
+        conn = kind(parts.hostname or "", parts.port, address, timeout=self.timeout)
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Arbiter-Signature": signature(secret, body),
+            "X-Arbiter-Delivery": key,
+        }
         try:
-            with self._opener.open(request, timeout=self.timeout) as response:
-                return 200 <= response.status < 300, f"HTTP {response.status}"
-        except urllib.error.HTTPError as exc:
-            return False, f"HTTP {exc.code}"
-        except (urllib.error.URLError, OSError) as exc:
-            reason = getattr(exc, "reason", exc)
-            return False, f"unreachable: {reason}"
+            conn.request("POST", path, body=body, headers=headers)
+            response = conn.getresponse()
+            response.read(65536)  # the answer's body is not used; a bounded read
+            return 200 <= response.status < 300, f"HTTP {response.status}"
+        except (OSError, http.client.HTTPException) as exc:
+            return False, f"unreachable: {exc}"
+        finally:
+            conn.close()

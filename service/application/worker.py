@@ -35,7 +35,7 @@ from service.application.notifications import (
 )
 from service.application.store import ArbiterStore, LogFollower
 from service.config import Config
-from service.domain.notifications import KIND_WORDS, Delivery, Webhook, public_host
+from service.domain.notifications import KIND_WORDS, Delivery, Webhook, public_addresses
 
 log = logging.getLogger(__name__)
 
@@ -180,8 +180,14 @@ class Dispatcher:
         if hook.removed:
             return False, "webhook removed"
         host = urlsplit(hook.url).hostname or ""
-        if not self.config.webhook_allow_private and not public_host(host):  # no rebinding
-            return False, "refused: the webhook's host is on a loopback or private network"
+        address = None
+        if not self.config.webhook_allow_private:  # checked now, and sent to what was checked
+            addresses = public_addresses(host)
+            if addresses is None:
+                return False, "unreachable: the webhook's host name does not resolve"
+            if not addresses:
+                return False, "refused: the webhook's host is on a loopback or private network"
+            address = addresses[0]
         body = body_of(
             delivery.text,
             kind=delivery.kind,
@@ -189,7 +195,7 @@ class Dispatcher:
             url=delivery.url,
             delivery=delivery.key,
         )
-        return self.poster.post(hook.url, hook.secret, body, delivery.key)
+        return self.poster.post(hook.url, hook.secret, body, delivery.key, address=address)
 
 
 class NotificationWorker:

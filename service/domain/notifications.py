@@ -96,15 +96,51 @@ def validate_webhook_url(url: str, *, allow_private: bool) -> str:
 
 def public_host(host: str) -> bool | None:
     """Whether every address ``host`` resolves to is public; None when it does not resolve."""
+    addresses = public_addresses(host)
+    return None if addresses is None else bool(addresses)
+
+
+def public_addresses(host: str) -> list[str] | None:
+    """The addresses ``host`` resolves to when every one is public ([] when any is not; None when
+    it does not resolve): a webhook is then sent to one of these, never to a second look-up."""
     try:
         infos = socket.getaddrinfo(host, None)
     except (OSError, UnicodeError):
         return None
+    if not infos:
+        return None
+    found: list[str] = []
     for info in infos:
         address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if not address.is_global or address.is_multicast:
-            return False
-    return bool(infos) or None
+        if not _public(address):
+            return []
+        if str(address) not in found:
+            found.append(str(address))
+    return found
+
+
+#: NAT64 prefixes, whose last 32 bits are an IPv4 address (RFC 6052, RFC 8215)
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+
+
+def _public(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Global and not multicast, and so is every IPv4 address an IPv6 form carries (mapped,
+    IPv4-compatible, 6to4, Teredo, NAT64): Python calls ``[::127.0.0.1]`` or ``[2002:7f00:1::]``
+    global, though they lead to loopback."""
+    if not address.is_global or address.is_multicast:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        return all(v4.is_global and not v4.is_multicast for v4 in _carried_ipv4(address))
+    return True
+
+
+def _carried_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    low = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    carried = [a for a in (address.ipv4_mapped, address.sixtofour) if a is not None]
+    carried += list(address.teredo or ())
+    if int(address) >> 32 == 0 or any(address in net for net in _NAT64):
+        carried.append(low)  # IPv4-compatible (::/96) or NAT64
+    return carried
 
 
 def default_preferences() -> dict[str, dict[str, bool]]:

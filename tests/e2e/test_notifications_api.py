@@ -449,8 +449,8 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
     napi.create_game("skirmish", "meeting", {"red": "bob", "blue": "alice"}, creator="alice")
 
     class Dies(WebhookPoster):
-        def post(self, url: str, secret: str, body: bytes, key: str) -> tuple[bool, str]:
-            super().post(url, secret, body, key)  # delivered ...
+        def post(self, url: str, secret: str, body: bytes, key: str, **kw: Any) -> tuple[bool, str]:
+            super().post(url, secret, body, key, **kw)  # delivered ...
             raise KeyboardInterrupt  # ... and the worker dies before recording it
 
     worker = build_worker(svc, process=svc.notifications.process)
