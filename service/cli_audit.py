@@ -89,6 +89,21 @@ def audit_repair(ctx: click.Context, game: str, reason: str) -> None:
         sys.exit(1)
 
 
+@audit.command("reconcile")
+@click.argument("game")
+@click.option("--reason", required=True, help="What happened: the restore, and who checked it.")
+@click.pass_context
+@domain_errors
+def audit_reconcile(ctx: click.Context, game: str, reason: str) -> None:
+    """After a restore or a rollback: record in GAME's log (a signed HeadReconciled event) that its
+    log ends below its anchored head, which head was lost and why, and anchor the head again so
+    play goes on.  Until then every command on the game is refused.  Prints the audit after."""
+    report = _services(ctx).audit.reconcile(game, reason=reason, by="operator")
+    _json(report)
+    if not report["ok"]:
+        sys.exit(1)
+
+
 def verify_file(path: Path, secret: str | None) -> dict[str, Any]:
     """Verify an export offline: its chain, sealed forms, derived fields (texts re-worded with the
     installed rules), its anchored head line (a file cut below it fails) and, with the secret, the

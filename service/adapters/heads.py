@@ -4,7 +4,9 @@ The hash chain shows any change inside a log but not a cut tail: delete the last
 left still chains.  So every commit also records the game's head (version, hash and an HMAC under
 the server key, ``service.domain.chain.head_mac``) here -- in a SQLite file in the keys folder
 (``ARBITER_HEADS``, default ``$ARBITER_KEYS/heads.sqlite``), not in the event store -- and
-``arbiter audit verify`` reports a log that ends below its head.  A head only moves forward.
+``arbiter audit verify`` reports a log that ends below its head.  A head only moves forward: a
+commit below it is refused (``ArbiterStore.commit``) until an operator reconciles the game
+(``arbiter audit reconcile``, a signed ``HeadReconciled`` event), which resets it.
 ``arbiter audit heads`` prints every signed head, for an operator to publish or archive."""
 
 from __future__ import annotations
@@ -61,6 +63,19 @@ class SqliteHeads:
         at = datetime.now(UTC).isoformat()
         with self._lock:
             self._conn.execute(_UPSERT, (game, version, digest, at, mac))
+
+    def reset(self, game: str, version: int, digest: str) -> None:
+        """Anchor ``game``'s head at ``version`` even below the head it had: only after a
+        ``HeadReconciled`` event, the operator's record of a log restored below its head."""
+        mac = head_mac(self._key, game, version, digest)
+        at = datetime.now(UTC).isoformat()
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO heads (game, version, hash, at, mac) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (game) DO UPDATE SET version = excluded.version, "
+                "hash = excluded.hash, at = excluded.at, mac = excluded.mac",
+                (game, version, digest, at, mac),
+            )
 
     def get(self, game: str) -> dict[str, Any] | None:
         with self._lock:

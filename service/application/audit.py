@@ -98,6 +98,22 @@ class AuditService:
         self.store.commit(game, decided_at=game.version - len(game.pending_events))
         return self.verify(gid)
 
+    def reconcile(self, game_id: UUID | str, *, reason: str, by: str) -> dict[str, Any]:
+        """Record that the game's log was restored or rolled back below its anchored head (a
+        signed ``Game.HeadReconciled`` naming the lost head) and anchor the head on the log as it
+        is, so play may go on; refused when the log reaches its head.  Returns the audit after."""
+        gid = GameService._uuid(game_id)
+        head = self.heads.get(str(gid)) if self.heads is not None else None
+        game = self.games.get(gid)
+        if head is None or int(head["version"]) <= game.version:
+            raise Conflict(
+                "the log reaches its anchored head: nothing to reconcile",
+                {"game": ["its log is not behind its head"]},
+            )
+        game.reconcile_head(reason=reason, by=by, lost_head=head, ports=self.store.ports)
+        self.store.commit(game, decided_at=game.version - len(game.pending_events))
+        return self.verify(gid)
+
     def game_ids(self) -> Iterator[UUID]:
         """Every game of the store, in the order they were created: the log's ``Game.Created``
         notifications, read a page at a time (an operator's whole-store check reads every event

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from copy import deepcopy
 from typing import Any
@@ -28,7 +28,7 @@ from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.config import Config
 from service.domain.campaigns import Campaign
-from service.domain.errors import DomainError, StaleVersion
+from service.domain.errors import DomainError, LogBehindHead, StaleVersion
 from service.domain.game import Game, Projector, chain_break, projector
 from service.domain.systems import GamePorts
 
@@ -199,7 +199,11 @@ class ArbiterStore(Application):
         for aggregate, first in news:
             if isinstance(aggregate, Game):
                 self._keep(aggregate)
-                if self.heads is not None:
+                if self.heads is None:
+                    pass
+                elif any(isinstance(e, Game.HeadReconciled) for e in pending):
+                    self.heads.reset(str(aggregate.id), aggregate.version, aggregate.last_hash)
+                else:
                     self.heads.anchor(str(aggregate.id), aggregate.version, aggregate.last_hash)
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
@@ -225,6 +229,22 @@ class ArbiterStore(Application):
         if broken is not None:
             return broken
         head = (self.heads.get(str(aggregate.id)) if self.heads is not None else None) or {}
+        if head and int(head["version"]) >= first and not _reconciles(pending[0], head):
+            if not self.recorder.select_events(aggregate.id, gt=first - 1, limit=1):
+                log.error(
+                    "game %s: the log ends at %s but its anchored head is %s (restored or rolled "
+                    "back?): refused until `arbiter audit reconcile`",
+                    aggregate.id,
+                    first - 1,
+                    head["version"],
+                )
+                raise LogBehindHead(
+                    f"this game's log ends at {first - 1} but its anchored head is "
+                    f"{head['version']}: the store was restored or rolled back, and nothing is "
+                    "written to the game until an operator reconciles it",
+                    {"game": ["its log is behind its anchored head"]},
+                )
+            return f"the anchored head is already at {head['version']}"
         if head.get("version") == first - 1 and head.get("hash") != pending[0].prev_hash:
             return f"event {first} does not chain from the anchored head {first - 1}"
         return None
@@ -307,6 +327,14 @@ class ArbiterStore(Application):
                 taken.add(aggregate.id)
                 self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
         return None
+
+
+def _reconciles(event: Any, head: Mapping[str, Any]) -> bool:
+    """Whether ``event`` is the operator's reconciliation of exactly this anchored ``head``."""
+    if not isinstance(event, Game.HeadReconciled):
+        return False
+    lost = event.lost_head
+    return bool(lost.get("version") == head["version"] and lost.get("hash") == head["hash"])
 
 
 def open_store(

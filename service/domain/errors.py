@@ -36,6 +36,13 @@ class Conflict(DomainError):
     code = "conflict"
 
 
+class LogBehindHead(Conflict):
+    """A game's stored log ends below its anchored head: the store was restored or rolled back.
+    Nothing is written to the game until an operator reconciles it (``arbiter audit reconcile``)."""
+
+    code = "log_behind_head"
+
+
 class Invalid(DomainError):
     """Malformed input (400)."""
 

@@ -261,6 +261,17 @@ class Game(Aggregate):
         by: str
         repairs: list[dict[str, Any]]
 
+    class HeadReconciled(Event):
+        """The operator's signed record that this game's log was restored or rolled back below
+        its anchored head (``lost_head``: the head as it was anchored, signed): play goes on from
+        the log as it is, and the head is anchored here again.  The lost events are not
+        recovered; this says that they existed and why they are gone."""
+
+        bookkeeping = True
+        reason: str
+        by: str
+        lost_head: dict[str, Any]
+
     class DisputeOpened(Event):
         bookkeeping = True
         dispute: str
@@ -695,6 +706,20 @@ class Game(Aggregate):
         if not repairs:
             raise Unprocessable("nothing to repair", {"repairs": ["the log has no breaks"]})
         self._record(ports, self.ChainRepaired, reason=reason.strip(), by=by, repairs=repairs)
+
+    def reconcile_head(
+        self, *, reason: str, by: str, lost_head: Mapping[str, Any], ports: GamePorts
+    ) -> None:
+        """Record the operator's reconciliation of a log restored below its head
+        (:class:`HeadReconciled`)."""
+        if not reason.strip() or len(reason) > 2000:
+            raise Unprocessable(
+                "say why the log is behind its head (1 to 2000 characters)",
+                {"reason": ["1 to 2000 characters"]},
+            )
+        self._record(
+            ports, self.HeadReconciled, reason=reason.strip(), by=by, lost_head=dict(lost_head)
+        )
 
     # -- invitations ---------------------------------------------------------------------------------
     def invite(self, *, by: str, ports: GamePorts) -> list[str]:
