@@ -24,6 +24,7 @@ from service.api import webhooks as webhooks_api
 from service.api.auth import CookieSessions, install_game_access
 from service.api.errors import ArbiterApi, register_error_handlers
 from service.api.gate import install as install_gate
+from service.api.headers import install as install_headers
 from service.api.health import health
 from service.bootstrap import build_services
 from service.config import Config
@@ -70,6 +71,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     register_error_handlers(app)
     install_gate(app)  # strict JSON before any route runs (service/api/gate.py)
     install_game_access(app)  # who may read a game, for every game route
+    install_headers(app, config)  # CSP, no framing, nosniff; cookies and the proxy's scheme
 
     from web import create_blueprint as web_blueprint
 

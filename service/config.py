@@ -51,6 +51,10 @@ class Config:
     delivery_attempts: int = 6
     #: run the notification worker inside the web process (``arbiter serve`` sets it)
     embedded_worker: bool = False
+    #: the session cookie only over HTTPS (behind a TLS reverse proxy: docs/deployment.md)
+    secure_cookies: bool = False
+    #: reverse proxies in front whose X-Forwarded-For/-Proto/-Host are trusted (0: none)
+    proxy_hops: int = 0
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Config:
@@ -89,6 +93,8 @@ class Config:
                 delivery_backoff=float(env.get("ARBITER_DELIVERY_BACKOFF", "5")),
                 delivery_attempts=int(env.get("ARBITER_DELIVERY_ATTEMPTS", "6")),
                 embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
+                secure_cookies=_flag(env.get("ARBITER_SECURE_COOKIES", "")),
+                proxy_hops=int(env.get("ARBITER_PROXY_HOPS", "0")),
             )
         except ValueError as exc:
             raise ConfigError(f"bad configuration: {exc}") from exc
@@ -107,6 +113,8 @@ class Config:
             raise ConfigError("ARBITER_TOKEN_DAYS must be more than 0 and at most 3650 (days)")
         if not 0 <= self.auth_cache_seconds <= 60:
             raise ConfigError("ARBITER_AUTH_CACHE_SECONDS must be from 0 (off) to 60 (seconds)")
+        if not 0 <= self.proxy_hops <= 5:
+            raise ConfigError("ARBITER_PROXY_HOPS must be from 0 (no proxy) to 5")
         if self.streams_per_client < 1 or self.streams_max < 1:
             raise ConfigError(
                 "ARBITER_STREAMS_PER_CLIENT and ARBITER_STREAMS_MAX must be 1 or more"

@@ -4,22 +4,7 @@ import { api, explain } from "./api.js";
 import { clear, h } from "./dom.js";
 import { when } from "./forms.js";
 import { systemTitles, titled } from "./titles.js";
-
-export function resultText(game) {
-  const r = game.result || {};
-  const who = (side) => (side ? `${game.sides[side] || side} (${side})` : "");
-  switch (r.reason) {
-    case "resignation":
-      return `${who(r.loser)} resigned: ${who(r.winner)} wins`;
-    case "agreement":
-      return "Drawn by agreement";
-    case "timeout":
-      return `${who(r.loser)} ran out of time: ${who(r.winner)} wins`;
-    default:
-      if (r.winner) return `${who(r.winner)} wins${r.level ? ` (${r.level})` : ""}`;
-      return r.outcome === "draw" ? `Draw${r.level && r.level !== "draw" ? ` (${r.level})` : ""}` : "Ended";
-  }
-}
+import { resultText } from "./results.js";
 
 function players(game) {
   return Object.entries(game.sides).flatMap(([side, name], i) => [i ? ", " : "", `${side}: `, h("a", { href: `/users/${encodeURIComponent(name)}` }, name)]);

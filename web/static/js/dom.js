@@ -21,6 +21,8 @@ function setAttrs(el, attrs) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
+    // through the CSSOM: the Content-Security-Policy refuses style attributes (style-src 'self')
+    else if (key === "style") el.style.cssText = String(value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
 }

@@ -6,7 +6,7 @@ import { clear, h } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
-import { clockFrom } from "./seeks.js";
+import { clockFrom } from "./clocks.js";
 import { systemList, systemTitles, titled } from "./titles.js";
 
 // Where to go after signing in: the `next` parameter only when it is a path on this site ("/games/…");

@@ -2,7 +2,7 @@
 // …/decline) and the newest open games (GET /api/seeks, joined with POST /api/seeks/<id>/join).
 import { api, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
-import { clockText } from "./seeks.js";
+import { clockText } from "./clocks.js";
 import { systemTitles, titled } from "./titles.js";
 
 export async function invitationsCard(me) {

@@ -1,7 +1,7 @@
 // A player's profile (GET /api/users/<name>/profile): record, games, clubs, and per ladder the
 // rating, rank and the rating-history chart.
 import { api, explain } from "./api.js";
-import { resultText } from "./archive.js";
+import { resultText } from "./results.js";
 import { ratingChart } from "./chart.js";
 import { clear, h, humanize } from "./dom.js";
 import { when } from "./forms.js";

@@ -5,16 +5,7 @@ import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel, optionWords } from "./options.js";
 import { systemList, systemTitles, titled } from "./titles.js";
-
-export function clockText(clock) {
-  if (!clock) return "no clock";
-  return clock.kind === "per-turn" ? `${clock.days} days per side per game turn` : `${clock.days} days per move`;
-}
-
-export function clockFrom(data) {
-  if (!data.clock_kind) return null;
-  return { kind: data.clock_kind, days: Number(data.clock_days), vacation_days: Number(data.vacation_days || 0) };
-}
+import { clockFrom, clockText } from "./clocks.js";
 
 function seekRow(seek, me, reload, titles) {
   const mine = me && seek.by === me.username;
