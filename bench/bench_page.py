@@ -66,7 +66,8 @@ class Site:
         command = {"type": template["type"], **template["fixed"]}
         for name, choice in template["choose"].items():
             command[name] = picks.get(name, choice.get("one_of", [None])[0])
-        version = requests.get(f"{self.base}/api/games/{game}").json()["version"]
+        url = f"{self.base}/api/games/{game}"  # a player reads the (private) game
+        version = requests.get(url, headers=self.user(user)).json()["version"]
         r = requests.post(
             f"{self.base}/api/games/{game}/commands",
             json={"expected_version": version, "command": command},
@@ -130,7 +131,9 @@ def main() -> None:
             f"{kb(plain)} JSON, {kb(wire)} on the wire (gzip); target under 100 KB"
         )
         backbone = site.game("backbone", {"allied": "monty", "spanish": "varela"})
-        side = requests.get(f"{base}/api/games/{backbone}").json()["active_sides"][0]
+        side = requests.get(f"{base}/api/games/{backbone}", headers=site.user("monty")).json()[
+            "active_sides"
+        ][0]
         user = "monty" if side == "allied" else "varela"
         plain, wire, acts = site.actions(backbone, user)
         print(

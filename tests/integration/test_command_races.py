@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.races import base_env, one_run
-from tests.support.services import PG, postgres_database, redis_url
+from tests.support.races import base_env, on_postgres, one_run
+from tests.support.services import postgres_database
 
 SECONDS = 5
 
@@ -35,13 +35,5 @@ def test_racing_commands_on_arbiter_serve_with_sqlite(tmp_path: Path) -> None:
 @pytest.mark.postgres
 def test_racing_commands_on_four_postgres_workers_with_redis(tmp_path: Path) -> None:
     with postgres_database() as dbname:
-        env = base_env(tmp_path / "var")
-        env.update(
-            ARBITER_STORE="postgres",
-            POSTGRES_DBNAME=dbname,
-            POSTGRES_HOST=PG["host"],
-            POSTGRES_PORT=str(PG["port"]),
-            POSTGRES_USER=PG["user"],
-            REDIS_URL=redis_url(),
-        )
+        env = on_postgres(base_env(tmp_path / "var"), dbname)
         check(one_run(env, workers=4, seconds=SECONDS))

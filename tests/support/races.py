@@ -197,6 +197,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def on_postgres(env: dict[str, str], dbname: str) -> dict[str, str]:
+    """``env`` for the README's PostgreSQL recipe on database ``dbname``, with Redis."""
+    from tests.support.services import PG, redis_url
+
+    return dict(
+        env,
+        ARBITER_STORE="postgres",
+        POSTGRES_DBNAME=dbname,
+        POSTGRES_HOST=PG["host"],
+        POSTGRES_PORT=str(PG["port"]),
+        POSTGRES_USER=PG["user"],
+        REDIS_URL=redis_url(),
+    )
+
+
 def base_env(var: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
@@ -271,18 +286,10 @@ def main() -> None:  # pragma: no cover - the by-hand runner
         with tempfile.TemporaryDirectory() as tmp:
             env = base_env(Path(tmp) / "var")
             if args.postgres:
-                from tests.support.services import PG, postgres_database, redis_url
+                from tests.support.services import postgres_database
 
                 with postgres_database() as dbname:
-                    env.update(
-                        ARBITER_STORE="postgres",
-                        POSTGRES_DBNAME=dbname,
-                        POSTGRES_HOST=PG["host"],
-                        POSTGRES_PORT=str(PG["port"]),
-                        POSTGRES_USER=PG["user"],
-                        REDIS_URL=redis_url(),
-                    )
-                    outcome = one_run(env, workers=4, seconds=args.seconds)
+                    outcome = one_run(on_postgres(env, dbname), workers=4, seconds=args.seconds)
             else:
                 outcome = one_run(env, workers=0, seconds=args.seconds)
         good = (
