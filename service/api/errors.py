@@ -21,6 +21,7 @@ from service.domain.errors import (
     Invalid,
     NotFound,
     StaleVersion,
+    TooManyAttempts,
     Unauthenticated,
     Unprocessable,
 )
@@ -35,6 +36,7 @@ STATUS: dict[type[DomainError], int] = {
     StaleVersion: 409,
     Conflict: 409,
     Unprocessable: 422,
+    TooManyAttempts: 429,
 }
 
 HTTP_CODES = {
@@ -153,7 +155,8 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(DomainError)
     def domain_error(exc: DomainError):  # type: ignore[no-untyped-def]
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
-        return jsonify(error_body(exc.code, exc.message, exc.details)), status
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyAttempts) else {}
+        return jsonify(error_body(exc.code, exc.message, exc.details)), status, headers
 
     @app.errorhandler(StoreUnavailable)
     @app.errorhandler(OperationalError)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import session
+from flask import request, session
 from flask.views import MethodView
 from marshmallow import Schema, fields
 
@@ -61,7 +61,9 @@ class Tokens(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Exchange a username and password for a bearer token (it expires after
         ``ARBITER_TOKEN_DAYS`` days)."""
-        signed = services().users.sign_in(body["username"], body["password"], body["label"])
+        signed = services().users.sign_in(
+            body["username"], body["password"], body["label"], request.remote_addr or ""
+        )
         return {
             "token": signed.token,
             "id": signed.record.id.hex,
@@ -96,7 +98,9 @@ class Session(MethodView):
     @blp.response(201, schemas.SessionOut)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Sign in for the web app: sets a signed session cookie."""
-        signed = services().users.sign_in(body["username"], body["password"], "web")
+        signed = services().users.sign_in(
+            body["username"], body["password"], "web", request.remote_addr or ""
+        )
         csrf = start_session(signed.token)
         return {"user": user_json(signed.user), "csrf": csrf}
 

@@ -199,16 +199,21 @@ class ArbiterStore(Application):
         for aggregate, first in news:
             if isinstance(aggregate, Game):
                 self._keep(aggregate)
-                if self.heads is None:
-                    pass
-                elif any(isinstance(e, Game.HeadReconciled) for e in pending):
-                    self.heads.reset(str(aggregate.id), aggregate.version, aggregate.last_hash)
-                else:
-                    self.heads.anchor(str(aggregate.id), aggregate.version, aggregate.last_hash)
+                self._anchor(aggregate, pending)
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
         return pending
+
+    def _anchor(self, game: Game, pending: list[Any]) -> None:
+        """Anchor the game's head after a commit: forward only, except where the commit holds the
+        operator's reconciliation of a log restored below its head (it resets the head)."""
+        if self.heads is None:
+            return
+        if any(isinstance(e, Game.HeadReconciled) for e in pending):
+            self.heads.reset(str(game.id), game.version, game.last_hash)
+        else:
+            self.heads.anchor(str(game.id), game.version, game.last_hash)
 
     def _not_continuing(self, aggregate: Any, decided_at: int | None) -> str | None:
         """Why ``aggregate``'s pending events do not continue the version (and, for a game, the

@@ -18,8 +18,22 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.utils import get_topic
 
 from service.application.store import ArbiterStore, LogFollower
-from service.domain.errors import Conflict, NotFound, StaleVersion, Unauthenticated
-from service.domain.users import ApiToken, User, check_password, parse_token, user_id
+from service.application.throttle import SignInThrottle
+from service.domain.errors import (
+    Conflict,
+    NotFound,
+    StaleVersion,
+    TooManyAttempts,
+    Unauthenticated,
+)
+from service.domain.users import (
+    ApiToken,
+    User,
+    check_password,
+    dummy_check,
+    parse_token,
+    user_id,
+)
 
 DEFAULT_TOKEN_LIFETIME = timedelta(days=30)
 REVOKE_ATTEMPTS = 20
@@ -93,8 +107,11 @@ class UserService:
         token_lifetime: timedelta = DEFAULT_TOKEN_LIFETIME,
         clock: Clock = utc_now,
         auth_cache_seconds: float = 0.0,
+        throttle: SignInThrottle | None = None,
     ) -> None:
         self.store = store
+        #: wrong passwords per account and per address (``service.application.throttle``)
+        self.throttle = throttle or SignInThrottle()
         #: token id -> (monotonic deadline, token record, user): a bearer token checked less than
         #: ``auth_cache_seconds`` ago is checked again (secret, expiry) without reading the store.
         #: A revocation drops the entry at once in this process; other processes see it when their
@@ -149,14 +166,26 @@ class UserService:
         return fresh
 
     # -- tokens ------------------------------------------------------------------------------------
-    def sign_in(self, username: str, password: str, label: str = "api") -> SignedIn:
-        """Check the password and issue a new bearer token (a new record: never a conflict)."""
+    def sign_in(
+        self, username: str, password: str, label: str = "api", address: str = ""
+    ) -> SignedIn:
+        """Check the password and issue a new bearer token (a new record: never a conflict).
+        Too many wrong passwords for ``username`` or from ``address`` and every try waits
+        (:class:`~service.domain.errors.TooManyAttempts`); an unknown name costs the same work as
+        a wrong password."""
+        wait = self.throttle.wait(username, address)
+        if wait > 0:
+            raise TooManyAttempts("too many wrong passwords: wait and try again", wait)
         try:
             user = self.by_name(username)
         except NotFound:
+            dummy_check(password)
+            self.throttle.failed(username, address)
             raise Unauthenticated("wrong username or password") from None
         if not check_password(password, user.password_hash):
+            self.throttle.failed(username, address)
             raise Unauthenticated("wrong username or password")
+        self.throttle.succeeded(username)
         record, token = ApiToken.issue(
             user.id, label, now=self.clock(), lifetime=self.token_lifetime
         )

@@ -53,3 +53,13 @@ class Unprocessable(DomainError):
     """Well-formed input that the rules or the state refuse (422)."""
 
     code = "unprocessable"
+
+
+class TooManyAttempts(DomainError):
+    """Too many wrong passwords for an account or from an address (429, ``Retry-After``)."""
+
+    code = "too_many_attempts"
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message, {"password": ["too many wrong passwords: wait and try again"]})
+        self.retry_after = max(1, int(retry_after + 0.999))

@@ -11,6 +11,7 @@ import hmac
 import re
 import secrets
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
@@ -41,9 +42,34 @@ def validate_username(username: str) -> None:
         )
 
 
-def validate_password(password: str) -> None:
-    if len(password or "") < 8:
+#: the commonest passwords, refused (``common_passwords.txt``: one a line, lower case)
+COMMON_PASSWORDS = frozenset(
+    line.strip().lower()
+    for line in (Path(__file__).parent / "common_passwords.txt").read_text("utf-8").splitlines()
+    if line.strip() and not line.startswith("#")
+)
+
+
+def validate_password(password: str, username: str | None = None) -> None:
+    """At least 8 characters, at most 1024; not one of the commonest passwords, not the user's
+    own name, not one character repeated."""
+    password = password or ""
+    if len(password) < 8:
         raise Invalid("password too short", {"password": ["at least 8 characters"]})
+    if len(password) > 1024:
+        raise Invalid("password too long", {"password": ["at most 1024 characters"]})
+    lowered = password.lower()
+    if lowered in COMMON_PASSWORDS or len(set(lowered)) == 1:
+        raise Invalid(
+            "password too common", {"password": ["one of the commonest passwords: choose another"]}
+        )
+    if username is not None and lowered == username.lower():
+        raise Invalid("password is the user name", {"password": ["not your user name"]})
+
+
+def dummy_check(password: str) -> None:
+    """The work of a password check, for a name that does not exist (answers take as long)."""
+    check_password(password, _DUMMY_HASH)
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
@@ -59,6 +85,9 @@ def check_password(password: str, stored: str) -> bool:
         return False
     candidate = hash_password(password, bytes.fromhex(salt_hex)).split("$")[2]
     return hmac.compare_digest(candidate, digest_hex)
+
+
+_DUMMY_HASH = "scrypt$" + "00" * 16 + "$" + "00" * 32
 
 
 def token_digest(secret: str) -> str:
@@ -137,7 +166,7 @@ class User(Aggregate):
     @classmethod
     def register(cls, username: str, password: str) -> User:
         validate_username(username)
-        validate_password(password)
+        validate_password(password, username)
         return cls._create(
             cls.Registered,
             id=user_id(username),

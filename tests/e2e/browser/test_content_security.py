@@ -19,9 +19,11 @@ def watch(page: Any) -> list[str]:
     problems: list[str] = []
     page.on(
         "console",
-        lambda m: problems.append(f"{page.url}: {m.text}")
-        if m.type == "error" or "Content Security Policy" in m.text
-        else None,
+        lambda m: (
+            problems.append(f"{page.url}: {m.text}")
+            if m.type == "error" or "Content Security Policy" in m.text
+            else None
+        ),
     )
     page.on("pageerror", lambda e: problems.append(f"{page.url}: {e}"))
     return problems
