@@ -36,6 +36,7 @@ function pathWords(path) {
 
 function verifyView(report) {
   const problems = report.problems || [];
+  const explained = report.explained || [];
   return [
     h(
       "p",
@@ -54,6 +55,13 @@ function verifyView(report) {
     ),
     problems.length
       ? h("ul", { class: "problems", "aria-label": "Problems" }, problems.map((p) => h("li", {}, `#${p.seq}: ${p.reason}`)))
+      : null,
+    // breaks the server itself made, explained by the operator's signed repair (docs/audit-and-disputes.md)
+    explained.length
+      ? [
+          h("p", { id: "verify-explained" }, `${explained.length} break${explained.length === 1 ? "" : "s"} in the log ${explained.length === 1 ? "is" : "are"} the server's own, explained by the operator's repair:`),
+          h("ul", { class: "problems", "aria-label": "Explained breaks" }, explained.map((p) => h("li", {}, `#${p.seq}: ${p.reason} (explained at #${p.repaired_by})`))),
+        ]
       : null,
   ];
 }
