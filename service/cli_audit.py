@@ -83,10 +83,7 @@ def audit_repair(ctx: click.Context, game: str, reason: str) -> None:
     event stored at another version than it was hashed for, before the lost-update fix), so the
     audit reads them as explained.  Nothing is rewritten; refused when the log verifies or has a
     problem a repair may not explain.  Prints the audit after the repair."""
-    report = _services(ctx).audit.repair(game, reason=reason, by="operator")
-    _json(report)
-    if not report["ok"]:
-        sys.exit(1)
+    _report(_services(ctx).audit.repair(game, reason=reason, by="operator"))
 
 
 @audit.command("reconcile")
@@ -98,7 +95,11 @@ def audit_reconcile(ctx: click.Context, game: str, reason: str) -> None:
     """After a restore or a rollback: record in GAME's log (a signed HeadReconciled event) that its
     log ends below its anchored head, which head was lost and why, and anchor the head again so
     play goes on.  Until then every command on the game is refused.  Prints the audit after."""
-    report = _services(ctx).audit.reconcile(game, reason=reason, by="operator")
+    _report(_services(ctx).audit.reconcile(game, reason=reason, by="operator"))
+
+
+def _report(report: dict[str, Any]) -> None:
+    """Print an audit; exit 1 when the log does not verify."""
     _json(report)
     if not report["ok"]:
         sys.exit(1)

@@ -29,9 +29,14 @@ class GameAccess:
         self.clubs = clubs
 
     def may_read(
-        self, sides: Mapping[str, str], labels: Mapping[str, Any], user: User | None
+        self,
+        sides: Mapping[str, str],
+        labels: Mapping[str, Any],
+        user: User | None,
+        clubs: dict[str, Any] | None = None,
     ) -> bool:
-        """Whether ``user`` (None: a visitor) may read a game bound to ``sides`` with ``labels``."""
+        """Whether ``user`` (None: a visitor) may read a game bound to ``sides`` with ``labels``
+        (``clubs``: members already read, kept across the rows of one list)."""
         if labels.get("public"):
             return True
         if user is None:
@@ -41,11 +46,20 @@ class GameAccess:
             return True
         club = labels.get("club")
         if club:
-            try:
-                return uid in self.clubs.get(str(club)).members
-            except NotFound:
-                return False
+            return uid in self._members(str(club), clubs)
         return "arbiter" in getattr(user, "roles", [])
+
+    def _members(self, club: str, seen: dict[str, Any] | None) -> Any:
+        """The club's members (none for an unknown club), read once per list (``seen``)."""
+        if seen is not None and club in seen:
+            return seen[club]
+        try:
+            members = self.clubs.get(club).members
+        except NotFound:
+            members = {}
+        if seen is not None:
+            seen[club] = members
+        return members
 
     def require(self, game_id: UUID | str, user: User | None) -> None:
         """Nothing when ``user`` may read the game; else the same 404 as an unknown game."""
@@ -57,10 +71,11 @@ class GameAccess:
         self, rows: Iterable[dict[str, Any]], user: User | None
     ) -> list[dict[str, Any]]:
         """The rows of the game index (``sides``, ``club``, ``public``) ``user`` may read."""
+        clubs: dict[str, Any] = {}  # each club's members read once, not once per game
         return [
             row
             for row in rows
             if self.may_read(
-                row["sides"], {"club": row.get("club"), "public": row.get("public")}, user
+                row["sides"], {"club": row.get("club"), "public": row.get("public")}, user, clubs
             )
         ]

@@ -10,7 +10,7 @@ from eventsourcing.utils import get_topic
 
 from service.application.events import present_event
 from service.application.games import GameService, in_words, with_states_before
-from service.application.store import ArbiterStore
+from service.application.store import ArbiterStore, LogFollower
 from service.domain.audit import NO_ANCHOR, AuditReport, Broken, Wording, repairs_for, verify_log
 from service.domain.chain import ENVELOPE, FULL, reader_form
 from service.domain.errors import Conflict
@@ -95,8 +95,7 @@ class AuditService:
             )
         game = self.games.get(gid)
         game.repair_chain(reason=reason, by=by, repairs=repairs, ports=self.store.ports)
-        self.store.commit(game, decided_at=game.version - len(game.pending_events))
-        return self.verify(gid)
+        return self._recorded(game)
 
     def reconcile(self, game_id: UUID | str, *, reason: str, by: str) -> dict[str, Any]:
         """Record that the game's log was restored or rolled back below its anchored head (a
@@ -111,24 +110,18 @@ class AuditService:
                 {"game": ["its log is not behind its head"]},
             )
         game.reconcile_head(reason=reason, by=by, lost_head=head, ports=self.store.ports)
+        return self._recorded(game)
+
+    def _recorded(self, game: Game) -> dict[str, Any]:
+        """Commit the operator's event on ``game`` and return the audit after it."""
         self.store.commit(game, decided_at=game.version - len(game.pending_events))
-        return self.verify(gid)
+        return self.verify(game.id)
 
     def game_ids(self) -> Iterator[UUID]:
         """Every game of the store, in the order they were created: the log's ``Game.Created``
-        notifications, read a page at a time (an operator's whole-store check reads every event
-        anyway)."""
-        topic = get_topic(Game.Created)
-        position = 0
-        while True:
-            notes = self.store.recorder.select_notifications(
-                start=position, limit=PAGE, topics=[topic], inclusive_of_start=False
-            )
-            for note in notes:
-                yield UUID(str(note.originator_id))
-                position = note.id
-            if len(notes) < PAGE:
-                return
+        notifications, read a page at a time and not decoded (an operator's whole-store check)."""
+        for note in LogFollower(self.store, [get_topic(Game.Created)], batch=PAGE).notes():
+            yield UUID(str(note.originator_id))
 
     def verify_all(self) -> dict[str, Any]:
         """:meth:`verify` over every game of the store, and every anchored head that has no game

@@ -381,12 +381,17 @@ class LogFollower:
         self.lock = threading.Lock()
 
     def new_events(self) -> Iterator[Any]:
+        for note in self.notes():
+            yield self.store.mapper.to_domain_event(note)
+
+    def notes(self) -> Iterator[Any]:
+        """The new notifications as stored (not decoded), a batch at a time."""
         while True:
             notes = self.store.recorder.select_notifications(
                 start=self.position, limit=self.batch, topics=self.topics, inclusive_of_start=False
             )
             for note in notes:
-                yield self.store.mapper.to_domain_event(note)
+                yield note
                 self.position = note.id
             if len(notes) < self.batch:
                 return

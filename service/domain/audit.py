@@ -104,8 +104,6 @@ class _Verifier:
         self.seal_key = seal_key
         self.expected, self.previous = 1, GENESIS
         self.hashes: dict[int, str] = {}
-        #: each event's content as shown, digested (what a ``ChainRepaired`` repair pins)
-        self.contents: dict[int, str] = {}
         self.repairs: list[tuple[int, Mapping[str, Any]]] = []
         #: the covered names (None: a log from before names were recorded, user left unchecked)
         self.names: dict[str, str] | None = {}
@@ -140,7 +138,6 @@ class _Verifier:
         self._facts(seq, str(item.get("kind")), payload)
         self.previous = str(item.get("hash"))
         self.hashes[seq] = self.previous
-        self.contents[seq] = content_digest(item)
         self.expected = seq + 1
 
     def _chain(self, seq: int, item: Mapping[str, Any], payload: dict[str, Any]) -> None:
@@ -260,10 +257,14 @@ class _Verifier:
             for at, r in self.repairs
             if at not in unsound
         }
+        if not pins:  # the usual case: no repair, nothing more to digest
+            return
+        shown = {int(i.get("seq", -1)): i for i in self.items}
         kept = []
         for problem in self.report.problems:
             seq = problem["seq"]
-            found = pins.get((seq, self.hashes.get(seq, ""), self.contents.get(seq, "")))
+            content = content_digest(shown[seq]) if seq in shown else ""
+            found = pins.get((seq, self.hashes.get(seq, ""), content))
             if (
                 found is None
                 or found[0] <= seq

@@ -164,3 +164,21 @@ def test_the_cli_verifies_every_game_and_repairs_one(store_config: Config) -> No
     }
     code, out = cli(store_config, "audit", "verify", "--all", str(game))
     assert code != 0 and "give one of GAME, --file EXPORT or --all" in out
+
+
+def test_a_repair_without_a_reason_is_refused_and_writes_nothing(
+    store_config: Config,
+) -> None:
+    svc = build_services(store_config)
+    try:
+        game, _ = lost_race(svc)
+        version = svc.games.get(game).version
+    finally:
+        svc.close()
+    code, out = cli(store_config, "audit", "repair", str(game), "--reason", "   ")
+    assert code != 0 and "reason: 1 to 2000 characters" in out, out
+    fresh = build_services(store_config)
+    try:
+        assert fresh.games.get(game).version == version
+    finally:
+        fresh.close()

@@ -73,6 +73,9 @@ def test_a_restored_log_is_refused_until_reconciled_and_the_reconciliation_is_in
     runner = CliRunner()
     refused = runner.invoke(main, ["audit", "reconcile", gid], obj={"services": svc})
     assert refused.exit_code == 2 and "--reason" in refused.output
+    blank = runner.invoke(main, ["audit", "reconcile", gid, "--reason", " "], obj={"services": svc})
+    assert blank.exit_code != 0 and "reason: 1 to 2000 characters" in blank.output
+    assert api.game(gid, "alice")["version"] == backed_up  # nothing written
     done = runner.invoke(
         main,
         ["audit", "reconcile", gid, "--reason", "restored from the 14:00 copy; checked by ann"],
