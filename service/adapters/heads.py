@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +37,7 @@ INSERT INTO heads (game, version, hash, at, mac) VALUES (?, ?, ?, ?, ?)
 ON CONFLICT (game) DO UPDATE SET version = excluded.version, hash = excluded.hash,
     at = excluded.at, mac = excluded.mac
 WHERE excluded.version > heads.version"""
+_OPEN_SECONDS = 10
 _COLUMNS = ("game", "version", "hash", "at", "mac")
 
 
@@ -51,11 +53,26 @@ class SqliteHeads:
             path.touch(mode=0o600)
         path.chmod(0o600)
         self._conn = sqlite3.connect(
-            path, timeout=10, check_same_thread=False, isolation_level=None
+            path, timeout=_OPEN_SECONDS, check_same_thread=False, isolation_level=None
         )
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute(_SCHEMA)
+        self._prepare()
+
+    def _prepare(self) -> None:
+        """WAL and the table.  Several workers open a new file at once when a server starts;
+        switching it to WAL takes the file for itself and is answered "database is locked" at
+        once, without waiting out the busy timeout, so it is retried here for as long."""
+        deadline = time.monotonic() + _OPEN_SECONDS
+        while True:
+            try:
+                if self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=NORMAL")
+                self._conn.execute(_SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     def record(self, game: str, version: int, digest: str) -> None:
         """Move ``game``'s head to ``version`` (never back)."""
