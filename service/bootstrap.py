@@ -34,6 +34,7 @@ from service.application.users import UserService
 from service.application.worker import NotificationWorker, open_process
 from service.config import Config
 from service.domain import chain
+from service.domain.draft_limits import DraftLimits
 from service.domain.systems import GamePorts
 from service.rules.base import RulesEvent
 from service.rules.registry import Registry, build_registry
@@ -90,6 +91,7 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         store,
         token_lifetime=timedelta(days=config.token_days),
         auth_cache_seconds=config.auth_cache_seconds,
+        tokens_per_user=config.tokens_per_user,
     )
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users)
@@ -105,7 +107,8 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
     )
     audit = AuditService(store, games, seal_key, store.heads)
     index = GameIndex(store)
-    scenarios = ScenarioLibrary(store, registry, clubs)
+    limits = DraftLimits(config.draft_max_units, config.draft_max_hexes, config.draft_max_bytes)
+    scenarios = ScenarioLibrary(store, registry, clubs, limits)
     ladders = LadderService(store, users, clubs, games, feed, scenarios=scenarios)
     lifecycle = LifecycleService(store, games, users, clubs, ladders, index)
     process = open_process(config, store, names=users.username, broker=broker)
@@ -115,6 +118,7 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         clubs=clubs,
         secret=config.secret_key,
         allow_private=config.webhook_allow_private,
+        webhooks_per={"user": config.webhooks_per_user, "club": config.webhooks_per_club},
     )
     svc = Services(
         config=config,

@@ -49,6 +49,19 @@ class Config:
     delivery_lease: float = 60
     delivery_backoff: float = 5
     delivery_attempts: int = 6
+    #: deliveries sent at once by a worker, and at most this many to one target (a host)
+    delivery_threads: int = 8
+    delivery_per_target: int = 2
+    #: limits a member cannot exceed (README "Configuration")
+    draft_max_units: int = 2000
+    draft_max_hexes: int = 10000
+    draft_max_bytes: int = 1024 * 1024
+    webhooks_per_user: int = 10
+    webhooks_per_club: int = 20
+    tokens_per_user: int = 20
+    #: seconds a client has to send a request's headers, and between parts of its body
+    header_timeout: float = 10
+    body_timeout: float = 30
     #: run the notification worker inside the web process (``arbiter serve`` sets it)
     embedded_worker: bool = False
     #: the session cookie only over HTTPS (behind a TLS reverse proxy: docs/deployment.md)
@@ -92,6 +105,16 @@ class Config:
                 delivery_lease=float(env.get("ARBITER_DELIVERY_LEASE", "60")),
                 delivery_backoff=float(env.get("ARBITER_DELIVERY_BACKOFF", "5")),
                 delivery_attempts=int(env.get("ARBITER_DELIVERY_ATTEMPTS", "6")),
+                delivery_threads=int(env.get("ARBITER_DELIVERY_THREADS", "8")),
+                delivery_per_target=int(env.get("ARBITER_DELIVERY_PER_TARGET", "2")),
+                draft_max_units=int(env.get("ARBITER_DRAFT_MAX_UNITS", "2000")),
+                draft_max_hexes=int(env.get("ARBITER_DRAFT_MAX_HEXES", "10000")),
+                draft_max_bytes=int(env.get("ARBITER_DRAFT_MAX_BYTES", str(1024 * 1024))),
+                webhooks_per_user=int(env.get("ARBITER_WEBHOOKS_PER_USER", "10")),
+                webhooks_per_club=int(env.get("ARBITER_WEBHOOKS_PER_CLUB", "20")),
+                tokens_per_user=int(env.get("ARBITER_TOKENS_PER_USER", "20")),
+                header_timeout=float(env.get("ARBITER_HEADER_TIMEOUT", "10")),
+                body_timeout=float(env.get("ARBITER_BODY_TIMEOUT", "30")),
                 embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
                 secure_cookies=_flag(env.get("ARBITER_SECURE_COOKIES", "")),
                 proxy_hops=int(env.get("ARBITER_PROXY_HOPS", "0")),
@@ -125,6 +148,26 @@ class Config:
             raise ConfigError(
                 "ARBITER_DELIVERY_LEASE must be more than 0, ARBITER_DELIVERY_BACKOFF 0 or more "
                 "and ARBITER_DELIVERY_ATTEMPTS 1 or more"
+            )
+        if not 1 <= self.delivery_per_target <= self.delivery_threads <= 256:
+            raise ConfigError(
+                "ARBITER_DELIVERY_PER_TARGET must be 1 or more and at most "
+                "ARBITER_DELIVERY_THREADS, itself at most 256"
+            )
+        for name, value in (
+            ("ARBITER_DRAFT_MAX_UNITS", self.draft_max_units),
+            ("ARBITER_DRAFT_MAX_HEXES", self.draft_max_hexes),
+            ("ARBITER_DRAFT_MAX_BYTES", self.draft_max_bytes),
+            ("ARBITER_WEBHOOKS_PER_USER", self.webhooks_per_user),
+            ("ARBITER_WEBHOOKS_PER_CLUB", self.webhooks_per_club),
+            ("ARBITER_TOKENS_PER_USER", self.tokens_per_user),
+        ):
+            if value < 1:
+                raise ConfigError(f"{name} must be 1 or more")
+        if not 0 < self.header_timeout <= 600 or not 0 < self.body_timeout <= 600:
+            raise ConfigError(
+                "ARBITER_HEADER_TIMEOUT and ARBITER_BODY_TIMEOUT must be more than 0 and at "
+                "most 600 (seconds)"
             )
         if self.store_timeout < 1:
             raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")

@@ -17,7 +17,7 @@ import hmac
 import logging
 import secrets
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -32,7 +32,7 @@ from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.application.store import ArbiterStore, LogFollower
 from service.config import Config
-from service.domain.errors import Forbidden, Invalid, NotFound
+from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
 from service.domain.game import low_threshold
 from service.domain.notifications import (
     KIND_WORDS,
@@ -559,9 +559,12 @@ class NotificationService:
         clubs: Any,
         secret: str,
         allow_private: bool,
+        webhooks_per: Mapping[str, int] | None = None,
     ) -> None:
         self.store = store
         self.process = process
+        #: webhooks one owner ("user", "club") may hold (README: ARBITER_WEBHOOKS_PER_*)
+        self.webhooks_per = {"user": 10, "club": 20, **(webhooks_per or {})}
         self.book = NotificationBook(process)
         self.clubs = clubs
         self.secret = secret
@@ -648,6 +651,13 @@ class NotificationService:
                     id=WebhookIndex.id_for(owner_kind, owner),
                     owner_kind=owner_kind,
                     owner=owner,
+                )
+            most = self.webhooks_per[owner_kind]
+            if len(index.hooks) >= most:
+                whose = "you hold" if owner_kind == "user" else "a club holds"
+                raise LimitReached(
+                    "too many webhooks",
+                    {"url": [f"{whose} at most {most} webhooks: remove one to add another"]},
                 )
             index.trigger_event(WebhookIndex.Added, hook=str(hook.id))
             self.store.commit(hook, index)

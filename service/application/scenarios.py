@@ -23,6 +23,7 @@ from eventsourcing.utils import get_topic
 from service.application.clubs import ClubService
 from service.application.store import ArbiterStore, LogFollower
 from service.domain.clubs import Club
+from service.domain.draft_limits import DraftLimits
 from service.domain.errors import Forbidden, Invalid, NotFound, Unprocessable
 from service.domain.scenarios import (
     ClubScenario,
@@ -513,7 +514,14 @@ class ScenarioLibrary:
     """Club scenarios: commands (admins of the owning club), reads (members; other clubs the
     shared and public ones; anyone the public ones), and games pinned to a version."""
 
-    def __init__(self, store: ArbiterStore, registry: Registry, clubs: ClubService) -> None:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        registry: Registry,
+        clubs: ClubService,
+        limits: DraftLimits | None = None,
+    ) -> None:
+        self.limits = limits or DraftLimits()
         self.store = store
         self.registry = registry
         self.clubs = clubs
@@ -542,7 +550,7 @@ class ScenarioLibrary:
             document = blank_document(system, blank or {})
         document.setdefault("system", system)  # Barcelona's tables name no system of their own
         scenario = ClubScenario.create(
-            str(club.id), system, base or "blank", title, document, str(by.id)
+            str(club.id), system, base or "blank", title, document, str(by.id), self.limits
         )
         self.store.commit(scenario)
         return scenario
@@ -564,7 +572,13 @@ class ScenarioLibrary:
         self._system(system)
         title = title or str(plain(document.get("title")) or document.get("id") or "")
         scenario = ClubScenario.create(
-            str(club.id), system, str(document.get("id") or "imported"), title, document, str(by.id)
+            str(club.id),
+            system,
+            str(document.get("id") or "imported"),
+            title,
+            document,
+            str(by.id),
+            self.limits,
         )
         if publish:
             checked = self.problems(scenario.draft, system)
@@ -574,7 +588,7 @@ class ScenarioLibrary:
 
     def edit(self, ref: str, by: User, changes: Sequence[Mapping[str, Any]]) -> ClubScenario:
         scenario = self._writable(ref, by)
-        scenario.edit(changes, str(by.id))
+        scenario.edit(changes, str(by.id), self.limits)
         self._save(scenario)
         return scenario
 
@@ -583,7 +597,7 @@ class ScenarioLibrary:
         scenario = self._writable(ref, by)
         changes = unit_changes(scenario.draft, csv_units(text))
         if changes:
-            scenario.edit(changes, str(by.id))
+            scenario.edit(changes, str(by.id), self.limits)
             self._save(scenario)
         return scenario, len(changes)
 

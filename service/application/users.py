@@ -108,8 +108,12 @@ class UserService:
         clock: Clock = utc_now,
         auth_cache_seconds: float = 0.0,
         throttle: SignInThrottle | None = None,
+        tokens_per_user: int = 20,
     ) -> None:
         self.store = store
+        #: live tokens (web sessions included) one user may hold: a sign-in past it revokes the
+        #: oldest (README: ARBITER_TOKENS_PER_USER), so no one is ever locked out by the limit
+        self.tokens_per_user = tokens_per_user
         #: wrong passwords per account and per address (``service.application.throttle``)
         self.throttle = throttle or SignInThrottle()
         #: token id -> (monotonic deadline, token record, user): a bearer token checked less than
@@ -190,7 +194,13 @@ class UserService:
             user.id, label, now=self.clock(), lifetime=self.token_lifetime
         )
         self.store.commit(record)
+        self._keep_newest(user)
         return SignedIn(user, token, record)
+
+    def _keep_newest(self, user: User) -> None:
+        """Revoke ``user``'s oldest live tokens past ``tokens_per_user``."""
+        for row in self.tokens(user)[self.tokens_per_user :]:
+            self.revoke_token(user, row["id"])
 
     def from_token(self, token: str) -> User:
         """The user a bearer token belongs to; 401 if it is malformed, unknown, revoked or

@@ -43,6 +43,13 @@ class LogBehindHead(Conflict):
     code = "log_behind_head"
 
 
+class LimitReached(Conflict):
+    """A documented per-user or per-club limit (README "Configuration") would be exceeded (409);
+    ``details`` names the field and the limit."""
+
+    code = "limit_reached"
+
+
 class Invalid(DomainError):
     """Malformed input (400)."""
 

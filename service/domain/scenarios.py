@@ -22,6 +22,7 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
+from service.domain.draft_limits import DraftLimits
 from service.domain.errors import Conflict, Forbidden, Invalid, Unprocessable
 
 SHARING = ("private", "shared", "public")
@@ -472,10 +473,20 @@ class ClubScenario(Aggregate):
         return title
 
     @classmethod
-    def create(cls, club: str, system: str, base: str, title: str, document: Doc, by: str) -> Any:
+    def create(
+        cls,
+        club: str,
+        system: str,
+        base: str,
+        title: str,
+        document: Doc,
+        by: str,
+        limits: DraftLimits | None = None,
+    ) -> Any:
         doc = copy.deepcopy(document)
         title = cls._title(title)
         doc["title"] = title
+        (limits or DraftLimits()).check(doc, len(canonical(doc).encode("utf-8")))
         return cls._create(
             cls.Created, club=club, system=system, base=base, title=title, document=doc, by=by
         )
@@ -521,10 +532,14 @@ class ClubScenario(Aggregate):
         return club == self.club or self.sharing in ("shared", "public")
 
     # -- commands -------------------------------------------------------------------------------
-    def edit(self, changes: Sequence[Mapping[str, Any]], by: str) -> None:
+    def edit(
+        self, changes: Sequence[Mapping[str, Any]], by: str, limits: DraftLimits | None = None
+    ) -> None:
         if not changes:
             raise Invalid("no change", {"changes": ["give at least one change"]})
-        applied(self.draft, changes)  # refuses a change naming nothing, before anything is kept
+        # refuses a change naming nothing, or a draft past the limits, before anything is kept
+        draft = applied(self.draft, changes)
+        (limits or DraftLimits()).check(draft, len(canonical(draft).encode("utf-8")))
         self.trigger_event(self.Edited, changes=[dict(c) for c in changes], by=by)
 
     def publish(self, problems: Sequence[Mapping[str, Any]], by: str, note: str = "") -> None:
