@@ -128,6 +128,7 @@ def worker(interval: float) -> None:
     except KeyboardInterrupt:
         pass
     finally:
+        runner.stop()  # the sends in flight end first (each within its own timeout)
         svc.close()
 
 

@@ -94,8 +94,8 @@ def notifications_env(config: Config, *, create_tables: bool | None = None) -> d
     env.pop("AGGREGATE_CACHE_MAXSIZE", None)  # deliveries are claimed: always read fresh
     if config.store == "sqlite":
         env["SQLITE_DBNAME"] = str(config.sqlite_file.with_name("notifications.sqlite"))
-    else:  # a small pool beside the main store's: one reader per request, one worker
-        env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW="4")
+    else:  # a small pool beside the main store's: readers per request, the worker's senders
+        env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW=str(4 + config.delivery_threads))
     return env
 
 

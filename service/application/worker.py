@@ -16,7 +16,10 @@ import os
 import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
+from concurrent.futures import wait as futures_wait
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,7 +68,13 @@ def open_process(
 
 
 class Dispatcher:
-    """Sends pending deliveries (see the module)."""
+    """Sends pending deliveries (see the module), several at once.
+
+    At most ``delivery_threads`` sends are in flight, and at most ``delivery_per_target`` to one
+    target (a webhook's host and port, or the SMTP server): a slow or silent target holds its own
+    few places and never delays another's deliveries, nor the worker's loop (the clocks, the
+    log).  A delivery is claimed only when a place is free, so a claim never waits in a queue
+    while its lease runs out."""
 
     def __init__(
         self,
@@ -88,6 +97,13 @@ class Dispatcher:
         self.lease = timedelta(seconds=config.delivery_lease)
         self._log = LogFollower(process, DELIVERY_TOPICS)  # type: ignore[arg-type]
         self.pending: dict[str, None] = {}  # ids, in log order
+        self.threads = config.delivery_threads
+        self.per_target = config.delivery_per_target
+        self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="delivery")
+        self._flight = threading.Lock()
+        self._in_flight: dict[str, Future[None]] = {}  # delivery id -> its send
+        self._at_target: Counter[str] = Counter()  # target -> sends in flight
+        self._sent = 0  # sent since run_once last said
 
     def catch_up(self) -> None:
         with self._log.lock:
@@ -98,11 +114,47 @@ class Dispatcher:
                 elif isinstance(event, Delivery.Sent) or event.next_at is None:
                     self.pending.pop(oid, None)
 
-    def run_once(self) -> int:
-        """Send every delivery that is due; returns how many were sent."""
+    def run_once(self, *, wait: bool = True) -> int:
+        """Start the sends that are due and have a place; returns how many were sent (since the
+        last call).  ``wait``: until each delivery due is sent or has failed once, starting each
+        as a place frees (a test's or the CLI's step); the worker's loop does not wait."""
         self.catch_up()
-        sent = 0
+        tried: set[str] = set()  # at most one attempt per delivery per call
+        while True:
+            started = self._start_due(tried)
+            with self._flight:
+                flying = list(self._in_flight.values())
+            if not wait or not (flying or started):
+                break
+            if flying:
+                done, _ = futures_wait(flying, return_when=FIRST_COMPLETED)
+                for future in done:  # the process is going down (as if killed mid-send)
+                    if isinstance(future.exception(), KeyboardInterrupt | SystemExit):
+                        raise future.exception()  # type: ignore[misc]
+        with self._flight:
+            sent, self._sent = self._sent, 0
+        return sent
+
+    def in_flight(self) -> int:
+        with self._flight:
+            return len(self._in_flight)
+
+    def close(self, timeout: float = 5) -> None:
+        """Stop starting sends; those in flight end within their own timeout (their claims
+        lapse if the process goes first, and the next worker sends them)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + timeout
+        while self.in_flight() and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def _start_due(self, tried: set[str]) -> int:
+        started = 0
         for oid in list(self.pending):
+            with self._flight:
+                if oid in self._in_flight or oid in tried:
+                    continue
+                if len(self._in_flight) >= self.threads:
+                    break
             now = self.clock()
             try:
                 delivery: Delivery = self.process.repository.get(UUID(oid))
@@ -113,22 +165,58 @@ class Dispatcher:
                 continue
             if not delivery.claimable(self.worker, now):
                 continue
+            target, hook = self._target_of(delivery)
+            with self._flight:
+                if self._at_target[target] >= self.per_target:
+                    continue  # its target is busy: later, when a place there frees
             delivery.claim(self.worker, now + self.lease)
             try:
                 self.process.save(delivery)
             except IntegrityError:
                 continue  # another worker claimed it first
-            ok, answer = self._send(delivery)
+            with self._flight:
+                self._at_target[target] += 1
+                self._in_flight[oid] = self._pool.submit(self._deliver, delivery, hook, target)
+            tried.add(oid)
+            started += 1
+        return started
+
+    def _target_of(self, delivery: Delivery) -> tuple[str, Webhook | None]:
+        """Where a delivery goes, for the places per target: the SMTP server, or the webhook's
+        host and port (many webhooks at one slow host share its places)."""
+        if delivery.channel == "email":
+            return "smtp", None
+        try:
+            hook: Webhook = self.store.repository.get(UUID(delivery.target))
+        except AggregateNotFoundError:
+            return f"webhook {delivery.target}", None
+        parts = urlsplit(hook.url)
+        return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}", hook
+
+    def _deliver(self, delivery: Delivery, hook: Webhook | None, target: str) -> None:
+        oid = str(delivery.id)
+        try:
+            ok, answer = self._send(delivery, hook)
             if ok:
                 delivery.sent(self.worker, answer)
-                sent += 1
             else:
-                delivery.failed(self.worker, answer, self._retry_at(delivery, now))
+                delivery.failed(self.worker, answer, self._retry_at(delivery, self.clock()))
             try:
                 self.process.save(delivery)
             except IntegrityError:
                 log.warning("delivery %s was taken over before its outcome was recorded", oid)
-        return sent
+            else:
+                if ok:
+                    with self._flight:
+                        self._sent += 1
+        except Exception:  # noqa: BLE001 - a store outage: the claim lapses, it is sent again
+            log.exception("recording delivery %s", oid)
+        finally:
+            with self._flight:
+                self._in_flight.pop(oid, None)
+                self._at_target[target] -= 1
+                if self._at_target[target] <= 0:
+                    del self._at_target[target]
 
     def _retry_at(self, delivery: Delivery, now: datetime) -> datetime | None:
         tries = len(delivery.attempts) + 1
@@ -136,11 +224,11 @@ class Dispatcher:
             return None
         return now + timedelta(seconds=self.config.delivery_backoff * 2 ** (tries - 1))
 
-    def _send(self, delivery: Delivery) -> tuple[bool, str]:
+    def _send(self, delivery: Delivery, hook: Webhook | None) -> tuple[bool, str]:
         try:
             if delivery.channel == "email":
                 return self._email(delivery)
-            return self._webhook(delivery)
+            return self._webhook(delivery, hook)
         except Exception as exc:  # noqa: BLE001 - any failure is a failed attempt, retried
             return False, f"{type(exc).__name__}: {exc}"
 
@@ -172,10 +260,8 @@ class Dispatcher:
         )
         return True, answer
 
-    def _webhook(self, delivery: Delivery) -> tuple[bool, str]:
-        try:
-            hook: Webhook = self.store.repository.get(UUID(delivery.target))
-        except AggregateNotFoundError:
+    def _webhook(self, delivery: Delivery, hook: Webhook | None) -> tuple[bool, str]:
+        if hook is None:
             return False, "webhook not found"
         if hook.removed:
             return False, "webhook removed"
@@ -235,8 +321,9 @@ class NotificationWorker:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def step(self) -> int:
-        """Run the clocks, process the log so far, then send what is due."""
+    def step(self, *, wait: bool = True) -> int:
+        """Run the clocks, process the log so far, then send what is due (``wait``: until it
+        is sent or failed; the loop of :meth:`run` does not wait)."""
         if self.clocks is not None:
             try:
                 self.clocks(datetime.now(UTC))
@@ -245,7 +332,7 @@ class NotificationWorker:
         # another worker may record the same event first: carry on after it
         with contextlib.suppress(IntegrityError):
             self.process.pull_and_process(self.store.name)
-        return self.dispatcher.run_once()
+        return self.dispatcher.run_once(wait=wait)
 
     def run(self, interval: float = 0.5, delay: float = 0) -> None:
         if delay and self._stop.wait(delay):
@@ -253,7 +340,7 @@ class NotificationWorker:
         while not self._stop.is_set():
             started = time.monotonic()
             try:
-                self.step()
+                self.step(wait=False)  # sends run on; the clocks and the log come round again
             except Exception:  # noqa: BLE001 - a store outage: try again next round
                 log.exception("notification worker step")
             self._stop.wait(max(0.05, interval - (time.monotonic() - started)))
@@ -271,3 +358,4 @@ class NotificationWorker:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+        self.dispatcher.close(timeout)

@@ -1,0 +1,123 @@
+"""One slow target never delays another (issue 34, finding 4): before, the notification worker
+sent deliveries one at a time with a 10 s timeout, so 150 webhooks at a slow host stalled every
+other user's e-mail and webhooks, and the clock expiries that share the worker's loop.
+
+Here bob's 12 webhooks point at a host that holds every request open; alice's one webhook and
+her e-mail go elsewhere.  Alice's both arrive while bob's host still holds its first requests,
+and that host never sees more than ``ARBITER_DELIVERY_PER_TARGET`` of them at once."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from service.app import create_app
+from service.bootstrap import build_worker
+from tests.conftest import make_config
+from tests.support.api import PASSWORD, ApiHelper
+from tests.support.receivers import HookReceiver, SmtpReceiver
+
+PER_TARGET = 2
+
+
+class Stalling:
+    """What bob's host does: holds each request until released, counting those it holds."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.lock = threading.Lock()
+        self.holding = 0
+        self.most = 0
+        self.arrived = 0
+
+    def __call__(self, key: str) -> None:
+        with self.lock:
+            self.arrived += 1
+            self.holding += 1
+            self.most = max(self.most, self.holding)
+        self.release.wait(30)
+        with self.lock:
+            self.holding -= 1
+
+
+@pytest.fixture
+def setting(tmp_path: Path, index_template: Path) -> Iterator[tuple[Flask, Any, Any, Any]]:
+    with SmtpReceiver() as smtp, HookReceiver() as slow, HookReceiver() as fast:
+        config = make_config(
+            tmp_path,
+            smtp_url=smtp.url,
+            webhook_allow_private=True,
+            webhooks_per_user=20,
+            delivery_threads=4,
+            delivery_per_target=PER_TARGET,
+        )
+        shutil.copytree(index_template, config.index_dir)
+        app = create_app(config)
+        stalling = Stalling()
+        slow.on_arrival = stalling
+        try:
+            yield app, smtp, (slow, stalling), fast
+        finally:
+            stalling.release.set()
+            app.extensions["arbiter"].close()
+
+
+def register(api: ApiHelper, name: str, email: str) -> dict[str, str]:
+    r = api.client.post("/api/users", json={"username": name, "password": PASSWORD, "email": email})
+    assert r.status_code == 201, r.get_json()
+    r = api.client.post("/api/tokens", json={"username": name, "password": PASSWORD})
+    api.tokens[name] = r.get_json()["token"]
+    return api.user(name)
+
+
+def until(check: Any, seconds: float = 15) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_stalling_host_holds_its_own_places_and_alice_s_deliveries_go_on(
+    setting: tuple[Flask, Any, Any, Any],
+) -> None:
+    app, smtp, (slow, stalling), fast = setting
+    api = ApiHelper(app.test_client())
+    bob = register(api, "bob", "bob@example.org")
+    alice = register(api, "alice", "alice@example.org")
+    for n in range(12):
+        r = api.client.post("/api/me/webhooks", json={"url": slow.url(f"/bob-{n}")}, headers=bob)
+        assert r.status_code == 201, r.get_json()
+        slow.secrets[f"/bob-{n}"] = r.get_json()["secret"]
+    r = api.client.post("/api/me/webhooks", json={"url": fast.url("/alice")}, headers=alice)
+    fast.secrets["/alice"] = r.get_json()["secret"]
+
+    # alice invites bob (bob is told first), bob accepts (alice is told)
+    game = api.create_game("skirmish", "meeting", {"red": "alice", "blue": "bob"}, creator="alice")
+    svc = app.extensions["arbiter"]
+    if game["status"] == "invited":
+        svc.lifecycle.accept(game["id"], svc.users.by_name("bob"))
+
+    worker = build_worker(svc, process=svc.notifications.process)
+    worker.start(interval=0.05, delay=0)
+    try:
+        assert until(lambda: fast.at("/alice") and smtp.to("alice@example.org"))
+        assert stalling.arrived >= 1  # bob's host was reached, and holds its requests
+        with stalling.lock:
+            assert stalling.most <= PER_TARGET, stalling.most
+        assert worker.dispatcher.in_flight() <= PER_TARGET
+        assert not slow.at("/bob-0") or stalling.holding  # nothing of bob's has been answered
+        stalling.release.set()
+        assert until(lambda: stalling.arrived >= 12 and stalling.holding == 0)
+        assert stalling.most <= PER_TARGET
+    finally:
+        stalling.release.set()
+        worker.stop()
