@@ -21,11 +21,12 @@ from service.api import seeks as seeks_api
 from service.api import systems as systems_api
 from service.api import users as users_api
 from service.api import webhooks as webhooks_api
-from service.api.auth import CookieSessions, install_game_access
+from service.api.auth import install_game_access
 from service.api.errors import ArbiterApi, register_error_handlers
 from service.api.gate import install as install_gate
 from service.api.headers import install as install_headers
 from service.api.health import health
+from service.api.session_cookie import CookieSessions
 from service.bootstrap import build_services
 from service.config import Config
 
