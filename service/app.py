@@ -14,6 +14,7 @@ from service.api import disputes as disputes_api
 from service.api import games as games_api
 from service.api import ladders as ladders_api
 from service.api import notifications as notifications_api
+from service.api import passwords as passwords_api
 from service.api import profiles as profiles_api
 from service.api import rules as rules_api
 from service.api import scenarios as scenarios_api
@@ -55,6 +56,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in (
         users_api.blp,
+        passwords_api.blp,
         systems_api.blp,
         games_api.blp,
         clubs_api.blp,

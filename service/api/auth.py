@@ -79,3 +79,9 @@ def install_game_access(app: Flask) -> None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id is not None and request.path.startswith("/api/"):
             services().access.require(game_id, optional_user())
+
+
+def renew_session(token: str) -> None:
+    """Put ``token`` in place of the session's (after a password change): the session and its
+    CSRF token go on."""
+    session["token"] = token
