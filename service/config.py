@@ -49,6 +49,8 @@ class Config:
     delivery_lease: float = 60
     delivery_backoff: float = 5
     delivery_attempts: int = 6
+    #: how long a password reset link works (README "HTTP API": passwords)
+    reset_minutes: float = 60
     #: run the notification worker inside the web process (``arbiter serve`` sets it)
     embedded_worker: bool = False
     #: the session cookie only over HTTPS (behind a TLS reverse proxy: docs/deployment.md)
@@ -92,6 +94,7 @@ class Config:
                 delivery_lease=float(env.get("ARBITER_DELIVERY_LEASE", "60")),
                 delivery_backoff=float(env.get("ARBITER_DELIVERY_BACKOFF", "5")),
                 delivery_attempts=int(env.get("ARBITER_DELIVERY_ATTEMPTS", "6")),
+                reset_minutes=float(env.get("ARBITER_RESET_MINUTES", "60")),
                 embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
                 secure_cookies=_flag(env.get("ARBITER_SECURE_COOKIES", "")),
                 proxy_hops=int(env.get("ARBITER_PROXY_HOPS", "0")),
@@ -126,6 +129,8 @@ class Config:
                 "ARBITER_DELIVERY_LEASE must be more than 0, ARBITER_DELIVERY_BACKOFF 0 or more "
                 "and ARBITER_DELIVERY_ATTEMPTS 1 or more"
             )
+        if not 1 <= self.reset_minutes <= 1440:
+            raise ConfigError("ARBITER_RESET_MINUTES must be from 1 to 1440 (minutes)")
         if self.store_timeout < 1:
             raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")
 

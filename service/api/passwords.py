@@ -72,3 +72,63 @@ class MyPassword(MethodView):
             "id": signed.record.id.hex,
             "expires": signed.record.expires,
         }
+
+
+class ResetRequestIn(schemas.Strict):
+    account = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=254),
+        metadata={"description": "your user name, or your e-mail address"},
+    )
+
+
+class ResetUseIn(schemas.Strict):
+    token = fields.String(
+        required=True,
+        load_only=True,
+        validate=validate.Length(min=1, max=400),
+        metadata={"description": "from the link in the e-mail (after '#token=')"},
+    )
+    new_password = fields.String(required=True, load_only=True, validate=PASSWORD)
+
+
+class ResetAskedOut(Schema):
+    message = fields.String()
+
+
+class ResetDoneOut(Schema):
+    user = fields.Nested(schemas.UserOut)
+    signed_out = fields.Integer(metadata={"description": "tokens and web sessions signed out"})
+    message = fields.String()
+
+
+@blp.route("/password-resets")
+class ResetRequests(MethodView):
+    @blp.arguments(ResetRequestIn)
+    @blp.response(202, ResetAskedOut)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Ask for a link that sets a new password, e-mailed to the account's address.  The
+        answer is the same whether or not the account exists or has an address; from one client
+        address, at most 10 an hour (then 429)."""
+        resets = services().password_resets
+        resets.request(body["account"], request.remote_addr or "")
+        return {
+            "message": "If that account exists and has an e-mail address, a link to set a new "
+            f"password is on its way. It works once, within {resets.minutes} minutes."
+        }
+
+
+@blp.route("/password-resets/use")
+class ResetUse(MethodView):
+    @blp.arguments(ResetUseIn)
+    @blp.response(200, ResetDoneOut)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Set a new password with the token of a reset link.  Every token and web session of
+        the account is signed out; sign in with the new password.  A forged, expired or used link
+        is a 400 naming ``token``."""
+        changed = services().password_resets.use(body["token"], body["new_password"])
+        return {
+            "user": {"id": str(changed.user.id), "username": changed.user.username},
+            "signed_out": changed.signed_out,
+            "message": "Your password is set: sign in with it.",
+        }
