@@ -111,8 +111,8 @@ function passwordForm(me) {
       toast(`Password changed. ${others} signed out.`);
     } catch (err) {
       // the reasons in words, without the fields' internal names
-      const reasons = Object.values(err.details || {}).flat();
-      error.textContent = [err.message, ...reasons].join(" — ");
+      const text = [err.message, ...Object.values(err.details || {}).flat()].join(" — ");
+      error.textContent = text.charAt(0).toUpperCase() + text.slice(1);
     } finally {
       button.disabled = false;
     }
