@@ -213,3 +213,14 @@ def test_requests_are_throttled_per_address_and_per_account(
 def test_a_malformed_request_names_the_field(rclient: FlaskClient, body: dict[str, Any]) -> None:
     r = rclient.post("/api/password-resets", json=body)
     assert r.status_code == 400 and r.get_json()["details"], r.get_json()
+
+
+def test_the_link_lifetime_comes_from_the_environment(tmp_path: Path) -> None:
+    from service.config import Config, ConfigError
+
+    env = {"ARBITER_VAR": str(tmp_path), "ARBITER_SECRET_KEY": "k"}
+    assert Config.from_env(env).reset_minutes == 60
+    assert Config.from_env({**env, "ARBITER_RESET_MINUTES": "15"}).reset_minutes == 15
+    for bad in ("0", "-5", "1441", "soon"):
+        with pytest.raises(ConfigError, match="ARBITER_RESET_MINUTES|bad configuration"):
+            Config.from_env({**env, "ARBITER_RESET_MINUTES": bad})
