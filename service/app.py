@@ -14,6 +14,7 @@ from service.api import disputes as disputes_api
 from service.api import games as games_api
 from service.api import ladders as ladders_api
 from service.api import notifications as notifications_api
+from service.api import passwords as passwords_api
 from service.api import profiles as profiles_api
 from service.api import rules as rules_api
 from service.api import scenarios as scenarios_api
@@ -21,11 +22,12 @@ from service.api import seeks as seeks_api
 from service.api import systems as systems_api
 from service.api import users as users_api
 from service.api import webhooks as webhooks_api
-from service.api.auth import CookieSessions, install_game_access
+from service.api.auth import install_game_access
 from service.api.errors import ArbiterApi, register_error_handlers
 from service.api.gate import install as install_gate
 from service.api.headers import install as install_headers
 from service.api.health import health
+from service.api.session_cookie import CookieSessions
 from service.bootstrap import build_services
 from service.config import Config
 
@@ -54,6 +56,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in (
         users_api.blp,
+        passwords_api.blp,
         systems_api.blp,
         games_api.blp,
         clubs_api.blp,

@@ -12,6 +12,8 @@ from datetime import timedelta
 from service.adapters.broker import InProcessBroker, RedisBroker
 from service.adapters.heads import SqliteHeads
 from service.adapters.leaderboard import RedisLeaderboard
+from service.adapters.mail_outbox import MailOutbox
+from service.adapters.smtp import Mailer
 from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
@@ -23,6 +25,7 @@ from service.application.knowledge import KnowledgeService
 from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
 from service.application.notifications import NotificationProcess, NotificationService
+from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
@@ -139,6 +142,15 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         seeks=SeekService(store, lifecycle, scenarios),
         access=GameAccess(games, clubs),
         notifications=notifications,
+    )
+    if config.smtp_url:
+        svc.outbox = MailOutbox(Mailer(config.smtp_url, sender=config.smtp_from))
+    svc.password_resets = PasswordResets(
+        users,
+        secret=config.secret_key,
+        outbox=svc.outbox,
+        public_url=config.public_url,
+        lifetime=timedelta(minutes=config.reset_minutes),
     )
     if config.embedded_worker:  # `arbiter serve` / `make run`: one process does it all
         svc.worker = build_worker(svc, process=process)

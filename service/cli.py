@@ -187,6 +187,29 @@ def users_add(ctx: click.Context, username: str, password: str, email: str | Non
     click.echo(f"added {user.username} ({user.id})")
 
 
+@users.command("set-password")
+@click.argument("username")
+@click.option(
+    "--password",
+    prompt="New password",
+    hide_input=True,
+    confirmation_prompt=True,
+    help="The new password (asked for when not given; 8 characters or more, not a common one).",
+)
+@click.pass_context
+@domain_errors
+def users_set_password(ctx: click.Context, username: str, password: str) -> None:
+    """Set USERNAME's password without the old one (the operator's way; players change theirs on
+    the settings page or reset it by e-mail).  Every token and web session of theirs is signed
+    out."""
+    changed = _services(ctx).users.set_password(username, password)
+    ended = changed.signed_out
+    click.echo(
+        f"set {changed.user.username}'s password; signed out {ended} "
+        f"token{'' if ended == 1 else 's'} and session{'' if ended == 1 else 's'}"
+    )
+
+
 @users.command("tokens")
 @click.argument("username")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -62,6 +62,8 @@ class Config:
     #: seconds a client has to send a request's headers, and between parts of its body
     header_timeout: float = 10
     body_timeout: float = 30
+    #: how long a password reset link works (README "HTTP API": passwords)
+    reset_minutes: float = 60
     #: run the notification worker inside the web process (``arbiter serve`` sets it)
     embedded_worker: bool = False
     #: the session cookie only over HTTPS (behind a TLS reverse proxy: docs/deployment.md)
@@ -115,6 +117,7 @@ class Config:
                 tokens_per_user=int(env.get("ARBITER_TOKENS_PER_USER", "20")),
                 header_timeout=float(env.get("ARBITER_HEADER_TIMEOUT", "10")),
                 body_timeout=float(env.get("ARBITER_BODY_TIMEOUT", "30")),
+                reset_minutes=float(env.get("ARBITER_RESET_MINUTES", "60")),
                 embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
                 secure_cookies=_flag(env.get("ARBITER_SECURE_COOKIES", "")),
                 proxy_hops=int(env.get("ARBITER_PROXY_HOPS", "0")),
@@ -169,6 +172,8 @@ class Config:
                 "ARBITER_HEADER_TIMEOUT and ARBITER_BODY_TIMEOUT must be more than 0 and at "
                 "most 600 (seconds)"
             )
+        if not 1 <= self.reset_minutes <= 1440:
+            raise ConfigError("ARBITER_RESET_MINUTES must be from 1 to 1440 (minutes)")
         if self.store_timeout < 1:
             raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")
 

@@ -84,6 +84,10 @@ def create_blueprint() -> Blueprint:
     def settings() -> str:
         return _page("settings.html")
 
+    @blp.get("/reset-password")
+    def reset_password() -> str:  # asks for a link, or (with "#token=…") sets a new password
+        return _page("reset_password.html")
+
     @blp.get("/rules")
     def rules() -> str:
         return _page("rules.html")

@@ -1,13 +1,12 @@
-"""Who is calling: a bearer token (API clients) or a signed session cookie (the web app)."""
+"""Who is calling: a bearer token (API clients) or a sealed session cookie (the web app:
+``service.api.session_cookie``)."""
 
 from __future__ import annotations
 
 import hmac
 import secrets
-from typing import Any
 
 from flask import Flask, current_app, g, request, session
-from flask.sessions import SecureCookieSessionInterface
 
 from service.application.services import Services
 from service.domain.errors import Forbidden, Unauthenticated
@@ -15,22 +14,6 @@ from service.domain.users import User
 
 CSRF_HEADER = "X-CSRF-Token"
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
-
-
-class CookieSessions(SecureCookieSessionInterface):
-    """Flask's signed session cookies, with the signer built once per key instead of on every
-    request (Flask builds it to open each request's session, cookie or not: a bearer-token
-    command paid for it too)."""
-
-    def __init__(self) -> None:
-        self._signer: tuple[Any, Any] | None = None  # (the keys it was built for, the signer)
-
-    def get_signing_serializer(self, app: Flask) -> Any:
-        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
-        built = self._signer
-        if built is None or built[0] != keys:
-            built = self._signer = (keys, super().get_signing_serializer(app))
-        return built[1]
 
 
 def services() -> Services:
@@ -96,3 +79,9 @@ def install_game_access(app: Flask) -> None:
         game_id = (request.view_args or {}).get("game_id")
         if game_id is not None and request.path.startswith("/api/"):
             services().access.require(game_id, optional_user())
+
+
+def renew_session(token: str) -> None:
+    """Put ``token`` in place of the session's (after a password change): the session and its
+    CSRF token go on."""
+    session["token"] = token

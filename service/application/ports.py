@@ -34,3 +34,10 @@ class Broker(Protocol):
         ...
 
     def healthy(self) -> bool: ...
+
+
+class Outbox(Protocol):
+    def send(self, to: str, subject: str, text: str) -> bool:
+        """Queue one e-mail to be sent soon, without waiting for the mail server; never raises.
+        Returns False when it was dropped (the queue is full)."""
+        ...

@@ -49,10 +49,16 @@ class Services:
     #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``
     notifications: Any = None
     worker: Any = None
+    #: password reset links by e-mail (``service.application.password_resets``), and the outbox
+    #: that sends them (None without ``ARBITER_SMTP_URL``)
+    password_resets: Any = None
+    outbox: Any = None
 
     def close(self) -> None:
         if self.worker is not None:
             self.worker.stop()
+        if self.outbox is not None:
+            self.outbox.close()
         if self.notifications is not None:
             self.notifications.process.close()
         self.knowledge.close()

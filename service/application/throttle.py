@@ -39,21 +39,28 @@ class SignInThrottle:
 
     def wait(self, account: str, address: str) -> float:
         """Seconds before ``account`` from ``address`` may try again (0: now)."""
+        return max(self.held("account", account), self.held("address", address))
+
+    def held(self, kind: str, key: str) -> float:
+        """Seconds before one ``"account"`` or ``"address"`` may try again (0: now)."""
         now = self.clock()
-        longest = 0.0
         with self._lock:
-            for kind, key in (("account", account.lower()), ("address", address)):
-                times = self._recent((kind, key), now)
-                if len(times) >= self.limits[kind]:
-                    longest = max(longest, times[0] + self.window - now)
-        return longest
+            times = self._recent((kind, key.lower() if kind == "account" else key), now)
+            if len(times) >= self.limits[kind]:
+                return times[0] + self.window - now
+        return 0.0
 
     def failed(self, account: str, address: str) -> None:
+        self.note("account", account)
+        self.note("address", address)
+
+    def note(self, kind: str, key: str) -> None:
+        """Count one try of one ``"account"`` or ``"address"``."""
         now = self.clock()
+        entry = (kind, key.lower() if kind == "account" else key)
         with self._lock:
-            for key in (("account", account.lower()), ("address", address)):
-                self._recent(key, now).append(now)
-                self._failures.move_to_end(key)
+            self._recent(entry, now).append(now)
+            self._failures.move_to_end(entry)
             while len(self._failures) > MAX_KEYS:
                 self._failures.popitem(last=False)
 

@@ -1,4 +1,5 @@
-"""Users: registration, sign-in, and their bearer tokens (issued, checked, listed, revoked).
+"""Users: registration, sign-in, passwords (changed, set) and their bearer tokens (issued, checked,
+listed, revoked).
 
 Tokens are aggregates of their own (:class:`service.domain.users.ApiToken`): a sign-in creates a
 new stream, so concurrent sign-ins of one user never conflict, and a revocation that loses a race
@@ -21,6 +22,7 @@ from service.application.store import ArbiterStore, LogFollower
 from service.application.throttle import SignInThrottle
 from service.domain.errors import (
     Conflict,
+    Forbidden,
     NotFound,
     StaleVersion,
     TooManyAttempts,
@@ -53,11 +55,25 @@ class SignedIn:
     record: ApiToken
 
 
+@dataclass(frozen=True)
+class PasswordChanged:
+    user: User
+    #: the user's other tokens and sessions that were live, now signed out
+    signed_out: int
+    #: the new token replacing the one of the request that changed it (None: none was asked)
+    signed: SignedIn | None
+
+
 class TokenIndex:
     """A projection of the shared log: each user's tokens (never their secrets), so that one can
     list one's own tokens.  Every worker follows the same log, so each sees every sign-in."""
 
-    TOPICS = (get_topic(ApiToken.Issued), get_topic(ApiToken.Used), get_topic(ApiToken.Revoked))
+    TOPICS = (
+        get_topic(ApiToken.Issued),
+        get_topic(ApiToken.Used),
+        get_topic(ApiToken.Revoked),
+        get_topic(User.PasswordChanged),
+    )
 
     def __init__(self, store: ArbiterStore) -> None:
         self._log = LogFollower(store, self.TOPICS)
@@ -70,6 +86,12 @@ class TokenIndex:
                 self._project(event)
 
     def _project(self, event: Any) -> None:
+        if isinstance(event, User.PasswordChanged):  # the user's earlier tokens signed out
+            rows = self._tokens.get(str(event.originator_id), {})
+            for tid in [t for t, row in rows.items() if row["generation"] < event.generation]:
+                del rows[tid]
+                self._owner.pop(tid, None)
+            return
         tid = event.originator_id.hex
         if isinstance(event, ApiToken.Issued):
             self._owner[tid] = event.user_id
@@ -79,6 +101,7 @@ class TokenIndex:
                 "created": event.timestamp,
                 "last_used": None,
                 "expires": event.expires,
+                "generation": event.generation,
             }
             return
         rows = self._tokens.get(self._owner.get(tid, ""), {})
@@ -96,7 +119,7 @@ class TokenIndex:
             for tid in [t for t, row in rows.items() if row["expires"] <= now]:
                 del rows[tid]  # expired for good: forget it
                 self._owner.pop(tid, None)
-            listed = [dict(row) for row in rows.values()]
+            listed = [{k: v for k, v in row.items() if k != "generation"} for row in rows.values()]
         return sorted(listed, key=lambda row: row["created"], reverse=True)
 
 
@@ -190,8 +213,16 @@ class UserService:
             self.throttle.failed(username, address)
             raise Unauthenticated("wrong username or password")
         self.throttle.succeeded(username)
+        return self._issue(user, label)
+
+    def _issue(self, user: User, label: str) -> SignedIn:
+        """A new token of ``user``, under their current password."""
         record, token = ApiToken.issue(
-            user.id, label, now=self.clock(), lifetime=self.token_lifetime
+            user.id,
+            label,
+            now=self.clock(),
+            lifetime=self.token_lifetime,
+            generation=user.password_generation,
         )
         self.store.commit(record)
         self._keep_newest(user)
@@ -202,6 +233,55 @@ class UserService:
         for row in self.tokens(user)[self.tokens_per_user :]:
             self.revoke_token(user, row["id"])
 
+    # -- passwords ---------------------------------------------------------------------------------
+    def change_password(
+        self, user: User, current: str, new: str, *, token: str, address: str = ""
+    ) -> PasswordChanged:
+        """``user`` changes their own password, giving the current one (a wrong one counts as a
+        wrong password at sign-in: :class:`~service.application.throttle.SignInThrottle`).  Every
+        other token and session of the user is signed out; the one of this request (``token``)
+        is replaced by a new one, returned, under the same label."""
+        wait = self.throttle.wait(user.username, address)
+        if wait > 0:
+            raise TooManyAttempts(
+                "too many wrong passwords: wait and try again", wait, field="current_password"
+            )
+        if not check_password(current, user.password_hash):
+            self.throttle.failed(user.username, address)
+            raise Forbidden(
+                "wrong current password", {"current_password": ["not your current password"]}
+            )
+        self.throttle.succeeded(user.username)
+        label = self._token(
+            parse_token(token)[1], Unauthenticated("invalid token"), fresh=True
+        ).label
+        return self.set_password(user.username, new, label=label)
+
+    def set_password(self, username: str, new: str, *, label: str | None = None) -> PasswordChanged:
+        """Set ``username``'s password (the operator's ``arbiter users set-password``, a reset
+        link, or :meth:`change_password` after its check), signing out every token and session
+        of the user; with ``label``, a new token is issued under the new password."""
+        user = self.by_name(username)
+        signed_out = len(self.tokens(user))
+        user.change_password(new)
+        self.store.commit(
+            user,
+            conflict=Conflict(
+                "the account changed meanwhile: try again",
+                {"new_password": ["not saved: try again"]},
+            ),
+        )
+        self._forget_user(user.id)
+        self.throttle.succeeded(username)  # a held account may sign in with its new password
+        signed = self._issue(user, label) if label is not None else None
+        return PasswordChanged(user, signed_out - (1 if signed is not None else 0), signed)
+
+    def _forget_user(self, uid: UUID) -> None:
+        """This process takes no token of ``uid`` from its checked tokens again (other processes
+        drop theirs within ``auth_cache_seconds``)."""
+        for tid in [t for t, entry in self._checked.items() if entry[2].id == uid]:
+            self._forget(tid)
+
     def from_token(self, token: str) -> User:
         """The user a bearer token belongs to; 401 if it is malformed, unknown, revoked or
         expired ("token expired")."""
@@ -209,16 +289,17 @@ class UserService:
         now = self.clock()
         checked = self._checked.get(token_id)
         if checked is not None and checked[0] > time.monotonic() and token_id not in self._revoked:
-            checked[1].check(uid, secret, now)  # the secret and the expiry, every time
+            # the secret, the password generation and the expiry, every time
+            checked[1].check(uid, secret, now, checked[2].password_generation)
             return checked[2]
         record = self._token(token_id, Unauthenticated("invalid token"))
-        record.check(uid, secret, now)
-        if record.due_for_use_record(now):
-            self._record_use(token_id)
         try:
             user = self.get(uid)
         except NotFound:
             raise Unauthenticated("invalid token") from None
+        record.check(uid, secret, now, user.password_generation)
+        if record.due_for_use_record(now):
+            self._record_use(token_id)
         if self.auth_cache_seconds > 0:
             if len(self._checked) >= AUTH_CACHE_MAX:
                 self._checked.clear()

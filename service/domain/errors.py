@@ -63,10 +63,17 @@ class Unprocessable(DomainError):
 
 
 class TooManyAttempts(DomainError):
-    """Too many wrong passwords for an account or from an address (429, ``Retry-After``)."""
+    """Too many wrong passwords (or reset requests) for an account or from an address (429,
+    ``Retry-After``)."""
 
     code = "too_many_attempts"
 
-    def __init__(self, message: str, retry_after: float) -> None:
-        super().__init__(message, {"password": ["too many wrong passwords: wait and try again"]})
+    def __init__(
+        self,
+        message: str,
+        retry_after: float,
+        field: str = "password",
+        reason: str = "too many wrong passwords: wait and try again",
+    ) -> None:
+        super().__init__(message, {field: [reason]})
         self.retry_after = max(1, int(retry_after + 0.999))

@@ -135,6 +135,18 @@ class User(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.email = self.email
 
+    class PasswordChanged(Aggregate.Event):
+        """A new password (by its owner, a reset link or the operator).  ``generation`` counts the
+        changes: tokens issued under an earlier one no longer sign in, and a reset link made for
+        an earlier one no longer opens."""
+
+        password_hash: str
+        generation: int
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.password_hash = self.password_hash
+            aggregate.password_generation = self.generation
+
     class TokenIssued(Aggregate.Event):
         """Legacy: tokens once lived in the user's stream (see :class:`ApiToken`); kept so that old
         streams replay.  Such tokens are no longer accepted."""
@@ -159,6 +171,8 @@ class User(Aggregate):
     roles: list[str]
     #: set by :class:`EmailChanged` (users registered before e-mail existed have none)
     email: str | None = None
+    #: how many times the password was changed (:class:`PasswordChanged`)
+    password_generation: int = 0
 
     def __init__(self) -> None:  # attributes are set by Registered.apply
         pass
@@ -182,6 +196,19 @@ class User(Aggregate):
         if address != self.email:
             self.trigger_event(self.EmailChanged, email=address)
 
+    def change_password(self, password: str) -> None:
+        """Set a new password (checked against the policy): every token issued before it, and
+        every reset link made before it, stops working."""
+        try:
+            validate_password(password, self.username)
+        except Invalid as exc:  # named as the field that carries it
+            raise Invalid(exc.message, {"new_password": exc.details["password"]}) from None
+        self.trigger_event(
+            self.PasswordChanged,
+            password_hash=hash_password(password),
+            generation=self.password_generation + 1,
+        )
+
     def grant(self, role: str) -> None:
         if role not in SITE_ROLES:
             raise Invalid(f"unknown role {role!r}", {"role": [f"one of {', '.join(SITE_ROLES)}"]})
@@ -200,19 +227,24 @@ LAST_USED_STEP = timedelta(hours=1)
 
 class ApiToken(Aggregate):
     """One bearer token of one user: its secret's hash, a label, when it expires, when it was
-    last used (to :data:`LAST_USED_STEP`) and whether it was revoked."""
+    last used (to :data:`LAST_USED_STEP`), whether it was revoked, and the user's password
+    generation it was issued under (a later password signs it out)."""
 
     class Issued(Aggregate.Created):
         user_id: str
         token_hash: str
         label: str
         expires: datetime
+        #: the user's ``password_generation`` when it was issued (0 in tokens issued before
+        #: passwords could change)
+        generation: int = 0
 
         def apply(self, aggregate: Any) -> None:
             aggregate.user_id = self.user_id
             aggregate.token_hash = self.token_hash
             aggregate.label = self.label
             aggregate.expires = self.expires
+            aggregate.generation = self.generation
             aggregate.last_used = None
             aggregate.revoked = False
 
@@ -230,16 +262,17 @@ class ApiToken(Aggregate):
     expires: datetime
     last_used: datetime | None
     revoked: bool
+    generation: int = 0
 
     def __init__(self) -> None:  # attributes are set by Issued.apply
         pass
 
     @classmethod
     def issue(
-        cls, user: UUID, label: str, *, now: datetime, lifetime: timedelta
+        cls, user: UUID, label: str, *, now: datetime, lifetime: timedelta, generation: int = 0
     ) -> tuple[ApiToken, str]:
         """A new token and its bearer string ``<user id>.<token id>.<secret>``: the secret is
-        in the string only, never stored."""
+        in the string only, never stored.  ``generation``: the user's password generation."""
         secret = secrets.token_urlsafe(24)
         token = cls._create(
             cls.Issued,
@@ -248,17 +281,23 @@ class ApiToken(Aggregate):
             token_hash=token_digest(secret),
             label=label,
             expires=now + lifetime,
+            generation=generation,
         )
         return token, f"{user.hex}.{token.id.hex}.{secret}"
 
-    def check(self, user: UUID, secret: str, now: datetime) -> None:
-        """Raise :class:`Unauthenticated` unless this is ``user``'s live token with ``secret``."""
+    def check(self, user: UUID, secret: str, now: datetime, generation: int = 0) -> None:
+        """Raise :class:`Unauthenticated` unless this is ``user``'s live token with ``secret``,
+        issued under the user's current password (``generation``)."""
         if (
             self.revoked
             or self.user_id != str(user)
             or not hmac.compare_digest(self.token_hash, token_digest(secret))
         ):
             raise Unauthenticated("invalid or revoked token")
+        if self.generation < generation:
+            raise Unauthenticated(
+                "signed out: the password was changed", {"token": ["sign in with the new password"]}
+            )
         if now >= self.expires:
             raise Unauthenticated("token expired", {"token": ["expired: sign in again"]})
 

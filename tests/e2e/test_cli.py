@@ -59,6 +59,7 @@ def test_every_command_has_help() -> None:
         ["--help"],
         ["serve", "--help"],
         ["users", "add", "--help"],
+        ["users", "set-password", "--help"],
         ["games", "list", "--help"],
         ["games", "show", "--help"],
         ["games", "export", "--help"],
@@ -153,3 +154,35 @@ def test_users_grant_and_revoke_a_site_role(env: dict[str, str]) -> None:
     assert again.exit_code != 0 and "has no role" in again.output
     assert run("users", "grant", "nobody", "--role", "arbiter").exit_code != 0
     assert run("users", "grant", "judge", "--role", "king").exit_code == 2
+
+
+def test_users_set_password_signs_everything_out(env: dict[str, str], tmp_path: Path) -> None:
+    config = make_config(tmp_path, secret_key="k")
+    svc = build_services(config)
+    svc.users.register("alice", "correct horse")
+    first = svc.users.sign_in("alice", "correct horse", "laptop")
+    second = svc.users.sign_in("alice", "correct horse", "web")
+    svc.close()
+
+    prompted = run(
+        "users", "set-password", "alice", input="a fresh passphrase\na fresh passphrase\n"
+    )
+    assert prompted.exit_code == 0, prompted.output
+    assert "set alice's password; signed out 2 tokens and sessions" in prompted.output
+    assert "a fresh passphrase" not in prompted.output  # the prompt hides it
+    common = run("users", "set-password", "alice", "--password", "12345678")
+    assert common.exit_code != 0 and "new_password" in common.output
+    unknown = run("users", "set-password", "nobody", "--password", "a fresh passphrase")
+    assert unknown.exit_code != 0 and "no user 'nobody'" in unknown.output
+
+    svc = build_services(config)
+    try:
+        for old in (first, second):
+            with pytest.raises(Exception, match="password was changed"):
+                svc.users.from_token(old.token)
+        with pytest.raises(Exception, match="wrong username or password"):
+            svc.users.sign_in("alice", "correct horse")
+        assert svc.users.sign_in("alice", "a fresh passphrase").user.username == "alice"
+        assert svc.users.by_name("alice").password_generation == 1  # the refusals wrote nothing
+    finally:
+        svc.close()

@@ -43,7 +43,14 @@ def _free_port() -> int:
 class Server:
     """A real ``arbiter serve`` on a free port, with users made through the API."""
 
-    def __init__(self, var: Path, plugins: str = "tests.fixtures.skirmish") -> None:
+    def __init__(
+        self,
+        var: Path,
+        plugins: str = "tests.fixtures.skirmish",
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
+        """``extra_env``: more of the server's environment; ``{url}`` in a value is its own
+        address (``ARBITER_PUBLIC_URL``)."""
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ)
@@ -53,6 +60,7 @@ class Server:
             ARBITER_STORE="sqlite",
         )
         env.pop("REDIS_URL", None)
+        env.update({k: v.format(url=self.url) for k, v in (extra_env or {}).items()})
         self.env = env
         self.proc = subprocess.Popen(
             [ARBITER, "serve", "--port", str(self.port)],

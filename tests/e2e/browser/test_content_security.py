@@ -12,7 +12,18 @@ from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
-PAGES = ["/", "/clubs", "/seeks", "/archive", "/disputes", "/rules", "/settings", "/users/cspb"]
+PAGES = [
+    "/",
+    "/clubs",
+    "/seeks",
+    "/archive",
+    "/disputes",
+    "/rules",
+    "/settings",
+    "/users/cspb",
+    "/reset-password",
+    "/reset-password#token=not-a-token",
+]
 
 
 def watch(page: Any) -> list[str]:

@@ -1,5 +1,5 @@
-// The settings page: e-mail address, notification preferences per kind and channel, webhooks
-// and their delivery logs.
+// The settings page: e-mail address, password, notification preferences per kind and channel,
+// webhooks and their delivery logs.
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 
@@ -85,13 +85,49 @@ async function loadHooks() {
   clear(document.getElementById("hooks"), items.length ? items : h("li", {}, "No webhooks yet."));
 }
 
+// Change the password (POST /api/me/password): this browser stays signed in (its cookie gets the
+// new token), every other session and token is signed out.
+function passwordForm(me) {
+  const form = document.getElementById("password-form");
+  form.username.value = me.username; // for password managers
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = form.querySelector(".error");
+    error.textContent = "";
+    if (form.new_password.value !== form.confirm.value) {
+      error.textContent = "The two new passwords differ: type the same one twice.";
+      return;
+    }
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const done = await api("/api/me/password", {
+        method: "POST",
+        body: { current_password: form.current_password.value, new_password: form.new_password.value },
+      });
+      form.reset();
+      form.username.value = me.username;
+      const others = done.signed_out === 1 ? "1 other session or token" : `${done.signed_out} other sessions or tokens`;
+      toast(`Password changed. ${others} signed out.`);
+    } catch (err) {
+      // the reasons in words, without the fields' internal names
+      const text = [err.message, ...Object.values(err.details || {}).flat()].join(" — ");
+      error.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 async function start() {
-  if (!(await currentUser())) {
+  const me = await currentUser();
+  if (!me) {
     document.getElementById("settings-signin").hidden = false;
     return;
   }
   document.getElementById("settings").hidden = false;
   await Promise.all([loadPrefs(), loadHooks()]);
+  passwordForm(me);
 
   const emailForm = document.getElementById("email-form");
   emailForm.addEventListener("submit", async (event) => {

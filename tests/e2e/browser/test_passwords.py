@@ -1,0 +1,158 @@
+"""Passwords in Chromium against a real ``arbiter serve`` with a real SMTP server: "Forgot your
+password?" on the sign-in card, the link from the e-mail sets a new password (once), the player
+signs in with it; the settings page changes a password and keeps the browser signed in while the
+other browser is signed out.  Screenshots at 1366x900 and 390x844."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.e2e.browser.conftest import PASSWORD, PHONE, Server, signed_in
+from tests.support.receivers import SmtpReceiver
+
+WIDE = {"width": 1366, "height": 900}
+NEW = "a brand new passphrase"
+
+
+@pytest.fixture(scope="module")
+def smtp() -> Iterator[SmtpReceiver]:
+    with SmtpReceiver() as receiver:
+        yield receiver
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, smtp: SmtpReceiver) -> Iterator[Server]:
+    srv = Server(
+        tmp_path_factory.mktemp("arbiter") / "var",
+        extra_env={"ARBITER_SMTP_URL": smtp.url, "ARBITER_PUBLIC_URL": "{url}"},
+    )
+    yield srv
+    srv.stop()
+
+
+def the_link(smtp: SmtpReceiver, address: str, server: Server, count: int = 1) -> str:
+    deadline = time.monotonic() + 15
+    while len(smtp.to(address)) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    mails = smtp.to(address)
+    assert len(mails) == count, f"{len(mails)} mails to {address}"
+    body = mails[-1].get_body(preferencelist=("plain",))
+    assert body is not None
+    found = re.search(re.escape(server.url) + r"/reset-password#token=\S+", body.get_content())
+    assert found, body.get_content()
+    return found.group(0)
+
+
+def test_forgot_password_by_mail_then_sign_in(
+    browser: Any, server: Server, smtp: SmtpReceiver, shots: Path
+) -> None:
+    server.user("rita")
+    token = server.tokens["rita"]
+    r = requests.put(
+        server.url + "/api/me/email",
+        json={"email": "rita@example.org"},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert r.ok, r.text
+    context = browser.new_context(viewport=WIDE, base_url=server.url)
+    page = context.new_page()
+    page.goto("/")
+    page.screenshot(path=shots / "reset-0-sign-in-1366.png")
+    page.get_by_role("link", name="Forgot your password?").click()
+    expect(page).to_have_url(re.compile(r"/reset-password$"))
+    page.screenshot(path=shots / "reset-1-ask-1366.png")
+    page.get_by_label("User name or e-mail address").fill("rita")
+    page.get_by_role("button", name="E-mail me a link").click()
+    expect(page.locator("#reset-asked-text")).to_contain_text("If that account exists")
+    page.screenshot(path=shots / "reset-2-asked-1366.png")
+
+    link = the_link(smtp, "rita@example.org", server)
+    page.goto(link)
+    expect(page.get_by_role("heading", name="Choose a new password")).to_be_visible()
+    assert "token" not in page.url  # taken out of the address bar
+    page.screenshot(path=shots / "reset-3-set-1366.png")
+    page.get_by_label("New password (8 characters or more)").fill(NEW)
+    page.get_by_label("New password again").fill(NEW + "x")
+    page.get_by_role("button", name="Set the password").click()
+    expect(page.locator("#reset-set .error")).to_contain_text("differ")
+    page.get_by_label("New password again").fill(NEW)
+    page.get_by_role("button", name="Set the password").click()
+    expect(page.get_by_role("heading", name="Your password is set")).to_be_visible()
+    page.screenshot(path=shots / "reset-4-done-1366.png")
+    assert (
+        requests.get(
+            server.url + "/api/me", headers={"Authorization": f"Bearer {token}"}
+        ).status_code
+        == 401
+    )  # signed out everywhere
+
+    page.locator("#reset-done").get_by_role("link", name="Sign in").click()
+    page.locator("#signin-form").get_by_label("Username").fill("rita")
+    page.locator("#signin-form").get_by_label("Password").fill(NEW)
+    page.locator("#signin-form").get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="My games")).to_be_visible()
+
+    second = context.new_page()  # the same link again is refused
+    second.goto(link)
+    second.get_by_label("New password (8 characters or more)").fill("yet another passphrase")
+    second.get_by_label("New password again").fill("yet another passphrase")
+    second.get_by_role("button", name="Set the password").click()
+    expect(second.locator("#reset-set .error")).to_contain_text("already used")
+    expect(second.get_by_role("link", name="Ask for a new link")).to_be_visible()
+    second.screenshot(path=shots / "reset-5-used-1366.png")
+    for name, p in (("set", second), ("ask", page)):
+        if name == "ask":
+            p.goto("/reset-password")
+            expect(p.locator("#reset-ask")).to_be_visible()
+        p.set_viewport_size(PHONE)
+        p.screenshot(path=shots / f"reset-{name}-390.png", full_page=True)
+        assert p.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    context.close()
+
+
+def test_the_settings_page_changes_the_password(browser: Any, server: Server, shots: Path) -> None:
+    other = signed_in(browser, server, "sam")  # another browser of sam's
+    page = signed_in(browser, server, "sam", viewport=WIDE)
+    page.goto("/settings")
+    form = page.locator("#password-form")
+    expect(form).to_be_visible()
+    form.get_by_label("Current password").fill("not my password")
+    form.get_by_label("New password (8 characters or more)").fill(NEW)
+    form.get_by_label("New password again").fill(NEW)
+    form.get_by_role("button", name="Change the password").click()
+    expect(form.locator(".error")).to_contain_text("not your current password")
+    expect(form.locator(".error")).not_to_contain_text("current_password")
+    form.get_by_label("Current password").fill(PASSWORD)
+    form.get_by_label("New password (8 characters or more)").fill("12345678")
+    form.get_by_label("New password again").fill("12345678")
+    form.get_by_role("button", name="Change the password").click()
+    expect(form.locator(".error")).to_contain_text("commonest passwords")
+    form.screenshot(path=shots / "settings-password-error-1366.png")
+    form.get_by_label("New password (8 characters or more)").fill(NEW)
+    form.get_by_label("New password again").fill(NEW)
+    form.get_by_role("button", name="Change the password").click()
+    expect(page.locator("#toast")).to_contain_text("Password changed")
+    expect(page.locator("#toast")).to_contain_text("2 other sessions or tokens signed out")
+    page.screenshot(path=shots / "settings-password-1366.png", full_page=True)
+    page.reload()  # still signed in here, and writes still pass the CSRF check
+    expect(page.locator("#settings")).to_be_visible()
+    page.locator("#email-form").get_by_label("Address").fill("sam@example.org")
+    page.locator("#email-form").get_by_role("button", name="Save the address").click()
+    expect(page.locator("#toast")).to_contain_text("Address saved")
+    other.goto("/settings")
+    expect(other.locator("#settings-signin")).to_be_visible()  # the other browser is out
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(page.locator("#password-form")).to_be_visible()
+    page.screenshot(path=shots / "settings-password-390.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    r = requests.post(server.url + "/api/tokens", json={"username": "sam", "password": NEW})
+    assert r.status_code == 201

@@ -1,0 +1,226 @@
+"""Password reset by e-mail through a real SMTP server (aiosmtpd): the link in the mail sets a new
+password once, signs every session out, expires (the clock is the service's, moved forward, not
+slept), and asking for it tells nothing about which accounts exist (issue 34, finding 6)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.app import create_app
+from tests.conftest import make_config
+from tests.support.api import PASSWORD
+from tests.support.receivers import SmtpReceiver
+
+NEW = "a brand new passphrase"
+PUBLIC = "https://arbiter.example.org"
+LINK = re.compile(re.escape(PUBLIC) + r"/reset-password#token=([A-Za-z0-9_.\-]+)")
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpReceiver]:
+    with SmtpReceiver() as receiver:
+        yield receiver
+
+
+@pytest.fixture
+def rapp(tmp_path: Path, index_template: Path, smtp: SmtpReceiver) -> Iterator[Flask]:
+    config = make_config(tmp_path, smtp_url=smtp.url, public_url=PUBLIC)
+    shutil.copytree(index_template, config.index_dir)
+    application = create_app(config)
+    yield application
+    application.extensions["arbiter"].close()
+
+
+@pytest.fixture
+def rclient(rapp: Flask) -> FlaskClient:
+    return rapp.test_client()
+
+
+def register(client: FlaskClient, name: str, email: str | None) -> str:
+    r = client.post("/api/users", json={"username": name, "password": PASSWORD, "email": email})
+    assert r.status_code == 201, r.get_json()
+    r = client.post("/api/tokens", json={"username": name, "password": PASSWORD})
+    return str(r.get_json()["token"])
+
+
+def ask(client: FlaskClient, account: str, address: str = "192.0.2.10") -> Any:
+    return client.post(
+        "/api/password-resets", json={"account": account}, environ_base={"REMOTE_ADDR": address}
+    )
+
+
+def use(client: FlaskClient, token: str, password: str = NEW) -> Any:
+    return client.post("/api/password-resets/use", json={"token": token, "new_password": password})
+
+
+def mails(smtp: SmtpReceiver, address: str, count: int = 1, wait: float = 10) -> list[Message]:
+    """The mails to ``address`` once there are ``count`` of them (the outbox sends in a thread)."""
+    deadline = time.monotonic() + wait
+    while len(smtp.to(address)) < count and time.monotonic() < deadline:
+        time.sleep(0.02)
+    found = smtp.to(address)
+    assert len(found) >= count, f"{len(found)} mails to {address}, not {count}"
+    return found
+
+
+def link_token(message: Message) -> str:
+    body = message.get_body(preferencelist=("plain",))
+    assert body is not None
+    found = LINK.search(body.get_content())
+    assert found, body.get_content()
+    return found.group(1)
+
+
+def test_the_link_sets_a_new_password_once_and_signs_everything_out(
+    rclient: FlaskClient, smtp: SmtpReceiver
+) -> None:
+    old = register(rclient, "alice", "alice@example.org")
+    r = ask(rclient, "alice")
+    assert r.status_code == 202, r.get_json()
+    (mail,) = mails(smtp, "alice@example.org")
+    assert mail["Subject"] == "Arbiter: set a new password"
+    assert "“alice”" in mail.get_body().get_content()  # type: ignore[union-attr]
+    token = link_token(mail)
+
+    r = use(rclient, token)
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["user"]["username"] == "alice" and r.get_json()["signed_out"] == 1
+    assert rclient.get("/api/me", headers={"Authorization": f"Bearer {old}"}).status_code == 401
+    assert (
+        rclient.post("/api/tokens", json={"username": "alice", "password": PASSWORD}).status_code
+        == 401
+    )
+    assert (
+        rclient.post("/api/tokens", json={"username": "alice", "password": NEW}).status_code == 201
+    )
+
+    again = use(rclient, token, "yet another passphrase")
+    assert again.status_code == 400
+    assert "already used" in again.get_json()["details"]["token"][0]
+    assert (
+        rclient.post("/api/tokens", json={"username": "alice", "password": NEW}).status_code == 201
+    )
+
+
+def test_asking_by_address_ignores_case(rclient: FlaskClient, smtp: SmtpReceiver) -> None:
+    register(rclient, "bob", "Bob@Example.org")
+    assert ask(rclient, "bob@example.ORG").status_code == 202
+    token = link_token(mails(smtp, "Bob@Example.org")[0])
+    assert use(rclient, token).status_code == 200
+
+
+def test_unknown_names_get_the_same_answer_and_no_mail(
+    rclient: FlaskClient, smtp: SmtpReceiver
+) -> None:
+    register(rclient, "carol", "carol@example.org")
+    register(rclient, "dave", None)  # no address: nothing to send
+    answers = [ask(rclient, account) for account in ("nobody", "nobody@example.org", "dave")]
+    known = ask(rclient, "carol")
+    for answer in answers:
+        assert (answer.status_code, answer.get_json()) == (known.status_code, known.get_json())
+    mails(smtp, "carol@example.org")
+    time.sleep(0.3)  # the outbox sends in order: anything queued before carol's is in by now
+    assert [m["To"] for m in smtp.messages] == ["carol@example.org"]
+
+
+def test_an_expired_link_is_refused_and_writes_nothing(
+    rapp: Flask, rclient: FlaskClient, smtp: SmtpReceiver
+) -> None:
+    register(rclient, "erin", "erin@example.org")
+    resets = rapp.extensions["arbiter"].password_resets
+    assert resets.lifetime == timedelta(minutes=60)  # ARBITER_RESET_MINUTES' default
+    ask(rclient, "erin")
+    token = link_token(mails(smtp, "erin@example.org")[0])
+    clock = resets.clock
+    resets.clock = lambda: clock() + timedelta(minutes=60, seconds=1)
+    r = use(rclient, token)
+    assert r.status_code == 400 and "expired" in r.get_json()["details"]["token"][0], r.get_json()
+    resets.clock = lambda: clock() + timedelta(minutes=59)
+    assert use(rclient, token).status_code == 200  # within its time it works
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda t: t[:-3] + ("AAA" if not t.endswith("AAA") else "BBB"), "token"),
+        (lambda t: "not a token", "token"),
+        (lambda t: t, "new_password"),
+    ],
+)
+def test_a_forged_link_or_a_refused_password_writes_nothing(
+    rclient: FlaskClient, smtp: SmtpReceiver, change: Any, field: str
+) -> None:
+    register(rclient, "frank", "frank@example.org")
+    ask(rclient, "frank")
+    token = link_token(mails(smtp, "frank@example.org")[0])
+    password = "12345678" if field == "new_password" else NEW
+    r = use(rclient, change(token), password)
+    assert r.status_code == 400 and field in r.get_json()["details"], r.get_json()
+    assert (
+        rclient.post("/api/tokens", json={"username": "frank", "password": PASSWORD}).status_code
+        == 201
+    )
+    assert use(rclient, token).status_code == 200  # the real link still works once
+
+
+def test_a_password_changed_otherwise_kills_earlier_links(
+    rclient: FlaskClient, smtp: SmtpReceiver
+) -> None:
+    old = register(rclient, "gina", "gina@example.org")
+    ask(rclient, "gina")
+    token = link_token(mails(smtp, "gina@example.org")[0])
+    r = rclient.post(
+        "/api/me/password",
+        json={"current_password": PASSWORD, "new_password": NEW},
+        headers={"Authorization": f"Bearer {old}"},
+    )
+    assert r.status_code == 200
+    assert use(rclient, token, "yet another passphrase").status_code == 400
+
+
+def test_requests_are_throttled_per_address_and_per_account(
+    rclient: FlaskClient, smtp: SmtpReceiver
+) -> None:
+    register(rclient, "hank", "hank@example.org")
+    answers = [ask(rclient, "hank", address=f"192.0.2.{20 + i}").status_code for i in range(5)]
+    assert answers == [202] * 5  # the same answer: the account's 4th and 5th send nothing
+    mails(smtp, "hank@example.org", 3)
+    time.sleep(0.3)
+    assert len(smtp.to("hank@example.org")) == 3
+    for i in range(10):
+        assert ask(rclient, f"someone{i}", address="198.51.100.77").status_code == 202
+    r = ask(rclient, "hank", address="198.51.100.77")
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+    assert "account" in r.get_json()["details"]
+    assert ask(rclient, "nobody", address="198.51.100.78").status_code == 202
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"account": ""}, {"account": "x" * 255}, {"account": "alice", "extra": 1}, {"account": 7}],
+)
+def test_a_malformed_request_names_the_field(rclient: FlaskClient, body: dict[str, Any]) -> None:
+    r = rclient.post("/api/password-resets", json=body)
+    assert r.status_code == 400 and r.get_json()["details"], r.get_json()
+
+
+def test_the_link_lifetime_comes_from_the_environment(tmp_path: Path) -> None:
+    from service.config import Config, ConfigError
+
+    env = {"ARBITER_VAR": str(tmp_path), "ARBITER_SECRET_KEY": "k"}
+    assert Config.from_env(env).reset_minutes == 60
+    assert Config.from_env({**env, "ARBITER_RESET_MINUTES": "15"}).reset_minutes == 15
+    for bad in ("0", "-5", "1441", "soon"):
+        with pytest.raises(ConfigError, match="ARBITER_RESET_MINUTES|bad configuration"):
+            Config.from_env({**env, "ARBITER_RESET_MINUTES": bad})

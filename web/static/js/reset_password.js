@@ -1,0 +1,62 @@
+// The password reset page: without a token, ask for a link by user name or e-mail address
+// (POST /api/password-resets: the same answer whether or not the account exists); with the
+// link's token (after "#token=", never sent to the server in the address), set a new password
+// (POST /api/password-resets/use).
+import { api } from "./api.js";
+import { onSubmit } from "./forms.js";
+
+// The reasons in words, without the fields' internal names.
+function reasons(err) {
+  const text = [err.message, ...Object.values(err.details || {}).flat()].join(" — ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function askForm() {
+  const form = document.getElementById("reset-ask");
+  form.hidden = false;
+  onSubmit(form, async ({ account }) => {
+    const answer = await api("/api/password-resets", { method: "POST", body: { account: account.trim() } });
+    form.hidden = true;
+    document.getElementById("reset-asked-text").textContent = answer.message;
+    document.getElementById("reset-asked").hidden = false;
+  });
+  form.account.focus();
+}
+
+function setForm(token) {
+  const form = document.getElementById("reset-set");
+  const error = form.querySelector(".error");
+  form.hidden = false;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    if (form.new_password.value !== form.confirm.value) {
+      error.textContent = "The two passwords differ: type the same one twice.";
+      return;
+    }
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      await api("/api/password-resets/use", { method: "POST", body: { token, new_password: form.new_password.value } });
+      form.hidden = true;
+      document.getElementById("reset-done").hidden = false;
+    } catch (err) {
+      error.textContent = reasons(err);
+      document.getElementById("reset-again").hidden = !(err.details && err.details.token);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  form.new_password.focus();
+}
+
+// a link opened over this page changes only the part after "#": read it afresh
+window.addEventListener("hashchange", () => location.reload());
+
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+if (token) {
+  history.replaceState(null, "", location.pathname); // the token leaves the address bar
+  setForm(token);
+} else {
+  askForm();
+}
