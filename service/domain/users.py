@@ -112,6 +112,7 @@ class User(Aggregate):
             aggregate.username = self.username
             aggregate.password_hash = self.password_hash
             aggregate.roles = []
+            aggregate.email = None
 
     class RoleGranted(Aggregate.Event):
         role: str
@@ -157,8 +158,8 @@ class User(Aggregate):
     username: str
     password_hash: str
     roles: list[str]
-    #: set by :class:`EmailChanged` (users registered before e-mail existed have none)
-    email: str | None = None
+    #: set by :class:`EmailChanged` (None: no e-mail)
+    email: str | None
 
     def __init__(self) -> None:  # attributes are set by Registered.apply
         pass

@@ -141,6 +141,15 @@ def test_an_old_snapshot_is_upcast_to_the_game_replayed_from_its_events(
     assert from_snapshot.last_hash == replayed.last_hash
 
 
+def test_old_users_and_clubs_have_what_came_since_as_none(svc: Services) -> None:
+    """Attributes added later are set by the creation event's apply (docs/upgrades.md, rule 2)."""
+    ann = svc.users.get(ANN)
+    assert (ann.username, ann.roles, ann.email) == ("ann", [], None)
+    club = svc.clubs.get(SHOWN["club"]["id"])
+    assert club.name == "Golden Wargamers" and club.policies is None
+    assert club.members == {ANN: ["admin", "arbiter", "player"], BOB: ["player"]}
+
+
 def test_the_old_ladder_reads_with_every_setting_and_its_rows_stay_as_recorded(
     copied: Config, svc: Services
 ) -> None:
