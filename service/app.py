@@ -28,6 +28,8 @@ from service.api.gate import install as install_gate
 from service.api.headers import install as install_headers
 from service.api.health import health
 from service.api.session_cookie import CookieSessions
+from service.application.store_faults import StoreFaults
+from service.application.store_probe import StoreProbe
 from service.bootstrap import build_services
 from service.config import Config
 
@@ -71,7 +73,8 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         webhooks_api.blp,
     ):
         api.register_blueprint(blueprint)
-    register_error_handlers(app)
+    faults = StoreFaults.of_config(config)
+    register_error_handlers(app, faults)
     install_gate(app)  # strict JSON before any route runs (service/api/gate.py)
     install_game_access(app)  # who may read a game, for every game route
     install_headers(app, config)  # CSP, no framing, nosniff; cookies and the proxy's scheme
@@ -81,10 +84,11 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     app.register_blueprint(web_blueprint())
 
     started = time.monotonic()
+    store_probe = StoreProbe(svc.store.recorder, faults)  # read and write, kept 1.5 s
 
     @app.get("/healthz")
     def healthz() -> Any:
-        report, status = health(svc, started)  # service/api/health.py: store, Redis, worker
+        report, status = health(svc, started, store_probe)  # service/api/health.py
         return jsonify(report), status
 
     return app

@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from apispec import BasePlugin
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import PersistenceError
 from flask import Flask, jsonify
 from flask_smorest import Api
 from marshmallow import Schema, fields
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, InternalServerError
 
-from service.application.availability import UNAVAILABLE_MESSAGE, StoreUnavailable
+from service.application.availability import StoreUnavailable
+from service.application.store_faults import StoreFaults
 from service.domain.errors import (
     Conflict,
     DomainError,
@@ -151,7 +152,10 @@ class ArbiterApi(Api):
         return jsonify(error_body(HTTP_CODES.get(status, "error"), str(message))), status
 
 
-def register_error_handlers(app: Flask) -> None:
+def register_error_handlers(app: Flask, faults: StoreFaults | None = None) -> None:
+    """``faults`` names what keeps the store from saving (default: from the errors alone)."""
+    faults = faults or StoreFaults(None)
+
     @app.errorhandler(DomainError)
     def domain_error(exc: DomainError):  # type: ignore[no-untyped-def]
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
@@ -159,9 +163,14 @@ def register_error_handlers(app: Flask) -> None:
         return jsonify(error_body(exc.code, exc.message, exc.details)), status, headers
 
     @app.errorhandler(StoreUnavailable)
-    @app.errorhandler(OperationalError)
-    @app.errorhandler(InterfaceError)
-    def store_unavailable(exc: Exception):  # type: ignore[no-untyped-def]
-        log.warning("store unavailable: %s", exc)
-        body = error_body(HTTP_CODES[503], UNAVAILABLE_MESSAGE, {"store": ["not reachable"]})
-        return jsonify(body), 503, {"Retry-After": "2"}
+    @app.errorhandler(PersistenceError)
+    def store_error(exc: Exception):  # type: ignore[no-untyped-def]
+        """A store that cannot answer or cannot save: 503 with the reason (unreachable,
+        read-only, disk full, disk error) in words; any other store error is a bug (500)."""
+        fault = faults.of(exc)
+        if fault is None:
+            log.error("internal error: %s", exc, exc_info=exc)
+            return jsonify(error_body("internal", InternalServerError.description)), 500
+        log.warning("store %s: %s", fault.reason, exc)
+        body = error_body(HTTP_CODES[503], fault.message, {"store": [fault.reason]})
+        return jsonify(body), 503, {"Retry-After": str(fault.retry_after)}

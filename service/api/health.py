@@ -1,8 +1,10 @@
 """``GET /healthz``: the store, Redis (when configured) and this worker, in one answer.
 
 ``status`` is ``ok``, ``degraded`` (Redis is configured but not answering: commands go on, live
-streams poll) or ``down`` (the store is not reachable: the answer is a 503, as is every request
-that needs the store, until it is back)."""
+streams poll) or ``down`` with a 503 and its ``reason``: the store is ``unreachable`` (every request
+that needs it answers 503 until it is back), or cannot save -- ``read-only``, ``disk full`` or
+``disk error`` (reads go on; every write answers 503 saying the same).  How the store is probed,
+without ever keeping a write: :mod:`service.application.store_probe`."""
 
 from __future__ import annotations
 
@@ -11,13 +13,13 @@ import threading
 import time
 from typing import Any
 
-from service.application.availability import probe
 from service.application.services import Services
+from service.application.store_probe import StoreProbe
 
 
-def health(svc: Services, started: float) -> tuple[dict[str, Any], int]:
+def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict[str, Any], int]:
     """The report and its HTTP status (503 when the store is down)."""
-    store = {"kind": svc.config.store, **probe(svc.store.recorder)}
+    store = {"kind": svc.config.store, **store_probe.report()}
     live_ok = svc.broker.healthy()
     redis = {"configured": bool(svc.config.redis_url), "ok": live_ok}
     if not store["ok"]:
@@ -33,6 +35,7 @@ def health(svc: Services, started: float) -> tuple[dict[str, Any], int]:
     }
     report = {
         "status": status,
+        **({"reason": store["reason"]} if status == "down" else {}),
         "store": store,
         "redis": redis,
         "worker": worker,

@@ -137,7 +137,7 @@ class LadderService:
     ) -> dict[str, Any]:
         """The options of a game of ``ladder`` in ``choice``'s scenario: the given ones, then the
         ladder's (those the scenario knows) over them -- the ladder's options win."""
-        fixed = ladder.settings.get("options") or {}
+        fixed = ladder.settings["options"]
         if not fixed:
             return dict(options or {})
         known = choice.default_options(self.games.system(ladder.system))
@@ -270,9 +270,9 @@ class LadderService:
                 "club": ladder.club_id,
                 "ladder": str(ladder.id),
                 "rated": True,
-                "takeback_policy": ladder.settings.get("takeback", "never"),
-                "pause_on_dispute": bool(ladder.settings.get("disputes_pause", False)),
-                **({"clock": ladder.settings["clock"]} if ladder.settings.get("clock") else {}),
+                "takeback_policy": ladder.settings["takeback"],
+                "pause_on_dispute": ladder.settings["disputes_pause"],
+                **({"clock": ladder.settings["clock"]} if ladder.settings["clock"] else {}),
             },
         )
         challenge.accept(str(by.id), str(game.id), bound, now)

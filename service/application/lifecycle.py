@@ -89,10 +89,10 @@ class LifecycleService:
                 club=found.club_id,
                 ladder=str(found.id),
                 rated=True,
-                takeback_policy=settings.get("takeback", "never"),
-                pause_on_dispute=bool(settings.get("disputes_pause", False)),
+                takeback_policy=settings["takeback"],
+                pause_on_dispute=settings["disputes_pause"],
             )
-            if settings.get("clock") and clock is None:
+            if settings["clock"] and clock is None:
                 clock = settings["clock"]
         elif club is not None:
             try:

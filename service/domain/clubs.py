@@ -40,6 +40,7 @@ class Club(Aggregate):
             aggregate.name = self.name
             aggregate.founder = self.founder
             aggregate.members = {self.founder: list(ROLES)}
+            aggregate.policies = None
 
     class MemberAdded(Aggregate.Event):
         user: str
@@ -85,7 +86,7 @@ class Club(Aggregate):
     founder: str
     members: dict[str, list[str]]  # user id -> roles
     #: set by PoliciesChanged; a club that never set any has the defaults (:meth:`game_policies`)
-    policies: dict[str, Any] | None = None
+    policies: dict[str, Any] | None
 
     def __init__(self) -> None:  # attributes are set by Founded.apply
         pass

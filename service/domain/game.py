@@ -464,13 +464,22 @@ class Game(Aggregate):
     bookkeeping: list[int]
     #: the game's rules, to ask whose turn it is (:meth:`attach`; never stored nor snapshotted)
     _rules: RulesPort
-    #: class defaults (after the fields without one): games (and snapshots) from before these attributes existed read them
-    invitation: dict[str, Any] | None = None
-    draw_offer: dict[str, Any] | None = None
+    invitation: dict[str, Any] | None
+    draw_offer: dict[str, Any] | None
     #: a claim on time waiting for an arbiter (the ``arbiter`` timeout policy)
-    claim_pending: dict[str, Any] | None = None
+    claim_pending: dict[str, Any] | None
     #: the correspondence clock, a projection of the events' times (:meth:`tick`), else None
-    clock: dict[str, Any] | None = None
+    clock: dict[str, Any] | None
+
+    #: the shape of a snapshot's state (docs/upgrades.md); a snapshot of an older shape is upcast
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Snapshots taken before games had invitations, draw offers, correspondence clocks and
+        claims on time (2026-11-23) lack those attributes: a game then had none of them."""
+        for name in ("invitation", "draw_offer", "claim_pending", "clock"):
+            state.setdefault(name, None)
 
     class Snapshot(AggregateSnapshot):
         @classmethod

@@ -94,8 +94,21 @@ def check_outcome(sides: Mapping[str, str], winner: str | None) -> None:
         )
 
 
+def upcast_settings_v1_v2(state: dict[str, Any]) -> None:
+    """Ladder settings recorded before the games' clock (2026-11-23, ``clock``) and the games'
+    fixed options (``options``) were settings: a ladder then had neither (docs/upgrades.md)."""
+    settings = dict(state["settings"])
+    settings.setdefault("clock", None)
+    settings.setdefault("options", {})
+    state["settings"] = settings
+
+
 class Ladder(Aggregate):
     class Created(Aggregate.Created):
+        #: v2: ``settings`` carries every setting, ``clock`` and ``options`` included
+        class_version = 2
+        upcast_v1_v2 = staticmethod(upcast_settings_v1_v2)
+
         club_id: str
         name: str
         system: str
@@ -113,6 +126,10 @@ class Ladder(Aggregate):
             aggregate.players = []
 
     class SettingsChanged(Aggregate.Event):
+        #: v2, as :class:`Created`: ``settings`` is the whole of them after the change
+        class_version = 2
+        upcast_v1_v2 = staticmethod(upcast_settings_v1_v2)
+
         settings: dict[str, Any]
         by: str
 

@@ -112,6 +112,8 @@ class User(Aggregate):
             aggregate.username = self.username
             aggregate.password_hash = self.password_hash
             aggregate.roles = []
+            aggregate.email = None
+            aggregate.password_generation = 0
 
     class RoleGranted(Aggregate.Event):
         role: str
@@ -169,10 +171,10 @@ class User(Aggregate):
     username: str
     password_hash: str
     roles: list[str]
-    #: set by :class:`EmailChanged` (users registered before e-mail existed have none)
-    email: str | None = None
+    #: set by :class:`EmailChanged` (None: no e-mail)
+    email: str | None
     #: how many times the password was changed (:class:`PasswordChanged`)
-    password_generation: int = 0
+    password_generation: int
 
     def __init__(self) -> None:  # attributes are set by Registered.apply
         pass
@@ -235,9 +237,14 @@ class ApiToken(Aggregate):
         token_hash: str
         label: str
         expires: datetime
-        #: the user's ``password_generation`` when it was issued (0 in tokens issued before
-        #: passwords could change)
-        generation: int = 0
+        #: the user's ``password_generation`` when it was issued (docs/upgrades.md: version 2;
+        #: tokens issued before passwords could change are upcast with 0)
+        generation: int
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["generation"] = 0
 
         def apply(self, aggregate: Any) -> None:
             aggregate.user_id = self.user_id
