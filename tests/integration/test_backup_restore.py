@@ -13,6 +13,7 @@ import io
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tarfile
@@ -333,3 +334,31 @@ def test_the_key_a_backup_was_made_under_is_required_or_taken_from_a_backup_with
     assert key.read_text() == SECRET and key.stat().st_mode & 0o777 == 0o600
     verify = arbiter(sqlite_env(keyless, secret=None), "audit", "verify", "--all")
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+def test_a_head_behind_its_log_is_moved_to_its_end_and_a_missing_head_is_not_invented(
+    source: Config, tmp_path: Path
+) -> None:
+    """As a backup of a running server finds them: a head read before the game's last commits is
+    moved forward once its log verifies through it; a game with no head that existed when the heads
+    were read is left without one, and the restore says so and exits 1."""
+    svc = build_services(source)
+    try:
+        behind, headless = (str(row["id"]) for row in svc.index.games())
+        end = svc.games.get(behind).version
+        svc.store.heads.reset(behind, end - 2, svc.games.get(behind, version=end - 2).last_hash)
+    finally:
+        svc.close()
+    with sqlite3.connect(source.heads_file) as conn:
+        conn.execute("DELETE FROM heads WHERE game = ?", (headless,))
+    conn.close()
+    path = tmp_path / "club.backup"
+    backup(source, path)
+    target = tmp_path / "dst"
+    done = arbiter(sqlite_env(target), "restore", str(path))
+    assert done.returncode == 1
+    assert "1 of 2 games verify" in done.stdout
+    assert f"does not verify: {headless}: the log ends at" in done.stderr
+    assert "has no anchored head (cut?)" in done.stderr
+    restored = summary(make_config(target, secret_key=SECRET))
+    assert restored["heads"] == {behind: end}
