@@ -1,4 +1,4 @@
-"""The ``arbiter`` command line: serve, users, games, dice, scenarios, rules."""
+"""The ``arbiter`` command line: serve, users, games, dice, scenarios, rules, backup, restore."""
 
 from __future__ import annotations
 
@@ -407,6 +407,9 @@ def _attach_optional_groups() -> None:
 
     attach_scenarios(scenarios)  # import, export, list: the club scenario library
     attach(main)
+    from service.cli_backup import attach as attach_backup
+
+    attach_backup(main)  # backup and restore
     from service.fuzz.cli import fuzz
 
     main.add_command(fuzz)

@@ -94,6 +94,15 @@ class SqliteHeads:
                 (game, version, digest, at, mac),
             )
 
+    def restore(self, head: dict[str, Any]) -> None:
+        """Put back a head as a backup holds it (signature and time included), for a game that
+        has none here: ``arbiter restore`` writes only into an empty heads file."""
+        with self._lock:
+            self._conn.execute(
+                "INSERT INTO heads (game, version, hash, at, mac) VALUES (?, ?, ?, ?, ?)",
+                tuple(head[k] for k in _COLUMNS),
+            )
+
     def get(self, game: str) -> dict[str, Any] | None:
         with self._lock:
             row = self._conn.execute(

@@ -1,0 +1,672 @@
+"""A whole server in one file: ``arbiter backup PATH`` writes it while the server runs, ``arbiter
+restore PATH`` loads it into the store the environment configures (a SQLite backup into
+PostgreSQL is how a club moves).
+
+What a backup holds -- a gzipped tar, one member per part, each listed with its SHA-256 and its
+row count in ``manifest.json`` (the first member; ``format``, ``format_version``, the source store's
+kind, when it was taken, whether it holds the key):
+
+- ``events.ndjson``: the event store's log in its order (eventsourcing's notifications: position,
+  originator id and version, topic, state);
+- ``notifications.ndjson`` and ``tracking.json``: the notification process's own log (notices and
+  deliveries) and its position in the event store's log;
+- ``heads.ndjson``: every game's signed anchored head (``service.adapters.heads``);
+- ``keys/secret_key``: the server key, only with ``--with-keys``.  Without it the manifest holds
+  only a check value (an HMAC under the key of a fixed text) by which a restore tells whether its
+  server has the key the backup's seals and heads were signed with; it reveals nothing of the key.
+
+Snapshots are left out (a game is rebuilt from its events and snapshotted again), and so are the
+knowledge-base index and Redis (both are rebuilt from the log).
+
+**Consistent while the server runs.**  Each part is read as one consistent state of its store
+(SQLite: the online backup API copies each file in one step under one read transaction, and the
+copies are read; PostgreSQL: one REPEATABLE READ transaction reads the event log, the notification
+log and the tracking position together).  The parts are read in this order:
+
+1. the event store's last position (``heads_mark``), then the heads;
+2. the notification process's log with its tracking position (one state: they are written
+   together, so the position and the notices agree);
+3. the event store's log.
+
+Every part is behind the part read after it, never ahead: a head ahead of its log would read as a
+rollback (``arbiter audit verify`` fails and every command on the game is refused) and notices
+ahead of the log would tell of moves the restored store does not hold; a log ahead of its head is
+an unanchored tail (the next commit anchors it) and a log ahead of the tracking position is simply
+processed again by the notification worker (ids derive from the source event, so it derives the
+same notices).  The restore writes in the same order reversed: events, then notices and tracking,
+then heads.
+
+**Restoring.**  The backup is read and checked whole before anything is written (every member's
+checksum and count: a truncated or damaged file is refused), then the key (below), then the target
+(a store or heads file that holds anything is refused).  The events are appended through the
+target's own recorder in their order, so positions are the target's own (a fresh database numbers
+them as the backup did; the tracking position is carried over by the events' order, not by
+number); notices likewise, the tracking position with the last of them.  Then each game's log is
+verified against its restored head and the head moved forward to the log's end (as a commit
+would): a head is only ever written where the log verifies through it.  A game with no head in the
+backup is anchored only when it was created after the heads were read (its ``Game.Created`` is
+after ``heads_mark``); any other problem is left as it was, for ``arbiter audit verify`` to show.
+
+**The key.**  Seals inside the events and the heads' signatures are HMACs under a key derived from
+``ARBITER_SECRET_KEY``: under another key no game would verify, so re-signing cannot be right (it
+would launder whatever the backup holds).  A restore into a server whose key differs from the
+backup's is refused, naming what to do; a server with no key yet takes the backup's (with
+``--with-keys``)."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import hmac
+import io
+import json
+import os
+import shutil
+import sqlite3
+import tarfile
+import tempfile
+import zlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+from uuid import UUID
+
+from eventsourcing.persistence import Notification, StoredEvent, Tracking
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteProcessRecorder
+from eventsourcing.utils import get_topic
+
+from service.config import Config
+from service.domain.chain import head_mac, seal_key_from_secret
+from service.domain.game import Game
+
+FORMAT = "arbiter-backup"
+FORMAT_VERSION = 1
+#: the name the notification process tracks the event store's log by (``ArbiterStore.name``)
+LEADER = "arbiter"
+BATCH = 500
+MANIFEST = "manifest.json"
+EVENTS = "events.ndjson"
+NOTICES = "notifications.ndjson"
+TRACKING = "tracking.json"
+HEADS = "heads.ndjson"
+KEY = "keys/secret_key"
+PARTS = (EVENTS, NOTICES, TRACKING, HEADS)
+_HEAD_FIELDS = ("game", "version", "hash", "at", "mac")
+_CREATED = get_topic(Game.Created)
+
+
+class BackupError(Exception):
+    """A backup or restore that cannot be done; the message says why and what to do."""
+
+
+def key_check(secret: str) -> str:
+    """A value by which a restore tells whether it has the backup's key (not the key)."""
+    return hmac.new(
+        seal_key_from_secret(secret), b"arbiter-backup-key-check-v1", "sha256"
+    ).hexdigest()
+
+
+# -- reading a running store ---------------------------------------------------------------------
+@dataclass
+class Snapshot:
+    """A store's parts as read for a backup (see the module for the order)."""
+
+    store: str
+    heads_mark: int
+    heads: list[dict[str, Any]]
+    tracking: int | None
+    notices: Callable[[], Iterator[Notification]]
+    events: Callable[[], Iterator[Notification]]
+
+
+def _paged(select: Callable[..., Any]) -> Iterator[Notification]:
+    after = 0
+    while True:
+        page = select(start=after, limit=BATCH, inclusive_of_start=False)
+        yield from page
+        if len(page) < BATCH:
+            return
+        after = page[-1].id
+
+
+def _online_copy(source: Path, target: Path) -> bool:
+    """Copy SQLite file ``source`` to ``target`` with the online backup API, in one step (one read
+    transaction: a consistent state while the server writes).  False when there is no file."""
+    if not source.exists():
+        return False
+    src = sqlite3.connect(source, timeout=30)
+    dst = sqlite3.connect(target)
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+    return True
+
+
+def _sqlite_heads(path: Path) -> list[dict[str, Any]]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(
+            "SELECT game, version, hash, at, mac FROM heads ORDER BY game"
+        ).fetchall()
+    except sqlite3.OperationalError:
+        return []  # a heads file with no table yet: no head
+    finally:
+        conn.close()
+    return [dict(zip(_HEAD_FIELDS, row, strict=True)) for row in rows]
+
+
+@contextlib.contextmanager
+def sqlite_snapshot(config: Config, staging: Path) -> Iterator[Snapshot]:
+    """A running SQLite server's parts: each file copied by SQLite's online backup into
+    ``staging`` (heads, then notifications, then events), and the copies read."""
+    if not config.sqlite_file.exists():
+        raise BackupError(f"there is no store at {config.sqlite_file}: nothing to back up")
+    source = sqlite3.connect(config.sqlite_file, timeout=30)
+    try:
+        mark = _max_rowid(source)
+    finally:
+        source.close()
+    heads = staging / "heads.sqlite"
+    notices = staging / "notifications.sqlite"
+    events = staging / "arbiter.sqlite"
+    rows = _sqlite_heads(heads) if _online_copy(config.heads_file, heads) else []
+    has_notices = _online_copy(config.sqlite_file.with_name("notifications.sqlite"), notices)
+    _online_copy(config.sqlite_file, events)
+    stores = [SQLiteDatastore(str(events))]
+    try:
+        leader = SQLiteApplicationRecorder(stores[0])
+        process = None
+        if has_notices:
+            stores.append(SQLiteDatastore(str(notices)))
+            process = SQLiteProcessRecorder(stores[1])
+        yield Snapshot(
+            store="sqlite",
+            heads_mark=mark,
+            heads=rows,
+            tracking=_tracking(process),
+            notices=lambda: _paged(process.select_notifications) if process else iter(()),
+            events=lambda: _paged(leader.select_notifications),
+        )
+    finally:
+        for store in stores:
+            store.close()
+
+
+def _max_rowid(conn: sqlite3.Connection) -> int:
+    try:
+        return int(conn.execute("SELECT MAX(rowid) FROM stored_events").fetchone()[0] or 0)
+    except sqlite3.OperationalError:
+        return 0
+
+
+def _tracking(process: Any) -> int | None:
+    if process is None:
+        return None
+    try:
+        found = process.max_tracking_id(LEADER)
+    except Exception:  # noqa: BLE001 - a notifications file with no tracking table yet
+        return None
+    return int(found) if found else None
+
+
+@contextlib.contextmanager
+def postgres_snapshot(config: Config, store: Any, process: Any) -> Iterator[Snapshot]:
+    """A running PostgreSQL server's parts: the heads (after the log's last position), then the
+    notification log, its tracking position and the event log in one REPEATABLE READ transaction
+    (one state of the database), read through ``store`` and ``process``'s recorders' tables."""
+    import psycopg
+    from psycopg.rows import dict_row
+    from psycopg.sql import SQL, Identifier
+
+    leader, notices = store.recorder, process.recorder
+    mark = int(leader.max_notification_id() or 0)
+    heads = list(store.heads.all()) if store.heads is not None else []
+    schema = leader.datastore.schema
+
+    def table(name: str) -> Any:
+        return Identifier(schema, name)
+
+    with psycopg.connect(
+        dbname=config.postgres_dbname,
+        host=config.postgres_host,
+        port=config.postgres_port,
+        user=config.postgres_user,
+        password=config.postgres_password,
+        row_factory=dict_row,
+    ) as conn:
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+        conn.read_only = True
+        with conn.transaction():
+            found = conn.execute(
+                SQL("SELECT notification_id FROM {} WHERE application_name = %s").format(
+                    table(notices.tracking_table_name)
+                ),
+                (LEADER,),
+            ).fetchone()
+
+            def rows(name: str) -> Iterator[Notification]:
+                statement = SQL(
+                    "SELECT notification_id, originator_id, originator_version, topic, state "
+                    "FROM {} ORDER BY notification_id"
+                ).format(table(name))
+                with conn.cursor(name=f"backup_{name}") as curs:
+                    curs.itersize = BATCH
+                    for row in curs.execute(statement):
+                        yield Notification(
+                            id=row["notification_id"],
+                            originator_id=row["originator_id"],
+                            originator_version=row["originator_version"],
+                            topic=row["topic"],
+                            state=bytes(row["state"]),
+                        )
+
+            yield Snapshot(
+                store="postgres",
+                heads_mark=mark,
+                heads=heads,
+                tracking=int(found["notification_id"]) if found else None,
+                notices=lambda: rows(notices.events_table_name),
+                events=lambda: rows(leader.events_table_name),
+            )
+
+
+# -- the file ------------------------------------------------------------------------------------
+def _line(note: Notification) -> bytes:
+    return (
+        json.dumps(
+            {
+                "position": note.id,
+                "originator_id": str(note.originator_id),
+                "originator_version": note.originator_version,
+                "topic": note.topic,
+                "state": base64.b64encode(note.state).decode("ascii"),
+            },
+            separators=(",", ":"),
+        ).encode()
+        + b"\n"
+    )
+
+
+@dataclass
+class _Part:
+    name: str
+    path: Path
+    rows: int = 0
+    digest: Any = field(default_factory=hashlib.sha256)
+
+    def write(self, handle: IO[bytes], data: bytes, rows: int = 1) -> None:
+        handle.write(data)
+        self.digest.update(data)
+        self.rows += rows
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "sha256": self.digest.hexdigest(),
+            "bytes": self.path.stat().st_size,
+            "rows": self.rows,
+        }
+
+
+def write_backup(
+    path: Path, snapshot: Snapshot, *, secret: str, with_keys: bool, staging: Path
+) -> dict[str, Any]:
+    """Write ``snapshot`` to the file ``path`` (owner-only; written beside it and renamed into
+    place when whole); returns the manifest."""
+    parts: dict[str, _Part] = {}
+
+    def part(name: str) -> _Part:
+        parts[name] = _Part(name, staging / name.replace("/", "_"))
+        return parts[name]
+
+    with open((p := part(NOTICES)).path, "wb") as handle:
+        for note in snapshot.notices():
+            p.write(handle, _line(note))
+    with open((p := part(TRACKING)).path, "wb") as handle:
+        p.write(handle, json.dumps({LEADER: snapshot.tracking}).encode() + b"\n")
+    with open((p := part(HEADS)).path, "wb") as handle:
+        for head in snapshot.heads:
+            row = {k: head[k] for k in _HEAD_FIELDS}
+            p.write(handle, json.dumps(row, separators=(",", ":")).encode() + b"\n")
+    with open((p := part(EVENTS)).path, "wb") as handle:
+        for note in snapshot.events():
+            p.write(handle, _line(note))
+    if with_keys:
+        with open((p := part(KEY)).path, "wb") as handle:
+            p.write(handle, secret.encode())
+    manifest: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "source": {"store": snapshot.store},
+        "keys_included": with_keys,
+        "key_check": key_check(secret),
+        "heads_mark": snapshot.heads_mark,
+        "counts": {
+            "games": _count_games(parts[EVENTS].path),
+            "events": parts[EVENTS].rows,
+            "notifications": parts[NOTICES].rows,
+            "heads": parts[HEADS].rows,
+        },
+        "files": {name: p.describe() for name, p in parts.items()},
+    }
+    partial = path.with_name(f".{path.name}.partial")
+    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(descriptor, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
+            _add(tar, MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode() + b"\n")
+            for name, p in parts.items():
+                with open(p.path, "rb") as member:
+                    info = tarfile.TarInfo(name)
+                    info.size, info.mode = p.path.stat().st_size, 0o600
+                    tar.addfile(info, member)
+            raw.flush()
+            os.fsync(raw.fileno())
+        if path.exists():
+            raise BackupError(f"{path} appeared meanwhile: not overwritten")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return manifest
+
+
+def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(name)
+    info.size, info.mode = len(data), 0o600
+    tar.addfile(info, io.BytesIO(data))
+
+
+def _count_games(events: Path) -> int:
+    with open(events, "rb") as handle:
+        return sum(1 for line in handle if json.loads(line)["topic"] == _CREATED)
+
+
+@dataclass
+class Backup:
+    """A backup read whole and checked (its members in ``folder``)."""
+
+    path: Path
+    manifest: dict[str, Any]
+    folder: Path
+
+    @property
+    def secret(self) -> str | None:
+        key = self.folder / KEY.replace("/", "_")
+        return key.read_text() if key.exists() else None
+
+    def lines(self, name: str) -> Iterator[dict[str, Any]]:
+        with open(self.folder / name, "rb") as handle:
+            for line in handle:
+                yield json.loads(line)
+
+    def notes(self, name: str) -> Iterator[tuple[int, StoredEvent]]:
+        for row in self.lines(name):
+            yield (
+                int(row["position"]),
+                StoredEvent(
+                    originator_id=UUID(row["originator_id"]),
+                    originator_version=int(row["originator_version"]),
+                    topic=row["topic"],
+                    state=base64.b64decode(row["state"]),
+                ),
+            )
+
+    @property
+    def tracking(self) -> int | None:
+        found = json.loads((self.folder / TRACKING).read_text()).get(LEADER)
+        return int(found) if found else None
+
+    def heads(self) -> list[dict[str, Any]]:
+        return list(self.lines(HEADS))
+
+
+def open_backup(path: Path, folder: Path) -> Backup:
+    """Read the backup at ``path`` into ``folder`` and check it whole: every member its manifest
+    lists, with its checksum and row count, and nothing else.  A damaged, truncated or foreign
+    file is refused with a :class:`BackupError` that says so."""
+    if not path.is_file():
+        raise BackupError(f"there is no backup file at {path}")
+    damaged = f"{path} is not a whole Arbiter backup"
+    found: dict[str, tuple[str, int]] = {}
+    manifest: dict[str, Any] | None = None
+    try:
+        with tarfile.open(path, mode="r:gz") as tar:
+            for member in tar:
+                if member.name == MANIFEST and member.isfile():
+                    manifest = _manifest(tar, member, path)
+                    continue
+                if member.name not in (*PARTS, KEY) or not member.isfile():
+                    raise BackupError(f"{damaged}: it holds {member.name!r}, which no backup does")
+                source = tar.extractfile(member)
+                assert source is not None
+                digest = hashlib.sha256()
+                with source, open(folder / member.name.replace("/", "_"), "wb") as out:
+                    while chunk := source.read(1 << 20):
+                        digest.update(chunk)
+                        out.write(chunk)
+                found[member.name] = (digest.hexdigest(), member.size)
+    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
+        raise BackupError(f"{damaged} (truncated or damaged: {exc})") from None
+    if manifest is None:
+        raise BackupError(f"{damaged}: it has no manifest")
+    listed = manifest.get("files") or {}
+    for name, described in listed.items():
+        if name not in found:
+            raise BackupError(f"{damaged}: {name} is missing (truncated?)")
+        if found[name] != (described.get("sha256"), described.get("bytes")):
+            raise BackupError(f"{damaged}: {name} does not match its checksum (damaged)")
+    extra = set(found) - set(listed)
+    if extra or not set(PARTS) <= set(listed):
+        raise BackupError(f"{damaged}: its parts are not the ones its manifest lists")
+    backup = Backup(path, manifest, folder)
+    for name in (EVENTS, NOTICES, HEADS):
+        try:
+            rows = sum(1 for _ in backup.lines(name))
+        except (ValueError, UnicodeDecodeError):
+            raise BackupError(f"{damaged}: {name} is not readable") from None
+        if rows != listed[name].get("rows"):
+            raise BackupError(f"{damaged}: {name} has {rows} rows, its manifest says otherwise")
+    return backup
+
+
+def _manifest(tar: tarfile.TarFile, member: tarfile.TarInfo, path: Path) -> dict[str, Any]:
+    source = tar.extractfile(member)
+    assert source is not None
+    try:
+        manifest = json.loads(source.read())
+    except ValueError:
+        raise BackupError(
+            f"{path} is not a whole Arbiter backup: its manifest is unreadable"
+        ) from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise BackupError(f"{path} is not an Arbiter backup (its manifest names no such format)")
+    version = manifest.get("format_version")
+    if version != FORMAT_VERSION:
+        raise BackupError(
+            f"{path} is an Arbiter backup of format {version}; this Arbiter reads format "
+            f"{FORMAT_VERSION} (restore it with the version that made it)"
+        )
+    return manifest
+
+
+# -- restoring -----------------------------------------------------------------------------------
+def key_for_restore(backup: Backup, secret: str | None) -> str:
+    """The server key a restore runs under: the server's own (``secret``: its
+    ``ARBITER_SECRET_KEY`` or its keys folder's ``secret_key``; None: it has none yet), which must
+    be the backup's; or, for a server with none, the key the backup holds."""
+    expected = str(backup.manifest.get("key_check"))
+    if secret is not None:
+        if not hmac.compare_digest(key_check(secret), expected):
+            raise BackupError(
+                "this server's key is not the one the backup was made under, and no game would "
+                "verify under it (seals and heads are signed with the key): restore under the old "
+                "server's key (its ARBITER_SECRET_KEY, or its keys folder's secret_key file)"
+            )
+        return secret
+    carried = backup.secret
+    if carried is None:
+        raise BackupError(
+            "this server has no key yet and the backup holds none: give it the old server's key "
+            "(ARBITER_SECRET_KEY, or its keys folder's secret_key file), or restore a backup taken "
+            "with --with-keys"
+        )
+    if not hmac.compare_digest(key_check(carried), expected):
+        raise BackupError(f"{backup.path} is not a whole Arbiter backup: its key is damaged")
+    return carried
+
+
+def check_heads(backup: Backup, secret: str) -> None:
+    """Every head of the backup signed under ``secret`` (a forged or damaged head is refused
+    before anything is written)."""
+    key = seal_key_from_secret(secret)
+    for head in backup.heads():
+        if head.get("mac") != head_mac(key, head["game"], int(head["version"]), head["hash"]):
+            raise BackupError(
+                f"{backup.path}: the anchored head of game {head['game']} is not signed by the "
+                "server key (damaged or forged); nothing was restored"
+            )
+
+
+def occupied(config: Config, store: Callable[[], Any], process: Callable[[], Any]) -> list[str]:
+    """What the target already holds (empty: it may be restored into), read without writing:
+    SQLite files that do not exist are not opened; ``store`` and ``process`` open the PostgreSQL
+    store and notification process without creating tables."""
+    found: list[str] = []
+    if config.store == "sqlite":
+        for path, kind in (
+            (config.sqlite_file, SQLiteApplicationRecorder),
+            (config.sqlite_file.with_name("notifications.sqlite"), SQLiteProcessRecorder),
+        ):
+            if path.exists() and path.stat().st_size:
+                datastore = SQLiteDatastore(str(path))
+                try:
+                    found += _holds(str(path), kind(datastore))
+                finally:
+                    datastore.close()
+    else:
+        for opened in (store(), process()):
+            try:
+                found += _holds(f"the {config.postgres_dbname} database", opened.recorder)
+            finally:
+                opened.close()
+    heads = config.heads_file
+    if heads.exists() and heads.stat().st_size and (count := len(_sqlite_heads(heads))):
+        found.append(f"{heads} holds {count} anchored heads")
+    return found
+
+
+def _holds(where: str, recorder: Any) -> list[str]:
+    try:
+        last = recorder.max_notification_id()
+    except Exception:  # noqa: BLE001 - no table yet: nothing held
+        last = None
+    tracked = _tracking(recorder) if hasattr(recorder, "max_tracking_id") else None
+    found = [f"{where} already holds events"] if last else []
+    if tracked:
+        found.append(f"{where} holds a notification worker's position")
+    return found
+
+
+@dataclass
+class Restored:
+    events: int = 0
+    notifications: int = 0
+    heads: int = 0
+    anchored: int = 0
+    tracking: int | None = None
+    left_alone: list[str] = field(default_factory=list)
+    #: each game's ``Game.Created`` position in the backup's log
+    created: dict[str, int] = field(default_factory=dict)
+
+
+def load(backup: Backup, store: Any, process: Any, heads: Any) -> Restored:
+    """Write the backup into the (empty, checked) target: events, then notices with the tracking
+    position, then heads as they were signed (the caller then :func:`anchor`\\ s them)."""
+    done = Restored()
+    tracked, mapped = backup.tracking, None
+    batch: list[tuple[int, StoredEvent]] = []
+
+    def flush() -> None:
+        nonlocal mapped
+        positions = store.recorder.insert_events([event for _, event in batch])
+        for (old, _), new in zip(batch, positions or (), strict=True):
+            if tracked is not None and old <= tracked:
+                mapped = new
+        done.events += len(batch)
+        batch.clear()
+
+    for old, event in backup.notes(EVENTS):
+        if event.topic == _CREATED:
+            done.created[str(event.originator_id)] = old
+        batch.append((old, event))
+        if len(batch) >= BATCH:
+            flush()
+    if batch:
+        flush()
+    if tracked is not None and mapped is None:
+        raise BackupError(f"{backup.path}: its tracking position is not in its log (damaged)")
+    done.tracking = mapped
+    notices: list[StoredEvent] = []
+    tracking = Tracking(LEADER, mapped) if mapped is not None else None
+    for _, event in backup.notes(NOTICES):
+        notices.append(event)
+        if len(notices) >= BATCH:
+            process.recorder.insert_events(notices)
+            done.notifications += len(notices)
+            notices = []
+    if notices:
+        process.recorder.insert_events(notices, tracking=tracking)
+        done.notifications += len(notices)
+    elif tracking is not None:
+        process.recorder.insert_tracking(tracking)
+    for head in backup.heads():
+        heads.restore(head)
+        done.heads += 1
+    return done
+
+
+def anchor(
+    backup: Backup, done: Restored, heads: Any, verify: Callable[[str], dict[str, Any]]
+) -> None:
+    """Move each restored game's head to its log's end where the log verifies through the head the
+    backup holds (or, for a game created after the heads were read, where it verifies but for its
+    missing head); leave any other game as it is, named in ``done.left_alone``."""
+    mark = int(backup.manifest.get("heads_mark") or 0)
+    for game, position in done.created.items():
+        report = verify(game)
+        anchor_state = report.get("anchor") or {}
+        missing_only = (
+            anchor_state.get("checked")
+            and anchor_state.get("head") is None
+            and len(report["problems"]) == 1
+            and position > mark
+        )
+        if report["ok"] or missing_only:
+            heads.record(game, int(anchor_state["log_ends_at"]), report["head"])
+            done.anchored += 1
+        else:
+            first = report["first_bad"] or {}
+            done.left_alone.append(f"{game}: {first.get('reason', 'does not verify')}")
+
+
+def adopt_key(config: Config, secret: str) -> None:
+    """Keep ``secret`` as the server's key in its keys folder (owner-only), as a new server does."""
+    path = config.keys / "secret_key"
+    config.keys.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(secret)
+
+
+@contextlib.contextmanager
+def staging_beside(path: Path) -> Iterator[Path]:
+    """A private scratch folder beside ``path`` (same file system; removed after)."""
+    folder = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
