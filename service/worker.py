@@ -27,6 +27,9 @@ from typing import Any, ClassVar
 
 from uvicorn_worker import UvicornWorker
 
+from service.adapters.http_timeouts import timed_protocol
+from service.config import Config
+
 SLOTS = 256  # workers a board can hold at once (a slot is reused when its worker has gone)
 PATIENCE = 0.05  # seconds a loaded worker leaves a waiting connection to a less loaded one
 EPISODE = 0.5  # a decline this long ago was about an earlier connection (longer than PATIENCE)
@@ -161,6 +164,12 @@ class ArbiterWorker(UvicornWorker):  # type: ignore[misc]
     sockets: list[Any]  # gunicorn's listeners (set by gunicorn, which is untyped)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # before uvicorn's config is made from CONFIG_KWARGS: this server's read timeouts
+        config = Config.from_env()
+        self.CONFIG_KWARGS = {
+            **UvicornWorker.CONFIG_KWARGS,
+            "http": timed_protocol(config.header_timeout, config.body_timeout),
+        }
         super().__init__(*args, **kwargs)
         if ArbiterWorker.board is None:
             ArbiterWorker.board = ConnectionBoard()
