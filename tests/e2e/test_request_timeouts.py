@@ -11,7 +11,6 @@ import os
 import socket
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import requests
