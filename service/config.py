@@ -52,6 +52,7 @@ class Config:
     #: deliveries sent at once by a worker, and at most this many to one target (a host)
     delivery_threads: int = 8
     delivery_per_target: int = 2
+    delivery_per_owner: int = 2
     #: limits a member cannot exceed (README "Configuration")
     draft_max_units: int = 2000
     draft_max_hexes: int = 10000
@@ -109,6 +110,7 @@ class Config:
                 delivery_attempts=int(env.get("ARBITER_DELIVERY_ATTEMPTS", "6")),
                 delivery_threads=int(env.get("ARBITER_DELIVERY_THREADS", "8")),
                 delivery_per_target=int(env.get("ARBITER_DELIVERY_PER_TARGET", "2")),
+                delivery_per_owner=int(env.get("ARBITER_DELIVERY_PER_OWNER", "2")),
                 draft_max_units=int(env.get("ARBITER_DRAFT_MAX_UNITS", "2000")),
                 draft_max_hexes=int(env.get("ARBITER_DRAFT_MAX_HEXES", "10000")),
                 draft_max_bytes=int(env.get("ARBITER_DRAFT_MAX_BYTES", str(1024 * 1024))),
@@ -152,10 +154,18 @@ class Config:
                 "ARBITER_DELIVERY_LEASE must be more than 0, ARBITER_DELIVERY_BACKOFF 0 or more "
                 "and ARBITER_DELIVERY_ATTEMPTS 1 or more"
             )
-        if not 1 <= self.delivery_per_target <= self.delivery_threads <= 256:
+        most = 12 if self.store == "sqlite" else 64  # eventsourcing's SQLite pool holds 15
+        if not 2 <= self.delivery_threads <= most:
+            raise ConfigError(f"ARBITER_DELIVERY_THREADS must be from 2 to {most} on {self.store}")
+        if not 1 <= self.delivery_per_target < self.delivery_threads:
             raise ConfigError(
-                "ARBITER_DELIVERY_PER_TARGET must be 1 or more and at most "
-                "ARBITER_DELIVERY_THREADS, itself at most 256"
+                "ARBITER_DELIVERY_PER_TARGET must be 1 or more and less than "
+                "ARBITER_DELIVERY_THREADS"
+            )
+        if not 1 <= self.delivery_per_owner < self.delivery_threads:
+            raise ConfigError(
+                "ARBITER_DELIVERY_PER_OWNER must be 1 or more and less than "
+                "ARBITER_DELIVERY_THREADS"
             )
         for name, value in (
             ("ARBITER_DRAFT_MAX_UNITS", self.draft_max_units),

@@ -78,6 +78,14 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc]
         super().connection_made(transport)
         self._arm(self.header_timeout)  # a connection that never sends a request
 
+    def data_received(self, data: bytes) -> None:
+        # uvicorn stops its keep-alive timer on any bytes, and the parser skips blank lines
+        # between requests without a callback: a client sending "\r\n" after each answer would
+        # otherwise hold the connection with no timer at all
+        if self._read_timer is None and (self.cycle is None or self.cycle.response_complete):
+            self._arm(self.header_timeout)
+        super().data_received(data)
+
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)

@@ -4,12 +4,14 @@ delivery's idempotency key in ``X-Arbiter-Delivery``."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import http.client
 import json
 import socket
 import ssl
+import threading
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -58,6 +60,8 @@ class WebhookPoster:
     rebinding)."""
 
     def __init__(self, timeout: float = 10) -> None:
+        #: seconds for the whole request, not each read: a receiver that answers a byte at a
+        #: time is cut off at the deadline, well within the delivery's lease
         self.timeout = timeout
 
     def post(
@@ -74,12 +78,28 @@ class WebhookPoster:
             "X-Arbiter-Signature": signature(secret, body),
             "X-Arbiter-Delivery": key,
         }
+        cut = threading.Event()
+        deadline = threading.Timer(self.timeout, _cut, (conn, cut))
+        deadline.daemon = True
+        deadline.start()
         try:
             conn.request("POST", path, body=body, headers=headers)
             response = conn.getresponse()
             response.read(65536)  # the answer's body is not used; a bounded read
             return 200 <= response.status < 300, f"HTTP {response.status}"
         except (OSError, http.client.HTTPException) as exc:
+            if cut.is_set():
+                return False, f"unreachable: no whole answer within {self.timeout:g} s"
             return False, f"unreachable: {exc}"
         finally:
+            deadline.cancel()
             conn.close()
+
+
+def _cut(conn: http.client.HTTPConnection, cut: threading.Event) -> None:
+    """End a request at its deadline: shutting the socket down wakes a read blocked on it."""
+    cut.set()
+    sock = conn.sock
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)

@@ -8,7 +8,7 @@ from typing import Any
 
 from apispec import BasePlugin
 from eventsourcing.persistence import PersistenceError
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
 from flask_smorest import Api
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -156,6 +156,12 @@ def register_error_handlers(app: Flask, faults: StoreFaults | None = None) -> No
     """``faults`` names what keeps the store from saving (default: from the errors alone)."""
     faults = faults or StoreFaults(None)
 
+    @app.after_request
+    def note_writes(response: Any) -> Any:
+        if request.method not in ("GET", "HEAD", "OPTIONS") and response.status_code < 400:
+            faults.written()
+        return response
+
     @app.errorhandler(DomainError)
     def domain_error(exc: DomainError):  # type: ignore[no-untyped-def]
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
@@ -172,5 +178,6 @@ def register_error_handlers(app: Flask, faults: StoreFaults | None = None) -> No
             log.error("internal error: %s", exc, exc_info=exc)
             return jsonify(error_body("internal", InternalServerError.description)), 500
         log.warning("store %s: %s", fault.reason, exc)
+        faults.noted(fault)  # /healthz says so too, for a while (PostgreSQL's full disk)
         body = error_body(HTTP_CODES[503], fault.message, {"store": [fault.reason]})
         return jsonify(body), 503, {"Retry-After": str(fault.retry_after)}

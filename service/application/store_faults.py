@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,8 +82,31 @@ class StoreFaults:
     """Names the fault behind a store error.  ``sqlite_file``: the SQLite store's file (None for
     PostgreSQL), whose file system is asked when SQLite only says "disk I/O error"."""
 
+    #: seconds a PostgreSQL write that failed for a fault of the store's (not unreachable) keeps
+    #: ``/healthz`` down, unless a write succeeds first: a full disk there shows only when a
+    #: write fails (SQLite's file system is asked directly instead)
+    REMEMBER = 30.0
+
     def __init__(self, sqlite_file: Path | None) -> None:
         self.sqlite_file = sqlite_file
+        self._failed: tuple[float, StoreFault] | None = None  # a real write's fault, and when
+
+    def noted(self, fault: StoreFault) -> None:
+        """A write failed for ``fault`` (the API's error handler says so)."""
+        # the probe sees the others by itself: unreachable, read-only, and SQLite's disk
+        if fault.reason in (DISK_FULL, DISK_ERROR) and self.sqlite_file is None:
+            self._failed = (time.monotonic(), fault)
+
+    def written(self) -> None:
+        """A write succeeded: whatever failed before has passed."""
+        self._failed = None
+
+    def recent(self) -> StoreFault | None:
+        """The fault a write met within :attr:`REMEMBER` seconds, if any."""
+        failed = self._failed
+        if failed is None or time.monotonic() - failed[0] > self.REMEMBER:
+            return None
+        return failed[1]
 
     @classmethod
     def of_config(cls, config: Config) -> StoreFaults:

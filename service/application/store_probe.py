@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from eventsourcing.persistence import PersistenceError
+from psycopg.sql import SQL, Identifier
 
 from service.application.availability import StoreUnavailable, probe
 from service.application.store_faults import (
@@ -79,7 +80,7 @@ class StoreProbe:
         with self._lock:
             if self._at is None or self.clock() - self._at >= self.ttl:
                 disk = self.faults.disk()
-                self._fault = FAULTS[disk] if disk else self._write()
+                self._fault = FAULTS[disk] if disk else self._write() or self.faults.recent()
                 self._at = self.clock()
                 if self._fault is not None:
                     log.warning("the store cannot write: %s", self._fault.reason)
@@ -95,7 +96,13 @@ class StoreProbe:
             with self.recorder.datastore.transaction(commit=False) as cursor:
                 cursor.execute(f"SET LOCAL lock_timeout = '{int(BUSY_WAIT * 1000)}ms'")
                 cursor.execute(
-                    f"UPDATE {table} SET originator_version = originator_version WHERE 1 = 0"  # noqa: S608 - the recorder's own table name
+                    SQL(
+                        "UPDATE {schema}.{table} SET originator_version = originator_version "
+                        "WHERE 1 = 0"
+                    ).format(
+                        schema=Identifier(self.recorder.datastore.schema),
+                        table=Identifier(table),
+                    )
                 )
         except (StoreUnavailable, PersistenceError) as exc:
             if getattr(exc.__cause__, "sqlstate", None) == _LOCK_NOT_AVAILABLE:

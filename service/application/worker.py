@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor
 from concurrent.futures import wait as futures_wait
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -67,14 +68,26 @@ def open_process(
     )
 
 
+@dataclass(frozen=True)
+class Route:
+    """The places a delivery takes while it is sent: ``(kind, key)`` pairs, each kind limited
+    (``Dispatcher.limits``)."""
+
+    places: tuple[tuple[str, str], ...]
+
+
 class Dispatcher:
     """Sends pending deliveries (see the module), several at once.
 
-    At most ``delivery_threads`` sends are in flight, and at most ``delivery_per_target`` to one
-    target (a webhook's host and port, or the SMTP server): a slow or silent target holds its own
-    few places and never delays another's deliveries, nor the worker's loop (the clocks, the
-    log).  A delivery is claimed only when a place is free, so a claim never waits in a queue
-    while its lease runs out."""
+    At most ``delivery_threads`` sends are in flight; at most ``delivery_per_target`` to one
+    target (the SMTP server, or a webhook's resolved address and port, so that names for one host
+    share its places); at most ``delivery_per_owner`` for one owner's webhooks (a user or a club,
+    whatever hosts they name); and one place is always left for e-mail.  So a slow or silent
+    host, or one member's many webhooks, hold their own few places and never delay another's
+    deliveries, nor the worker's loop (the clocks, the log).  A delivery is claimed only when its
+    places are free, so a claim never waits in a queue while its lease runs out.  Where each
+    pending delivery goes, and when it is due again after a failure, are kept from the first
+    look, so a tick reads only the deliveries it may start."""
 
     def __init__(
         self,
@@ -97,12 +110,18 @@ class Dispatcher:
         self.lease = timedelta(seconds=config.delivery_lease)
         self._log = LogFollower(process, DELIVERY_TOPICS)  # type: ignore[arg-type]
         self.pending: dict[str, None] = {}  # ids, in log order
+        self._routes: dict[str, Route] = {}  # pending id -> where it goes (worked out once)
+        self._due: dict[str, datetime] = {}  # pending id -> its next try, after a failure
         self.threads = config.delivery_threads
-        self.per_target = config.delivery_per_target
+        self.limits = {
+            "target": config.delivery_per_target,
+            "owner": config.delivery_per_owner,
+            "webhooks": max(1, self.threads - 1),  # a place always left for e-mail
+        }
         self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="delivery")
         self._flight = threading.Lock()
         self._in_flight: dict[str, Future[None]] = {}  # delivery id -> its send
-        self._at_target: Counter[str] = Counter()  # target -> sends in flight
+        self._held: Counter[tuple[str, str]] = Counter()  # (kind, key) -> sends in flight
         self._sent = 0  # sent since run_once last said
 
     def catch_up(self) -> None:
@@ -113,6 +132,10 @@ class Dispatcher:
                     self.pending[oid] = None
                 elif isinstance(event, Delivery.Sent) or event.next_at is None:
                     self.pending.pop(oid, None)
+                    self._routes.pop(oid, None)
+                    self._due.pop(oid, None)
+                else:
+                    self._due[oid] = event.next_at
 
     def run_once(self, *, wait: bool = True) -> int:
         """Start the sends that are due and have a place; returns how many were sent (since the
@@ -129,8 +152,9 @@ class Dispatcher:
             if flying:
                 done, _ = futures_wait(flying, return_when=FIRST_COMPLETED)
                 for future in done:  # the process is going down (as if killed mid-send)
-                    if isinstance(future.exception(), KeyboardInterrupt | SystemExit):
-                        raise future.exception()  # type: ignore[misc]
+                    error = future.exception() if not future.cancelled() else None
+                    if isinstance(error, KeyboardInterrupt | SystemExit):
+                        raise error
         with self._flight:
             sent, self._sent = self._sent, 0
         return sent
@@ -139,10 +163,14 @@ class Dispatcher:
         with self._flight:
             return len(self._in_flight)
 
-    def close(self, timeout: float = 5) -> None:
-        """Stop starting sends; those in flight end within their own timeout (their claims
+    def close(self, timeout: float = 12) -> None:
+        """Stop starting sends; those in flight end within the poster's deadline (their claims
         lapse if the process goes first, and the next worker sends them)."""
         self._pool.shutdown(wait=False, cancel_futures=True)
+        with self._flight:  # cancelled before they ran: they hold nothing
+            for oid, future in list(self._in_flight.items()):
+                if future.cancelled():
+                    del self._in_flight[oid]
         deadline = time.monotonic() + timeout
         while self.in_flight() and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -156,6 +184,12 @@ class Dispatcher:
                 if len(self._in_flight) >= self.threads:
                     break
             now = self.clock()
+            due = self._due.get(oid)
+            if due is not None and due > now:
+                continue
+            route = self._routes.get(oid)
+            if route is not None and not self._has_place(route):
+                continue  # its target or owner is busy: later, when a place frees
             try:
                 delivery: Delivery = self.process.repository.get(UUID(oid))
             except AggregateNotFoundError:
@@ -165,35 +199,57 @@ class Dispatcher:
                 continue
             if not delivery.claimable(self.worker, now):
                 continue
-            target, hook = self._target_of(delivery)
-            with self._flight:
-                if self._at_target[target] >= self.per_target:
-                    continue  # its target is busy: later, when a place there frees
+            hook = self._hook(delivery)
+            if route is None:
+                route = self._routes[oid] = self._route_of(delivery, hook)
+                if not self._has_place(route):
+                    continue
             delivery.claim(self.worker, now + self.lease)
             try:
                 self.process.save(delivery)
             except IntegrityError:
                 continue  # another worker claimed it first
             with self._flight:
-                self._at_target[target] += 1
-                self._in_flight[oid] = self._pool.submit(self._deliver, delivery, hook, target)
+                self._held.update(route.places)
+                self._in_flight[oid] = self._pool.submit(self._deliver, delivery, hook, route)
             tried.add(oid)
             started += 1
         return started
 
-    def _target_of(self, delivery: Delivery) -> tuple[str, Webhook | None]:
-        """Where a delivery goes, for the places per target: the SMTP server, or the webhook's
-        host and port (many webhooks at one slow host share its places)."""
+    def _has_place(self, route: Route) -> bool:
+        with self._flight:
+            return all(self._held[place] < self.limits[place[0]] for place in route.places)
+
+    def _hook(self, delivery: Delivery) -> Webhook | None:
         if delivery.channel == "email":
-            return "smtp", None
+            return None
         try:
             hook: Webhook = self.store.repository.get(UUID(delivery.target))
         except AggregateNotFoundError:
-            return f"webhook {delivery.target}", None
-        parts = urlsplit(hook.url)
-        return f"{parts.scheme}://{(parts.hostname or '').lower()}:{parts.port or ''}", hook
+            return None
+        return hook
 
-    def _deliver(self, delivery: Delivery, hook: Webhook | None, target: str) -> None:
+    def _route_of(self, delivery: Delivery, hook: Webhook | None) -> Route:
+        """The places a delivery takes: the SMTP server; or the webhook's target (its host's
+        address, as the send will use it, and port), its owner, and one of the webhooks'."""
+        if delivery.channel == "email":
+            return Route((("target", "smtp"),))
+        if hook is None:
+            return Route((("target", f"webhook {delivery.target}"), ("webhooks", "")))
+        parts = urlsplit(hook.url)
+        host = (parts.hostname or "").lower()
+        if not self.config.webhook_allow_private:
+            host = next(iter(public_addresses(host) or ()), host)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        return Route(
+            (
+                ("target", f"{host}:{port}"),
+                ("owner", f"{hook.owner_kind}:{hook.owner}"),
+                ("webhooks", ""),
+            )
+        )
+
+    def _deliver(self, delivery: Delivery, hook: Webhook | None, route: Route) -> None:
         oid = str(delivery.id)
         try:
             ok, answer = self._send(delivery, hook)
@@ -214,9 +270,8 @@ class Dispatcher:
         finally:
             with self._flight:
                 self._in_flight.pop(oid, None)
-                self._at_target[target] -= 1
-                if self._at_target[target] <= 0:
-                    del self._at_target[target]
+                self._held.subtract(route.places)
+                self._held += Counter()  # drop the places no send holds
 
     def _retry_at(self, delivery: Delivery, now: datetime) -> datetime | None:
         tries = len(delivery.attempts) + 1

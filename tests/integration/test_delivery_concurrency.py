@@ -8,7 +8,9 @@ and that host never sees more than ``ARBITER_DELIVERY_PER_TARGET`` of them at on
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -57,6 +59,7 @@ def setting(tmp_path: Path, index_template: Path) -> Iterator[tuple[Flask, Any, 
             webhooks_per_user=20,
             delivery_threads=4,
             delivery_per_target=PER_TARGET,
+            delivery_per_owner=PER_TARGET,
         )
         shutil.copytree(index_template, config.index_dir)
         app = create_app(config)
@@ -114,10 +117,95 @@ def test_a_stalling_host_holds_its_own_places_and_alice_s_deliveries_go_on(
         with stalling.lock:
             assert stalling.most <= PER_TARGET, stalling.most
         assert worker.dispatcher.in_flight() <= PER_TARGET
-        assert not slow.at("/bob-0") or stalling.holding  # nothing of bob's has been answered
+        with stalling.lock:  # bob's first requests are still held while alice's went through
+            assert stalling.holding >= 1
         stalling.release.set()
         assert until(lambda: stalling.arrived >= 12 and stalling.holding == 0)
         assert stalling.most <= PER_TARGET
     finally:
         stalling.release.set()
         worker.stop()
+
+
+def test_one_member_s_webhooks_at_many_hosts_hold_only_their_owner_s_places(
+    tmp_path: Path, index_template: Path
+) -> None:
+    """bob's 6 webhooks at 6 hosts (6 receivers, each holding every request): bob holds at most
+    ``ARBITER_DELIVERY_PER_OWNER`` places in all, and alice's webhook and e-mail go on.  With
+    places per target only, bob's 6 hosts would have taken every place."""
+    stalling = Stalling()
+    with contextlib.ExitStack() as stack:
+        smtp = stack.enter_context(SmtpReceiver())
+        hosts = [stack.enter_context(HookReceiver()) for _ in range(6)]
+        fast = stack.enter_context(HookReceiver())
+        for host in hosts:
+            host.on_arrival = stalling
+        config = make_config(
+            tmp_path,
+            smtp_url=smtp.url,
+            webhook_allow_private=True,
+            delivery_threads=4,
+            delivery_per_target=2,
+            delivery_per_owner=PER_TARGET,
+        )
+        shutil.copytree(index_template, config.index_dir)
+        app = create_app(config)
+        stack.callback(app.extensions["arbiter"].close)
+        stack.callback(stalling.release.set)
+        api = ApiHelper(app.test_client())
+        bob = register(api, "bob", "bob@example.org")
+        alice = register(api, "alice", "alice@example.org")
+        for n, host in enumerate(hosts):
+            r = api.client.post("/api/me/webhooks", json={"url": host.url(f"/b{n}")}, headers=bob)
+            host.secrets[f"/b{n}"] = r.get_json()["secret"]
+        r = api.client.post("/api/me/webhooks", json={"url": fast.url("/alice")}, headers=alice)
+        fast.secrets["/alice"] = r.get_json()["secret"]
+        game = api.create_game(
+            "skirmish", "meeting", {"red": "alice", "blue": "bob"}, creator="alice"
+        )
+        svc = app.extensions["arbiter"]
+        if game["status"] == "invited":
+            svc.lifecycle.accept(game["id"], svc.users.by_name("bob"))
+
+        worker = build_worker(svc, process=svc.notifications.process)
+        worker.start(interval=0.05, delay=0)
+        stack.callback(worker.stop)
+        assert until(lambda: fast.at("/alice") and smtp.to("alice@example.org"))
+        with stalling.lock:
+            assert 1 <= stalling.holding <= PER_TARGET, stalling.holding
+            assert stalling.most <= PER_TARGET, stalling.most
+        stalling.release.set()
+
+
+def test_a_receiver_that_answers_a_byte_at_a_time_is_cut_off_at_the_deadline() -> None:
+    """The poster's timeout is for the whole request: a receiver that sends its answer one
+    byte every 0.2 s (never idle for the 1 s timeout) is cut off after about 1 s."""
+    from service.adapters.webhooks import WebhookPoster
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    stop = threading.Event()
+
+    def trickle() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            for byte in b"HTTP/1.1 200 OK\r\n" + b"X-Slow: " + b"a" * 200:
+                if stop.is_set():
+                    return
+                with contextlib.suppress(OSError):
+                    conn.sendall(bytes([byte]))
+                time.sleep(0.2)
+
+    thread = threading.Thread(target=trickle, daemon=True)
+    thread.start()
+    started = time.monotonic()
+    try:
+        ok, answer = WebhookPoster(timeout=1).post(
+            f"http://127.0.0.1:{port}/", "secret", b"{}", "key"
+        )
+    finally:
+        stop.set()
+        listener.close()
+    assert not ok and "within 1 s" in answer, answer
+    assert time.monotonic() - started < 3

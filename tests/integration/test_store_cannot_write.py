@@ -185,13 +185,23 @@ def test_a_disk_gone_read_only_under_the_server_is_down_and_writes_say_why(
 
 
 @pytest.mark.postgres
+@pytest.mark.parametrize("schema", ["", "club_store"])
 def test_a_read_only_postgres_database_is_down_and_writes_say_why(
-    tmp_path: Path, index_template: Path
+    tmp_path: Path, index_template: Path, schema: str
 ) -> None:
+    """Also with ``POSTGRES_SCHEMA``: the probe names the recorder's schema (an unqualified
+    table was not found there, and the probe said ok)."""
     with postgres_database() as dbname:
         config = make_config(
-            tmp_path, store="postgres", postgres_dbname=dbname, postgres_user=PG["user"]
+            tmp_path,
+            store="postgres",
+            postgres_dbname=dbname,
+            postgres_user=PG["user"],
+            postgres_schema=schema,
         )
+        if schema:
+            with psycopg.connect(dbname=dbname, autocommit=True, **PG) as admin:
+                admin.execute(f'CREATE SCHEMA "{schema}"')
         shutil.copytree(index_template, config.index_dir)
         migrate(config)
         app = create_app(config)
