@@ -135,7 +135,7 @@ def open_streams(server: Server, game: str, count: int) -> list[RawStream]:
 
 
 def test_200_open_streams_leave_the_server_responsive(server: Server) -> None:
-    auth = sign_up(server, "alice", "bob")
+    auth = sign_up(server, "alice", "bob", "carol")  # carol signs in again and again
     game = new_game(server, auth)
     url = server.url
     streams = open_streams(server, game, STREAMS)
@@ -149,7 +149,7 @@ def test_200_open_streams_leave_the_server_responsive(server: Server) -> None:
                 timed(
                     lambda: requests.post(
                         f"{url}/api/tokens",
-                        json={"username": "bob", "password": PASSWORD},
+                        json={"username": "carol", "password": PASSWORD},
                         timeout=SLOW,
                     ),
                     201,

@@ -128,9 +128,11 @@ def test_sigkill_mid_batch_then_restart_delivers_each_once(tmp_path: Path) -> No
         copies = sum(c - 1 for c in smtp.keys.values()) + sum(
             c - 1 for c in hooks.arrivals.values()
         )
-        # the only copy is what the killed worker had sent but not recorded: sent again after its
-        # claim lapsed, with the same key (so the receiver drops it)
-        assert hooks.arrivals[in_flight[0]] == 2 and copies == 1, (
+        # the only copies are what the killed worker had sent but not recorded: sent again after
+        # their claims lapsed, with the same keys (so the receivers drop them).  Sends run side
+        # by side, at most ARBITER_DELIVERY_PER_TARGET (2) to each of the two targets (the SMTP
+        # server, the webhook host), so at most 4 were in flight at the kill
+        assert hooks.arrivals[in_flight[0]] == 2 and 1 <= copies <= 4, (
             smtp.keys.most_common(3),
             hooks.arrivals.most_common(3),
         )
