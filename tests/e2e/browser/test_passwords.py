@@ -58,7 +58,7 @@ def test_forgot_password_by_mail_then_sign_in(
     token = server.tokens["rita"]
     r = requests.put(
         server.url + "/api/me/email",
-        json={"email": "rita@example.org"},
+        json={"email": "rita@example.org", "current_password": PASSWORD},
         headers={"Authorization": f"Bearer {token}"},
     )
     assert r.ok, r.text
