@@ -362,9 +362,9 @@ class UserService:
     def _forget_user(self, uid: UUID) -> None:
         """This process takes no token of ``uid`` from its checked tokens again (other processes
         drop theirs within ``auth_cache_seconds``)."""
-        with self._checked_lock:
-            checked = list(self._checked.items())
-        for tid in [t for t, entry in checked if entry[2].id == uid]:
+        with self._checked_lock:  # a copy in one step (dict.copy): request threads go on noting
+            checked = self._checked.copy()
+        for tid in [t for t, entry in checked.items() if entry[2].id == uid]:
             self._forget(tid)
 
     def from_token(self, token: str) -> User:
