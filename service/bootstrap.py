@@ -90,11 +90,16 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         store.close()
         raise
     store.heads = SqliteHeads(config.heads_file, seal_key)  # anchored apart from the rows
+    outbox = (
+        MailOutbox(Mailer(config.smtp_url, sender=config.smtp_from)) if config.smtp_url else None
+    )
     users = UserService(
         store,
         token_lifetime=timedelta(days=config.token_days),
         auth_cache_seconds=config.auth_cache_seconds,
         tokens_per_user=config.tokens_per_user,
+        outbox=outbox,
+        public_url=config.public_url,
     )
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users)
@@ -143,8 +148,7 @@ def build_services(config: Config, *, snapshots: bool | None = None) -> Services
         access=GameAccess(games, clubs),
         notifications=notifications,
     )
-    if config.smtp_url:
-        svc.outbox = MailOutbox(Mailer(config.smtp_url, sender=config.smtp_from))
+    svc.outbox = outbox
     svc.password_resets = PasswordResets(
         users,
         secret=config.secret_key,

@@ -1,13 +1,20 @@
 """Password reset by e-mail: anyone may ask, by user name or e-mail address, for a link that sets
-a new password; the answer is the same whether or not such an account exists (and takes as long:
-the mail is only queued).  The link is
+a new password; the answer is the same whether or not such an account exists, and takes as long:
+the request only checks its client address's throttle and queues the account as typed; finding
+the account, its per-account throttle, signing the link and the mail happen in the outbox's
+thread (:meth:`~service.application.ports.Outbox.defer`).  The link is
 
-- **signed**: it carries the user's id, their password generation and when it expires, signed
-  (HMAC-SHA256, itsdangerous) under the server key: nothing about it is stored;
+- **signed**: it carries the user's id, their password generation, a hash of the e-mail address
+  it was sent to and when it expires, signed (HMAC-SHA256, itsdangerous) under the server key:
+  nothing about it is stored;
 - **expiring**: after ``lifetime`` (``ARBITER_RESET_MINUTES``, 60 by default);
 - **single-use**: setting a password counts the user's password generation up
   (``User.PasswordChanged``), and a link made for an earlier generation no longer opens, so a link
   works once, and every older link dies with it (as do the links of a password changed otherwise).
+  The generation is checked again on the user as loaded for the change, which is committed at
+  that version: of two uses at once, one succeeds;
+- **bound to the address**: once the account's e-mail address changes (or is removed), links
+  sent before no longer open.
 
 Using it signs out every token and web session of the user.  Requests are throttled
 (:class:`~service.application.throttle.SignInThrottle`, in each worker's memory): from one client
@@ -18,14 +25,14 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from service.application.email_index import EmailIndex
-from service.application.ports import Outbox
+from service.application.ports import Mail, Outbox
 from service.application.throttle import SignInThrottle
 from service.application.users import PasswordChanged, UserService
 from service.domain.errors import Invalid, NotFound, TooManyAttempts
@@ -41,7 +48,13 @@ PER_ADDRESS = 10
 WINDOW = 3600
 #: accounts one address may belong to that are sent a link at once
 MAX_ACCOUNTS_PER_ADDRESS = 5
-SALT = "arbiter password reset v1"
+SALT = "arbiter password reset v2"
+
+
+def address_tag(email: str | None) -> str:
+    """What a link carries of the address it was sent to (compared without case)."""
+    digest = hashlib.sha256(b"arbiter reset address\0" + (email or "").lower().encode("utf-8"))
+    return digest.hexdigest()[:32]
 
 
 def bad_link(reason: str) -> Invalid:
@@ -79,7 +92,8 @@ class PasswordResets:
     def request(self, account: str, address: str = "") -> None:
         """E-mail a reset link to the account named ``account`` (a user name, or an e-mail
         address: every account with it, at most :data:`MAX_ACCOUNTS_PER_ADDRESS`), if it has an
-        e-mail address.  Returns the same (nothing) whether or not there is one."""
+        e-mail address.  Returns the same (nothing) whether or not there is one, after the same
+        work: the account is looked for in the outbox's thread (:meth:`mails`)."""
         wait = self.throttle.held("address", address)
         if wait > 0:
             raise TooManyAttempts(
@@ -88,7 +102,16 @@ class PasswordResets:
                 field="account",
                 reason="too many reset requests from this address: wait and try again",
             )
+        self.throttle.note("address", address)
+        if self.outbox is None:
+            log.warning("a reset link was asked for: no SMTP server to send it (ARBITER_SMTP_URL)")
+            return
         account = account.strip()
+        self.outbox.defer(lambda: self.mails(account), about="a password reset request")
+
+    def mails(self, account: str) -> Iterator[Mail]:
+        """The reset mails for ``account`` as typed (in the outbox's thread): one per account it
+        names that has an address and was sent fewer than :data:`PER_ACCOUNT` this hour."""
         for user in self._accounts(account):
             key = f"user:{user.id}"
             held = self.throttle.held("account", key) > 0
@@ -96,8 +119,7 @@ class PasswordResets:
             if held:
                 log.info("reset link for %s not sent: too many asked this hour", user.username)
             elif user.email:
-                self._send(user)
-        self.throttle.note("address", address)
+                yield self._mail(user)
 
     def _accounts(self, account: str) -> list[User]:
         if "@" in account:
@@ -116,13 +138,12 @@ class PasswordResets:
     def link(self, user: User) -> str:
         """A reset link for ``user``'s current password, expiring ``lifetime`` from now."""
         expires = int((self.clock() + self.lifetime).timestamp())
-        token = self._signer.dumps([user.id.hex, user.password_generation, expires])
+        token = self._signer.dumps(
+            [user.id.hex, user.password_generation, address_tag(user.email), expires]
+        )
         return f"{self.public_url}/reset-password#token={token}"
 
-    def _send(self, user: User) -> None:
-        if self.outbox is None:
-            log.warning("reset link for %s not sent: no SMTP server (ARBITER_SMTP_URL)", user.id)
-            return
+    def _mail(self, user: User) -> Mail:
         text = "\n".join(
             [
                 f"Someone asked to set a new password for the Arbiter account “{user.username}”.",
@@ -137,7 +158,7 @@ class PasswordResets:
             ]
         )
         assert user.email is not None
-        self.outbox.send(user.email, "Arbiter: set a new password", text)
+        return Mail(user.email, "Arbiter: set a new password", text, about=user.username)
 
     # -- using it ----------------------------------------------------------------------------------
     def use(self, token: str, password: str) -> PasswordChanged:
@@ -145,14 +166,19 @@ class PasswordResets:
         user is signed out.  A link that is forged, expired or already used is refused (400
         ``token``), and so is a password the policy refuses (400 ``new_password``): either way
         nothing is written."""
-        user = self.check(token)
-        return self.users.set_password(user.username, password)
+        user, generation, tag = self._open(token)
+        return self.users.set_password(
+            user.username, password, still=lambda fresh: self._still(fresh, generation, tag)
+        )
 
     def check(self, token: str) -> User:
         """The user a reset link's ``token`` is for, if it still works."""
+        return self._open(token)[0]
+
+    def _open(self, token: str) -> tuple[User, int, str]:
         try:
             payload: Any = self._signer.loads(token)
-            uid_hex, generation, expires = payload
+            uid_hex, generation, tag, expires = payload
             expires = int(expires)
         except (BadSignature, TypeError, ValueError):
             raise bad_link("not a reset link of this site: ask for a new one") from None
@@ -162,6 +188,14 @@ class PasswordResets:
             user = self.users.get(uid_hex)
         except NotFound:
             raise bad_link("not a reset link of this site: ask for a new one") from None
+        self._still(user, generation, tag)
+        return user, generation, tag
+
+    @staticmethod
+    def _still(user: User, generation: object, tag: object) -> None:
+        """Refuse the link unless ``user`` (as loaded now) has the password generation and the
+        address it was made for."""
         if user.password_generation != generation:
             raise bad_link("already used, or the password changed since: ask for a new one")
-        return user
+        if address_tag(user.email) != tag:
+            raise bad_link("the account's e-mail address changed since: ask for a new one")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -36,8 +38,24 @@ class Broker(Protocol):
     def healthy(self) -> bool: ...
 
 
+@dataclass(frozen=True)
+class Mail:
+    to: str
+    subject: str
+    text: str
+    #: whose mail it is, for the logs (a user name): logs never name an address
+    about: str = ""
+
+
 class Outbox(Protocol):
-    def send(self, to: str, subject: str, text: str) -> bool:
+    def send(self, to: str, subject: str, text: str, *, about: str = "") -> bool:
         """Queue one e-mail to be sent soon, without waiting for the mail server; never raises.
-        Returns False when it was dropped (the queue is full)."""
+        Returns False when it was dropped (the queue is full).  ``about``: whose mail it is, for
+        the logs (never the address)."""
+        ...
+
+    def defer(self, compose: Callable[[], Iterable[Mail]], *, about: str = "") -> bool:
+        """Queue ``compose``, called in the outbox's own thread, and send the mails it returns:
+        the request that queues it does no more work whatever it finds.  Never raises; False when
+        it was dropped (the queue is full)."""
         ...

@@ -7,6 +7,8 @@ new stream, so concurrent sign-ins of one user never conflict, and a revocation 
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Callable
 from contextlib import suppress
@@ -18,10 +20,12 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.utils import get_topic
 
+from service.application.ports import Outbox
 from service.application.store import ArbiterStore, LogFollower
 from service.application.throttle import SignInThrottle
 from service.domain.errors import (
     Conflict,
+    DomainError,
     Forbidden,
     NotFound,
     StaleVersion,
@@ -42,6 +46,8 @@ REVOKE_ATTEMPTS = 20
 AUTH_CACHE_MAX = 10_000  # tokens checked recently, per process
 
 Clock = Callable[[], datetime]
+
+log = logging.getLogger(__name__)
 
 
 def utc_now() -> datetime:
@@ -132,8 +138,13 @@ class UserService:
         auth_cache_seconds: float = 0.0,
         throttle: SignInThrottle | None = None,
         tokens_per_user: int = 20,
+        outbox: Outbox | None = None,
+        public_url: str = "",
     ) -> None:
         self.store = store
+        #: where a changed e-mail address's old address is told of the change (None: no SMTP)
+        self.outbox = outbox
+        self.public_url = public_url.rstrip("/")
         #: live tokens (web sessions included) one user may hold: a sign-in past it revokes the
         #: oldest (README: ARBITER_TOKENS_PER_USER), so no one is ever locked out by the limit
         self.tokens_per_user = tokens_per_user
@@ -145,6 +156,8 @@ class UserService:
         #: entry lapses (``ARBITER_AUTH_CACHE_SECONDS``, 1 s by default; 0 turns the cache off).
         self.auth_cache_seconds = auth_cache_seconds
         self._checked: dict[UUID, tuple[float, ApiToken, User]] = {}
+        #: request threads note checked tokens while a password change forgets a user's
+        self._checked_lock = threading.Lock()
         #: tokens revoked by this process (id -> when): a request that read a token just before
         #: its revocation may note it as checked just after; such a note is never used
         self._revoked: dict[UUID, float] = {}
@@ -185,11 +198,63 @@ class UserService:
                 return key
         return self._names[key]
 
-    def set_email(self, user: User, email: str | None) -> User:
-        """Change ``user``'s e-mail address (None or "" removes it)."""
-        fresh: User = self.store.repository.get(user.id)
+    def change_email(
+        self, user: User, email: str | None, current: str, *, address: str = ""
+    ) -> User:
+        """``user`` changes (or with None or "" removes) their e-mail address, giving their
+        current password: the address is where a reset link goes, so a stolen session alone must
+        not move it.  A wrong password counts as at sign-in, like :meth:`change_password` (403
+        ``current_password``, then 429).  The old address is told by e-mail, and every reset
+        link sent before no longer works (it names the address it was sent to)."""
+        fresh = self._check_current(user, current, address)
+        old = fresh.email
         fresh.set_email(email)
-        self.store.commit(fresh)
+        if fresh.email == old:
+            return fresh
+        self.store.commit(
+            fresh,
+            conflict=Conflict(
+                "the account changed meanwhile: try again", {"email": ["not saved: try again"]}
+            ),
+        )
+        if old:
+            self._tell_old_address(fresh, old)
+        return fresh
+
+    def _tell_old_address(self, user: User, old: str) -> None:
+        if self.outbox is None:
+            log.warning("%s's e-mail address changed; no SMTP server to tell the old one", user.id)
+            return
+        what = "was changed" if user.email else "was removed"
+        text = "\n".join(
+            [
+                f"The e-mail address of the Arbiter account “{user.username}” {what}: this address"
+                " no longer gets its notifications or password reset links.",
+                "",
+                "If it was not you, someone else knows the account's password: ask the operator"
+                " of this site for help.",
+                "",
+                "--",
+                f"Arbiter ({self.public_url})" if self.public_url else "Arbiter",
+            ]
+        )
+        self.outbox.send(old, "Arbiter: your e-mail address was changed", text, about=user.username)
+
+    def _check_current(self, user: User, current: str, address: str) -> User:
+        """The freshly loaded ``user`` (not a cached copy), if ``current`` is their password; a
+        wrong one counts towards the sign-in throttle."""
+        wait = self.throttle.wait(user.username, address)
+        if wait > 0:
+            raise TooManyAttempts(
+                "too many wrong passwords: wait and try again", wait, field="current_password"
+            )
+        fresh = self.by_name(user.username)
+        if not check_password(current, fresh.password_hash):
+            self.throttle.failed(user.username, address)
+            raise Forbidden(
+                "wrong current password", {"current_password": ["not your current password"]}
+            )
+        self.throttle.succeeded(user.username)
         return fresh
 
     # -- tokens ------------------------------------------------------------------------------------
@@ -229,9 +294,19 @@ class UserService:
         return SignedIn(user, token, record)
 
     def _keep_newest(self, user: User) -> None:
-        """Revoke ``user``'s oldest live tokens past ``tokens_per_user``."""
+        """Revoke ``user``'s oldest live tokens past ``tokens_per_user``.  The new token is
+        committed by now: a revocation that fails is logged, never the sign-in's failure (the
+        cap is enforced again at the next sign-in)."""
         for row in self.tokens(user)[self.tokens_per_user :]:
-            self.revoke_token(user, row["id"])
+            try:
+                self.revoke_token(user, row["id"])
+            except DomainError as exc:
+                log.warning(
+                    "token cap of %s: token %s not revoked (%s); tried again at the next sign-in",
+                    user.username,
+                    row["id"],
+                    exc,
+                )
 
     # -- passwords ---------------------------------------------------------------------------------
     def change_password(
@@ -240,28 +315,36 @@ class UserService:
         """``user`` changes their own password, giving the current one (a wrong one counts as a
         wrong password at sign-in: :class:`~service.application.throttle.SignInThrottle`).  Every
         other token and session of the user is signed out; the one of this request (``token``)
-        is replaced by a new one, returned, under the same label."""
-        wait = self.throttle.wait(user.username, address)
-        if wait > 0:
-            raise TooManyAttempts(
-                "too many wrong passwords: wait and try again", wait, field="current_password"
-            )
-        if not check_password(current, user.password_hash):
-            self.throttle.failed(user.username, address)
-            raise Forbidden(
-                "wrong current password", {"current_password": ["not your current password"]}
-            )
-        self.throttle.succeeded(user.username)
+        is replaced by a new one, returned, under the same label.  The password is checked
+        against the stored user, never a cached copy, and the change is committed at the version
+        it was checked on: a change that raced it is refused (409)."""
+        fresh = self._check_current(user, current, address)
         label = self._token(
             parse_token(token)[1], Unauthenticated("invalid token"), fresh=True
         ).label
-        return self.set_password(user.username, new, label=label)
+        return self._set_password(fresh, new, label=label)
 
-    def set_password(self, username: str, new: str, *, label: str | None = None) -> PasswordChanged:
-        """Set ``username``'s password (the operator's ``arbiter users set-password``, a reset
-        link, or :meth:`change_password` after its check), signing out every token and session
-        of the user; with ``label``, a new token is issued under the new password."""
+    def set_password(
+        self,
+        username: str,
+        new: str,
+        *,
+        label: str | None = None,
+        still: Callable[[User], None] | None = None,
+    ) -> PasswordChanged:
+        """Set ``username``'s password (the operator's ``arbiter users set-password``, or a reset
+        link), signing out every token and session of the user; with ``label``, a new token is
+        issued under the new password.  ``still`` is called with the user as loaded for the
+        change and raises to refuse it (a reset link checks that its password generation is still
+        the user's): the change is committed at that version, so of two racing uses only one can
+        succeed."""
         user = self.by_name(username)
+        if still is not None:
+            still(user)
+        return self._set_password(user, new, label=label)
+
+    def _set_password(self, user: User, new: str, *, label: str | None) -> PasswordChanged:
+        username = user.username
         signed_out = len(self.tokens(user))
         user.change_password(new)
         self.store.commit(
@@ -279,7 +362,9 @@ class UserService:
     def _forget_user(self, uid: UUID) -> None:
         """This process takes no token of ``uid`` from its checked tokens again (other processes
         drop theirs within ``auth_cache_seconds``)."""
-        for tid in [t for t, entry in self._checked.items() if entry[2].id == uid]:
+        with self._checked_lock:  # a copy in one step (dict.copy): request threads go on noting
+            checked = self._checked.copy()
+        for tid in [t for t, entry in checked.items() if entry[2].id == uid]:
             self._forget(tid)
 
     def from_token(self, token: str) -> User:
@@ -301,9 +386,10 @@ class UserService:
         if record.due_for_use_record(now):
             self._record_use(token_id)
         if self.auth_cache_seconds > 0:
-            if len(self._checked) >= AUTH_CACHE_MAX:
-                self._checked.clear()
-            self._checked[token_id] = (time.monotonic() + self.auth_cache_seconds, record, user)
+            with self._checked_lock:
+                if len(self._checked) >= AUTH_CACHE_MAX:
+                    self._checked.clear()
+                self._checked[token_id] = (time.monotonic() + self.auth_cache_seconds, record, user)
         return user
 
     def token_id(self, token: str) -> str:
@@ -341,11 +427,12 @@ class UserService:
     def _forget(self, token_id: UUID) -> None:
         """A revoked token is never taken from this process's checked tokens again."""
         now = time.monotonic()
-        if len(self._revoked) >= AUTH_CACHE_MAX:  # older revocations: their notes have lapsed
-            horizon = now - self.auth_cache_seconds
-            self._revoked = {t: at for t, at in self._revoked.items() if at >= horizon}
-        self._revoked[token_id] = now
-        self._checked.pop(token_id, None)
+        with self._checked_lock:
+            if len(self._revoked) >= AUTH_CACHE_MAX:  # older revocations: their notes lapsed
+                horizon = now - self.auth_cache_seconds
+                self._revoked = {t: at for t, at in self._revoked.items() if at >= horizon}
+            self._revoked[token_id] = now
+            self._checked.pop(token_id, None)
 
     def revoke(self, user: User, token: str) -> None:
         """Revoke the bearer token ``token`` of ``user`` (signing out)."""

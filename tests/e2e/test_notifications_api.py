@@ -243,9 +243,15 @@ def test_bad_input_names_the_field_and_writes_nothing(nclient: FlaskClient) -> N
         headers=dave,
     )
     assert r.status_code == 400 and "preferences.teatime" in r.get_json()["details"]
-    r = nclient.put("/api/me/email", json={"email": "dave@"}, headers=dave)
+    r = nclient.put(
+        "/api/me/email", json={"email": "dave@", "current_password": PASSWORD}, headers=dave
+    )
     assert r.status_code == 400 and "email" in r.get_json()["details"]
-    r = nclient.put("/api/me/email", json={"email": "dave@example.org"}, headers=dave)
+    r = nclient.put(
+        "/api/me/email",
+        json={"email": "dave@example.org", "current_password": PASSWORD},
+        headers=dave,
+    )
     assert r.status_code == 200 and r.get_json()["email"] == "dave@example.org"
     r = nclient.post("/api/me/notifications/read", json={}, headers=dave)
     assert r.status_code == 400 and "ids" in r.get_json()["details"]

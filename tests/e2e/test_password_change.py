@@ -82,7 +82,9 @@ def test_a_session_change_keeps_the_browser_signed_in(app: Flask, api: ApiHelper
     assert browser.get_cookie("session").value != before  # type: ignore[union-attr]
     assert browser.get("/api/me").get_json()["username"] == "bob"
     r = browser.put(
-        "/api/me/email", json={"email": "bob@example.org"}, headers={"X-CSRF-Token": csrf}
+        "/api/me/email",
+        json={"email": "bob@example.org", "current_password": NEW},
+        headers={"X-CSRF-Token": csrf},
     )
     assert r.status_code == 200  # the same CSRF token goes on
     assert other.get("/api/me").status_code == 401

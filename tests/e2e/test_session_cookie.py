@@ -56,6 +56,10 @@ def test_an_altered_cookie_is_refused(app: Flask, api: ApiHelper) -> None:
     thief = app.test_client()
     thief.set_cookie("session", altered)
     assert thief.get("/api/me").status_code == 401
-    r = thief.put("/api/me/email", json={"email": "x@example.org"}, headers={"X-CSRF-Token": csrf})
+    r = thief.put(
+        "/api/me/email",
+        json={"email": "x@example.org", "current_password": PASSWORD},
+        headers={"X-CSRF-Token": csrf},
+    )
     assert r.status_code == 401  # no session: nothing was written
     assert browser.get("/api/me").status_code == 200  # the real cookie still works

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.e2e.browser.conftest import PHONE, Server, signed_in
+from tests.e2e.browser.conftest import PASSWORD, PHONE, Server, signed_in
 from tests.support.receivers import HookReceiver, SmtpReceiver
 
 pytestmark = pytest.mark.browser
@@ -48,7 +48,12 @@ def test_bob_is_told_of_the_invitation_in_the_app_by_mail_and_webhook(
 
     nserver.user("alice")
     nserver.user("bob")
-    nserver.api("PUT", "/api/me/email", "bob", json={"email": "bob@example.org"})
+    nserver.api(
+        "PUT",
+        "/api/me/email",
+        "bob",
+        json={"email": "bob@example.org", "current_password": PASSWORD},
+    )
     hook = nserver.api(
         "POST", "/api/me/webhooks", "bob", json={"url": hooks.url("/bob"), "kinds": ["invitation"]}
     )

@@ -58,7 +58,7 @@ def test_forgot_password_by_mail_then_sign_in(
     token = server.tokens["rita"]
     r = requests.put(
         server.url + "/api/me/email",
-        json={"email": "rita@example.org"},
+        json={"email": "rita@example.org", "current_password": PASSWORD},
         headers={"Authorization": f"Bearer {token}"},
     )
     assert r.ok, r.text
@@ -145,6 +145,7 @@ def test_the_settings_page_changes_the_password(browser: Any, server: Server, sh
     page.reload()  # still signed in here, and writes still pass the CSRF check
     expect(page.locator("#settings")).to_be_visible()
     page.locator("#email-form").get_by_label("Address").fill("sam@example.org")
+    page.locator("#email-form").get_by_label("Current password").fill(NEW)
     page.locator("#email-form").get_by_role("button", name="Save the address").click()
     expect(page.locator("#toast")).to_contain_text("Address saved")
     other.goto("/settings")
@@ -156,3 +157,87 @@ def test_the_settings_page_changes_the_password(browser: Any, server: Server, sh
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     r = requests.post(server.url + "/api/tokens", json={"username": "sam", "password": NEW})
     assert r.status_code == 201
+
+
+#: the API's internal field names: a page shows people words
+RAW_NAMES = ("current_password", "new_password", "token:", "token", "invalid request", "email:")
+
+
+def no_raw_names(text: str) -> None:
+    for name in RAW_NAMES:
+        assert name not in text, f"{name!r} shown: {text!r}"
+
+
+def test_the_reset_page_shows_words_not_field_names(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=WIDE, base_url=server.url)
+    page = context.new_page()
+    page.goto("/reset-password#token=" + "x" * 500)  # longer than a link's token may be
+    page.get_by_label("New password (8 characters or more)").fill(NEW)
+    page.get_by_label("New password again").fill(NEW)
+    page.get_by_role("button", name="Set the password").click()
+    error = page.locator("#reset-set .error")
+    expect(error).to_contain_text("The link")
+    no_raw_names(error.inner_text())
+    page.goto("/reset-password#token=" + "x" * 40)  # a forged one: the server's reason, in words
+    page.get_by_label("New password (8 characters or more)").fill(NEW)
+    page.get_by_label("New password again").fill(NEW)
+    page.get_by_role("button", name="Set the password").click()
+    expect(error).to_contain_text("not a reset link of this site")
+    no_raw_names(error.inner_text())
+    context.close()
+
+
+def test_the_settings_page_shows_a_429_once_in_words(browser: Any, server: Server) -> None:
+    page = signed_in(browser, server, "tess", viewport=WIDE)
+    page.goto("/settings")
+    form = page.locator("#password-form")
+    expect(form).to_be_visible()
+    for _ in range(6):  # the 6th wrong password within 15 minutes is held: 429
+        form.get_by_label("Current password").fill("still not it")
+        form.get_by_label("New password (8 characters or more)").fill(NEW)
+        form.get_by_label("New password again").fill(NEW)
+        form.get_by_role("button", name="Change the password").click()
+        expect(form.locator(".error")).not_to_be_empty()
+        expect(form.get_by_role("button", name="Change the password")).to_be_enabled()
+    expect(form.locator(".error")).to_contain_text("Too many wrong passwords")
+    text = form.locator(".error").inner_text()
+    assert text.lower().count("too many wrong passwords") == 1, text
+    no_raw_names(text)
+
+
+def test_the_email_card_takes_the_password_and_shows_words(
+    browser: Any, server: Server, smtp: SmtpReceiver
+) -> None:
+    page = signed_in(browser, server, "uma", viewport=WIDE)
+    page.goto("/settings")
+    card = page.locator("#email-form")
+    expect(card).to_be_visible()
+    card.get_by_label("Address").fill("uma@example.org")
+    card.get_by_label("Current password").fill("not my password")
+    card.get_by_role("button", name="Save the address").click()
+    expect(card.locator(".error")).to_contain_text("Current password: not your current password")
+    no_raw_names(card.locator(".error").inner_text())
+    card.get_by_label("Current password").fill(PASSWORD)
+    card.get_by_role("button", name="Save the address").click()
+    expect(page.locator("#toast")).to_contain_text("Address saved")
+    expect(card.get_by_label("Current password")).to_have_value("")
+    card.get_by_label("Address").fill("uma@elsewhere.example")
+    card.get_by_label("Current password").fill(PASSWORD)
+    card.get_by_role("button", name="Save the address").click()
+    expect(page.locator("#toast")).to_contain_text("Address saved")
+    deadline = time.monotonic() + 15
+    while not smtp.to("uma@example.org") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    (notice,) = smtp.to("uma@example.org")  # the old address is told
+    assert notice["Subject"] == "Arbiter: your e-mail address was changed"
+    shots = Path("/tmp/accounts2-shots")
+    shots.mkdir(parents=True, exist_ok=True)
+    card.get_by_label("Current password").fill("wrong again")
+    card.get_by_role("button", name="Save the address").click()
+    expect(card.locator(".error")).to_contain_text("Current password")
+    page.screenshot(path=shots / "settings-1366.png", full_page=True)
+    page.set_viewport_size(PHONE)
+    page.reload()
+    expect(card).to_be_visible()
+    page.screenshot(path=shots / "settings-390.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -59,3 +59,19 @@ export function explain(err) {
   }
   return parts.join(" — ");
 }
+
+// Text of an API error for a person, without the fields' internal names: each field's reasons
+// after the words for it (`fields`: name -> words; another field's reasons stand alone), else the
+// message. Not both: the message says the reasons again (a malformed request's with the field's
+// internal name), and a 429's message is its reason.
+export function inWords(err, fields = {}) {
+  if (!(err instanceof ApiError)) return String(err.message || err);
+  const reasons = [];
+  if (err.status !== 429) {
+    for (const [field, list] of Object.entries(err.details)) {
+      for (const reason of list) reasons.push(fields[field] ? `${fields[field]}: ${reason}` : reason);
+    }
+  }
+  const text = reasons.join(" — ") || String(err.message || `Something went wrong (HTTP ${err.status})`);
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -2,23 +2,31 @@
 // (POST /api/password-resets: the same answer whether or not the account exists); with the
 // link's token (after "#token=", never sent to the server in the address), set a new password
 // (POST /api/password-resets/use).
-import { api } from "./api.js";
-import { onSubmit } from "./forms.js";
+import { api, inWords } from "./api.js";
 
-// The reasons in words, without the fields' internal names.
-function reasons(err) {
-  const text = [err.message, ...Object.values(err.details || {}).flat()].join(" — ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+// The fields' words, never their internal names; a message said by a reason is shown once.
+const FIELDS = { token: "The link", new_password: "New password", account: "User name or e-mail address" };
+const reasons = (err) => inWords(err, FIELDS);
 
 function askForm() {
   const form = document.getElementById("reset-ask");
+  const error = form.querySelector(".error");
   form.hidden = false;
-  onSubmit(form, async ({ account }) => {
-    const answer = await api("/api/password-resets", { method: "POST", body: { account: account.trim() } });
-    form.hidden = true;
-    document.getElementById("reset-asked-text").textContent = answer.message;
-    document.getElementById("reset-asked").hidden = false;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    const button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    try {
+      const answer = await api("/api/password-resets", { method: "POST", body: { account: form.account.value.trim() } });
+      form.hidden = true;
+      document.getElementById("reset-asked-text").textContent = answer.message;
+      document.getElementById("reset-asked").hidden = false;
+    } catch (err) {
+      error.textContent = reasons(err);
+    } finally {
+      button.disabled = false;
+    }
   });
   form.account.focus();
 }

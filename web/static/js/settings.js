@@ -1,6 +1,6 @@
 // The settings page: e-mail address, password, notification preferences per kind and channel,
 // webhooks and their delivery logs.
-import { api, currentUser, explain } from "./api.js";
+import { api, currentUser, explain, inWords } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 
 const WORDS = {
@@ -17,6 +17,13 @@ const WORDS = {
 function fail(form, err) {
   form.querySelector(".error").textContent = explain(err);
 }
+
+// The account forms' fields in words: their errors never show the internal names.
+const ACCOUNT_FIELDS = {
+  email: "Address",
+  current_password: "Current password",
+  new_password: "New password",
+};
 
 async function loadPrefs() {
   const data = await api("/api/me/notification-preferences");
@@ -110,9 +117,7 @@ function passwordForm(me) {
       const others = done.signed_out === 1 ? "1 other session or token" : `${done.signed_out} other sessions or tokens`;
       toast(`Password changed. ${others} signed out.`);
     } catch (err) {
-      // the reasons in words, without the fields' internal names
-      const text = [err.message, ...Object.values(err.details || {}).flat()].join(" — ");
-      error.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+      error.textContent = inWords(err, ACCOUNT_FIELDS);
     } finally {
       button.disabled = false;
     }
@@ -129,16 +134,28 @@ async function start() {
   await Promise.all([loadPrefs(), loadHooks()]);
   passwordForm(me);
 
+  // Change or remove the address (PUT /api/me/email) with the current password: it is where
+  // reset links go. The old address is told; links sent to it stop working.
   const emailForm = document.getElementById("email-form");
+  emailForm.username.value = me.username; // for password managers
   emailForm.addEventListener("submit", async (event) => {
     event.preventDefault();
-    emailForm.querySelector(".error").textContent = "";
+    const error = emailForm.querySelector(".error");
+    error.textContent = "";
+    const button = emailForm.querySelector("button[type=submit]");
+    button.disabled = true;
     try {
       const email = emailForm.email.value.trim();
-      await api("/api/me/email", { method: "PUT", body: { email: email || null } });
-      toast("Address saved");
+      const saved = await api("/api/me/email", {
+        method: "PUT",
+        body: { email: email || null, current_password: emailForm.current_password.value },
+      });
+      emailForm.current_password.value = "";
+      toast(saved.email ? "Address saved" : "Address removed");
     } catch (err) {
-      fail(emailForm, err);
+      error.textContent = inWords(err, ACCOUNT_FIELDS);
+    } finally {
+      button.disabled = false;
     }
   });
 
