@@ -8,6 +8,7 @@ accepted) and hold any number of live tokens (312)."""
 from __future__ import annotations
 
 import shutil
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -174,3 +175,29 @@ def test_live_tokens_per_user_are_capped_the_oldest_giving_way(sapi: ApiHelper) 
 
     assert status(tokens[0]) == 401
     assert [status(t) for t in tokens[1:]] == [200, 200, 200]
+
+
+def test_a_burst_of_sign_ins_all_succeed_and_leave_at_most_the_cap_live(sapi: ApiHelper) -> None:
+    """30 sign-ins of one user at once (limit 3): every one answers 201 (no sign-in fails on
+    another's revocation), and afterwards at most 3 of the user's tokens are live."""
+    sapi.user("ann")
+    app = sapi.client.application
+    start = threading.Barrier(30)
+    statuses: list[int] = []
+
+    def sign_in() -> None:
+        client = app.test_client()
+        start.wait()
+        r = client.post("/api/tokens", json={"username": "ann", "password": PASSWORD})
+        statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=sign_in) for _ in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert statuses == [201] * 30, statuses
+    r = sapi.client.post("/api/tokens", json={"username": "ann", "password": PASSWORD})
+    token = ok(r, 201)["token"]
+    listed = ok(sapi.client.get("/api/me/tokens", headers={"Authorization": f"Bearer {token}"}))
+    assert len(listed["tokens"]) <= 3, listed
