@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-from dataclasses import replace
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from itertools import count
 from pathlib import Path
 from typing import Any
