@@ -181,7 +181,13 @@ def restore(path: Path, take_key: bool) -> None:
                 + "). Restore only into a new store; nothing was written"
             )
         # from here the store is written: marked first, the mark dropped once the heads are in
-        restoring.begin(config, str(path))
+        try:
+            restoring.begin(config, str(path))
+        except Exception as exc:  # noqa: BLE001 - another restore began meanwhile, or no store
+            raise CliError(
+                f"could not mark the {config.store} store as being restored ({exc}); nothing was "
+                "restored"
+            ) from None
         if own is None:
             adopt_key(config, secret)
         migrate(config)
