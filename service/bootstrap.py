@@ -27,6 +27,7 @@ from service.application.lifecycle import LifecycleService
 from service.application.notifications import NotificationProcess, NotificationService
 from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
+from service.application.restoring import require_restored
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
 from service.application.seeks import SeekService
@@ -79,13 +80,19 @@ def migrate(config: Config) -> list[str]:
             process.close()
 
 
-def build_services(config: Config, *, snapshots: bool | None = None) -> Services:
+def build_services(
+    config: Config, *, snapshots: bool | None = None, restoring: bool = False
+) -> Services:
+    """Every service over the configured store.  A store a restore did not finish is refused
+    (:class:`RestoreIncomplete`), except by the restore itself (``restoring``)."""
     registry = build_registry_for(config)
     seal_key = chain.seal_key_from_secret(config.secret_key)
     broker = build_broker(config)
     store = open_store(config, build_ports(config, registry), broker, snapshots=snapshots)
     try:
         require_tables(store, config)  # PostgreSQL tables come from `arbiter db migrate` only
+        if not restoring:
+            require_restored(store, config)  # never serve a half-restored store
     except Exception:
         store.close()
         raise

@@ -79,11 +79,15 @@ def serve(host: str, port: int | None) -> None:
         config = Config.from_env()
     except ConfigError as exc:
         raise CliError(str(exc)) from None
+    _refuse_half_restored(config)  # before the migration writes anything
     _migrate(config)  # once, before the one worker starts (the worker never creates tables)
     click.echo(
         "opening the rules knowledge base (built on first start, rebuilt when the corpus changes)"
     )
-    svc = build_services(config)
+    try:
+        svc = build_services(config)
+    except ConfigError as exc:  # a half-restored store among them
+        raise CliError(str(exc)) from None
     try:
         svc.knowledge.kb  # noqa: B018 - build or open the index before the first request
     finally:
@@ -116,7 +120,10 @@ def worker(interval: float) -> None:
         config = replace(Config.from_env(), embedded_worker=False)
     except ConfigError as exc:
         raise CliError(str(exc)) from None
-    svc = build_services(config)
+    try:
+        svc = build_services(config)
+    except ConfigError as exc:  # a half-restored store among them
+        raise CliError(str(exc)) from None
     runner = build_worker(svc, process=svc.notifications.process)
     signal.signal(signal.SIGTERM, lambda *_: runner._stop.set())
     click.echo(
@@ -147,6 +154,19 @@ def db_migrate() -> None:
     except ConfigError as exc:
         raise CliError(str(exc)) from None
     _migrate(config)
+
+
+def _refuse_half_restored(config: Config) -> None:
+    """Refuse a store a restore did not finish (``build_services`` refuses it too; this is only
+    earlier).  A store that cannot be read here is left to the migration to report."""
+    from service.application.restoring import refusal, started
+
+    try:
+        note = started(config)
+    except Exception:  # noqa: BLE001 - unreachable: `_migrate` says so
+        return
+    if note is not None:
+        raise CliError(refusal(config, note))
 
 
 def _migrate(config: Config) -> None:

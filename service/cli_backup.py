@@ -49,13 +49,21 @@ def _size(path: Path) -> str:
 def backup(path: Path, with_keys: bool) -> None:
     """Write one consistent backup of everything this server holds to the new file PATH: the
     event store, the notifications and their position, the anchored heads (and the server key
-    with --with-keys).  Safe while the server runs."""
-    from service.bootstrap import build_services
+    with --with-keys).  Safe while the server runs.  The file holds the club's own secrets
+    (password hashes, webhook secrets, dice seeds): keep it as safe as the database."""
+    from service.application.store import open_store
+    from service.application.worker import open_process
+    from service.bootstrap import build_ports
 
-    try:
-        config = Config.from_env()
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+    config = _config_without_a_new_key()
+    secret = _own_key(config)
+    if secret is None:
+        raise CliError(
+            f"there is no server key: ARBITER_SECRET_KEY is unset and there is no "
+            f"{config.keys / 'secret_key'} (is ARBITER_KEYS the server's?); a backup is signed "
+            "under the server's key, so nothing was written"
+        )
+    config = replace(config, secret_key=secret)
     if path.exists():
         raise CliError(f"{path} exists: a backup never overwrites a file, name a new one")
     if not path.parent.is_dir():
@@ -66,27 +74,23 @@ def backup(path: Path, with_keys: bool) -> None:
             if config.store == "sqlite":
                 with sqlite_snapshot(config, staging) as snapshot:
                     manifest = write_backup(
-                        path,
-                        snapshot,
-                        secret=config.secret_key,
-                        with_keys=with_keys,
-                        staging=staging,
+                        path, snapshot, secret=secret, with_keys=with_keys, staging=staging
                     )
-            else:
-                svc = build_services(replace(config, embedded_worker=False))
+            else:  # the tables read as they are: nothing created, no heads file opened for writing
+                store = open_store(config, build_ports(config), create_tables=False)
+                process = open_process(config, create_tables=False)
                 try:
                     with postgres_snapshot(
-                        config, svc.store, svc.notifications.process
+                        config,
+                        store.recorder,
+                        process.recorder,  # type: ignore[attr-defined]
                     ) as snapshot:
                         manifest = write_backup(
-                            path,
-                            snapshot,
-                            secret=config.secret_key,
-                            with_keys=with_keys,
-                            staging=staging,
+                            path, snapshot, secret=secret, with_keys=with_keys, staging=staging
                         )
                 finally:
-                    svc.close()
+                    process.close()
+                    store.close()
     except BackupError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
@@ -101,7 +105,18 @@ def backup(path: Path, with_keys: bool) -> None:
             if with_keys
             else "the server key is not included: a restore needs the same key"
         )
+        + ". It holds password hashes, webhook secrets and the running games' dice seeds: keep "
+        "it as safe as the database (owner-only, encrypted when it leaves this machine)"
     )
+
+
+def _config_without_a_new_key() -> Config:
+    """The environment's configuration, read without making a key (``Config.from_env`` makes one
+    when there is none; a backup or restore must not: see :func:`_own_key`)."""
+    try:  # a placeholder key, replaced by the caller
+        return Config.from_env({**os.environ, "ARBITER_SECRET_KEY": "-"})
+    except ConfigError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _own_key(config: Config) -> str | None:
@@ -117,29 +132,39 @@ def _own_key(config: Config) -> str | None:
 
 @click.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
-def restore(path: Path) -> None:
+@click.option(
+    "--take-key",
+    is_flag=True,
+    help="A server with no key yet takes the key a --with-keys backup holds (only a backup you "
+    "made and kept yourself: whoever wrote the file chose that key).",
+)
+def restore(path: Path, take_key: bool) -> None:
     """Load the backup PATH into the store this environment configures (ARBITER_STORE: a SQLite
     backup restores into PostgreSQL too), which must be empty; then verify every game and anchor
-    its head.  Stop the server of the target first; the backup is checked whole before anything
-    is written."""
+    its head.  Stop the server of the target first; the backup is checked whole, and its signature
+    under the server key, before anything is written."""
+    from service.application import restoring
     from service.application.store import open_store
     from service.application.worker import open_process
     from service.bootstrap import build_ports, build_services, migrate
 
-    try:  # a placeholder key: reading the configuration must not make a key (see _own_key)
-        config = Config.from_env({**os.environ, "ARBITER_SECRET_KEY": "-"})
-    except ConfigError as exc:
-        raise CliError(str(exc)) from None
+    config = _config_without_a_new_key()
     started = time.monotonic()
     own = _own_key(config)
     with tempfile.TemporaryDirectory(prefix="arbiter-restore-") as folder:
         try:
             found = open_backup(path, Path(folder))
-            secret = key_for_restore(found, own)
+            secret = key_for_restore(found, own, take_key=take_key)
             check_heads(found, secret)
         except BackupError as exc:
             raise CliError(f"{exc}; nothing was restored") from None
         config = replace(config, secret_key=secret, embedded_worker=False)
+        try:
+            unfinished = restoring.started(config)
+        except Exception as exc:  # noqa: BLE001 - an unreachable store: say so, write nothing
+            raise CliError(f"could not read the {config.store} store: {exc}") from None
+        if unfinished is not None:
+            raise CliError(f"refused: {restoring.refusal(config, unfinished)}")
         ports = build_ports(config)
         try:
             busy = occupied(
@@ -155,16 +180,29 @@ def restore(path: Path) -> None:
                 + "; ".join(busy)
                 + "). Restore only into a new store; nothing was written"
             )
+        # from here the store is written: marked first, the mark dropped once the heads are in
+        try:
+            restoring.begin(config, str(path))
+        except Exception as exc:  # noqa: BLE001 - another restore began meanwhile, or no store
+            raise CliError(
+                f"could not mark the {config.store} store as being restored ({exc}); nothing was "
+                "restored"
+            ) from None
         if own is None:
             adopt_key(config, secret)
         migrate(config)
-        svc = build_services(config)
+        svc = build_services(config, restoring=True)
         try:
             done = load(found, svc.store, svc.notifications.process, svc.store.heads)
             anchor(found, done, svc.store.heads, svc.audit.verify)
+            restoring.finish(config)
             summary: dict[str, Any] = svc.audit.verify_all()
-        except BackupError as exc:
-            raise CliError(str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - any failure here leaves the store marked
+            reason = str(exc) if isinstance(exc, BackupError) else f"{type(exc).__name__}: {exc}"
+            raise CliError(
+                f"{reason}. The restore stopped half-way and the store holds part of the backup "
+                f"(marked: no server starts on it): {restoring.remedy(config)}"
+            ) from None
         finally:
             svc.close()
     click.echo(

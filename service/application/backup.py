@@ -4,16 +4,19 @@ PostgreSQL is how a club moves).
 
 What a backup holds -- a gzipped tar, one member per part, each listed with its SHA-256 and its
 row count in ``manifest.json`` (the first member; ``format``, ``format_version``, the source store's
-kind, when it was taken, whether it holds the key):
+kind, when it was taken, whether it holds the key, and ``mac``: an HMAC-SHA256 of all the rest
+under :func:`backup_key`, a key derived from the server key under its own label):
 
 - ``events.ndjson``: the event store's log in its order (eventsourcing's notifications: position,
   originator id and version, topic, state);
 - ``notifications.ndjson`` and ``tracking.json``: the notification process's own log (notices and
   deliveries) and its position in the event store's log;
 - ``heads.ndjson``: every game's signed anchored head (``service.adapters.heads``);
-- ``keys/secret_key``: the server key, only with ``--with-keys``.  Without it the manifest holds
-  only a check value (an HMAC under the key of a fixed text) by which a restore tells whether its
-  server has the key the backup's seals and heads were signed with; it reveals nothing of the key.
+- ``keys/secret_key``: the server key, only with ``--with-keys``.
+
+The log holds the club's own secrets whatever the flag: password hashes, e-mail addresses, webhook
+secrets, the dice seeds of running games; a backup is kept like the database (docs/operations.md).
+The server key and what derives from it are in none but a ``--with-keys`` backup.
 
 Snapshots are left out (a game is rebuilt from its events and snapshotted again), and so are the
 knowledge-base index and Redis (both are rebuilt from the log).
@@ -37,8 +40,11 @@ same notices).  The restore writes in the same order reversed: events, then noti
 then heads.
 
 **Restoring.**  The backup is read and checked whole before anything is written (every member's
-checksum and count: a truncated or damaged file is refused), then the key (below), then the target
-(a store or heads file that holds anything is refused).  The events are appended through the
+checksum and count: a truncated or damaged file is refused), then its manifest's MAC under the key
+(below; checksums anyone can recompute, the MAC only the key's holder), then the target (a store
+or heads file that holds anything is refused, and one a restore did not finish:
+``service.application.restoring`` marks the store before the first write and unmarks it once the
+heads are written).  The events are appended through the
 target's own recorder in their order, so positions are the target's own (a fresh database numbers
 them as the backup did; the tracking position is carried over by the events' order, not by
 number); notices likewise, the tracking position with the last of them.  Then each game's log is
@@ -49,9 +55,9 @@ after ``heads_mark``); any other problem is left as it was, for ``arbiter audit 
 
 **The key.**  Seals inside the events and the heads' signatures are HMACs under a key derived from
 ``ARBITER_SECRET_KEY``: under another key no game would verify, so re-signing cannot be right (it
-would launder whatever the backup holds).  A restore into a server whose key differs from the
-backup's is refused, naming what to do; a server with no key yet takes the backup's (with
-``--with-keys``)."""
+would launder whatever the backup holds).  A backup whose MAC does not verify under the server's
+key is refused (made under another key, or altered); a server with no key yet takes a
+``--with-keys`` backup's key only when told (``--take-key``) and when the MAC verifies under it."""
 
 from __future__ import annotations
 
@@ -83,7 +89,9 @@ from service.domain.chain import head_mac, seal_key_from_secret
 from service.domain.game import Game
 
 FORMAT = "arbiter-backup"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: the label the manifest's MAC key is derived from the server key under (apart from the seals')
+BACKUP_LABEL = b"arbiter-backup-v1"
 #: the name the notification process tracks the event store's log by (``ArbiterStore.name``)
 LEADER = "arbiter"
 BATCH = 500
@@ -102,11 +110,22 @@ class BackupError(Exception):
     """A backup or restore that cannot be done; the message says why and what to do."""
 
 
-def key_check(secret: str) -> str:
-    """A value by which a restore tells whether it has the backup's key (not the key)."""
-    return hmac.new(
-        seal_key_from_secret(secret), b"arbiter-backup-key-check-v1", "sha256"
-    ).hexdigest()
+def backup_key(secret: str) -> bytes:
+    """The key a backup's manifest is signed with: derived from the server key under its own label
+    (never the key itself, nor the seals' key)."""
+    return hmac.new(secret.encode("utf-8"), BACKUP_LABEL, hashlib.sha256).digest()
+
+
+def manifest_mac(manifest: dict[str, Any], secret: str) -> str:
+    """The MAC of ``manifest`` (all of it but its ``mac``: every part's SHA-256, size and rows, the
+    counts, the format) under :func:`backup_key`."""
+    body = {k: v for k, v in manifest.items() if k != "mac"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
+    return hmac.new(backup_key(secret), text, hashlib.sha256).hexdigest()
+
+
+def authentic(manifest: dict[str, Any], secret: str) -> bool:
+    return hmac.compare_digest(manifest_mac(manifest, secret), str(manifest.get("mac", "")))
 
 
 # -- reading a running store ---------------------------------------------------------------------
@@ -115,6 +134,8 @@ class Snapshot:
     """A store's parts as read for a backup (see the module for the order)."""
 
     store: str
+    #: the heads file the heads were read from (named when it holds none)
+    heads_path: Path
     heads_mark: int
     heads: list[dict[str, Any]]
     tracking: int | None
@@ -132,12 +153,19 @@ def _paged(select: Callable[..., Any]) -> Iterator[Notification]:
         after = page[-1].id
 
 
+def read_only(path: Path, timeout: float = 30) -> sqlite3.Connection:
+    """A read-only connection to the live SQLite file ``path``: the backup never writes the store
+    (no checkpoint of its -wal, no recovery, never a file made); -wal and -shm files SQLite makes
+    to read a WAL database are given the database's owner (SQLite does so when run as root)."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout)
+
+
 def _online_copy(source: Path, target: Path) -> bool:
     """Copy SQLite file ``source`` to ``target`` with the online backup API, in one step (one read
     transaction: a consistent state while the server writes).  False when there is no file."""
     if not source.exists():
         return False
-    src = sqlite3.connect(source, timeout=30)
+    src = read_only(source)
     dst = sqlite3.connect(target)
     try:
         src.backup(dst)
@@ -147,8 +175,11 @@ def _online_copy(source: Path, target: Path) -> bool:
     return True
 
 
-def _sqlite_heads(path: Path) -> list[dict[str, Any]]:
-    conn = sqlite3.connect(path)
+def _sqlite_heads(path: Path, *, live: bool = False) -> list[dict[str, Any]]:
+    """The heads in the heads file ``path`` (``live``: the server's own, read read-only)."""
+    if live and not path.exists():
+        return []
+    conn = read_only(path) if live else sqlite3.connect(path)
     try:
         rows = conn.execute(
             "SELECT game, version, hash, at, mac FROM heads ORDER BY game"
@@ -166,7 +197,7 @@ def sqlite_snapshot(config: Config, staging: Path) -> Iterator[Snapshot]:
     ``staging`` (heads, then notifications, then events), and the copies read."""
     if not config.sqlite_file.exists():
         raise BackupError(f"there is no store at {config.sqlite_file}: nothing to back up")
-    source = sqlite3.connect(config.sqlite_file, timeout=30)
+    source = read_only(config.sqlite_file)
     try:
         mark = _max_rowid(source)
     finally:
@@ -186,6 +217,7 @@ def sqlite_snapshot(config: Config, staging: Path) -> Iterator[Snapshot]:
             process = SQLiteProcessRecorder(stores[1])
         yield Snapshot(
             store="sqlite",
+            heads_path=config.heads_file,
             heads_mark=mark,
             heads=rows,
             tracking=_tracking(process),
@@ -215,17 +247,17 @@ def _tracking(process: Any) -> int | None:
 
 
 @contextlib.contextmanager
-def postgres_snapshot(config: Config, store: Any, process: Any) -> Iterator[Snapshot]:
-    """A running PostgreSQL server's parts: the heads (after the log's last position), then the
-    notification log, its tracking position and the event log in one REPEATABLE READ transaction
-    (one state of the database), read through ``store`` and ``process``'s recorders' tables."""
+def postgres_snapshot(config: Config, leader: Any, notices: Any) -> Iterator[Snapshot]:
+    """A running PostgreSQL server's parts: the heads (after the log's last position; the heads
+    file read read-only), then the notification log, its tracking position and the event log in one
+    REPEATABLE READ transaction (one state of the database), read from the tables of the event
+    store's recorder ``leader`` and the notification process's ``notices``."""
     import psycopg
     from psycopg.rows import dict_row
     from psycopg.sql import SQL, Identifier
 
-    leader, notices = store.recorder, process.recorder
     mark = int(leader.max_notification_id() or 0)
-    heads = list(store.heads.all()) if store.heads is not None else []
+    heads = _sqlite_heads(config.heads_file, live=True)
     schema = leader.datastore.schema
 
     def table(name: str) -> Any:
@@ -267,6 +299,7 @@ def postgres_snapshot(config: Config, store: Any, process: Any) -> Iterator[Snap
 
             yield Snapshot(
                 store="postgres",
+                heads_path=config.heads_file,
                 heads_mark=mark,
                 heads=heads,
                 tracking=int(found["notification_id"]) if found else None,
@@ -315,8 +348,13 @@ class _Part:
 def write_backup(
     path: Path, snapshot: Snapshot, *, secret: str, with_keys: bool, staging: Path
 ) -> dict[str, Any]:
-    """Write ``snapshot`` to the file ``path`` (owner-only; written beside it and renamed into
-    place when whole); returns the manifest."""
+    """Write ``snapshot`` to the new file ``path``, owner-only; returns the manifest.
+
+    Refused (nothing written) when the store held games when the heads were read but the heads
+    file is missing or holds none: a backup without them restores games no head anchors (a
+    mis-set ARBITER_KEYS or ARBITER_HEADS, most likely).  The file is written in the private
+    ``staging`` folder and linked into place when whole: a link never replaces a file (one made
+    meanwhile is kept, and the backup refused), and nothing in a shared folder can redirect it."""
     parts: dict[str, _Part] = {}
 
     def part(name: str) -> _Part:
@@ -335,6 +373,14 @@ def write_backup(
     with open((p := part(EVENTS)).path, "wb") as handle:
         for note in snapshot.events():
             p.write(handle, _line(note))
+    games, anchored = _count_games(parts[EVENTS].path, snapshot.heads_mark)
+    if anchored and not parts[HEADS].rows:
+        raise BackupError(
+            f"the store holds {anchored} games but the heads file {snapshot.heads_path} is "
+            f"{'empty' if snapshot.heads_path.exists() else 'missing'}: is ARBITER_KEYS (or "
+            "ARBITER_HEADS) the server's? A backup without the heads could not be verified; "
+            "nothing was written"
+        )
     if with_keys:
         with open((p := part(KEY)).path, "wb") as handle:
             p.write(handle, secret.encode())
@@ -344,34 +390,43 @@ def write_backup(
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "source": {"store": snapshot.store},
         "keys_included": with_keys,
-        "key_check": key_check(secret),
         "heads_mark": snapshot.heads_mark,
         "counts": {
-            "games": _count_games(parts[EVENTS].path),
+            "games": games,
             "events": parts[EVENTS].rows,
             "notifications": parts[NOTICES].rows,
             "heads": parts[HEADS].rows,
         },
         "files": {name: p.describe() for name, p in parts.items()},
     }
-    partial = path.with_name(f".{path.name}.partial")
-    descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    manifest["mac"] = manifest_mac(manifest, secret)
+    whole = staging / "backup.partial"
+    descriptor = os.open(whole, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(descriptor, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        _add(tar, MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode() + b"\n")
+        for name, p in parts.items():
+            with open(p.path, "rb") as member:
+                info = tarfile.TarInfo(name)
+                info.size, info.mode = p.path.stat().st_size, 0o600
+                tar.addfile(info, member)
+        raw.flush()
+        os.fsync(raw.fileno())
     try:
-        with os.fdopen(descriptor, "wb") as raw, tarfile.open(fileobj=raw, mode="w:gz") as tar:
-            _add(tar, MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode() + b"\n")
-            for name, p in parts.items():
-                with open(p.path, "rb") as member:
-                    info = tarfile.TarInfo(name)
-                    info.size, info.mode = p.path.stat().st_size, 0o600
-                    tar.addfile(info, member)
-            raw.flush()
-            os.fsync(raw.fileno())
-        if path.exists():
-            raise BackupError(f"{path} appeared meanwhile: not overwritten")
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
+        os.link(whole, path)  # never over a file, nor through a symlink: it fails if path exists
+    except FileExistsError:
+        raise BackupError(f"{path} appeared meanwhile: not overwritten") from None
+    _sync_folder(path.parent)
     return manifest
+
+
+def _sync_folder(folder: Path) -> None:
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    except OSError:  # pragma: no cover - a file system that cannot sync a folder
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
@@ -380,9 +435,16 @@ def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
     tar.addfile(info, io.BytesIO(data))
 
 
-def _count_games(events: Path) -> int:
+def _count_games(events: Path, mark: int) -> tuple[int, int]:
+    """The games the log holds, and how many of them it held when the heads were read."""
+    games = anchored = 0
     with open(events, "rb") as handle:
-        return sum(1 for line in handle if json.loads(line)["topic"] == _CREATED)
+        for line in handle:
+            row = json.loads(line)
+            if row["topic"] == _CREATED:
+                games += 1
+                anchored += int(row["position"]) <= mark
+    return games, anchored
 
 
 @dataclass
@@ -485,6 +547,13 @@ def _manifest(tar: tarfile.TarFile, member: tarfile.TarInfo, path: Path) -> dict
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise BackupError(f"{path} is not an Arbiter backup (its manifest names no such format)")
     version = manifest.get("format_version")
+    if version == 1:
+        raise BackupError(
+            f"{path} is an Arbiter backup of format 1, which is not signed (anyone who could "
+            "write the file could have changed it unseen); this Arbiter restores format "
+            f"{FORMAT_VERSION}, signed under the server key: take a new backup with this version, "
+            "or restore it with the version that made it"
+        )
     if version != FORMAT_VERSION:
         raise BackupError(
             f"{path} is an Arbiter backup of format {version}; this Arbiter reads format "
@@ -494,17 +563,29 @@ def _manifest(tar: tarfile.TarFile, member: tarfile.TarInfo, path: Path) -> dict
 
 
 # -- restoring -----------------------------------------------------------------------------------
-def key_for_restore(backup: Backup, secret: str | None) -> str:
-    """The server key a restore runs under: the server's own (``secret``: its
-    ``ARBITER_SECRET_KEY`` or its keys folder's ``secret_key``; None: it has none yet), which must
-    be the backup's; or, for a server with none, the key the backup holds."""
-    expected = str(backup.manifest.get("key_check"))
+def key_for_restore(backup: Backup, secret: str | None, *, take_key: bool = False) -> str:
+    """The server key a restore runs under, once the backup's manifest is authenticated under it.
+
+    ``secret`` is the server's own key (its ``ARBITER_SECRET_KEY`` or its keys folder's
+    ``secret_key``; None: it has none yet): the manifest's MAC must verify under it, else the
+    backup was made under another key or altered since.  A server with no key takes the one a
+    ``--with-keys`` backup holds only when asked (``take_key``), and only when the manifest's MAC
+    verifies under that very key: whoever wrote the file chose that key, so it is for a backup
+    the operator made and kept."""
+    altered = (
+        f"{backup.path} was not made under this server's key, or was altered after it was made "
+        "(its signature does not verify)"
+    )
     if secret is not None:
-        if not hmac.compare_digest(key_check(secret), expected):
+        if take_key:
             raise BackupError(
-                "this server's key is not the one the backup was made under, and no game would "
-                "verify under it (seals and heads are signed with the key): restore under the old "
-                "server's key (its ARBITER_SECRET_KEY, or its keys folder's secret_key file)"
+                "this server has a key already (ARBITER_SECRET_KEY or its keys folder's "
+                "secret_key): --take-key is only for a server with no key yet"
+            )
+        if not authentic(backup.manifest, secret):
+            raise BackupError(
+                f"{altered}: restore it under the key of the server that made it (its "
+                "ARBITER_SECRET_KEY, or its keys folder's secret_key file)"
             )
         return secret
     carried = backup.secret
@@ -514,8 +595,15 @@ def key_for_restore(backup: Backup, secret: str | None) -> str:
             "(ARBITER_SECRET_KEY, or its keys folder's secret_key file), or restore a backup taken "
             "with --with-keys"
         )
-    if not hmac.compare_digest(key_check(carried), expected):
-        raise BackupError(f"{backup.path} is not a whole Arbiter backup: its key is damaged")
+    if not take_key:
+        raise BackupError(
+            "this server has no key yet; the backup holds one. Pass --take-key to make it this "
+            "server's key (only for a backup you made and kept safe yourself: whoever wrote the "
+            "file chose that key), or give the server the old key (ARBITER_SECRET_KEY, or its "
+            "keys folder's secret_key file)"
+        )
+    if not authentic(backup.manifest, carried):
+        raise BackupError(altered.replace("this server's key", "the key it holds"))
     return carried
 
 
@@ -533,20 +621,21 @@ def check_heads(backup: Backup, secret: str) -> None:
 
 def occupied(config: Config, store: Callable[[], Any], process: Callable[[], Any]) -> list[str]:
     """What the target already holds (empty: it may be restored into), read without writing:
-    SQLite files that do not exist are not opened; ``store`` and ``process`` open the PostgreSQL
-    store and notification process without creating tables."""
+    SQLite files are read read-only and those that do not exist are not opened; ``store`` and
+    ``process`` open the PostgreSQL store and notification process without creating tables."""
     found: list[str] = []
     if config.store == "sqlite":
-        for path, kind in (
-            (config.sqlite_file, SQLiteApplicationRecorder),
-            (config.sqlite_file.with_name("notifications.sqlite"), SQLiteProcessRecorder),
-        ):
+        for path in (config.sqlite_file, config.sqlite_file.with_name("notifications.sqlite")):
             if path.exists() and path.stat().st_size:
-                datastore = SQLiteDatastore(str(path))
+                conn = read_only(path)
                 try:
-                    found += _holds(str(path), kind(datastore))
+                    if _max_rowid(conn):
+                        found.append(f"{path} already holds events")
+                    with contextlib.suppress(sqlite3.OperationalError):  # no tracking table
+                        if conn.execute("SELECT 1 FROM tracking LIMIT 1").fetchone():
+                            found.append(f"{path} holds a notification worker's position")
                 finally:
-                    datastore.close()
+                    conn.close()
     else:
         for opened in (store(), process()):
             try:
@@ -554,7 +643,7 @@ def occupied(config: Config, store: Callable[[], Any], process: Callable[[], Any
             finally:
                 opened.close()
     heads = config.heads_file
-    if heads.exists() and heads.stat().st_size and (count := len(_sqlite_heads(heads))):
+    if heads.exists() and heads.stat().st_size and (count := len(_sqlite_heads(heads, live=True))):
         found.append(f"{heads} holds {count} anchored heads")
     return found
 

@@ -145,11 +145,12 @@ def test_a_backup_describes_itself_and_holds_no_key_unless_asked(
     assert path.stat().st_mode & 0o777 == 0o600
     parts = members(path)
     manifest = json.loads(parts["manifest.json"])
-    assert manifest["format"] == "arbiter-backup" and manifest["format_version"] == 1
+    assert manifest["format"] == "arbiter-backup" and manifest["format_version"] == 2
     assert manifest["source"] == {"store": "sqlite"} and manifest["keys_included"] is False
     assert manifest["created_at"].endswith("+00:00")
     counts = manifest["counts"]
     assert counts["games"] == 2 and counts["heads"] == 2 and counts["notifications"] > 0
+    assert len(manifest["mac"]) == 64  # signed: tests/integration/test_backup_safety.py
     assert set(manifest["files"]) == {
         "events.ndjson",
         "notifications.ndjson",
@@ -288,7 +289,7 @@ def test_a_damaged_truncated_or_foreign_backup_is_refused_with_a_message(
         path,
         tmp_path / "future.backup",
         lambda name, data: (
-            data.replace(b'"format_version": 1', b'"format_version": 2')
+            data.replace(b'"format_version": 2', b'"format_version": 3')
             if name == "manifest.json"
             else data
         ),
@@ -299,7 +300,7 @@ def test_a_damaged_truncated_or_foreign_backup_is_refused_with_a_message(
         truncated: "is not a whole Arbiter backup (truncated or damaged",
         flipped: "events.ndjson does not match its checksum (damaged)",
         dropped: "heads.ndjson is missing (truncated?)",
-        future: "is an Arbiter backup of format 2; this Arbiter reads format 1",
+        future: "is an Arbiter backup of format 3; this Arbiter reads format 2",
         foreign: "is not a whole Arbiter backup (truncated or damaged",
         tmp_path / "absent.backup": "there is no backup file at",
     }
@@ -320,14 +321,14 @@ def test_the_key_a_backup_was_made_under_is_required_or_taken_from_a_backup_with
     backup(source, keyed, "--with-keys")
     other = tmp_path / "other"
     done = arbiter(sqlite_env(other, secret="another-key"), "restore", str(bare))
-    assert done.returncode == 2 and "this server's key is not the one" in done.stderr
+    assert done.returncode == 2 and "not made under this server's key" in done.stderr
     done = arbiter(sqlite_env(other, secret="another-key"), "restore", str(keyed))
-    assert done.returncode == 2 and "this server's key is not the one" in done.stderr
+    assert done.returncode == 2 and "not made under this server's key" in done.stderr
     keyless = tmp_path / "keyless"
     done = arbiter(sqlite_env(keyless, secret=None), "restore", str(bare))
     assert done.returncode == 2 and "has no key yet and the backup holds none" in done.stderr
     assert not other.exists() and not keyless.exists()
-    done = arbiter(sqlite_env(keyless, secret=None), "restore", str(keyed))
+    done = arbiter(sqlite_env(keyless, secret=None), "restore", "--take-key", str(keyed))
     assert done.returncode == 0, done.stderr
     assert "the key taken from the backup" in done.stdout
     key = keyless / "keys" / "secret_key"
