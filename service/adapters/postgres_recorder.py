@@ -64,6 +64,13 @@ class OneTripRecorder(PostgresApplicationRecorder):
                 "END; $BODY$"
             ).format(timeout=self.datastore.lock_timeout, **names)
         )
+        # ``select_notifications(topics=...)`` filters by topic: the log's followers and the
+        # projections' runners read a topic's events by this index, not by scanning the log
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE INDEX IF NOT EXISTS {index} ON {schema}.{table} (topic, notification_id)"
+            ).format(index=Identifier(f"{self.events_table_name}_topic_idx"), **names)
+        )
         self._names = names
         #: statements rendered to bytes once: psycopg renders a composed statement on every
         #: execute (quoting each identifier), a measurable share of a command (``make bench``)

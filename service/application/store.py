@@ -362,6 +362,10 @@ def open_store(
     env = config.eventsourcing_env(create_tables=create_tables)
     if config.store == "postgres":  # appends commit in one round trip (see the module)
         env["APPLICATION_RECORDER_TOPIC"] = "service.adapters.postgres_recorder:OneTripRecorder"
+    else:  # the events indexed by topic (see the module)
+        env["APPLICATION_RECORDER_TOPIC"] = (
+            "service.adapters.sqlite_recorder:TopicIndexedSQLiteRecorder"
+        )
     if interval:
         env["IS_SNAPSHOTTING_ENABLED"] = "y"
     return cls(env=env, ports=ports, broker=broker)
@@ -370,6 +374,12 @@ def open_store(
 class LogFollower:
     """Reads the shared notification log's ``topics`` on from where it stopped last: the reader of
     an incremental projection (every worker follows the same log, so it sees every worker's events).
+
+    Its position advances past the events that do not match as well: each call reads the log's
+    head first and selects only up to it, and when the last batch ends short the position is that
+    head.  So a follower of rare topics reads each notification at most once, not everything
+    since its last matching event on every call.  (Ids up to the head read first are all
+    committed: appends take the events table's lock, or SQLite's one writer, in id order.)
 
     Hold ``lock`` while consuming :meth:`new_events` and updating what it projects."""
 
@@ -386,12 +396,18 @@ class LogFollower:
 
     def notes(self) -> Iterator[Any]:
         """The new notifications as stored (not decoded), a batch at a time."""
-        while True:
+        head = self.store.recorder.max_notification_id() or 0
+        while self.position < head:
             notes = self.store.recorder.select_notifications(
-                start=self.position, limit=self.batch, topics=self.topics, inclusive_of_start=False
+                start=self.position,
+                limit=self.batch,
+                stop=head,
+                topics=self.topics,
+                inclusive_of_start=False,
             )
             for note in notes:
                 yield note
                 self.position = note.id
             if len(notes) < self.batch:
+                self.position = head
                 return
