@@ -27,6 +27,7 @@ from service.application.lifecycle import LifecycleService
 from service.application.notifications import NotificationProcess, NotificationService
 from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
+from service.application.projections.catalog import Projections
 from service.application.restoring import require_restored
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
@@ -67,7 +68,7 @@ def migrate(config: Config) -> list[str]:
     with migration_lock(config):
         store = open_store(config, build_ports(config), create_tables=True)
         try:
-            tables = table_names(store)
+            tables = table_names(store) + Projections(store, create_tables=True).tables()
         finally:
             store.close()
         process = open_process(config, create_tables=True)  # the notification worker's tables
@@ -90,7 +91,9 @@ def build_services(
     broker = build_broker(config)
     store = open_store(config, build_ports(config, registry), broker, snapshots=snapshots)
     try:
-        require_tables(store, config)  # PostgreSQL tables come from `arbiter db migrate` only
+        # PostgreSQL tables come from `arbiter db migrate` only
+        require_tables(store, config, views=Projections.TABLES)
+        projections = Projections(store, create_tables=config.store == "sqlite")
         if not restoring:
             require_restored(store, config)  # never serve a half-restored store
     except Exception:
@@ -151,8 +154,9 @@ def build_services(
         audit=audit,
         scenarios=scenarios,
         lifecycle=lifecycle,
-        seeks=SeekService(store, lifecycle, scenarios),
+        seeks=SeekService(store, lifecycle, projections["seeks"], scenarios),
         access=GameAccess(games, clubs),
+        projections=projections,
         notifications=notifications,
     )
     svc.outbox = outbox
@@ -186,4 +190,5 @@ def build_worker(svc: Services, process: NotificationProcess | None = None) -> N
         broker=svc.broker,
         process=process,
         clocks=clocks,
+        projections=getattr(svc, "projections", None),
     )

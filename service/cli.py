@@ -433,6 +433,9 @@ def _attach_optional_groups() -> None:
     from service.fuzz.cli import fuzz
 
     main.add_command(fuzz)
+    from service.cli_projections import projections
+
+    main.add_command(projections)  # status and rebuild of the persisted views
 
 
 _attach_optional_groups()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
+from uuid import UUID
 
-from marshmallow import EXCLUDE, RAISE, Schema, fields, validate
+from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
 
 #: the largest version, seq, offset or count a query or body may name: what the stores' integer
 #: columns hold (PostgreSQL's ``integer``), so a larger value is a 400, never a database error
@@ -143,6 +146,36 @@ class SeekCreate(Strict):
     club = fields.String(load_default=None, metadata={"description": "only its members may join"})
     clock = fields.Dict(load_default=None)
     public = fields.Boolean(load_default=False)
+
+
+class SeekCursor(fields.Field):
+    """A page's opaque cursor (``GET /api/seeks``'s ``after``): the key of the last row given."""
+
+    @staticmethod
+    def encode(key: tuple[int, str]) -> str:
+        return base64.urlsafe_b64encode(f"{key[0]} {key[1]}".encode()).decode().rstrip("=")
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple[int, str]:
+        try:
+            text = str(value)
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
+            created, seek_id = raw.split(" ")
+            return int(created), str(UUID(seek_id))
+        except (ValueError, UnicodeDecodeError, binascii.Error):
+            raise ValidationError(
+                "not a cursor this API gave (the X-Next-Cursor of a page)"
+            ) from None
+
+
+class SeeksArgs(Strict):
+    limit = fields.Integer(
+        load_default=50,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "open games per page (at most 100)"},
+    )
+    after = SeekCursor(
+        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
+    )
 
 
 class SeekOut(Schema):

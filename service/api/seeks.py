@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from flask.views import MethodView
 
@@ -17,11 +18,21 @@ blp = Blueprint(
 
 @blp.route("")
 class Seeks(MethodView):
+    @blp.arguments(schemas.SeeksArgs, location="query")
     @blp.response(200, schemas.SeekOut(many=True))
-    def get(self) -> list[dict[str, Any]]:
-        """The open games, newest first (those of a club only for its members)."""
+    def get(self, args: dict[str, Any]) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """The open games, newest first (those of a club only for its members), a page of
+        ``limit`` (default 50, at most 100).  When there are more, the response's
+        ``X-Next-Cursor`` header (and its ``Link: <...>; rel="next"``) names the next page: pass
+        it back as ``after``."""
         seeks = services().seeks
-        return seeks.present(seeks.listing(optional_user()))
+        rows, key = seeks.page(optional_user(), limit=args["limit"], after=args["after"])
+        headers = {}
+        if key is not None:
+            cursor = schemas.SeekCursor.encode(key)
+            query = urlencode({"limit": args["limit"], "after": cursor})
+            headers = {"X-Next-Cursor": cursor, "Link": f'</api/seeks?{query}>; rel="next"'}
+        return seeks.present(rows), 200, headers
 
     @blp.arguments(schemas.SeekCreate)
     @blp.response(201, schemas.SeekOut)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from eventsourcing.persistence import PersistenceError
@@ -64,7 +64,7 @@ def table_names(store: Any) -> list[str]:
     return [recorder.events_table_name for recorder in recorders]
 
 
-def require_tables(store: Any, config: Config) -> None:
+def require_tables(store: Any, config: Config, *, views: Sequence[str] = ()) -> None:
     """Stop a worker whose PostgreSQL tables are missing, naming ``arbiter db migrate``.
 
     A database that cannot be reached now is not a reason to stop: requests answer 503 until it
@@ -72,7 +72,7 @@ def require_tables(store: Any, config: Config) -> None:
     if config.store != "postgres":
         return
     try:
-        missing = _missing_tables(store, config)
+        missing = _missing_tables(store, config, views)
     except (StoreUnavailable, PersistenceError) as exc:
         log.warning("could not check the store's tables at start (%s)", exc)
         return
@@ -83,7 +83,7 @@ def require_tables(store: Any, config: Config) -> None:
         )
 
 
-def _missing_tables(store: Any, config: Config) -> list[str]:
+def _missing_tables(store: Any, config: Config, views: Sequence[str] = ()) -> list[str]:
     schema = config.postgres_schema or "public"
     with store.recorder.datastore.transaction(commit=False) as curs:
         curs.execute(
@@ -91,4 +91,4 @@ def _missing_tables(store: Any, config: Config) -> list[str]:
             (schema,),
         )
         present = {row["table_name"] for row in curs.fetchall()}
-    return [name for name in table_names(store) if name not in present]
+    return [name for name in [*table_names(store), *views] if name not in present]

@@ -1,4 +1,13 @@
-"""Open games (seeks): open one, list the open ones (a projection of the log), join one."""
+"""Open games (seeks): open one, list the open ones (the persisted ``seeks`` view, a page at a time),
+join one, cancel one.
+
+Read-your-writes: a request that opened, joined or cancelled a seek returns only once the view has
+passed that command's notification id (:meth:`SeekService._seen`): it runs the view's runner up to
+its own event if the worker has not got there yet (the worker may not run at all: ``arbiter
+worker`` stopped, or a test), then waits at most ``wait`` seconds for whichever runner holds the
+stretch.  Processing it in the request rather than only waiting keeps the answer fast whatever the
+worker's interval, and it is the writing request's own cost; GET requests only read the view and
+never write."""
 
 from __future__ import annotations
 
@@ -7,16 +16,18 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.utils import get_topic
 
 from service.application.lifecycle import LifecycleService
+from service.application.projections.runner import ProjectionRunner
+from service.application.projections.seeks import Key, SeeksView
 from service.application.scenarios import ScenarioLibrary
-from service.application.store import ArbiterStore, LogFollower
+from service.application.store import ArbiterStore
 from service.domain.errors import Conflict, Forbidden, NotFound, Unprocessable
 from service.domain.seeks import OPEN, Seek
 from service.domain.users import User
 
-TOPICS = tuple(get_topic(cls) for cls in (Seek.Opened, Seek.Joined, Seek.Cancelled))
+#: a page of open games holds at most this many (``GET /api/seeks?limit=``)
+PAGE_MAX = 100
 
 
 class SeekService:
@@ -24,15 +35,28 @@ class SeekService:
         self,
         store: ArbiterStore,
         lifecycle: LifecycleService,
+        runner: ProjectionRunner,
         scenarios: ScenarioLibrary | None = None,
+        *,
+        wait: float = 2.0,
     ) -> None:
         self.store = store
         self.lifecycle = lifecycle
+        self.runner = runner
+        self.wait = wait
         self.scenarios = scenarios or ScenarioLibrary(
             store, lifecycle.games.registry, lifecycle.clubs
         )
-        self._log = LogFollower(store, TOPICS)
-        self._seeks: dict[str, dict[str, Any]] = {}
+
+    @property
+    def _view(self) -> SeeksView:
+        view = self.runner.view
+        assert isinstance(view, SeeksView)
+        return view
+
+    def _seen(self, position: int) -> None:
+        """Read-your-writes (see the module): the view passes ``position`` before we answer."""
+        self.runner.catch_up(position, self.wait)
 
     def open(
         self,
@@ -79,7 +103,8 @@ class SeekService:
             labels=labels,
             club=labels.get("club"),
         )
-        self.store.commit(seek, conflict=Conflict("try again"))
+        _, position = self.store.commit_at(seek, conflict=Conflict("try again"))
+        self._seen(position)
         return seek
 
     def join(self, seek_id: str, user: User) -> tuple[Seek, Any]:
@@ -99,7 +124,9 @@ class SeekService:
         # the seek is claimed first (one joiner wins the race), then its game is made with the id
         # the claim recorded
         seek.join(str(user.id), str(game_id))
-        self.store.commit(seek, conflict=Conflict("someone joined first", {"seek": ["taken"]}))
+        _, position = self.store.commit_at(
+            seek, conflict=Conflict("someone joined first", {"seek": ["taken"]})
+        )
         game = self.lifecycle.games.create(
             system=seek.system,
             scenario=seek.scenario,
@@ -110,28 +137,51 @@ class SeekService:
             game_id=game_id,
             source=choice.source,  # a club scenario's version: the game pins it
         )
+        self._seen(position)
         return seek, game
 
     def cancel(self, seek_id: str, user: User) -> Seek:
         seek = self._get(seek_id)
         seek.cancel(str(user.id))
-        self.store.commit(seek, conflict=Conflict("it changed meanwhile; try again"))
+        _, position = self.store.commit_at(
+            seek, conflict=Conflict("it changed meanwhile; try again")
+        )
+        self._seen(position)
         return seek
 
-    def listing(self, user: User | None, status: str = OPEN) -> list[dict[str, Any]]:
-        """Open games, newest first: those restricted to a club only for its members."""
-        self.catch_up()
-        with self._log.lock:
-            rows = [dict(r) for r in self._seeks.values() if r["status"] == status]
-        visible = [
-            r
-            for r in rows
-            if (
-                r["club"] is None or (user is not None and str(user.id) in self._members(r["club"]))
-            )
-            and self.scenarios.may_play(r["scenario"], user)
-        ]
-        return sorted(visible, key=lambda r: r["opened_at"], reverse=True)
+    def page(
+        self, user: User | None, *, limit: int = 50, after: Key | None = None, status: str = OPEN
+    ) -> tuple[list[dict[str, Any]], Key | None]:
+        """A page of open games, newest first (by ``(created, id)``), after the key ``after``;
+        those restricted to a club only for its members, those of a club scenario only for who
+        may play it.  Returns the rows and the key to the next page (None: this was the last).
+
+        The view is read ``limit`` rows at a time until ``limit`` visible ones are found; the next
+        page starts after the last row returned, so no row is skipped or repeated."""
+        limit = max(1, min(limit, PAGE_MAX))
+        found: list[dict[str, Any]] = []
+        cursor = after
+        clubs: dict[str, bool] = {}
+        while len(found) < limit:
+            rows = self._view.select_page(status, limit, cursor)
+            for row in rows:
+                if self._visible(row, user, clubs):
+                    found.append(row)
+                    if len(found) == limit:
+                        return found, (row["created"], row["id"])
+            if len(rows) < limit:
+                break
+            cursor = (rows[-1]["created"], rows[-1]["id"])
+        return found, None
+
+    def _visible(self, row: dict[str, Any], user: User | None, clubs: dict[str, bool]) -> bool:
+        club = row["club"]
+        if club is not None:
+            if club not in clubs:
+                clubs[club] = user is not None and str(user.id) in self._members(club)
+            if not clubs[club]:
+                return False
+        return self.scenarios.may_play(row["scenario"], user)
 
     def view(self, seek: Seek) -> dict[str, Any]:
         return self._present(
@@ -149,29 +199,6 @@ class SeekService:
                 "opened_at": seek.created_on.isoformat(),
             }
         )
-
-    def catch_up(self) -> None:
-        with self._log.lock:
-            for event in self._log.new_events():
-                sid = str(event.originator_id)
-                if isinstance(event, Seek.Opened):
-                    self._seeks[sid] = {
-                        "id": sid,
-                        "by": event.by,
-                        "system": event.system,
-                        "scenario": event.scenario,
-                        "side": event.side,
-                        "club": event.club,
-                        "clock": event.labels.get("clock"),
-                        "options": dict(event.options),
-                        "status": OPEN,
-                        "game": None,
-                        "opened_at": event.timestamp.isoformat(),
-                    }
-                elif sid in self._seeks and isinstance(event, Seek.Joined):
-                    self._seeks[sid].update(status="joined", game=event.game_id)
-                elif sid in self._seeks and isinstance(event, Seek.Cancelled):
-                    self._seeks[sid]["status"] = "cancelled"
 
     def _present(self, row: dict[str, Any]) -> dict[str, Any]:
         club = None

@@ -16,6 +16,7 @@ from service.application.knowledge import KnowledgeService
 from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
 from service.application.ports import Broker
+from service.application.projections.catalog import Projections
 from service.application.scenarios import ScenarioLibrary
 from service.application.seeks import SeekService
 from service.application.store import ArbiterStore
@@ -44,6 +45,8 @@ class Services:
     seeks: SeekService
     #: who may read a game (``service.application.access``)
     access: GameAccess
+    #: the persisted views and their runners (``service.application.projections``)
+    projections: Projections
 
     #: (fields with defaults stay last) ``NotificationService`` and, when the notification
     #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``

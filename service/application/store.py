@@ -172,6 +172,12 @@ class ArbiterStore(Application):
     def commit(
         self, *aggregates: Any, conflict: DomainError | None = None, decided_at: int | None = None
     ) -> list[Any]:
+        """:meth:`commit_at`, returning the new events."""
+        return self.commit_at(*aggregates, conflict=conflict, decided_at=decided_at)[0]
+
+    def commit_at(
+        self, *aggregates: Any, conflict: DomainError | None = None, decided_at: int | None = None
+    ) -> tuple[list[Any], int]:
         """Save ``aggregates`` atomically, then publish what changed; returns the new events.
 
         A lost race is ``conflict`` (default: a :class:`StaleVersion`), and nothing is written.
@@ -181,7 +187,10 @@ class ArbiterStore(Application):
         Whatever the cache did, changes are stored only where they were decided: each aggregate's
         new events must follow on from the version it was decided on, a game's events must each be
         hashed for the version they carry and chain from the game's anchored head; anything else
-        is a lost race, refused (never renumbered).  The store's unique version refuses the rest."""
+        is a lost race, refused (never renumbered).  The store's unique version refuses the rest.
+
+        Returns the new events and the last one's notification id (0 if there were none): a
+        request that must read its own write waits for a view to pass it."""
         lost = conflict or StaleVersion(
             "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
         )
@@ -193,9 +202,10 @@ class ArbiterStore(Application):
         news = [(a, a.version - len(a.pending_events) + 1) for a in aggregates]
         pending = [e for a in aggregates for e in a.pending_events]
         try:
-            self.save(*aggregates)
+            recordings = self.save(*aggregates)
         except IntegrityError:
             raise lost from None
+        position = max((r.notification.id for r in recordings), default=0)
         for aggregate, first in news:
             if isinstance(aggregate, Game):
                 self._keep(aggregate)
@@ -203,7 +213,7 @@ class ArbiterStore(Application):
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
-        return pending
+        return pending, position
 
     def _anchor(self, game: Game, pending: list[Any]) -> None:
         """Anchor the game's head after a commit: forward only, except where the commit holds the

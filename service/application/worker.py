@@ -353,9 +353,13 @@ class NotificationWorker:
         mailer: Mailer | None = None,
         poster: WebhookPoster | None = None,
         clocks: Callable[[datetime], Any] | None = None,
+        projections: Any = None,
     ) -> None:
         self.config = config
         self.store = store
+        #: the persisted views (``service.application.projections``), brought up to the log
+        #: first in each step
+        self.projections = projections
         self.process = process or open_process(config, store, names=names, broker=broker)
         self.process.leader = store
         if names is not None:
@@ -377,13 +381,19 @@ class NotificationWorker:
         self._thread: threading.Thread | None = None
 
     def step(self, *, wait: bool = True) -> int:
-        """Run the clocks, process the log so far, then send what is due (``wait``: until it
-        is sent or failed; the loop of :meth:`run` does not wait)."""
+        """Run the clocks, bring the persisted views up to the log, process the log so far for
+        notifications, then send what is due (``wait``: until it is sent or failed; the loop of
+        :meth:`run` does not wait)."""
         if self.clocks is not None:
             try:
                 self.clocks(datetime.now(UTC))
             except Exception:  # noqa: BLE001 - the clocks' trouble never stops delivery
                 log.exception("checking the clocks")
+        if self.projections is not None:
+            try:
+                self.projections.run()
+            except Exception:  # noqa: BLE001 - a view's trouble never stops notifications
+                log.exception("running the projections")
         # another worker may record the same event first: carry on after it
         with contextlib.suppress(IntegrityError):
             self.process.pull_and_process(self.store.name)

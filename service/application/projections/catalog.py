@@ -1,0 +1,74 @@
+"""The store's persisted views, each with its runner: opened over the store's own database (the
+SQLite file or the PostgreSQL database), run by the worker, shown and rebuilt by
+``arbiter projections``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.postgres import PostgresDatastore
+
+from service.adapters.seeks_view import PostgresSeeksView, SQLiteSeeksView
+from service.application.projections.runner import ProjectionRunner
+from service.application.projections.seeks import SeeksProjection
+from service.application.projections.view import View
+
+#: each view: its projection, and its recorder on SQLite and on PostgreSQL
+VIEWS: dict[str, tuple[type[Any], type[Any], type[Any]]] = {
+    "seeks": (SeeksProjection, SQLiteSeeksView, PostgresSeeksView),
+}
+
+Progress = Callable[[int, int], None]
+
+
+class Projections:
+    """The views of one store (``runners``, by name)."""
+
+    #: the views' tables (checked at start on PostgreSQL: made by ``arbiter db migrate``)
+    TABLES = tuple(VIEWS)
+
+    def __init__(self, store: Any, *, create_tables: bool) -> None:
+        self.store = store
+        self.runners: dict[str, ProjectionRunner] = {}
+        for name in VIEWS:
+            view = self._view(name)
+            if create_tables:
+                view.create_table()
+            self.runners[name] = ProjectionRunner(store, VIEWS[name][0](view))
+
+    def _view(self, name: str, **options: Any) -> View:
+        _, on_sqlite, on_postgres = VIEWS[name]
+        datastore = self.store.recorder.datastore
+        cls = on_postgres if isinstance(datastore, PostgresDatastore) else on_sqlite
+        view: View = cls(datastore, **options)
+        return view
+
+    def __getitem__(self, name: str) -> ProjectionRunner:
+        return self.runners[name]
+
+    def tables(self) -> list[str]:
+        return [r.view.table for r in self.runners.values()]
+
+    def run(self) -> int:
+        """Bring every view up to the log's head (the worker's step); how many events."""
+        return sum(runner.run() for runner in self.runners.values())
+
+    def status(self) -> list[dict[str, Any]]:
+        return [runner.status() for runner in self.runners.values()]
+
+    def rebuild(self, name: str, progress: Progress | None = None) -> int:
+        """Rebuild a view from the log while the server runs: into new tables
+        (``<table>_rebuild``, no secondary index yet), in batches each its own transaction --
+        the live view is read and maintained meanwhile -- then swapped in, in one transaction
+        that drops the live tables, renames the new ones and indexes them.  The swapped-in view
+        is where the rebuild stopped (its own tracking, renamed with it): the worker carries it
+        on from there, as after any pause.  Returns how many events were processed."""
+        live = self.runners[name].view
+        fresh = self._view(name, table=f"{live.table}_rebuild", indexed=False)
+        fresh.drop()  # a rebuild that stopped half way
+        fresh.create_table()
+        runner = ProjectionRunner(self.store, VIEWS[name][0](fresh), batch=1000)
+        done = runner.run(progress=progress)
+        fresh.replace(live)
+        return done

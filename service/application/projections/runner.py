@@ -1,0 +1,108 @@
+"""The pull runner of a projection: reads the store's notification log from the view's tracking
+position and has the projection process each event of its topics.
+
+eventsourcing's ``ProjectionRunner`` subscribes to the application recorder, which SQLite's does
+not support in eventsourcing 9.5 (``subscribe`` raises ``NotImplementedError``); this runner pulls,
+the same way on both backends, and is called by the worker's step (and by a request that has to
+read its own write, :meth:`ProjectionRunner.catch_up`).
+
+Each event's view write and its tracking row are one transaction (the view's methods do both), so
+a view never holds an event without its position nor a position without the event.  The log's head
+is read first and the selection stops at it: when a batch ends short, no event of the projection's
+topics lies between the last one processed and that head, and the position is set to the head --
+a view of rare topics never reads the same stretch of log twice.  Two runners on one view (two
+workers, or a worker and a request) cannot both record a position: the loser's transaction is
+refused by the tracking row (``IntegrityError``) and rolls back; it re-reads the position."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from service.application.projections.view import View
+
+log = logging.getLogger(__name__)
+
+
+class ProjectionRunner:
+    def __init__(self, store: Any, projection: Any, *, batch: int = 500) -> None:
+        self.store = store
+        self.projection = projection
+        self.batch = batch
+
+    @property
+    def name(self) -> str:
+        return str(self.projection.name)
+
+    @property
+    def view(self) -> View:
+        view: View = self.projection.view
+        return view
+
+    def position(self) -> int:
+        return self.view.max_tracking_id(self.store.name) or 0
+
+    def run(self, upto: int | None = None, progress: Any = None) -> int:
+        """Process the log from the view's position up to ``upto`` (default: the head read now);
+        returns how many events were processed.  ``progress(position, head)`` after each batch."""
+        head = self.store.recorder.max_notification_id() or 0
+        if upto is not None:
+            head = min(head, upto)
+        done = 0
+        while True:
+            position = self.position()
+            if position >= head:
+                return done
+            try:
+                done += self._batch(position, head)
+            except IntegrityError:  # another runner recorded this stretch first
+                if self.position() == position:
+                    raise  # not another runner: a real conflict, the worker logs it
+                log.debug("view %s: another runner went first", self.name)
+            if progress is not None:
+                progress(self.position(), head)
+
+    def _batch(self, position: int, head: int) -> int:
+        notes = self.store.recorder.select_notifications(
+            start=position,
+            limit=self.batch,
+            stop=head,
+            topics=self.projection.topics,
+            inclusive_of_start=False,
+        )
+        for note in notes:
+            event = self.store.mapper.to_domain_event(note)
+            self.projection.process_event(event, Tracking(self.store.name, note.id))
+        if len(notes) < self.batch and (not notes or notes[-1].id < head):
+            # nothing else of these topics up to the head: the position moves on to it
+            self.view.insert_tracking(Tracking(self.store.name, head))
+        return len(notes)
+
+    def catch_up(self, notification_id: int, timeout: float = 2.0) -> bool:
+        """Bring the view to ``notification_id`` (a command's own write) for read-your-writes:
+        process up to it here if the worker has not, then wait (bounded) for whichever runner is
+        at it; returns whether the view got there.  Only a writing request calls this."""
+        deadline = time.monotonic() + timeout
+        while self.position() < notification_id:
+            self.run(upto=notification_id)
+            if self.position() >= notification_id:
+                return True
+            if time.monotonic() > deadline:
+                log.warning("view %s did not reach %s in %ss", self.name, notification_id, timeout)
+                return False
+            time.sleep(0.02)
+        return True
+
+    def status(self) -> dict[str, Any]:
+        head = self.store.recorder.max_notification_id() or 0
+        position = self.position()
+        return {
+            "name": self.name,
+            "position": position,
+            "head": head,
+            "lag": max(0, head - position),
+            "rows": self.view.rows(),
+        }
