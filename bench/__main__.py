@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-BENCHES = ("store", "api", "search", "ladders", "actions", "throughput", "page")
+BENCHES = ("store", "api", "search", "ladders", "actions", "throughput", "page", "seeks")
 
 
 def main(argv: list[str]) -> int:

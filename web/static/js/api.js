@@ -13,7 +13,17 @@ export class ApiError extends Error {
 
 const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
 
-export async function api(path, { method = "GET", body, signal } = {}) {
+export async function api(path, options = {}) {
+  return (await call(path, options)).data;
+}
+
+// A page of a paged list (GET /api/seeks): its items and the cursor of the next page (null: the last).
+export async function apiPage(path, { signal } = {}) {
+  const { data, response } = await call(path, { signal });
+  return { items: data, next: response.headers.get("X-Next-Cursor") };
+}
+
+async function call(path, { method = "GET", body, signal } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && csrf) headers["X-CSRF-Token"] = csrf;
@@ -24,11 +34,11 @@ export async function api(path, { method = "GET", body, signal } = {}) {
     credentials: "same-origin",
     signal,
   });
-  if (response.status === 204) return null;
+  if (response.status === 204) return { data: null, response };
   const type = response.headers.get("Content-Type") || "";
   const data = type.includes("json") ? await response.json() : await response.text();
   if (!response.ok) throw new ApiError(response.status, typeof data === "object" ? data : { message: data });
-  return data;
+  return { data, response };
 }
 
 // The signed-in user, or null: one request for the page's life, however many modules ask at once,
