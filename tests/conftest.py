@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,17 @@ def config(tmp_path: Path, index_template: Path) -> Config:
     config = make_config(tmp_path)
     shutil.copytree(index_template, config.index_dir)
     return config
+
+
+@contextmanager
+def app_of(config: Config, index_template: Path) -> Iterator[Flask]:
+    """An app on ``config`` with a copy of the session's knowledge-base index, closed after."""
+    shutil.copytree(index_template, config.index_dir)
+    application = create_app(config)
+    try:
+        yield application
+    finally:
+        application.extensions["arbiter"].close()
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ accepted) and hold any number of live tokens (312)."""
 
 from __future__ import annotations
 
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.app import create_app
-from tests.conftest import make_config
+from tests.conftest import app_of, make_config
 from tests.support.api import PASSWORD, ApiHelper
 
 
@@ -47,10 +45,8 @@ def small(tmp_path: Path, index_template: Path) -> Iterator[Flask]:
         tokens_per_user=3,
         webhook_allow_private=True,
     )
-    shutil.copytree(index_template, config.index_dir)
-    application = create_app(config)
-    yield application
-    application.extensions["arbiter"].close()
+    with app_of(config, index_template) as application:
+        yield application
 
 
 @pytest.fixture

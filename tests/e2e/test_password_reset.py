@@ -7,7 +7,6 @@ password, tells the old address, and kills the links sent before."""
 from __future__ import annotations
 
 import re
-import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -20,8 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from service.app import create_app
-from tests.conftest import make_config
+from tests.conftest import app_of, make_config
 from tests.support.api import PASSWORD
 from tests.support.receivers import SmtpReceiver
 
@@ -38,11 +36,8 @@ def smtp() -> Iterator[SmtpReceiver]:
 
 @pytest.fixture
 def rapp(tmp_path: Path, index_template: Path, smtp: SmtpReceiver) -> Iterator[Flask]:
-    config = make_config(tmp_path, smtp_url=smtp.url, public_url=PUBLIC)
-    shutil.copytree(index_template, config.index_dir)
-    application = create_app(config)
-    yield application
-    application.extensions["arbiter"].close()
+    with app_of(make_config(tmp_path, smtp_url=smtp.url, public_url=PUBLIC), index_template) as app:
+        yield app
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ a request reads its own write; pages walk every open game once, in order; bad cu
 from __future__ import annotations
 
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 from flask import Flask
 
-from service.app import create_app
 from service.cli import main
 from service.config import Config
 from service.domain.seeks import Seek
+from tests.conftest import app_of
 from tests.support.api import ApiHelper
 
 MEETING = {"system": "skirmish", "scenario": "meeting", "side": "blue"}
@@ -26,10 +25,8 @@ MEETING = {"system": "skirmish", "scenario": "meeting", "side": "blue"}
 
 @pytest.fixture
 def app(store_config: Config, index_template: Path) -> Iterator[Flask]:
-    shutil.copytree(index_template, store_config.index_dir)
-    application = create_app(store_config)
-    yield application
-    application.extensions["arbiter"].close()
+    with app_of(store_config, index_template) as application:
+        yield application
 
 
 @pytest.fixture
