@@ -80,6 +80,24 @@ def register(api: ApiHelper, name: str, email: str) -> dict[str, str]:
     return api.user(name)
 
 
+def hook(api: ApiHelper, user: dict[str, str], receiver: HookReceiver, path: str) -> None:
+    """Register a webhook of ``user`` at ``receiver``'s ``path``, its secret given to it."""
+    r = api.client.post("/api/me/webhooks", json={"url": receiver.url(path)}, headers=user)
+    assert r.status_code == 201, r.get_json()
+    receiver.secrets[path] = r.get_json()["secret"]
+
+
+def play_and_work(app: Flask, api: ApiHelper) -> Any:
+    """alice invites bob (bob is told first), bob accepts (alice is told); a worker runs."""
+    game = api.create_game("skirmish", "meeting", {"red": "alice", "blue": "bob"}, creator="alice")
+    svc = app.extensions["arbiter"]
+    if game["status"] == "invited":
+        svc.lifecycle.accept(game["id"], svc.users.by_name("bob"))
+    worker = build_worker(svc, process=svc.notifications.process)
+    worker.start(interval=0.05, delay=0)
+    return worker
+
+
 def until(check: Any, seconds: float = 15) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -97,20 +115,9 @@ def test_a_stalling_host_holds_its_own_places_and_alice_s_deliveries_go_on(
     bob = register(api, "bob", "bob@example.org")
     alice = register(api, "alice", "alice@example.org")
     for n in range(12):
-        r = api.client.post("/api/me/webhooks", json={"url": slow.url(f"/bob-{n}")}, headers=bob)
-        assert r.status_code == 201, r.get_json()
-        slow.secrets[f"/bob-{n}"] = r.get_json()["secret"]
-    r = api.client.post("/api/me/webhooks", json={"url": fast.url("/alice")}, headers=alice)
-    fast.secrets["/alice"] = r.get_json()["secret"]
-
-    # alice invites bob (bob is told first), bob accepts (alice is told)
-    game = api.create_game("skirmish", "meeting", {"red": "alice", "blue": "bob"}, creator="alice")
-    svc = app.extensions["arbiter"]
-    if game["status"] == "invited":
-        svc.lifecycle.accept(game["id"], svc.users.by_name("bob"))
-
-    worker = build_worker(svc, process=svc.notifications.process)
-    worker.start(interval=0.05, delay=0)
+        hook(api, bob, slow, f"/bob-{n}")
+    hook(api, alice, fast, "/alice")
+    worker = play_and_work(app, api)
     try:
         assert until(lambda: fast.at("/alice") and smtp.to("alice@example.org"))
         assert stalling.arrived >= 1  # bob's host was reached, and holds its requests
@@ -156,19 +163,9 @@ def test_one_member_s_webhooks_at_many_hosts_hold_only_their_owner_s_places(
         bob = register(api, "bob", "bob@example.org")
         alice = register(api, "alice", "alice@example.org")
         for n, host in enumerate(hosts):
-            r = api.client.post("/api/me/webhooks", json={"url": host.url(f"/b{n}")}, headers=bob)
-            host.secrets[f"/b{n}"] = r.get_json()["secret"]
-        r = api.client.post("/api/me/webhooks", json={"url": fast.url("/alice")}, headers=alice)
-        fast.secrets["/alice"] = r.get_json()["secret"]
-        game = api.create_game(
-            "skirmish", "meeting", {"red": "alice", "blue": "bob"}, creator="alice"
-        )
-        svc = app.extensions["arbiter"]
-        if game["status"] == "invited":
-            svc.lifecycle.accept(game["id"], svc.users.by_name("bob"))
-
-        worker = build_worker(svc, process=svc.notifications.process)
-        worker.start(interval=0.05, delay=0)
+            hook(api, bob, host, f"/b{n}")
+        hook(api, alice, fast, "/alice")
+        worker = play_and_work(app, api)
         stack.callback(worker.stop)
         assert until(lambda: fast.at("/alice") and smtp.to("alice@example.org"))
         with stalling.lock:
