@@ -7,16 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from eventsourcing.postgres import PostgresDatastore
-
-from service.adapters.seeks_view import PostgresSeeksView, SQLiteSeeksView
+from service.adapters.views.seeks import SeeksTables
+from service.adapters.views.sql import on_datastore
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.view import View
 
-#: each view: its projection, and its recorder on SQLite and on PostgreSQL
-VIEWS: dict[str, tuple[type[Any], type[Any], type[Any]]] = {
-    "seeks": (SeeksProjection, SQLiteSeeksView, PostgresSeeksView),
+#: each view: its projection, and its tables (``service.adapters.views``)
+VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
+    "seeks": (SeeksProjection, SeeksTables),
 }
 
 Progress = Callable[[int, int], None]
@@ -26,7 +25,7 @@ class Projections:
     """The views of one store (``runners``, by name)."""
 
     #: the views' tables (checked at start on PostgreSQL: made by ``arbiter db migrate``)
-    TABLES = tuple(VIEWS)
+    TABLES = tuple(t.name for _, tables in VIEWS.values() for t in tables.TABLES)
 
     def __init__(self, store: Any, *, create_tables: bool) -> None:
         self.store = store
@@ -38,17 +37,15 @@ class Projections:
             self.runners[name] = ProjectionRunner(store, VIEWS[name][0](view))
 
     def _view(self, name: str, **options: Any) -> View:
-        _, on_sqlite, on_postgres = VIEWS[name]
         datastore = self.store.recorder.datastore
-        cls = on_postgres if isinstance(datastore, PostgresDatastore) else on_sqlite
-        view: View = cls(datastore, **options)
+        view: View = on_datastore(VIEWS[name][1], datastore)(datastore, **options)
         return view
 
     def __getitem__(self, name: str) -> ProjectionRunner:
         return self.runners[name]
 
     def tables(self) -> list[str]:
-        return [r.view.table for r in self.runners.values()]
+        return [name for r in self.runners.values() for name in r.view.names.values()]
 
     def run(self) -> int:
         """Bring every view up to the log's head (the worker's step); how many events."""
@@ -59,13 +56,13 @@ class Projections:
 
     def rebuild(self, name: str, progress: Progress | None = None) -> int:
         """Rebuild a view from the log while the server runs: into new tables
-        (``<table>_rebuild``, no secondary index yet), in batches each its own transaction --
+        (each ``<table>_rebuild``, no secondary index yet), in batches each its own transaction --
         the live view is read and maintained meanwhile -- then swapped in, in one transaction
         that drops the live tables, renames the new ones and indexes them.  The swapped-in view
         is where the rebuild stopped (its own tracking, renamed with it): the worker carries it
         on from there, as after any pause.  Returns how many events were processed."""
         live = self.runners[name].view
-        fresh = self._view(name, table=f"{live.table}_rebuild", indexed=False)
+        fresh = self._view(name, suffix="_rebuild", indexed=False)
         fresh.drop()  # a rebuild that stopped half way
         fresh.create_table()
         runner = ProjectionRunner(self.store, VIEWS[name][0](fresh), batch=1000)

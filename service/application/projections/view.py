@@ -9,8 +9,10 @@ from eventsourcing.persistence import TrackingRecorder
 
 
 class View(TrackingRecorder, ABC):
-    #: the view's table (its tracking table is ``<table>_tracking``)
+    #: the view's first table (its tracking table is ``<table>_tracking``)
     table: str
+    #: each of the view's tables by its own name, as this copy names it (a rebuild's differ)
+    names: dict[str, str]
 
     @abstractmethod
     def create_table(self) -> None:

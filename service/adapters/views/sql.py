@@ -1,0 +1,214 @@
+"""The persisted views' tables in SQLite and PostgreSQL, written once for both.
+
+A view declares its tables (:class:`Table`: columns and indexes) and writes its statements once,
+naming its tables as ``{name}`` and its parameters as ``%s``; :class:`SQLiteViewStore` and
+:class:`PostgresViewStore` -- eventsourcing's ``SQLiteTrackingRecorder`` and
+``PostgresTrackingRecorder`` under the view -- put in the dialect's table names (PostgreSQL's
+qualified by the store's schema) and parameter marks, run a projection's writes and its tracking row
+in one transaction (:meth:`SqlView.write`), create, count, drop, and swap in a rebuilt copy.
+
+SQLite's tracking recorder names its table ``tracking`` whatever the view; here each view has its
+own (``<first table>_tracking``), so that views are rebuilt and swapped one at a time."""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+from psycopg.sql import SQL
+
+from service.application.projections.view import View
+
+NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+#: one statement and its parameters
+Statement = tuple[str, Sequence[Any]]
+
+
+@dataclass(frozen=True)
+class Table:
+    """One of a view's tables: ``columns`` as in ``CREATE TABLE`` (types both dialects take:
+    TEXT, INTEGER, BIGINT), and its secondary indexes, each ``(suffix, "col, col")``."""
+
+    name: str
+    columns: str
+    indexes: tuple[tuple[str, str], ...] = ()
+
+
+class SqlView(View):
+    """A view over :attr:`TABLES`; the dialect classes below supply the connection and names."""
+
+    TABLES: tuple[Table, ...] = ()
+
+    def _setup(self, suffix: str, indexed: bool) -> None:
+        for table in self.TABLES:
+            assert NAME.match(table.name), table.name
+        #: each table's name as this view has it (a rebuild's carry ``_rebuild``)
+        self.names = {t.name: f"{t.name}{suffix}" for t in self.TABLES}
+        self.table = self.names[self.TABLES[0].name]
+        self.indexed = indexed
+
+    # -- the dialect ----------------------------------------------------------------------------------
+    @abstractmethod
+    def _qualified(self, physical: str) -> str:
+        """A table's name as a statement names it."""
+
+    @abstractmethod
+    def _mark(self, sql: str) -> str:
+        """``sql`` with the dialect's parameter marks for ``%s``."""
+
+    @abstractmethod
+    @contextmanager
+    def _cursor(self, commit: bool) -> Iterator[Any]: ...
+
+    @abstractmethod
+    def _track(self, cursor: Any, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def _tracking_table(self) -> str:
+        """This view's tracking table (unqualified)."""
+
+    # -- what a view does with its tables -------------------------------------------------------------
+    def sql(self, text: str) -> str:
+        """``text`` with the view's table names put in and the dialect's parameter marks."""
+        return self._mark(text.format(**{k: self._qualified(v) for k, v in self.names.items()}))
+
+    def write(self, tracking: Tracking, *statements: Statement) -> None:
+        """Run ``statements`` and record ``tracking``, in one transaction."""
+        with self._cursor(commit=True) as cursor:
+            for text, params in statements:
+                cursor.execute(self.sql(text), list(params))
+            self._track(cursor, tracking)
+
+    def query(self, text: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self._cursor(commit=False) as cursor:
+            cursor.execute(self.sql(text), list(params))
+            return [dict(row) for row in cursor.fetchall()]
+
+    def rows(self) -> int:
+        found = self.query(f"SELECT COUNT(*) AS n FROM {{{self.TABLES[0].name}}}")
+        return int(found[0]["n"])
+
+    def _table_statements(self) -> list[str]:
+        made = [
+            f"CREATE TABLE IF NOT EXISTS {self._qualified(self.names[t.name])} ({t.columns})"
+            for t in self.TABLES
+        ]
+        return made + (self._index_statements() if self.indexed else [])
+
+    def _index_statements(self, names: dict[str, str] | None = None) -> list[str]:
+        names = names or self.names
+        return [
+            f"CREATE INDEX IF NOT EXISTS {names[t.name]}_{suffix} "
+            f"ON {self._qualified(names[t.name])} ({columns})"
+            for t in self.TABLES
+            for suffix, columns in t.indexes
+        ]
+
+    def _physical(self) -> list[str]:
+        return [*self.names.values(), self._tracking_table()]
+
+    def drop(self) -> None:
+        with self._cursor(commit=True) as cursor:
+            for physical in self._physical():
+                cursor.execute(f"DROP TABLE IF EXISTS {self._qualified(physical)}")
+
+    def replace(self, live: View) -> None:
+        assert isinstance(live, SqlView) and type(live) is type(self)
+        with self._cursor(commit=True) as cursor:
+            for physical in live._physical():
+                cursor.execute(f"DROP TABLE IF EXISTS {self._qualified(physical)}")
+            for mine, theirs in zip(self._physical(), live._physical(), strict=True):
+                cursor.execute(f"ALTER TABLE {self._qualified(mine)} RENAME TO {theirs}")
+            for statement in live._index_statements():
+                cursor.execute(statement)
+
+
+class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):
+    """A view in the store's SQLite file."""
+
+    def __init__(self, datastore: SQLiteDatastore, *, suffix: str = "", indexed: bool = True):
+        self._setup(suffix, indexed)
+        super().__init__(datastore)
+        assert datastore.single_row_tracking
+        tracking = self._tracking_table()
+        self.insert_tracking_statement = (
+            f"INSERT INTO {tracking} VALUES (:application_name, :notification_id) "
+            "ON CONFLICT (application_name) DO UPDATE SET notification_id = :notification_id "
+            f"WHERE {tracking}.notification_id < :notification_id "
+            "RETURNING notification_id"
+        )
+        self.select_max_tracking_id_statement = (
+            f"SELECT MAX(notification_id) FROM {tracking} WHERE application_name=?"
+        )
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *self._table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {self._tracking_table()} (application_name TEXT, "
+            "notification_id INTEGER, PRIMARY KEY (application_name)) WITHOUT ROWID",
+        ]
+
+    def _tracking_table(self) -> str:
+        return f"{self.table}_tracking"
+
+    def _qualified(self, physical: str) -> str:
+        return physical
+
+    def _mark(self, sql: str) -> str:
+        return sql.replace("%s", "?")
+
+    @contextmanager
+    def _cursor(self, commit: bool) -> Iterator[Any]:
+        with self.datastore.transaction(commit=commit) as cursor:
+            yield cursor
+
+    def _track(self, cursor: Any, tracking: Tracking) -> None:
+        self._insert_tracking(cursor, tracking)
+
+
+class PostgresViewStore(PostgresTrackingRecorder, SqlView):
+    """A view in the store's PostgreSQL database and schema (made by ``arbiter db migrate``)."""
+
+    def __init__(self, datastore: PostgresDatastore, *, suffix: str = "", indexed: bool = True):
+        self._setup(suffix, indexed)
+        super().__init__(datastore, tracking_table_name=f"{self.table}_tracking")
+        assert datastore.single_row_tracking
+        self.sql_create_statements += [SQL(text) for text in self._table_statements()]
+
+    def _tracking_table(self) -> str:
+        return str(self.tracking_table_name)
+
+    def _qualified(self, physical: str) -> str:
+        schema = str(self.datastore.schema)
+        assert NAME.match(physical) and '"' not in schema
+        return f'"{schema}"."{physical}"'
+
+    def _mark(self, sql: str) -> str:
+        return sql
+
+    @contextmanager
+    def _cursor(self, commit: bool) -> Iterator[Any]:
+        with self.datastore.transaction(commit=commit) as cursor:
+            yield cursor
+
+    def _track(self, cursor: Any, tracking: Tracking) -> None:
+        self._insert_tracking(cursor, tracking)
+
+
+def on_datastore(view: type[SqlView], datastore: Any) -> type[SqlView]:
+    """The class of ``view`` (its tables and queries) over ``datastore``'s dialect."""
+    return _dialect(view, isinstance(datastore, PostgresDatastore))
+
+
+@cache
+def _dialect(view: type[SqlView], postgres: bool) -> type[SqlView]:
+    base = PostgresViewStore if postgres else SQLiteViewStore
+    return type(f"{base.__name__[: -len('ViewStore')]}{view.__name__}", (base, view), {})
