@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -181,7 +181,7 @@ class PostgresViewStore(PostgresTrackingRecorder, SqlView):
         self._setup(suffix, indexed)
         super().__init__(datastore, tracking_table_name=f"{self.table}_tracking")
         assert datastore.single_row_tracking
-        self.sql_create_statements += [SQL(text) for text in self._table_statements()]
+        self.sql_create_statements += [SQL(text).format() for text in self._table_statements()]
 
     def _tracking_table(self) -> str:
         return str(self.tracking_table_name)
@@ -203,12 +203,12 @@ class PostgresViewStore(PostgresTrackingRecorder, SqlView):
         self._insert_tracking(cursor, tracking)
 
 
-def on_datastore(view: type[SqlView], datastore: Any) -> type[SqlView]:
+def on_datastore(view: type[SqlView], datastore: Any) -> Callable[..., SqlView]:
     """The class of ``view`` (its tables and queries) over ``datastore``'s dialect."""
     return _dialect(view, isinstance(datastore, PostgresDatastore))
 
 
 @cache
-def _dialect(view: type[SqlView], postgres: bool) -> type[SqlView]:
+def _dialect(view: type[SqlView], postgres: bool) -> Callable[..., SqlView]:
     base = PostgresViewStore if postgres else SQLiteViewStore
     return type(f"{base.__name__[: -len('ViewStore')]}{view.__name__}", (base, view), {})
