@@ -124,7 +124,8 @@ def build_services(
         on_club_ruling=knowledge.publish_ruling,
     )
     audit = AuditService(store, games, seal_key, store.heads)
-    index = GameIndex(store)
+    index = GameIndex(projections["games"], clubs.clubs_of)
+    store.on_commit = projections.seen  # read-your-writes
     limits = DraftLimits(config.draft_max_units, config.draft_max_hexes, config.draft_max_bytes)
     scenarios = ScenarioLibrary(store, registry, clubs, limits)
     ladders = LadderService(store, users, clubs, games, feed, scenarios=scenarios)

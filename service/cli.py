@@ -278,8 +278,10 @@ def games() -> None:
 @click.pass_context
 def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
     """List games, newest first."""
+    from service.application.projections.games import GameQuery
+
     svc = _services(ctx)
-    rows = svc.index.games(status=status)
+    rows = list(svc.index.every(GameQuery(everything=True, status=status)))
     for row in rows:
         row["sides"] = {side: svc.users.username(uid) for side, uid in row["sides"].items()}
     if as_json:

@@ -12,10 +12,12 @@ from service.api import schemas
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.compression import gzip_json
+from service.api.paging import next_page
 from service.api.scenarios import game_source
 from service.api.stream import game_plan, respond
 from service.api.systems import drawing_of
 from service.application.events import export_lines
+from service.application.projections.games import GameQuery
 from service.domain.errors import Invalid
 
 blp = Blueprint(
@@ -28,26 +30,38 @@ blp.after_request(gzip_json)  # large JSON (action lists, event pages) goes gzip
 class Games(MethodView):
     @blp.arguments(schemas.GameListArgs, location="query")
     @blp.response(200, schemas.GameSummary(many=True))
-    def get(self, args: dict[str, Any]) -> list[dict[str, Any]]:
-        """Games the caller may read, newest first (``mine=true``: the caller's): their own, their
-        clubs' and public ones (a visitor: public ones only)."""
+    def get(self, args: dict[str, Any]) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """Games the caller may read, newest first, a page of ``limit`` (default 50, at most
+        100): their own, their clubs' and public ones (a visitor: public ones only);
+        ``mine=true``: the caller's own; narrowed by ``status``, ``system``, ``club`` (its id or
+        name) and ``public``.  When there are more, the response's ``X-Next-Cursor`` header (and
+        its ``Link: <...>; rel="next"``) names the next page: pass it back as ``after``.
+        ``invited=true`` (the invitations waiting for the caller) and ``claimed=true`` (claims on
+        time the caller may decide) are single lists of at most 100."""
         svc = services()
         wants_user = args["mine"] or args["invited"] or args["claimed"]
         user = require_user() if wants_user else optional_user()
+        headers: dict[str, str] = {}
         if args["invited"] and user is not None:  # the invitations waiting for the caller
             rows = svc.lifecycle.invitations(user)
         elif args["claimed"] and user is not None:  # claims on time the caller may decide
             rows = svc.lifecycle.claims(user)
         else:
-            rows = svc.index.games(
-                user_id=str(user.id) if args["mine"] and user else None, status=args["status"]
+            reader = svc.index.reader(user)  # private unless public (docs)
+            query = GameQuery(
+                reader=reader,
+                player=reader.user if args["mine"] else None,
+                status=args["status"],
+                system=args["system"],
+                club=str(svc.clubs.get(args["club"]).id) if args["club"] else None,
+                public=args["public"],
             )
-            rows = svc.access.readable_rows(rows, user)  # private unless public (docs)
-        if args["public"] is not None:
-            rows = [row for row in rows if row.get("public", False) == args["public"]]
+            rows, key = svc.index.page(query, limit=args["limit"], after=args["after"])
+            if key is not None:
+                headers = next_page("/api/games", args, key)
         for row in rows:
             row["sides"] = {side: svc.users.username(uid) for side, uid in row["sides"].items()}
-            if args["mine"]:  # whose turn it is, for the caller's own (few) games
+            if args["mine"]:  # whose turn it is, for the caller's own (a page of) games
                 game = svc.games.get(row["id"])
                 row.update(
                     version=game.version,
@@ -57,7 +71,7 @@ class Games(MethodView):
                     phase=svc.games.system(game.system).phase(game.state),
                     status=game.status,
                 )
-        return rows
+        return rows, 200, headers
 
     @blp.arguments(schemas.GameCreate)
     @blp.response(201, schemas.GameOut)

@@ -8,6 +8,7 @@ from flask.views import MethodView
 
 from service.api.auth import optional_user, services
 from service.api.blueprint import Blueprint
+from service.application.projections.games import PAGE_MAX, GameQuery
 
 blp = Blueprint("profiles", __name__, url_prefix="/api/users", description="Player profiles")
 
@@ -16,13 +17,14 @@ blp = Blueprint("profiles", __name__, url_prefix="/api/users", description="Play
 class Profile(MethodView):
     @blp.response(200)
     def get(self, username: str) -> dict[str, Any]:
-        """Games the caller may read (newest first), clubs, and per ladder the rating, rank and
-        rating history; the record counts the games listed."""
+        """The latest 100 games the caller may read (newest first), clubs, and per ladder the
+        rating, rank and rating history; the record counts the games listed."""
         svc = services()
         user = svc.users.by_name(username)
         uid = str(user.id)
         games = []
-        readable = svc.access.readable_rows(svc.index.games(user_id=uid), optional_user())
+        query = GameQuery(reader=svc.index.reader(optional_user()), player=uid)
+        readable, _ = svc.index.page(query, limit=PAGE_MAX)  # the latest the caller may read
         for row in readable:
             if row["status"] == "declined":
                 continue

@@ -148,8 +148,9 @@ class SeekCreate(Strict):
     public = fields.Boolean(load_default=False)
 
 
-class SeekCursor(fields.Field):
-    """A page's opaque cursor (``GET /api/seeks``'s ``after``): the key of the last row given."""
+class PageCursor(fields.Field):
+    """A page's opaque cursor (``after`` of ``GET /api/seeks``, ``GET /api/games``): the key of
+    the last row given."""
 
     @staticmethod
     def encode(key: tuple[int, str]) -> str:
@@ -159,8 +160,8 @@ class SeekCursor(fields.Field):
         try:
             text = str(value)
             raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
-            created, seek_id = raw.split(" ")
-            return int(created), str(UUID(seek_id))
+            created, row_id = raw.split(" ")
+            return int(created), str(UUID(row_id))
         except (ValueError, UnicodeDecodeError, binascii.Error):
             raise ValidationError(
                 "not a cursor this API gave (the X-Next-Cursor of a page)"
@@ -173,7 +174,7 @@ class SeeksArgs(Strict):
         validate=validate.Range(min=1, max=100),
         metadata={"description": "open games per page (at most 100)"},
     )
-    after = SeekCursor(
+    after = PageCursor(
         load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
     )
 
@@ -223,6 +224,16 @@ class GameListArgs(Lenient):
     mine = fields.Boolean(load_default=False)
     status = fields.String(
         load_default=None, validate=validate.OneOf(["invited", "active", "ended", "declined"])
+    )
+    system = fields.String(load_default=None, metadata={"description": "one rules system's"})
+    club = fields.String(load_default=None, metadata={"description": "one club's (its id)"})
+    limit = fields.Integer(
+        load_default=50,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "games per page (at most 100)"},
+    )
+    after = PageCursor(
+        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
     )
     invited = fields.Boolean(
         load_default=False, metadata={"description": "the games waiting for the caller's answer"}

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from flask.views import MethodView
 
 from service.api import schemas
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
+from service.api.paging import next_page
 
 blp = Blueprint(
     "seeks", __name__, url_prefix="/api/seeks", description="Open games anyone may join"
@@ -27,11 +27,7 @@ class Seeks(MethodView):
         it back as ``after``."""
         seeks = services().seeks
         rows, key = seeks.page(optional_user(), limit=args["limit"], after=args["after"])
-        headers = {}
-        if key is not None:
-            cursor = schemas.SeekCursor.encode(key)
-            query = urlencode({"limit": args["limit"], "after": cursor})
-            headers = {"X-Next-Cursor": cursor, "Link": f'</api/seeks?{query}>; rel="next"'}
+        headers = next_page("/api/seeks", args, key) if key is not None else {}
         return seeks.present(rows), 200, headers
 
     @blp.arguments(schemas.SeekCreate)

@@ -94,6 +94,10 @@ class ClubService:
             rows = [{"id": cid, "name": name} for cid, name in self._names.items()]
         return sorted(rows, key=lambda r: r["name"].lower())
 
+    def clubs_of(self, user_id: str) -> tuple[str, ...]:
+        """The ids of the clubs ``user_id`` is a member of."""
+        return tuple(c["id"] for c in self.list() if user_id in self.get(c["id"]).members)
+
     # -- helpers --------------------------------------------------------------------------------
     def _load(self, ref: str | UUID, *, copy: bool) -> Club:
         try:

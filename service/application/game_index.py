@@ -1,85 +1,70 @@
-"""A projection of the notification log: which games exist, who plays them, which have ended.
+"""The game lists, read from the persisted games view (``projections.games``) a page at a time: the
+games a reader may read, a player's, the invitations waiting for a user, the running timed games.
 
-Each process follows the shared log (selecting only the topics it needs), so every worker sees the
-games that any worker created."""
+Requests only read the view (the worker keeps it; a request that changed a game waits for the view
+to pass its own write, ``ArbiterStore.on_commit``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from eventsourcing.utils import get_topic
-
-from service.application.store import ArbiterStore, LogFollower
-from service.domain.game import Game
-
-TOPICS = tuple(
-    get_topic(cls)
-    for cls in (
-        Game.Created,
-        Game.Ended,
-        Game.Invited,
-        Game.InvitationAccepted,
-        Game.InvitationDeclined,
-    )
-)
+from service.application.projections.games import PAGE_MAX, GameQuery, GamesView, Key, Reader
+from service.application.projections.runner import ProjectionRunner
+from service.domain.users import User
 
 
 class GameIndex:
-    def __init__(self, store: ArbiterStore) -> None:
-        self._log = LogFollower(store, TOPICS)
-        self._games: dict[str, dict[str, Any]] = {}
+    def __init__(
+        self, runner: ProjectionRunner, clubs_of: Callable[[str], tuple[str, ...]]
+    ) -> None:
+        self.runner = runner
+        self.clubs_of = clubs_of
 
-    def catch_up(self) -> None:
-        with self._log.lock:
-            for event in self._log.new_events():
-                self._project(event)
+    @property
+    def _view(self) -> GamesView:
+        view = self.runner.view
+        assert isinstance(view, GamesView)
+        return view
 
-    def _project(self, event: Any) -> None:
-        gid = str(event.originator_id)
-        if isinstance(event, Game.Created):
-            self._games[gid] = {
-                "id": gid,
-                "system": event.system,
-                "scenario": event.scenario,
-                "title": event.labels.get("title", event.scenario),
-                "sides": dict(event.sides),
-                "created_at": event.timestamp.isoformat(),
-                "status": "active",
-                "result": None,
-                "club": event.labels.get("club"),
-                "ladder": event.labels.get("ladder"),
-                "public": bool(event.labels.get("public", False)),
-                "timed": bool(event.labels.get("clock")),
-                "created_by": event.created_by,
-                "pending": [],
-            }
-        elif gid not in self._games:
-            return
-        elif isinstance(event, Game.Ended):
-            self._games[gid]["status"] = "ended"
-            self._games[gid]["result"] = event.result
-            self._games[gid]["ended_at"] = event.timestamp.isoformat()
-        elif isinstance(event, Game.Invited):
-            self._games[gid].update(status="invited", pending=list(event.pending))
-        elif isinstance(event, Game.InvitationAccepted):
-            row = self._games[gid]
-            row["pending"] = [u for u in row["pending"] if u != event.user]
-            if not row["pending"]:
-                row["status"] = "active"
-        elif isinstance(event, Game.InvitationDeclined):
-            self._games[gid].update(status="declined", pending=[])
+    def reader(self, user: User | None) -> Reader:
+        """What ``user`` (None: a visitor) may read: public games, their own, their clubs', and
+        as a site arbiter those of no club (``service.application.access``)."""
+        if user is None:
+            return Reader()
+        uid = str(user.id)
+        return Reader(uid, self.clubs_of(uid), "arbiter" in getattr(user, "roles", []))
 
-    def games(
-        self, *, user_id: str | None = None, status: str | None = None
-    ) -> list[dict[str, Any]]:
-        self.catch_up()
-        with self._log.lock:
-            rows = [
-                dict(g, sides=dict(g["sides"]), pending=list(g["pending"]))
-                for g in self._games.values()
-            ]
-        if user_id is not None:
-            rows = [g for g in rows if user_id in g["sides"].values()]
-        if status is not None:
-            rows = [g for g in rows if g["status"] == status]
-        return sorted(rows, key=lambda g: g["created_at"], reverse=True)
+    def page(
+        self, query: GameQuery, *, limit: int = 50, after: Key | None = None
+    ) -> tuple[list[dict[str, Any]], Key | None]:
+        """A page of ``query``'s games, newest first, after the key ``after``, and the key to the
+        next page (None: this was the last)."""
+        limit = max(1, min(limit, PAGE_MAX))
+        rows = self._view.select(query, limit + 1, after)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return rows, ((rows[-1]["created"], rows[-1]["id"]) if more else None)
+
+    def every(self, query: GameQuery) -> Iterator[dict[str, Any]]:
+        """Every game of ``query``, a page at a time (the operator's listing, the worker)."""
+        after: Key | None = None
+        while True:
+            rows, after = self.page(query, limit=PAGE_MAX, after=after)
+            yield from rows
+            if after is None:
+                return
+
+    def invitations(self, user: User) -> list[dict[str, Any]]:
+        """The invitations waiting for ``user``'s answer, newest first (at most a page)."""
+        uid = str(user.id)
+        query = GameQuery(reader=Reader(uid), player=uid, pending=True, status="invited")
+        return self.page(query, limit=PAGE_MAX)[0]
+
+    def running_timed(self) -> Iterator[dict[str, Any]]:
+        """The active games with a clock (the worker's clock checks)."""
+        query = GameQuery(everything=True, status="active", timed=True)
+        return self.every(query)
+
+    def row(self, game_id: str) -> dict[str, Any] | None:
+        return self._view.row(game_id)

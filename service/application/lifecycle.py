@@ -199,8 +199,7 @@ class LifecycleService:
 
     def invitations(self, user: User) -> list[dict[str, Any]]:
         """The games that wait for ``user``'s answer."""
-        uid = str(user.id)
-        return [row for row in self.index.games(status="invited") if uid in row["pending"]]
+        return self.index.invitations(user)
 
     # -- ending -----------------------------------------------------------------------------------
     def resign(self, game_id: str | UUID, user: User, side: str | None = None) -> Game:
@@ -265,9 +264,7 @@ class LifecycleService:
     def claims(self, user: User) -> list[dict[str, Any]]:
         """The games whose claim on time waits for ``user``'s decision as an arbiter."""
         rows = []
-        for row in self.index.games(status="active"):
-            if not row.get("timed"):
-                continue
+        for row in self.index.running_timed():
             game = self.games.get(row["id"])
             if game.claim_pending is not None and self.may_decide_claim(game, user):
                 rows.append(row)
@@ -286,9 +283,7 @@ class LifecycleService:
         of the games where something was recorded (the worker calls this)."""
         moment = (now or self.clock()).timestamp()
         touched = []
-        for row in self.index.games(status="active"):
-            if not row.get("timed"):
-                continue
+        for row in self.index.running_timed():
             game = self.games.get(row["id"])
             if game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=self.games.ports):
                 try:
@@ -306,9 +301,7 @@ class LifecycleService:
         side per game turn or move.  Returns the ids of the games where something was recorded."""
         moment = (now or self.clock()).timestamp()
         touched = []
-        for row in self.index.games(status="active"):
-            if not row.get("timed"):
-                continue
+        for row in self.index.running_timed():
             game = self.games.get(row["id"])
             ports = self.games.ports
             expired = game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=ports)

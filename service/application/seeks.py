@@ -2,12 +2,12 @@
 join one, cancel one.
 
 Read-your-writes: a request that opened, joined or cancelled a seek returns only once the view has
-passed that command's notification id (:meth:`SeekService._seen`): it runs the view's runner up to
-its own event if the worker has not got there yet (the worker may not run at all: ``arbiter
-worker`` stopped, or a test), then waits at most ``wait`` seconds for whichever runner holds the
-stretch.  Processing it in the request rather than only waiting keeps the answer fast whatever the
-worker's interval, and it is the writing request's own cost; GET requests only read the view and
-never write."""
+passed that command's notification id (``ArbiterStore.on_commit``, ``Projections.seen``): the
+view's runner processes up to its own event if the worker has not got there yet (the worker may
+not run at all: ``arbiter worker`` stopped, or a test), else waits (bounded) for whichever runner
+holds the stretch.  Processing it in the request rather than only waiting keeps the answer fast
+whatever the worker's interval, and it is the writing request's own cost; GET requests only read
+the view and never write."""
 
 from __future__ import annotations
 
@@ -37,13 +37,10 @@ class SeekService:
         lifecycle: LifecycleService,
         runner: ProjectionRunner,
         scenarios: ScenarioLibrary | None = None,
-        *,
-        wait: float = 2.0,
     ) -> None:
         self.store = store
         self.lifecycle = lifecycle
         self.runner = runner
-        self.wait = wait
         self.scenarios = scenarios or ScenarioLibrary(
             store, lifecycle.games.registry, lifecycle.clubs
         )
@@ -53,10 +50,6 @@ class SeekService:
         view = self.runner.view
         assert isinstance(view, SeeksView)
         return view
-
-    def _seen(self, position: int) -> None:
-        """Read-your-writes (see the module): the view passes ``position`` before we answer."""
-        self.runner.catch_up(position, self.wait)
 
     def open(
         self,
@@ -103,8 +96,7 @@ class SeekService:
             labels=labels,
             club=labels.get("club"),
         )
-        _, position = self.store.commit_at(seek, conflict=Conflict("try again"))
-        self._seen(position)
+        self.store.commit(seek, conflict=Conflict("try again"))
         return seek
 
     def join(self, seek_id: str, user: User) -> tuple[Seek, Any]:
@@ -124,9 +116,7 @@ class SeekService:
         # the seek is claimed first (one joiner wins the race), then its game is made with the id
         # the claim recorded
         seek.join(str(user.id), str(game_id))
-        _, position = self.store.commit_at(
-            seek, conflict=Conflict("someone joined first", {"seek": ["taken"]})
-        )
+        self.store.commit(seek, conflict=Conflict("someone joined first", {"seek": ["taken"]}))
         game = self.lifecycle.games.create(
             system=seek.system,
             scenario=seek.scenario,
@@ -137,16 +127,12 @@ class SeekService:
             game_id=game_id,
             source=choice.source,  # a club scenario's version: the game pins it
         )
-        self._seen(position)
         return seek, game
 
     def cancel(self, seek_id: str, user: User) -> Seek:
         seek = self._get(seek_id)
         seek.cancel(str(user.id))
-        _, position = self.store.commit_at(
-            seek, conflict=Conflict("it changed meanwhile; try again")
-        )
-        self._seen(position)
+        self.store.commit(seek, conflict=Conflict("it changed meanwhile; try again"))
         return seek
 
     def page(

@@ -141,6 +141,10 @@ class ArbiterStore(Application):
     name = "arbiter"
     #: where each game's signed head is anchored after a commit (``service.adapters.heads``)
     heads: Any = None
+    #: called after each commit with the new events and the last one's notification id: the
+    #: persisted views the events change catch up to it before the writing request answers
+    #: (read-your-writes, ``projections.catalog.Projections.seen``)
+    on_commit: Callable[[list[Any], int], None] | None = None
 
     def __init__(
         self, env: dict[str, str] | None = None, *, ports: GamePorts, broker: Broker | None = None
@@ -213,6 +217,8 @@ class ArbiterStore(Application):
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
+        if self.on_commit is not None and pending:
+            self.on_commit(pending, position)
         return pending, position
 
     def _anchor(self, game: Game, pending: list[Any]) -> None:

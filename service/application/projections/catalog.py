@@ -7,8 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from eventsourcing.utils import get_topic
+
+from service.adapters.views.games import GamesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
+from service.application.projections.games import GamesProjection
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.view import View
@@ -16,6 +20,7 @@ from service.application.projections.view import View
 #: each view: its projection, and its tables (``service.adapters.views``)
 VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "seeks": (SeeksProjection, SeeksTables),
+    "games": (GamesProjection, GamesTables),
 }
 
 Progress = Callable[[int, int], None]
@@ -46,6 +51,16 @@ class Projections:
 
     def tables(self) -> list[str]:
         return [name for r in self.runners.values() for name in r.view.names.values()]
+
+    def seen(self, events: list[Any], position: int, timeout: float = 2.0) -> None:
+        """Read-your-writes: the views that ``events`` (just committed, the last at notification
+        ``position``) change are brought to ``position`` before the writing request answers --
+        processed here if the worker has not got there, else waited for (bounded).  The others
+        are left to the worker."""
+        topics = {get_topic(type(event)) for event in events}
+        for runner in self.runners.values():
+            if topics.intersection(runner.projection.topics):
+                runner.catch_up(position, timeout)
 
     def run(self) -> int:
         """Bring every view up to the log's head (the worker's step); how many events."""
