@@ -65,6 +65,8 @@ class Config:
     body_timeout: float = 30
     #: how long a password reset link works (README "HTTP API": passwords)
     reset_minutes: float = 60
+    #: a persisted view this many notifications behind the log makes /healthz ``degraded``
+    view_lag_limit: int = 1000
     #: run the notification worker inside the web process (``arbiter serve`` sets it)
     embedded_worker: bool = False
     #: the session cookie only over HTTPS (behind a TLS reverse proxy: docs/deployment.md)
@@ -120,6 +122,7 @@ class Config:
                 header_timeout=float(env.get("ARBITER_HEADER_TIMEOUT", "10")),
                 body_timeout=float(env.get("ARBITER_BODY_TIMEOUT", "30")),
                 reset_minutes=float(env.get("ARBITER_RESET_MINUTES", "60")),
+                view_lag_limit=int(env.get("ARBITER_VIEW_LAG_LIMIT", "1000")),
                 embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
                 secure_cookies=_flag(env.get("ARBITER_SECURE_COOKIES", "")),
                 proxy_hops=int(env.get("ARBITER_PROXY_HOPS", "0")),
@@ -184,6 +187,8 @@ class Config:
             )
         if not 1 <= self.reset_minutes <= 1440:
             raise ConfigError("ARBITER_RESET_MINUTES must be from 1 to 1440 (minutes)")
+        if self.view_lag_limit < 1:
+            raise ConfigError("ARBITER_VIEW_LAG_LIMIT must be at least 1 (notifications)")
         if self.store_timeout < 1:
             raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")
 

@@ -1,7 +1,8 @@
 """``GET /healthz``: the store, Redis (when configured) and this worker, in one answer.
 
 ``status`` is ``ok``, ``degraded`` (Redis is configured but not answering: commands go on, live
-streams poll) or ``down`` with a 503 and its ``reason``: the store is ``unreachable`` (every request
+streams poll; or a persisted view is more than ``ARBITER_VIEW_LAG_LIMIT`` notifications behind the
+log: lists miss what other players did lately, ``views`` says which) or ``down`` with a 503 and its ``reason``: the store is ``unreachable`` (every request
 that needs it answers 503 until it is back), or cannot save -- ``read-only``, ``disk full`` or
 ``disk error`` (reads go on; every write answers 503 saying the same).  How the store is probed,
 without ever keeping a write: :mod:`service.application.store_probe`."""
@@ -22,9 +23,11 @@ def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict
     store = {"kind": svc.config.store, **store_probe.report()}
     live_ok = svc.broker.healthy()
     redis = {"configured": bool(svc.config.redis_url), "ok": live_ok}
+    views = _views(svc) if store["ok"] else []
+    behind = [v["name"] for v in views if v["lag"] > svc.config.view_lag_limit]
     if not store["ok"]:
         status = "down"
-    elif redis["configured"] and not live_ok:
+    elif (redis["configured"] and not live_ok) or behind:
         status = "degraded"
     else:
         status = "ok"
@@ -38,9 +41,25 @@ def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict
         **({"reason": store["reason"]} if status == "down" else {}),
         "store": store,
         "redis": redis,
+        "views": views,
+        **({"views_behind": behind} if behind else {}),
         "worker": worker,
         "live": "redis" if svc.config.redis_url else "in-process",
         "live_ok": live_ok,
         "systems": svc.registry.names(),
     }
     return report, 503 if status == "down" else 200
+
+
+def _views(svc: Services) -> list[dict[str, Any]]:
+    """Each persisted view's position, the log's head and the lag between (two small reads each)."""
+    projections = getattr(svc, "projections", None)
+    if projections is None:
+        return []
+    try:
+        return [
+            {key: view[key] for key in ("name", "position", "head", "lag")}
+            for view in projections.status(count_rows=False)
+        ]
+    except Exception:  # the store's own probe reports what is wrong with it
+        return []

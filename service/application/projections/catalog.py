@@ -66,8 +66,8 @@ class Projections:
         """Bring every view up to the log's head (the worker's step); how many events."""
         return sum(runner.run() for runner in self.runners.values())
 
-    def status(self) -> list[dict[str, Any]]:
-        return [runner.status() for runner in self.runners.values()]
+    def status(self, *, count_rows: bool = True) -> list[dict[str, Any]]:
+        return [runner.status(count_rows=count_rows) for runner in self.runners.values()]
 
     def rebuild(self, name: str, progress: Progress | None = None) -> int:
         """Rebuild a view from the log while the server runs: into new tables

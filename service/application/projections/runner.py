@@ -96,13 +96,14 @@ class ProjectionRunner:
             time.sleep(0.02)
         return True
 
-    def status(self) -> dict[str, Any]:
+    def status(self, *, count_rows: bool = True) -> dict[str, Any]:
+        """The view's position, the log's head, the lag and (``count_rows``) its rows."""
         head = self.store.recorder.max_notification_id() or 0
         position = self.position()
-        return {
+        found = {
             "name": self.name,
             "position": position,
             "head": head,
             "lag": max(0, head - position),
-            "rows": self.view.rows(),
         }
+        return found | ({"rows": self.view.rows()} if count_rows else {})
