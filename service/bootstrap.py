@@ -112,7 +112,7 @@ def build_services(
         public_url=config.public_url,
     )
     games = GameService(store, registry, users, broker)
-    clubs = ClubService(store, users)
+    clubs = ClubService(store, users, projections["clubs"])
     board = RedisLeaderboard(config.redis_url) if config.redis_url else None
     feed = LadderFeed(store, users, broker, board)
     knowledge = KnowledgeService(store, games, config.index_dir)

@@ -42,11 +42,13 @@ class Profile(MethodView):
                     "ended_at": row.get("ended_at"),
                 }
             )
-        clubs = []
-        for club in svc.clubs.list():
-            found = svc.clubs.get(club["id"])
-            if uid in found.members:
-                clubs.append({**club, "roles": sorted(found.members[uid])})
+        clubs: list[dict[str, Any]] = []
+        for club_id in svc.clubs.clubs_of(uid):
+            found = svc.clubs.get(club_id)
+            clubs.append(
+                {"id": club_id, "name": found.name, "roles": sorted(found.members.get(uid, []))}
+            )
+        clubs.sort(key=lambda c: str(c["name"]).lower())
         ladders = []
         for ladder in svc.ladders.of_player(user):
             me = ladder.get("me") or {}

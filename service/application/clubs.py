@@ -7,9 +7,10 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.utils import get_topic
 
-from service.application.store import ArbiterStore, LogFollower
+from service.application.projections.clubs import ClubsView
+from service.application.projections.runner import ProjectionRunner
+from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.clubs import ROLES, Club, club_id
 from service.domain.errors import Conflict, NotFound
@@ -17,11 +18,21 @@ from service.domain.users import User
 
 
 class ClubService:
-    def __init__(self, store: ArbiterStore, users: UserService) -> None:
+    """``runner``: the persisted clubs view's (``projections.clubs``): the clubs' names and who
+    is a member of which, read by key (None: a service that only changes clubs)."""
+
+    def __init__(
+        self, store: ArbiterStore, users: UserService, runner: ProjectionRunner | None = None
+    ) -> None:
         self.store = store
         self.users = users
-        self._log = LogFollower(store, (get_topic(Club.Founded),))
-        self._names: dict[str, str] = {}  # club id -> name (a projection of Club.Founded)
+        self.runner = runner
+
+    @property
+    def _view(self) -> ClubsView:
+        view = self.runner.view if self.runner is not None else None
+        assert isinstance(view, ClubsView), "this club service was made without the clubs view"
+        return view
 
     # -- commands -------------------------------------------------------------------------------
     def create(self, name: str, founder: User) -> Club:
@@ -88,15 +99,12 @@ class ClubService:
         }
 
     def list(self) -> list[dict[str, str]]:
-        with self._log.lock:
-            for event in self._log.new_events():
-                self._names[str(event.originator_id)] = event.name
-            rows = [{"id": cid, "name": name} for cid, name in self._names.items()]
-        return sorted(rows, key=lambda r: r["name"].lower())
+        """Every club's id and name, by name."""
+        return self._view.club_names()
 
     def clubs_of(self, user_id: str) -> tuple[str, ...]:
-        """The ids of the clubs ``user_id`` is a member of."""
-        return tuple(c["id"] for c in self.list() if user_id in self.get(c["id"]).members)
+        """The ids of the clubs ``user_id`` is a member of (by the view's index)."""
+        return tuple(self._view.clubs_of(user_id))
 
     # -- helpers --------------------------------------------------------------------------------
     def _load(self, ref: str | UUID, *, copy: bool) -> Club:

@@ -924,7 +924,7 @@ class ScenarioLibrary:
             return True
         if scenario.sharing != "shared":
             return False
-        return any(str(user.id) in self._club(row["id"]).members for row in self.clubs.list())
+        return bool(self.clubs.clubs_of(str(user.id)))
 
     def _club(self, ref: str) -> Club:
         return self.clubs.get(ref)

@@ -9,9 +9,11 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
+from service.adapters.views.clubs import ClubsTables
 from service.adapters.views.games import GamesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
+from service.application.projections.clubs import ClubsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.seeks import SeeksProjection
@@ -21,6 +23,7 @@ from service.application.projections.view import View
 VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "seeks": (SeeksProjection, SeeksTables),
     "games": (GamesProjection, GamesTables),
+    "clubs": (ClubsProjection, ClubsTables),
 }
 
 Progress = Callable[[int, int], None]

@@ -1,0 +1,53 @@
+"""The clubs' view: each club's name, and who is a member of which club, kept by
+:class:`ClubsProjection` from the clubs' founding and membership events.  It answers "which clubs is
+this user in" by key, and the clubs' list, without loading any club."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from functools import singledispatchmethod
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+from eventsourcing.utils import get_topic
+
+from service.application.projections.view import View
+from service.domain.clubs import Club
+
+
+class ClubsView(View):
+    @abstractmethod
+    def add_club(self, club: str, name: str, founder: str, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def set_member(self, club: str, user: str, member: bool, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def clubs_of(self, user: str) -> list[str]:
+        """The ids of the clubs ``user`` is a member of."""
+
+    @abstractmethod
+    def club_names(self) -> list[dict[str, str]]:
+        """Every club's id and name, by name."""
+
+
+class ClubsProjection(Projection[ClubsView]):
+    name = "clubs"
+    topics = tuple(get_topic(cls) for cls in (Club.Founded, Club.MemberAdded, Club.MemberRemoved))
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.view.insert_tracking(tracking)  # not a topic of this view: only the position
+
+    @process_event.register
+    def _(self, event: Club.Founded, tracking: Tracking) -> None:
+        self.view.add_club(str(event.originator_id), event.name, event.founder, tracking)
+
+    @process_event.register
+    def _(self, event: Club.MemberAdded, tracking: Tracking) -> None:
+        self.view.set_member(str(event.originator_id), event.user, True, tracking)
+
+    @process_event.register
+    def _(self, event: Club.MemberRemoved, tracking: Tracking) -> None:
+        self.view.set_member(str(event.originator_id), event.user, False, tracking)
