@@ -17,7 +17,7 @@ export async function api(path, options = {}) {
   return (await call(path, options)).data;
 }
 
-// A page of a paged list (GET /api/seeks): its items and the cursor of the next page (null: the last).
+// A page of a paged list (GET /api/seeks, GET /api/games): its items and the cursor of the next page (null: the last).
 export async function apiPage(path, { signal } = {}) {
   const { data, response } = await call(path, { signal });
   return { items: data, next: response.headers.get("X-Next-Cursor") };

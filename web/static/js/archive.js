@@ -1,7 +1,9 @@
 // The archive: finished games (GET /api/games?status=ended) to replay move by move from version 1
-// on the game page (?v=N), and public games in play (…?status=active&public=true) to watch.
-import { api, explain } from "./api.js";
-import { clear, h } from "./dom.js";
+// on the game page (?v=N), and public games in play (…?status=active&public=true) to watch; each
+// list a page at a time ("More …" appends the next).
+import { explain } from "./api.js";
+import { h } from "./dom.js";
+import { pagedList } from "./paged.js";
 import { when } from "./forms.js";
 import { systemTitles, titled } from "./titles.js";
 import { resultText } from "./results.js";
@@ -23,10 +25,25 @@ function row(game, ended, titles) {
 }
 
 async function main() {
+  // each list a page at a time, its own "More" appending the next; the titles asked for once
+  const titles = systemTitles();
+  const lists = [
+    { path: "/api/games?status=ended", id: "ended", ended: true, none: "No finished game yet." },
+    { path: "/api/games?status=active&public=true", id: "watch", ended: false, none: "No public game in play." },
+  ];
   try {
-    const [ended, watch, titles] = await Promise.all([api("/api/games?status=ended"), api("/api/games?status=active&public=true"), systemTitles()]);
-    clear(document.getElementById("ended"), ended.length ? ended.map((g) => row(g, true, titles)) : h("li", {}, "No finished game yet."));
-    clear(document.getElementById("watch"), watch.length ? watch.map((g) => row(g, false, titles)) : h("li", {}, "No public game in play."));
+    await Promise.all(
+      lists.map((l) =>
+        pagedList({
+          path: l.path,
+          list: document.getElementById(l.id),
+          more: document.getElementById(`${l.id}-more`),
+          row: (game, names) => row(game, l.ended, names),
+          empty: () => h("li", {}, l.none),
+          extra: titles,
+        }),
+      ),
+    );
   } catch (err) {
     document.getElementById("archive-status").textContent = explain(err);
   }

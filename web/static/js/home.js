@@ -8,6 +8,7 @@ import { chosenOptions, optionsPanel } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
 import { clockFrom } from "./clocks.js";
 import { systemList, systemTitles, titled } from "./titles.js";
+import { pagedList } from "./paged.js";
 
 // Where to go after signing in: the `next` parameter only when it is a path on this site ("/games/…");
 // anything else (javascript:, data:, another site, "//elsewhere", "/\\elsewhere") goes home.
@@ -52,29 +53,34 @@ function turnText(game, me) {
   return active.length ? `Waiting for ${active.map((s) => `${game.sides[s]} (${s})`).join(", ")}` : "";
 }
 
-async function listGames(me) {
-  const [rows, titles] = await Promise.all([api("/api/games?mine=true"), systemTitles()]);
-  document.getElementById("games-empty").hidden = rows.length > 0;
-  clear(
-    document.getElementById("games"),
-    rows.map((game) => {
-      const turn = turnText(game, me);
-      const sides = Object.entries(game.sides).map(([side, user]) => `${side}: ${user}`).join(", ");
-      const phase = game.phase && game.phase.turn ? `Turn ${game.phase.turn}, ${game.phase.phase || ""}` : "";
-      return h(
-        "li",
-        { class: turn.startsWith("Your turn") ? "game mine" : "game" },
-        h("a", { href: `/games/${game.id}` }, game.title || game.scenario),
-        h("span", { class: "meta" }, `${titled(titles, game.system)} · ${sides}`),
-        phase && h("span", { class: "meta" }, phase),
-        h("span", { class: "turn" }, turn),
-      );
-    }),
+function gameRow(game, me, titles) {
+  const turn = turnText(game, me);
+  const sides = Object.entries(game.sides).map(([side, user]) => `${side}: ${user}`).join(", ");
+  const phase = game.phase && game.phase.turn ? `Turn ${game.phase.turn}, ${game.phase.phase || ""}` : "";
+  return h(
+    "li",
+    { class: turn.startsWith("Your turn") ? "game mine" : "game" },
+    h("a", { href: `/games/${game.id}` }, game.title || game.scenario),
+    h("span", { class: "meta" }, `${titled(titles, game.system)} · ${sides}`),
+    phase && h("span", { class: "meta" }, phase),
+    h("span", { class: "turn" }, turn),
   );
+}
+
+// My games, a page at a time ("More games" appends the next); the first page's games.
+async function listGames(me) {
+  const rows = await pagedList({
+    path: "/api/games?mine=true",
+    list: document.getElementById("games"),
+    more: document.getElementById("games-more"),
+    row: (game, titles) => gameRow(game, me, titles),
+    extra: systemTitles(),
+  });
+  document.getElementById("games-empty").hidden = rows.length > 0;
   return rows;
 }
 
-// Disputes of my active games that are open, then those I may resolve as an arbiter.
+// Disputes of my active games (those of the first page) that are open, then those I may resolve as an arbiter.
 async function listDisputes(games) {
   const active = games.filter((g) => g.status === "active");
   const [mine, queue] = await Promise.all([
