@@ -1,6 +1,7 @@
 // Open games (seeks): GET /api/seeks to list, a page at a time ("More" asks for the next), POST /api/seeks/<id>/join to join (the game starts at
 // once and the page opens it), POST /api/seeks to open one, DELETE /api/seeks/<id> to cancel yours.
-import { api, apiPage, currentUser, explain } from "./api.js";
+import { api, currentUser, explain } from "./api.js";
+import { pagedList } from "./paged.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel, optionWords } from "./options.js";
@@ -39,28 +40,17 @@ function seekRow(seek, me, reload, titles) {
   );
 }
 
-const PAGE = 50;
-
 async function list(me) {
   const reload = () => list(me);
-  const ul = document.getElementById("seeks");
-  const more = document.getElementById("seeks-more");
-  more.hidden = true;
   try {
-    const [first, titles] = await Promise.all([apiPage(`/api/seeks?limit=${PAGE}`), systemTitles()]);
-    clear(ul, first.items.length ? first.items.map((s) => seekRow(s, me, reload, titles)) : h("li", {}, "No open game right now."));
-    let next = first.next;
-    more.hidden = !next;
-    more.onclick = async () => {
-      try {
-        const page = await apiPage(`/api/seeks?limit=${PAGE}&after=${encodeURIComponent(next)}`);
-        page.items.forEach((s) => ul.append(seekRow(s, me, reload, titles)));
-        next = page.next;
-        more.hidden = !next;
-      } catch (err) {
-        toast(explain(err));
-      }
-    };
+    await pagedList({
+      path: "/api/seeks",
+      list: document.getElementById("seeks"),
+      more: document.getElementById("seeks-more"),
+      row: (seek, titles) => seekRow(seek, me, reload, titles),
+      empty: () => h("li", {}, "No open game right now."),
+      extra: systemTitles(),
+    });
   } catch (err) {
     document.getElementById("seeks-status").textContent = explain(err);
   }
