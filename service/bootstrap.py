@@ -73,10 +73,11 @@ def migrate(config: Config) -> list[str]:
             store.close()
         process = open_process(config, create_tables=True)  # the notification worker's tables
         try:
-            name = process.recorder.events_table_name  # type: ignore[attr-defined]
+            names = [process.recorder.events_table_name, *process.views.tables()]  # type: ignore[attr-defined]
             if config.store == "sqlite":  # its own file: eventsourcing's SQLite names are fixed
-                name = f"{config.sqlite_file.with_name('notifications.sqlite').name}:{name}"
-            return [*tables, name]
+                file = config.sqlite_file.with_name("notifications.sqlite").name
+                names = [f"{file}:{name}" for name in names]
+            return [*tables, *names]
         finally:
             process.close()
 

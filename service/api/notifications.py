@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from flask import Response, request
 from flask.views import MethodView
@@ -11,6 +12,7 @@ from marshmallow import fields, validate
 from service.api import schemas
 from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
+from service.api.paging import next_page
 from service.api.schemas import Lenient, Strict
 from service.api.stream import Plan, respond
 from service.application.notifications import user_channel
@@ -40,7 +42,14 @@ class NotificationList(schemas.Schema):
 
 class ListArgs(Lenient):
     unread = fields.Boolean(load_default=False)
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    limit = fields.Integer(
+        load_default=50,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "notifications per page (at most 100)"},
+    )
+    after = schemas.PageCursor(
+        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
+    )
 
 
 class ReadIn(Strict):
@@ -101,13 +110,22 @@ class StreamArgs(Lenient):
 class MyNotifications(MethodView):
     @blp.arguments(ListArgs, location="query")
     @blp.response(200, NotificationList)
-    def get(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Your notifications, newest first, and how many are unread (kinds you turned off for
-        the web are left out)."""
+    def get(self, args: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """Your notifications, newest first, a page of ``limit`` (default 50, at most 100), and
+        how many are unread and in all (kinds you turned off for the web are left out).  When
+        there are more, ``X-Next-Cursor`` (and ``Link: <...>; rel="next"``) names the next page:
+        pass it back as ``after``."""
         user = require_user()
-        return services().notifications.listing(
-            str(user.id), unread_only=args["unread"], limit=args["limit"]
+        after = args["after"]
+        found = services().notifications.listing(
+            str(user.id),
+            unread_only=args["unread"],
+            limit=args["limit"],
+            after=(after[0], UUID(after[1]).hex) if after else None,
         )
+        key = found.pop("next")
+        headers = next_page("/api/me/notifications", args, key) if key else {}
+        return found, 200, headers
 
 
 @blp.route("/me/notifications/read")

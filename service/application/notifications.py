@@ -30,7 +30,8 @@ from eventsourcing.utils import get_topic
 
 from service.application.availability import fail_fast
 from service.application.ports import Broker
-from service.application.store import ArbiterStore, LogFollower
+from service.application.projections.notices import NoticesView
+from service.application.store import ArbiterStore
 from service.config import Config
 from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
 from service.domain.game import low_threshold
@@ -131,6 +132,9 @@ class NotificationProcess(ProcessApplication[UUID]):
     name = "notifications"
     topics = TOPICS
     pull_section_size = 200
+    #: this process's persisted views (the notices'; ``worker.open_process``), brought up to the
+    #: notices just recorded before the users' pages are told of them
+    views: Any = None
 
     def __init__(
         self,
@@ -163,6 +167,8 @@ class NotificationProcess(ProcessApplication[UUID]):
     def process_event(self, domain_event: Any, tracking: Any) -> None:
         self._published = []
         super().process_event(domain_event, tracking)
+        if self._published and self.views is not None:
+            self.views.run()  # a page told of a notice reads it at once
         if self.broker is not None:  # recorded: tell the users' open pages
             for channel, note in self._published:
                 self.broker.publish(channel, dict(note, position=tracking.notification_id))
@@ -476,6 +482,9 @@ def webhooks_of(store: ArbiterStore, owner_kind: str, owner: str) -> list[Any]:
     return hooks
 
 
+#: a webhook's deliveries listed (``GET .../webhooks/<id>/deliveries``): the latest this many
+DELIVERIES_SHOWN = 100
+
 NOTICE_TOPICS = (
     get_topic(Notice.Created),
     get_topic(Delivery.Created),
@@ -483,69 +492,6 @@ NOTICE_TOPICS = (
     get_topic(Delivery.Attempted),
     get_topic(Delivery.Sent),
 )
-
-
-class NotificationBook:
-    """A projection of the notification process's log for requests: each user's notices and each
-    webhook's deliveries (every process follows the same store, so each sees every worker's)."""
-
-    def __init__(self, process: NotificationProcess) -> None:
-        self._log = LogFollower(process, NOTICE_TOPICS)  # type: ignore[arg-type]
-        self.notices: dict[str, list[dict[str, Any]]] = {}
-        self.deliveries: dict[str, dict[str, dict[str, Any]]] = {}  # target -> id -> row
-        self._target: dict[str, str] = {}
-
-    def catch_up(self) -> None:
-        with self._log.lock:
-            for event in self._log.new_events():
-                self._project(event)
-
-    def _project(self, event: Any) -> None:
-        oid = event.originator_id.hex
-        if isinstance(event, Notice.Created):
-            self.notices.setdefault(event.user, []).append(
-                {
-                    "id": oid,
-                    "kind": event.kind,
-                    "text": event.text,
-                    "game": event.game,
-                    "url": event.url,
-                    "created": event.timestamp,
-                }
-            )
-        elif isinstance(event, Delivery.Created):
-            self._target[oid] = event.target
-            self.deliveries.setdefault(event.target, {})[oid] = {
-                "id": oid,
-                "channel": event.channel,
-                "kind": event.kind,
-                "text": event.text,
-                "created": event.timestamp,
-                "status": "pending",
-                "attempts": [],
-            }
-        else:
-            row = self.deliveries.get(self._target.get(oid, ""), {}).get(oid)
-            if row is None:
-                return
-            if isinstance(event, Delivery.Sent):
-                row["status"] = "sent"
-                row["attempts"].append({"at": event.timestamp, "ok": True, "error": None})
-            elif isinstance(event, Delivery.Attempted):
-                row["attempts"].append({"at": event.timestamp, "ok": False, "error": event.error})
-                row["status"] = "retrying" if event.next_at is not None else "failed"
-                row["next_at"] = event.next_at
-
-    def of_user(self, user: str) -> list[dict[str, Any]]:
-        self.catch_up()
-        with self._log.lock:
-            return [dict(n) for n in self.notices.get(user, [])]
-
-    def of_target(self, target: str) -> list[dict[str, Any]]:
-        self.catch_up()
-        with self._log.lock:
-            rows = self.deliveries.get(target, {}).values()
-            return [dict(r, attempts=list(r["attempts"])) for r in rows]
 
 
 class NotificationService:
@@ -565,44 +511,71 @@ class NotificationService:
         self.process = process
         #: webhooks one owner ("user", "club") may hold (README: ARBITER_WEBHOOKS_PER_*)
         self.webhooks_per = {"user": 10, "club": 20, **(webhooks_per or {})}
-        self.book = NotificationBook(process)
         self.clubs = clubs
         self.secret = secret
         self.allow_private = allow_private
         self._lock = threading.Lock()
 
     # -- notices ------------------------------------------------------------------------------------
-    def listing(self, user: str, *, unread_only: bool = False, limit: int = 50) -> dict[str, Any]:
+    @property
+    def _notices(self) -> NoticesView:
+        view = self.process.views["notices"].view
+        assert isinstance(view, NoticesView)
+        return view
+
+    def listing(
+        self,
+        user: str,
+        *,
+        unread_only: bool = False,
+        limit: int = 50,
+        after: tuple[int, str] | None = None,
+    ) -> dict[str, Any]:
+        """``user``'s notices newest first, a page of ``limit`` after the key ``after`` (kinds
+        turned off for the web left out), how many are unread and how many in all, and the key
+        of the next page (``next``, None after the last); read from the notices' view by index."""
         prefs = self.preferences(user)
+        kinds = [k for k in KINDS if prefs.get(k, {}).get("web", True)]
         inbox = self._aggregate(inbox_id(user))
-        rows = []
-        for row in self.book.of_user(user):
-            if not prefs.get(row["kind"], {}).get("web", True):
-                continue
-            read = inbox is not None and inbox.is_read(row["id"], row["created"])
-            if unread_only and read:
-                continue
-            rows.append(dict(row, read=read))
-        rows.reverse()  # newest first
-        unread = sum(1 for r in rows if not r["read"])
-        return {"notifications": rows[:limit], "unread": unread, "total": len(rows)}
+        unread_since = (inbox.read_before, list(inbox.read)) if inbox is not None else (None, [])
+        view = self._notices
+        rows = view.page(
+            user,
+            kinds,
+            limit=limit + 1,
+            after=after,
+            unread_since=unread_since if unread_only else None,
+        )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        keys = [row.pop("key") for row in rows]
+        for row in rows:
+            row["read"] = inbox is not None and inbox.is_read(row["id"], row["created"])
+        following = keys[-1] if more else None
+        return {
+            "notifications": rows,
+            "unread": view.count(user, kinds, unread_since),
+            "total": view.count(user, kinds),
+            "next": following,
+        }
 
     def mark_read(self, user: str, ids: list[str] | None, everything: bool) -> int:
-        known = {row["id"]: row for row in self.book.of_user(user)}
+        view = self._notices
         if not everything:
-            unknown = [i for i in ids or [] if i not in known]
             if not ids:
                 raise Invalid("nothing to mark", {"ids": ["a list of notification ids, or all"]})
+            known = set(view.has_notices(user, ids))
+            unknown = [i for i in ids if i not in known]
             if unknown:
                 raise NotFound("no such notification", {"ids": [f"not yours: {unknown[0]}"]})
         inbox = self._aggregate(inbox_id(user)) or Inbox.open(user)
         if everything:
-            newest = max((r["created"] for r in known.values()), default=datetime.now(UTC))
+            newest = view.newest(user) or datetime.now(UTC)
             inbox.trigger_event(Inbox.ReadAll, before=newest)
         else:
             inbox.trigger_event(Inbox.Read, ids=sorted(set(ids or [])))
         self.store.commit(inbox)
-        return self.listing(user)["unread"]
+        return int(self.listing(user, limit=1)["unread"])
 
     # -- preferences --------------------------------------------------------------------------------
     def preferences(self, user: str) -> dict[str, dict[str, bool]]:
@@ -682,9 +655,10 @@ class NotificationService:
             self.store.commit(fresh, index)
 
     def deliveries(self, owner_kind: str, owner: str, hook_id: str) -> list[dict[str, Any]]:
+        """The webhook's latest deliveries (at most ``DELIVERIES_SHOWN``), newest first."""
         hook = self.webhook(owner_kind, owner, hook_id)
-        rows = self.book.of_target(str(hook.id))
-        return sorted(rows, key=lambda r: r["created"], reverse=True)
+        rows = self._notices.deliveries(str(hook.id), DELIVERIES_SHOWN)
+        return rows[::-1]
 
     def club_admin(self, club_id: str, user: Any) -> str:
         """The club's id if ``user`` may manage its webhooks (a club admin or a site admin)."""

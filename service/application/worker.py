@@ -37,6 +37,7 @@ from service.application.notifications import (
     notifications_env,
     unsubscribe_token,
 )
+from service.application.projections.catalog import NOTICE_VIEWS, Projections
 from service.application.store import ArbiterStore, LogFollower
 from service.config import Config
 from service.domain.notifications import KIND_WORDS, Delivery, Webhook, public_addresses
@@ -58,7 +59,9 @@ def open_process(
     broker: Any = None,
     create_tables: bool | None = None,
 ) -> NotificationProcess:
-    return NotificationProcess(
+    """The notification process over ``config``'s store, with its persisted views
+    (``NOTICE_VIEWS``: their tables made here on SQLite, by ``arbiter db migrate`` on PostgreSQL)."""
+    process = NotificationProcess(
         notifications_env(config, create_tables=create_tables),
         leader=store,
         names=names,
@@ -66,6 +69,9 @@ def open_process(
         secret=config.secret_key,
         public_url=config.public_url,
     )
+    make = create_tables if create_tables is not None else config.store == "sqlite"
+    process.views = Projections(process, create_tables=make, views=NOTICE_VIEWS)
+    return process
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,16 @@ class Dispatcher:
             started += 1
         return started
 
+    def _show(self, oid: str) -> None:
+        """Bring the notices' view (a webhook's deliveries list) up to the outcome just
+        recorded: the worker that writes it, not a later GET, does the view's work."""
+        if self.process.views is None:
+            return
+        try:
+            self.process.views.run()
+        except Exception:  # noqa: BLE001 - the next step of the worker runs it again
+            log.exception("bringing the notices' view up to delivery %s", oid)
+
     def _has_place(self, route: Route) -> bool:
         with self._flight:
             return all(self._held[place] < self.limits[place[0]] for place in route.places)
@@ -265,6 +281,7 @@ class Dispatcher:
                 if ok:
                     with self._flight:
                         self._sent += 1
+                self._show(oid)
         except Exception:  # noqa: BLE001 - a store outage: the claim lapses, it is sent again
             log.exception("recording delivery %s", oid)
         finally:
@@ -397,7 +414,13 @@ class NotificationWorker:
         # another worker may record the same event first: carry on after it
         with contextlib.suppress(IntegrityError):
             self.process.pull_and_process(self.store.name)
-        return self.dispatcher.run_once(wait=wait)
+        sent = self.dispatcher.run_once(wait=wait)
+        if self.process.views is not None:  # the deliveries' attempts, and anything left
+            try:
+                self.process.views.run()
+            except Exception:  # noqa: BLE001 - a view's trouble never stops notifications
+                log.exception("running the notices' views")
+        return sent
 
     def run(self, interval: float = 0.5, delay: float = 0) -> None:
         if delay and self._stop.wait(delay):

@@ -192,12 +192,12 @@ def test_a_replay_of_the_log_derives_the_same_notifications(
     replay_config = replace(svc.config, sqlite_path=env_dir / "arbiter.sqlite")
     replayed = NotificationWorker(replay_config, svc.store, names=svc.users.username)
     replayed.process.pull_and_process(svc.store.name)
-    from service.application.notifications import NotificationBook
+    from service.domain.notifications import KINDS
 
-    book = NotificationBook(replayed.process)
+    book = replayed.process.views["notices"].view  # what the replay's notices view holds
     for name in ("alice", "bob"):
         uid = str(svc.users.by_name(name).id)
-        again = [(n["id"], n["kind"], n["text"]) for n in book.of_user(uid)]
+        again = [(n["id"], n["kind"], n["text"]) for n in book.page(uid, KINDS, limit=1000)[::-1]]
         assert again == [(n["id"], n["kind"], n["text"]) for n in reversed(first[name])]
     replayed.process.close()
 
@@ -494,7 +494,6 @@ def test_a_clock_running_low_is_told_once_to_its_player(
     from dataclasses import replace
     from datetime import UTC, datetime, timedelta
 
-    from service.application.notifications import NotificationBook
     from service.application.worker import NotificationWorker
 
     svc = nclient.application.extensions["arbiter"]
@@ -547,7 +546,7 @@ def test_a_clock_running_low_is_told_once_to_its_player(
         names=svc.users.username,
     )
     replayed.process.pull_and_process(svc.store.name)
-    book = NotificationBook(replayed.process)
-    assert [n["text"] for n in book.of_user(str(alice.id)) if n["kind"] == "clock"] == [low]
-    assert [n["text"] for n in book.of_user(str(bob.id)) if n["kind"] == "clock"] == []
+    book = replayed.process.views["notices"].view  # what the replay's notices view holds
+    assert [n["text"] for n in book.page(str(alice.id), ["clock"], limit=100)] == [low]
+    assert [n["text"] for n in book.page(str(bob.id), ["clock"], limit=100)] == []
     replayed.process.close()

@@ -11,10 +11,12 @@ from eventsourcing.utils import get_topic
 
 from service.adapters.views.clubs import ClubsTables
 from service.adapters.views.games import GamesTables
+from service.adapters.views.notices import NoticesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
 from service.application.projections.clubs import ClubsProjection
 from service.application.projections.games import GamesProjection
+from service.application.projections.notices import NoticesProjection
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.view import View
@@ -25,28 +27,46 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "games": (GamesProjection, GamesTables),
     "clubs": (ClubsProjection, ClubsTables),
 }
+#: the views of the notification process's log, in its store
+NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
+    "notices": (NoticesProjection, NoticesTables),
+}
 
 Progress = Callable[[int, int], None]
 
 
 class Projections:
-    """The views of one store (``runners``, by name)."""
+    """The views of one store (``runners``, by name): the main store's (``VIEWS``) or the
+    notification process's (``NOTICE_VIEWS``)."""
 
-    #: the views' tables (checked at start on PostgreSQL: made by ``arbiter db migrate``)
-    TABLES = tuple(t.name for _, tables in VIEWS.values() for t in tables.TABLES)
+    #: the views' tables, the main store's and the notification process's (checked at start on
+    #: PostgreSQL, where both live in one database: made by ``arbiter db migrate``)
+    TABLES = tuple(
+        t.name
+        for views in (VIEWS, NOTICE_VIEWS)
+        for _, tables in views.values()
+        for t in tables.TABLES
+    )
 
-    def __init__(self, store: Any, *, create_tables: bool) -> None:
+    def __init__(
+        self,
+        store: Any,
+        *,
+        create_tables: bool,
+        views: dict[str, tuple[type[Any], type[Any]]] = VIEWS,
+    ) -> None:
         self.store = store
+        self.views = views
         self.runners: dict[str, ProjectionRunner] = {}
-        for name in VIEWS:
+        for name in views:
             view = self._view(name)
             if create_tables:
                 view.create_table()
-            self.runners[name] = ProjectionRunner(store, VIEWS[name][0](view))
+            self.runners[name] = ProjectionRunner(store, views[name][0](view))
 
     def _view(self, name: str, **options: Any) -> View:
         datastore = self.store.recorder.datastore
-        view: View = on_datastore(VIEWS[name][1], datastore)(datastore, **options)
+        view: View = on_datastore(self.views[name][1], datastore)(datastore, **options)
         return view
 
     def __getitem__(self, name: str) -> ProjectionRunner:
@@ -83,7 +103,7 @@ class Projections:
         fresh = self._view(name, suffix="_rebuild", indexed=False)
         fresh.drop()  # a rebuild that stopped half way
         fresh.create_table()
-        runner = ProjectionRunner(self.store, VIEWS[name][0](fresh), batch=1000)
+        runner = ProjectionRunner(self.store, self.views[name][0](fresh), batch=1000)
         done = runner.run(progress=progress)
         fresh.replace(live)
         return done
