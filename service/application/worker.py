@@ -292,16 +292,17 @@ class Dispatcher:
             return False, "no SMTP server configured (ARBITER_SMTP_URL)"
         base = self.config.public_url.rstrip("/")
         token = unsubscribe_token(self.config.secret_key, delivery.user or "", delivery.kind)
-        unsubscribe = (
-            f"{base}/api/unsubscribe?user={delivery.user}&kind={delivery.kind}&token={token}"
-        )
+        query = f"user={delivery.user}&kind={delivery.kind}&token={token}"
+        # the link opens a page that asks (a GET never writes); the header is for one-click
+        # unsubscribing by the mail program (RFC 8058: a POST)
+        page, unsubscribe = f"{base}/unsubscribe?{query}", f"{base}/api/unsubscribe?{query}"
         lines = [delivery.text, ""]
         if delivery.url:
             lines += [f"Open it: {delivery.url}", ""]
         lines += [
             "--",
             f"You receive this because you play on Arbiter ({base}).",
-            f"Stop e-mails about {KIND_WORDS.get(delivery.kind, delivery.kind)}: {unsubscribe}",
+            f"Stop e-mails about {KIND_WORDS.get(delivery.kind, delivery.kind)}: {page}",
         ]
         answer = self.mailer.send(
             delivery.target,
