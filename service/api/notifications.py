@@ -8,6 +8,7 @@ from urllib.parse import urlencode
 from flask import Response, redirect, request
 from flask.views import MethodView
 from marshmallow import fields, validate
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from service.api import schemas
 from service.api.auth import require_user, services
@@ -193,7 +194,7 @@ class MyEmail(MethodView):
 class Unsubscribe(MethodView):
     @blp.arguments(UnsubscribeArgs, location="query")
     @blp.response(303, description="to the web page /unsubscribe, whose button POSTs this")
-    def get(self, args: dict[str, Any]) -> Response:
+    def get(self, args: dict[str, Any]) -> WerkzeugResponse:
         """A signed unsubscribe link, checked (403 if it is not valid) and sent on to the web page
         that asks to confirm: a GET never writes, and mail scanners follow links.  (E-mails sent
         before link to the page itself; this answers the links of older ones.)"""
