@@ -178,7 +178,8 @@ def build_services(
 def build_worker(svc: Services, process: NotificationProcess | None = None) -> NotificationWorker:
     """The notification worker over ``svc``'s store (``arbiter worker``, or embedded): it also
     records clocks that ran out or run low (the lifecycle service's ``check_clocks``, when there
-    is one)."""
+    is one) and the results of ladder and campaign games that ended (``ladders.record_results``:
+    requests only read them)."""
     lifecycle = getattr(svc, "lifecycle", None)
     clocks = (
         getattr(lifecycle, "check_clocks", None)
@@ -193,4 +194,5 @@ def build_worker(svc: Services, process: NotificationProcess | None = None) -> N
         process=process,
         clocks=clocks,
         projections=getattr(svc, "projections", None),
+        results=getattr(getattr(svc, "ladders", None), "record_results", None),
     )

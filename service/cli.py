@@ -248,7 +248,7 @@ def users_tokens(ctx: click.Context, username: str, as_json: bool) -> None:
         used = row["last_used"].isoformat(timespec="minutes") if row["last_used"] else "never"
         click.echo(
             f"{row['id']}  {row['label']:12}  created {row['created']:%Y-%m-%d %H:%M}  "
-            f"last used {used}  expires {row['expires']:%Y-%m-%d %H:%M}"
+            f"last change {used}  expires {row['expires']:%Y-%m-%d %H:%M}"
         )
 
 

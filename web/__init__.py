@@ -88,6 +88,10 @@ def create_blueprint() -> Blueprint:
     def reset_password() -> str:  # asks for a link, or (with "#token=…") sets a new password
         return _page("reset_password.html")
 
+    @blp.get("/unsubscribe")
+    def unsubscribe() -> str:  # an e-mail's signed link: the button stops them (a GET never writes)
+        return _page("unsubscribe.html")
+
     @blp.get("/rules")
     def rules() -> str:
         return _page("rules.html")

@@ -13,6 +13,7 @@ from service.domain.errors import Forbidden, Unauthenticated
 from service.domain.users import User
 
 CSRF_HEADER = "X-CSRF-Token"
+#: the methods that write: only their requests record a token's use (GETs never write)
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
 
 
@@ -29,7 +30,7 @@ def optional_user() -> User | None:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
             raise Unauthenticated("use 'Authorization: Bearer <token>'")
-        user = services().users.from_token(token.strip())
+        user = services().users.from_token(token.strip(), writing=request.method in UNSAFE)
     elif session.get("token"):
         if request.method in UNSAFE:
             sent = request.headers.get(CSRF_HEADER, "")
@@ -38,7 +39,7 @@ def optional_user() -> User | None:
                     "missing or wrong CSRF token", {CSRF_HEADER: ["required with a session cookie"]}
                 )
         try:
-            user = services().users.from_token(session["token"])
+            user = services().users.from_token(session["token"], writing=request.method in UNSAFE)
         except Unauthenticated:
             session.clear()
             user = None

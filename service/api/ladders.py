@@ -359,8 +359,9 @@ class Stream(MethodView):
 
 
 def ladder_plan(svc: Services, ladder_id: str, *, window: float) -> Plan:
-    """Standings notices from the broker for ``window`` seconds.  While idle the worker follows the
-    log (so a ladder game that ended anywhere is rated and announced); with the broker lost it polls."""
+    """Standings notices from the broker for ``window`` seconds.  While idle the stream follows
+    the log (so a result the worker's step recorded anywhere is announced; it records nothing);
+    with the broker lost it polls."""
     feed = svc.ladders.feed
     state = feed.ladder(ladder_id)
 
@@ -384,5 +385,5 @@ def ladder_plan(svc: Services, ladder_id: str, *, window: float) -> Plan:
         window=window,
         position=lambda note: int(note.get("position", 0)),
         idle=idle,
-        idle_when_live=True,  # follows the log, so a ladder game that ended anywhere is rated
+        idle_when_live=True,  # follows the log, so a result recorded anywhere is announced
     )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 from uuid import UUID
 
-from flask import Response, request
+from flask import Response, redirect, request
 from flask.views import MethodView
 from marshmallow import fields, validate
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from service.api import schemas
 from service.api.auth import require_user, services
@@ -209,15 +211,19 @@ class MyEmail(MethodView):
 @blp.route("/unsubscribe")
 class Unsubscribe(MethodView):
     @blp.arguments(UnsubscribeArgs, location="query")
-    @blp.response(200, MessageOut)
-    def get(self, args: dict[str, Any]) -> dict[str, Any]:
-        """Stop e-mails of one kind, from the signed link in an e-mail (no sign-in needed)."""
-        what = services().notifications.unsubscribe(args["user"], args["kind"], args["token"])
-        return {"message": f"You will no longer receive e-mails about {what}."}
+    @blp.response(303, description="to the web page /unsubscribe, whose button POSTs this")
+    def get(self, args: dict[str, Any]) -> WerkzeugResponse:
+        """A signed unsubscribe link, checked (403 if it is not valid) and sent on to the web page
+        that asks to confirm: a GET never writes, and mail scanners follow links.  (E-mails sent
+        before link to the page itself; this answers the links of older ones.)"""
+        services().notifications.check_unsubscribe(args["user"], args["kind"], args["token"])
+        query = urlencode({k: args[k] for k in ("user", "kind", "token")})
+        return redirect(f"/unsubscribe?{query}", 303)
 
     @blp.arguments(UnsubscribeArgs, location="query")
     @blp.response(200, MessageOut)
     def post(self, args: dict[str, Any]) -> dict[str, Any]:
-        """The same, as mail programs' one-click unsubscribe (RFC 8058) sends it."""
+        """Stop e-mails of one kind, from the signed link in an e-mail (no sign-in needed): the
+        web page's button, or a mail program's one-click unsubscribe (RFC 8058)."""
         what = services().notifications.unsubscribe(args["user"], args["kind"], args["token"])
         return {"message": f"You will no longer receive e-mails about {what}."}

@@ -29,7 +29,11 @@ class TokenInfo(Schema):
     label = fields.String(metadata={"description": "'web' for a web session, else the label asked"})
     created = fields.DateTime()
     last_used = fields.DateTime(
-        allow_none=True, metadata={"description": "to the hour; null if never used"}
+        allow_none=True,
+        metadata={
+            "description": "when it last made a change (POST, PUT, PATCH or DELETE), to the hour;"
+            " null if it never has (reading records nothing: GETs never write)"
+        },
     )
     expires = fields.DateTime()
     current = fields.Boolean(metadata={"description": "the token of this request"})

@@ -1,7 +1,9 @@
 """Campaigns: create, start each step's game (or score an off-line one), notes, standings.
 
-A started step is scored by itself when its game ends: the ladder feed follows the log and calls
-``game_ended`` (whichever worker gets there first; a second attempt finds the step scored)."""
+A started step is scored by itself when its game ends: in the worker's step the ladder feed
+follows the log and calls ``game_ended`` (whichever worker gets there first; a second attempt finds
+the step scored).  Reading a campaign records nothing (GETs never write); the organiser's own
+commands score an ended step first, so the next step can start the moment the last game ends."""
 
 from __future__ import annotations
 
@@ -142,7 +144,7 @@ class CampaignService:
 
     # -- queries --------------------------------------------------------------------------------
     def get(self, campaign_id: str) -> Campaign:
-        self.feed.catch_up()  # a campaign game that ended is scored before it is shown
+        self.feed.catch_up()  # a read: the worker's step scores a game that ended
         return self._get(campaign_id)
 
     def view(self, campaign: Campaign) -> dict[str, Any]:
@@ -180,8 +182,9 @@ class CampaignService:
     # -- helpers --------------------------------------------------------------------------------
     def _organised(self, campaign_id: str, by: User) -> Campaign:
         """The campaign for its organiser (or a club admin) to change, with every step whose game
-        has ended scored first: the next step can start the moment the last game ends."""
-        self.feed.catch_up()
+        has ended scored first: the next step can start the moment the last game ends (a
+        writing request, so it may record what the worker has not yet)."""
+        self.feed.record_results()
         campaign = self._get(campaign_id, copy=True)
         if str(by.id) != campaign.organiser and not self.clubs.has_role(
             campaign.club_id, by.id, "admin"

@@ -460,6 +460,11 @@ class LadderService:
         }
         return {"applied": state.settings["side_adjustment"], "scenarios": scenarios}
 
+    def record_results(self) -> None:
+        """Record the results of ladder and campaign games that ended (the worker's step:
+        :class:`~service.application.worker.NotificationWorker`); requests only read them."""
+        self.feed.record_results()
+
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
         """Replay the log from the start into a fresh projection (and a fresh Redis board)."""
         results = self.feed.rebuild(progress)

@@ -588,14 +588,19 @@ class NotificationService:
         self.store.commit(prefs)
         return prefs.settings
 
-    def unsubscribe(self, user: str, kind: str, token: str) -> str:
+    def check_unsubscribe(self, user: str, kind: str, token: str) -> str:
+        """What a signed unsubscribe link stops (in words), if it is valid; it changes nothing."""
         if kind not in KINDS:
             raise Invalid("unknown kind", {"kind": [f"one of {', '.join(KINDS)}"]})
         expected = unsubscribe_token(self.secret, user, kind)
         if not hmac.compare_digest(expected, token or ""):
             raise Forbidden("this unsubscribe link is not valid", {"token": ["not valid"]})
-        self.set_preferences(user, {kind: {"email": False}})
         return KIND_WORDS[kind]
+
+    def unsubscribe(self, user: str, kind: str, token: str) -> str:
+        words = self.check_unsubscribe(user, kind, token)
+        self.set_preferences(user, {kind: {"email": False}})
+        return words
 
     # -- webhooks -----------------------------------------------------------------------------------
     def register_webhook(

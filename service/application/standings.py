@@ -1,11 +1,15 @@
 """Standings and rating history: a projection of the notification log, rebuildable from scratch.
 
 Each process follows the shared log (only the topics below), so every worker sees every ladder's
-results.  When it meets the end of a ladder game (``Game.Ended``) it records the ladder result,
-keyed by the game's id, so whichever worker gets there first records it and the others' attempts
-are refused by the store; campaign games are scored the same way.  After each catch-up the changed
-rows go to the live leaderboard (a Redis sorted set, when configured) and a notice goes to the
-``ladder:<id>`` channel of the broker."""
+results.  Reading (:meth:`LadderFeed.catch_up`, what requests call) only projects: GETs never
+write.  The worker's step (:meth:`LadderFeed.record_results`: ``arbiter worker``, or the thread of
+``arbiter serve``) also records what the log calls for: the ladder result of a ladder game that
+ended (``Game.Ended``), keyed by the game's id, so whichever worker gets there first records it and
+the others' attempts are refused by the store; campaign games are scored the same way.  An ended
+game waits in ``_pending`` until its result (``LadderResult.Recorded``, ``Campaign.StepScored``)
+is read, so a process that never records holds only the games the worker has not reached yet.
+After each catch-up the changed rows go to the live leaderboard (a Redis sorted set, when
+configured) and a notice goes to the ``ladder:<id>`` channel of the broker."""
 
 from __future__ import annotations
 
@@ -52,6 +56,7 @@ TOPICS = tuple(
         ResultReport.Rejected,
         LadderResult.Recorded,
         Campaign.StepStarted,
+        Campaign.StepScored,
         Game.Created,
         Game.Ended,
     )
@@ -129,6 +134,7 @@ class LadderFeed:
         self.position = 0
         self.ladders: dict[str, LadderState] = {}
         self.links: dict[str, tuple[str, str, Any]] = {}  # game -> (kind, owner id, detail)
+        self._steps: dict[tuple[str, int], str] = {}  # (campaign id, step) -> its game
         self._recorded: set[str] = set()  # games whose ladder result is recorded
         self._pending: dict[str, tuple[dict[str, Any], Any]] = {}
         self._changed: set[str] = set()
@@ -146,13 +152,22 @@ class LadderFeed:
             ResultReport.Rejected: self._report_closed,
             LadderResult.Recorded: self._result,
             Campaign.StepStarted: self._campaign_step,
+            Campaign.StepScored: self._campaign_scored,
             Game.Created: self._game_created,
             Game.Ended: self._game_ended,
         }
 
     # -- following the log --------------------------------------------------------------------------
     def catch_up(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Project every new notification; record the results of ended ladder/campaign games."""
+        """Project every new notification (a read: it records nothing)."""
+        with self._lock:
+            self._follow(progress)
+            self._flush()
+            self._last = time.monotonic()
+
+    def record_results(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Project every new notification and record the results of ended ladder and campaign
+        games (the worker's step; never a GET's)."""
         with self._lock:
             while True:
                 self._follow(progress)
@@ -167,10 +182,11 @@ class LadderFeed:
             self.catch_up()
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Forget everything and replay the log from the start; returns the number of results."""
+        """Forget everything and replay the log from the start, recording any result still due
+        (``arbiter ladders rebuild``); returns the number of results."""
         with self._lock:
             self._reset()
-            self.catch_up(progress)
+            self.record_results(progress)
             return sum(state.table.results for state in self.ladders.values())
 
     def _follow(self, progress: Callable[[int, int], None] | None) -> None:
@@ -332,6 +348,7 @@ class LadderFeed:
         )
         if e.source == "game":
             self._recorded.add(e.source_id)
+            self._pending.pop(e.source_id, None)
         state.recent.append(
             {
                 "id": str(e.originator_id),
@@ -348,6 +365,12 @@ class LadderFeed:
 
     def _campaign_step(self, e: Any) -> None:
         self.links[e.game_id] = ("campaign", str(e.originator_id), e.step)
+        self._steps[(str(e.originator_id), e.step)] = e.game_id
+
+    def _campaign_scored(self, e: Any) -> None:
+        game = self._steps.pop((str(e.originator_id), e.step), None)
+        if game is not None:
+            self._pending.pop(game, None)
 
     def _game_ended(self, e: Any) -> None:
         gid = str(e.originator_id)

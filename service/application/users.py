@@ -11,7 +11,6 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -367,30 +366,37 @@ class UserService:
         for tid in [t for t, entry in checked.items() if entry[2].id == uid]:
             self._forget(tid)
 
-    def from_token(self, token: str) -> User:
+    def from_token(self, token: str, *, writing: bool = False) -> User:
         """The user a bearer token belongs to; 401 if it is malformed, unknown, revoked or
-        expired ("token expired")."""
+        expired ("token expired").  ``writing``: the request writes anyway (POST, PUT, PATCH,
+        DELETE), so the token's use is recorded with it (at most once per
+        :data:`~service.domain.users.LAST_USED_STEP`); a read (GET, HEAD, OPTIONS) writes
+        nothing, so a token's "last used" is when it last changed something."""
         uid, token_id, secret = parse_token(token)
         now = self.clock()
         checked = self._checked.get(token_id)
         if checked is not None and checked[0] > time.monotonic() and token_id not in self._revoked:
             # the secret, the password generation and the expiry, every time
-            checked[1].check(uid, secret, now, checked[2].password_generation)
-            return checked[2]
-        record = self._token(token_id, Unauthenticated("invalid token"))
-        try:
-            user = self.get(uid)
-        except NotFound:
-            raise Unauthenticated("invalid token") from None
-        record.check(uid, secret, now, user.password_generation)
-        if record.due_for_use_record(now):
-            self._record_use(token_id)
+            record, user = checked[1], checked[2]
+            record.check(uid, secret, now, user.password_generation)
+        else:
+            record = self._token(token_id, Unauthenticated("invalid token"))
+            try:
+                user = self.get(uid)
+            except NotFound:
+                raise Unauthenticated("invalid token") from None
+            record.check(uid, secret, now, user.password_generation)
+            self._note_checked(token_id, record, user)
+        if writing and record.due_for_use_record(now):
+            self._record_use(token_id, user)
+        return user
+
+    def _note_checked(self, token_id: UUID, record: ApiToken, user: User) -> None:
         if self.auth_cache_seconds > 0:
             with self._checked_lock:
                 if len(self._checked) >= AUTH_CACHE_MAX:
                     self._checked.clear()
                 self._checked[token_id] = (time.monotonic() + self.auth_cache_seconds, record, user)
-        return user
 
     def token_id(self, token: str) -> str:
         """The id of a bearer token (what the listing shows and revocation takes)."""
@@ -447,10 +453,18 @@ class UserService:
             raise missing
         return record
 
-    def _record_use(self, token_id: UUID) -> None:
-        """Note that the token was used (at most once per step); a lost race is someone else's
-        record of the same use, or a revocation, so it is dropped."""
+    def _record_use(self, token_id: UUID, user: User) -> None:
+        """Note that the token was used by a writing request (at most once per step); a lost race
+        is someone else's record of the same use, or a revocation, so it is dropped.  A checked
+        token noted in this process is noted again as recorded, so the next writes within the
+        step record nothing."""
         record = self._token(token_id, Unauthenticated("invalid token"), fresh=True)
         record.record_use()
-        with suppress(StaleVersion):
+        try:
             self.store.commit(record)
+        except StaleVersion:
+            return
+        with self._checked_lock:
+            noted = token_id in self._checked and token_id not in self._revoked
+        if noted:
+            self._note_checked(token_id, record, user)

@@ -309,16 +309,17 @@ class Dispatcher:
             return False, "no SMTP server configured (ARBITER_SMTP_URL)"
         base = self.config.public_url.rstrip("/")
         token = unsubscribe_token(self.config.secret_key, delivery.user or "", delivery.kind)
-        unsubscribe = (
-            f"{base}/api/unsubscribe?user={delivery.user}&kind={delivery.kind}&token={token}"
-        )
+        query = f"user={delivery.user}&kind={delivery.kind}&token={token}"
+        # the link opens a page that asks (a GET never writes); the header is for one-click
+        # unsubscribing by the mail program (RFC 8058: a POST)
+        page, unsubscribe = f"{base}/unsubscribe?{query}", f"{base}/api/unsubscribe?{query}"
         lines = [delivery.text, ""]
         if delivery.url:
             lines += [f"Open it: {delivery.url}", ""]
         lines += [
             "--",
             f"You receive this because you play on Arbiter ({base}).",
-            f"Stop e-mails about {KIND_WORDS.get(delivery.kind, delivery.kind)}: {unsubscribe}",
+            f"Stop e-mails about {KIND_WORDS.get(delivery.kind, delivery.kind)}: {page}",
         ]
         answer = self.mailer.send(
             delivery.target,
@@ -357,7 +358,8 @@ class Dispatcher:
 
 
 class NotificationWorker:
-    """One worker: pulls and processes the log, sends what is due, raises clock events."""
+    """One worker: pulls and processes the log, sends what is due, raises clock events, records
+    ladder and campaign results."""
 
     def __init__(
         self,
@@ -371,9 +373,13 @@ class NotificationWorker:
         poster: WebhookPoster | None = None,
         clocks: Callable[[datetime], Any] | None = None,
         projections: Any = None,
+        results: Callable[[], Any] | None = None,
     ) -> None:
         self.config = config
         self.store = store
+        #: records the results of ladder and campaign games that ended (requests never do: GETs
+        #: never write), after the clocks in each step
+        self.results = results
         #: the persisted views (``service.application.projections``), brought up to the log
         #: first in each step
         self.projections = projections
@@ -398,14 +404,19 @@ class NotificationWorker:
         self._thread: threading.Thread | None = None
 
     def step(self, *, wait: bool = True) -> int:
-        """Run the clocks, bring the persisted views up to the log, process the log so far for
-        notifications, then send what is due (``wait``: until it is sent or failed; the loop of
-        :meth:`run` does not wait)."""
+        """Run the clocks, record the results of ladder and campaign games that ended, bring the
+        persisted views up to the log, process the log so far for notifications, then send what
+        is due (``wait``: until it is sent or failed; the loop of :meth:`run` does not wait)."""
         if self.clocks is not None:
             try:
                 self.clocks(datetime.now(UTC))
             except Exception:  # noqa: BLE001 - the clocks' trouble never stops delivery
                 log.exception("checking the clocks")
+        if self.results is not None:
+            try:
+                self.results()
+            except Exception:  # noqa: BLE001 - nor does the ladders'
+                log.exception("recording ladder and campaign results")
         if self.projections is not None:
             try:
                 self.projections.run()

@@ -223,14 +223,16 @@ class User(Aggregate):
         self.trigger_event(self.RoleRevoked, role=role)
 
 
-#: how often a token's use is recorded (at most one ``Used`` event per token per step)
+#: how often a token's use by a writing request is recorded (at most one ``Used`` event per
+#: token per step)
 LAST_USED_STEP = timedelta(hours=1)
 
 
 class ApiToken(Aggregate):
     """One bearer token of one user: its secret's hash, a label, when it expires, when it was
-    last used (to :data:`LAST_USED_STEP`), whether it was revoked, and the user's password
-    generation it was issued under (a later password signs it out)."""
+    last used by a request that wrote (to :data:`LAST_USED_STEP`; reads record nothing), whether
+    it was revoked, and the user's password generation it was issued under (a later password
+    signs it out)."""
 
     class Issued(Aggregate.Created):
         user_id: str

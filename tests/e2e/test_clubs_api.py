@@ -176,6 +176,8 @@ def test_a_challenge_accepted_makes_a_game_whose_end_moves_the_standings(
     assert accepted["status"] == "accepted" and accepted["sides"] == {"red": low, "blue": above}
     game = play_to_the_end(api, accepted["game"], red_takes_the_crossroads=True)
     assert game["status"] == "ended" and game["result"]["winner"] == "red"
+    assert all(r["games"] == 0 for r in standings(api, lid))  # reading records nothing
+    api.work()  # the worker's step records the result
     rows = {r["username"]: r for r in standings(api, lid)}
     assert rows[low]["wins"] == 1 and rows[low]["rating"] > 1500 > rows[above]["rating"]
     assert rows[low]["rank"] == 1
@@ -324,6 +326,8 @@ def test_campaign_scores_steps_by_victory_level(api: ApiHelper, club: dict) -> N
         201,
     )
     play_to_the_end(api, started["game"], red_takes_the_crossroads=True)
+    assert ok(api.client.get(f"/api/campaigns/{cid}"))["steps"][0]["status"] == "started"
+    api.work()  # the worker's step scores it (reading records nothing)
     after = ok(api.client.get(f"/api/campaigns/{cid}"))
     assert after["steps"][0]["status"] == "scored" and after["steps"][0]["result"]["points"] == {
         "red": 3,
@@ -377,7 +381,8 @@ def _resigned_campaign_step(api: ApiHelper, club: dict, scoring: dict[str, int])
             f"/api/games/{gid}/resign", json={"side": "spanish"}, headers=api.user("bob")
         )
     )
-    after = ok(api.client.get(f"/api/campaigns/{cid}"))  # a read scores an ended game first
+    api.work()  # the worker's step scores the ended game (a read records nothing)
+    after = ok(api.client.get(f"/api/campaigns/{cid}"))
     return dict(after["steps"][0]["result"])
 
 

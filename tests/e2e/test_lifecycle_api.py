@@ -130,6 +130,8 @@ def test_invite_accept_play_clock_draw_declined_resign_standings_archive(
     kinds = [e["type"] for e in api.events(gid, "alice", limit=1000)]
     assert kinds[:3] == ["GameCreated", "Invited", "InvitationAccepted"]
     assert kinds[-4:] == ["DrawOffered", "DrawDeclined", "Resigned", "GameEnded"]
+    assert ok(api.client.get(f"/api/ladders/{ladder['id']}/standings"))["standings"] == before
+    api.work()  # the worker's step rates the game (a GET only reads)
     after = ok(api.client.get(f"/api/ladders/{ladder['id']}/standings"))["standings"]
     rating = {row["username"]: row["rating"] for row in after}
     assert rating["alice"] > rating["bob"], after

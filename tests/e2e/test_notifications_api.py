@@ -127,8 +127,10 @@ def test_a_turn_reaches_the_app_the_mail_and_a_signed_webhook(
     body = mail.get_content()  # type: ignore[attr-defined]
     assert f"http://arbiter.test/games/{gid}" in body
     assert mail["Message-ID"] == f"<{mail['X-Arbiter-Delivery']}@arbiter>"
-    unsubscribe = next(line for line in body.splitlines() if "/api/unsubscribe?" in line)
+    unsubscribe = next(line for line in body.splitlines() if "/unsubscribe?" in line)
     link = urlsplit(unsubscribe[unsubscribe.index("http") :])
+    assert link.path == "/unsubscribe"  # a page that asks: the link itself changes nothing
+    assert mail["List-Unsubscribe"] == f"<http://arbiter.test/api/unsubscribe?{link.query}>"
 
     # webhook: signed (the receiver checks it), Discord's content and Slack's text
     received = hooks.at("/bob")
@@ -144,14 +146,24 @@ def test_a_turn_reaches_the_app_the_mail_and_a_signed_webhook(
     assert len([m for m in smtp.to("bob@example.org") if "Your turn" in str(m["Subject"])]) == 1
     assert all(count == 1 for count in hooks.arrivals.values())
 
-    # the unsubscribe link works without signing in; then no more turn e-mails
-    r = nclient.get(f"{link.path}?{link.query}")
+    # the unsubscribe link works without signing in: following it (a GET, as mail scanners do)
+    # changes nothing; the page's button (a POST) stops turn e-mails
+    def turn_prefs() -> dict[str, bool]:
+        got = nclient.get("/api/me/notification-preferences", headers=bob).get_json()
+        return got["preferences"]["turn"]  # type: ignore[no-any-return]
+
+    page = nclient.get(f"{link.path}?{link.query}")
+    assert page.status_code == 200 and "Stop e-mails" in page.get_data(as_text=True)
+    r = nclient.get(f"/api/unsubscribe?{link.query}")  # an older e-mail's link: to the page
+    assert r.status_code == 303 and r.headers["Location"] == f"/unsubscribe?{link.query}"
+    assert turn_prefs() == {"web": True, "email": True}
+    r = nclient.post(f"/api/unsubscribe?{link.query}")
     assert r.status_code == 200 and "your turn" in r.get_json()["message"]
-    prefs = nclient.get("/api/me/notification-preferences", headers=bob).get_json()
-    assert prefs["preferences"]["turn"] == {"web": True, "email": False}
-    forged = dict(parse_qs(link.query), token=["0" * 32])
-    r = nclient.get("/api/unsubscribe", query_string={k: v[0] for k, v in forged.items()})
-    assert r.status_code == 403 and "token" in r.get_json()["details"]
+    assert turn_prefs() == {"web": True, "email": False}
+    forged = {k: v[0] for k, v in dict(parse_qs(link.query), token=["0" * 32]).items()}
+    for method in (nclient.get, nclient.post):
+        r = method("/api/unsubscribe", query_string=forged)
+        assert r.status_code == 403 and "token" in r.get_json()["details"]
 
     # mark read
     r = nclient.post("/api/me/notifications/read", json={"ids": [turns[0]["id"]]}, headers=bob)

@@ -9,6 +9,7 @@ import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -93,10 +94,56 @@ def test_one_lists_ones_own_tokens_and_sessions_without_their_secrets(
     text = r.get_data(as_text=True)
     assert mine["token"].rsplit(".", 1)[1] not in text
     assert other["token"].rsplit(".", 1)[1] not in text
-    assert rows[2]["last_used"] is not None and rows[1]["last_used"] is None
+    assert all(row["last_used"] is None for row in rows)  # reading records no use
     bobs = client.get("/api/me/tokens", headers=api.user("bob")).get_json()["tokens"]
     assert [row["current"] for row in bobs] == [True]
     assert client.application.test_client().get("/api/me/tokens").status_code == 401
+
+
+def test_a_tokens_use_is_recorded_by_a_request_that_writes_never_by_a_read(
+    client: FlaskClient, api: ApiHelper
+) -> None:
+    api.user("alice")
+    mine, other = sign_in(client, label="laptop"), sign_in(client, label="phone")
+    client.post("/api/session", json={"username": "alice", "password": PASSWORD})
+    svc = client.application.extensions["arbiter"]
+    events = svc.store.recorder.max_notification_id()
+    for path in ("/api/me", "/api/me/tokens", "/api/me/notifications", "/api/games"):
+        assert client.get(path, headers=bearer(mine)).status_code == 200
+        assert client.get(path).status_code == 200  # the web session
+    assert svc.store.recorder.max_notification_id() == events  # GETs wrote nothing
+    assert used_events(svc) == 0
+
+    def last_used() -> dict[str, object]:
+        rows = client.get("/api/me/tokens", headers=bearer(other)).get_json()["tokens"]
+        return {row["label"]: row["last_used"] for row in rows}
+
+    assert last_used() == {"web": None, "phone": None, "laptop": None, "api": None}
+    read = {"all": True}
+    assert (
+        client.post("/api/me/notifications/read", json=read, headers=bearer(mine)).status_code
+        == 200
+    )
+    csrf = client.get("/settings").get_data(as_text=True)
+    assert last_used()["laptop"] is not None and last_used()["web"] is None
+    # the web session's writes (with their CSRF header) record its use too
+    token = csrf.split('name="csrf-token" content="', 1)[1].split('"', 1)[0]
+    r = client.post("/api/me/notifications/read", json=read, headers={"X-CSRF-Token": token})
+    assert r.status_code == 200, r.get_json()
+    used = last_used()
+    assert used["web"] is not None and used["phone"] is None
+    # at most once an hour: a second write within the hour records nothing more
+    uses = used_events(svc)
+    assert (
+        client.post("/api/me/notifications/read", json=read, headers=bearer(mine)).status_code
+        == 200
+    )
+    assert used_events(svc) == uses == 2
+
+
+def used_events(svc: Any) -> int:
+    notes = svc.store.recorder.select_notifications(start=1, limit=10_000)
+    return sum(n.topic.endswith("ApiToken.Used") for n in notes)
 
 
 def test_a_token_is_revoked_by_its_id_or_as_the_current_one(

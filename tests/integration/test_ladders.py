@@ -50,7 +50,11 @@ def play(svc: Services, game_id: Any, red_wins: bool) -> None:
     assert svc.games.get(game_id).status == "ended"
 
 
-def ladder_game(svc: Services, lid: str, users: dict[str, User], red_wins: bool = True) -> str:
+def ladder_game(
+    svc: Services, lid: str, users: dict[str, User], red_wins: bool = True, record: bool = True
+) -> str:
+    """A challenge played to the end; ``record``: then the worker's step records its result
+    (requests only read results)."""
     rows = svc.ladders.standings(lid)["standings"]
     challenger, opponent = rows[-1]["username"], rows[-2]["username"]
     challenge = svc.ladders.challenge(
@@ -58,6 +62,8 @@ def ladder_game(svc: Services, lid: str, users: dict[str, User], red_wins: bool 
     )
     _done, game = svc.ladders.accept(str(challenge.id), users[opponent])
     play(svc, game.id, red_wins)
+    if record:
+        svc.ladders.record_results()
     return str(game.id)
 
 
@@ -81,7 +87,10 @@ def test_a_game_end_is_recorded_once_by_whichever_worker_sees_it(store_config: C
     lid, users = setup_ladder(first)
     second = build_services(store_config)
     second.ladders.feed.catch_up()
-    game_id = ladder_game(first, lid, users)
+    game_id = ladder_game(first, lid, users, record=False)
+    # reading records nothing: neither worker's standings have it until one of them records it
+    for svc in (first, second):
+        assert sum(r["games"] for r in svc.ladders.standings(lid)["standings"]) == 0
     # both workers read the log up to the game's end, then both try to record the result: the
     # second's attempt hits the result's id (the game's) and is refused by the store
     first.ladders.feed._follow(None)

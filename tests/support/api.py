@@ -41,6 +41,18 @@ class ApiHelper:
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
         self.tokens: dict[str, str] = {}
+        self._worker: Any = None
+
+    def work(self) -> None:
+        """One step of the worker, as ``arbiter worker`` (or the thread of ``arbiter serve``)
+        runs it between requests: clocks, the results of ladder and campaign games that ended
+        (requests never record them: GETs never write), views, notifications."""
+        if self._worker is None:
+            from service.bootstrap import build_worker
+
+            svc = self.client.application.extensions["arbiter"]
+            self._worker = build_worker(svc, process=svc.notifications.process)
+        self._worker.step()
 
     def user(self, name: str) -> dict[str, str]:
         """Register ``name`` (once) and return its auth headers."""
