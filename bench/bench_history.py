@@ -3,13 +3,13 @@ games grown from played games (``bench/history.py``), side by side in one run.
 
 For each size, on a copy of the cached store: the server is started (as ``bench/serve.py`` does)
 and timed from the process's start to the first answered ``GET /api/games`` (signed in as a user
-with a typical number of games: its bearer token is issued before the start), then its first
-``GET /api/me/notifications``; the worker's memory (``VmRSS`` of gunicorn's worker process) after
-those common reads and ``GET /api/games?mine=true`` and ``GET /api/seeks``; then p50 and p99 of
-``REQUESTS`` requests in a row each of ``GET /api/games``, ``GET /api/games?mine=true``,
-``GET /api/seeks`` and ``GET /api/me/notifications`` (each endpoint's default page, where it has
-pages).  A second start on the same copy times the first ``GET /api/me/notifications`` of a new
-worker that has answered nothing else.  Printed: both sizes, the ratio (large / small) and the
+with the median number of games: its bearer token is issued before the start), then it answers
+the common reads (``GET /api/games``, ``?mine=true``, ``/api/seeks``, ``/api/me/notifications``)
+and the worker's memory is read (``VmRSS`` of gunicorn's worker process).  With both sizes'
+servers up, ``REQUESTS`` requests of each of those four are sent alternating between the two
+servers (so the machine's other load falls on both alike), for p50 and p99 (each endpoint's
+default page, where it has pages).  Then a second start of each, on the same copy, times a new
+worker's first ``GET /api/me/notifications`` (it has answered nothing else).  Printed: both sizes, the ratio (large / small) and the
 bounds of the issue's done-when, met or missed (at 10k games: the first ``GET /api/games`` within
 1.5x its time at 1k, memory within 1.3x, and ``/api/seeks``, ``/api/games`` and notifications p99
 within 1.5x and under 50 ms).
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -154,47 +153,79 @@ def first_answer(
     return done - started, done - sent
 
 
-def timed(http: requests.Session, url: str, count: int) -> list[float]:
-    times = []
-    for _ in range(count):
+class Size:
+    """One store size: its cached store, the copy served, the user and the figures."""
+
+    def __init__(self, games: int, work: Path) -> None:
+        self.games = games
+        store = history.build(games, progress=lambda line: print(line, flush=True))
+        self.meta = history.meta_of(store)
+        self.root = history.copy_to(store, work / f"store-{games}")
+        self.user = typical_user(self.meta)
+        self.log = work / f"serve-{games}.log"
+        self.http = requests.Session()
+        self.http.headers["Authorization"] = f"Bearer {prepare(self.root, self.user)}"
+        self.base = ""
+        self.figures: dict[str, Any] = {}
+        self.rows: dict[str, int] = {}
+
+    def first_start(self, stack: contextlib.ExitStack) -> None:
+        """Start the server (kept up by ``stack``): the first ``GET /api/games``, then the common
+        reads, then the worker's memory."""
+        self.base, server, started = stack.enter_context(serving(self.root, self.log))
+        self.figures["first_games"], self.figures["first_games_alone"] = first_answer(
+            self.http, self.base, ENDPOINTS["games"], server, started
+        )
+        for name, path in ENDPOINTS.items():
+            answer = self.http.get(self.base + path, timeout=TIMEOUT)
+            answer.raise_for_status()
+            body = answer.json()
+            self.rows[name] = len(body["notifications"] if name == "notifications" else body)
+        self.figures["rss"] = rss_mb(worker_pid(server.pid))
+
+    def get(self, path: str) -> float:
         sent = time.perf_counter()
-        answer = http.get(url, timeout=TIMEOUT)
-        times.append(time.perf_counter() - sent)
+        answer = self.http.get(self.base + path, timeout=TIMEOUT)
+        took = time.perf_counter() - sent
         answer.raise_for_status()
-    return times
+        return took
+
+    def second_start(self) -> None:
+        """A new worker on the same store: its first ``GET /api/me/notifications``."""
+        with serving(self.root, self.log) as (base, server, started):
+            self.figures["first_notifications"], self.figures["first_notifications_alone"] = (
+                first_answer(self.http, base, ENDPOINTS["notifications"], server, started)
+            )
+
+    def describe(self) -> str:
+        meta = self.meta
+        per_game = meta["game_events"] / meta["games"]
+        return (
+            f"{self.games} games: {meta['events']} events ({per_game:.0f} per game), signed in as "
+            f"{self.user} ({meta['games_of'][self.user]} games); rows answered: "
+            + ", ".join(f"{k} {v}" for k, v in self.rows.items())
+        )
 
 
-def measure(games: int, work: Path) -> dict[str, Any]:
-    store = history.build(games, progress=lambda line: print(line, flush=True))
-    meta = history.meta_of(store)
-    root = history.copy_to(store, work / f"store-{games}")
-    user = typical_user(meta)
-    token = prepare(root, user)
-    log = work / f"serve-{games}.log"
-    figures: dict[str, Any] = {"meta": meta, "user": user, "log": log}
-    with requests.Session() as http:
-        http.headers["Authorization"] = f"Bearer {token}"
-        with serving(root, log) as (base, server, started):
-            figures["first_games"], figures["first_games_alone"] = first_answer(
-                http, base, ENDPOINTS["games"], server, started
-            )
-            lengths = {}
-            for name, path in ENDPOINTS.items():  # the common reads
-                answer = http.get(base + path, timeout=TIMEOUT)
-                answer.raise_for_status()
-                body = answer.json()
-                lengths[name] = len(body["notifications"] if name == "notifications" else body)
-            figures["rows"] = lengths
-            figures["rss"] = rss_mb(worker_pid(server.pid))
-            for name, path in ENDPOINTS.items():
-                times = timed(http, base + path, REQUESTS)
-                figures[f"{name}_p50"] = percentile(times, 50) * 1000
-                figures[f"{name}_p99"] = percentile(times, 99) * 1000
-        with serving(root, log) as (base, server, started):  # a new worker: notifications first
-            figures["first_notifications"], figures["first_notifications_alone"] = first_answer(
-                http, base, ENDPOINTS["notifications"], server, started
-            )
-    return figures
+def measure(sizes: list[Size]) -> None:
+    """Each size's first start in turn (its server kept up), then every endpoint's requests
+    alternating between the sizes' servers (the machine's load falls on both alike), then each
+    size's second start in turn."""
+    with contextlib.ExitStack() as stack:
+        for size in sizes:
+            size.first_start(stack)
+        print(f"started; load average {load_average()}", flush=True)
+        for name, path in ENDPOINTS.items():
+            times: dict[int, list[float]] = {size.games: [] for size in sizes}
+            for _ in range(REQUESTS):
+                for size in sizes:
+                    times[size.games].append(size.get(path))
+            for size in sizes:
+                size.figures[f"{name}_p50"] = percentile(times[size.games], 50) * 1000
+                size.figures[f"{name}_p99"] = percentile(times[size.games], 99) * 1000
+        print(f"timed; load average {load_average()}", flush=True)
+    for size in sizes:
+        size.second_start()
 
 
 def verdict(small: float, large: float, ratio_bound: float | None, at_most: float | None) -> str:
@@ -214,22 +245,21 @@ def main() -> None:
         f"reference loop: {reference_seconds():.2f} s (this machine's speed now; lower is faster)"
     )
     with tempfile.TemporaryDirectory(prefix="arbiter-history-") as tmp:
-        results = {}
-        for games in (small, large):
-            results[games] = measure(games, Path(tmp))
-            shutil.rmtree(Path(tmp) / f"store-{games}")  # the copy is big: free it at once
-    for games, figures in results.items():
-        meta = figures["meta"]
-        per_game = meta["game_events"] / meta["games"]
-        print(
-            f"{games} games: {meta['events']} events ({per_game:.0f} per game), signed in as "
-            f"{figures['user']} ({meta['games_of'][figures['user']]} games); rows answered: "
-            + ", ".join(f"{k} {v}" for k, v in figures["rows"].items())
-        )
-    print(f"load average {load_average()}; {REQUESTS} requests per endpoint; SQLite")
+        sizes = [Size(games, Path(tmp)) for games in (small, large)]
+        try:
+            measure(sizes)
+        finally:
+            for size in sizes:
+                size.http.close()
+    for size in sizes:
+        print(size.describe())
+    print(
+        f"load average {load_average()}; {REQUESTS} requests per endpoint, alternating between "
+        f"the sizes; SQLite; reference loop now {reference_seconds():.2f} s"
+    )
     print(f"{'':46} {small:>9} g {large:>9} g {'ratio':>7}   bound (done-when)")
     for key, label, unit, ratio_bound, at_most in ROWS:
-        a, b = results[small][key], results[large][key]
+        a, b = sizes[0].figures[key], sizes[1].figures[key]
         ratio = b / a if a else float("nan")
         print(
             f"{label + ' (' + unit + ')':46} {a:>11.3f} {b:>11.3f} {ratio:>7.2f}   "
