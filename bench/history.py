@@ -71,7 +71,9 @@ PASSWORD = "history-password"
 UNFINISHED_EVERY = 20
 BATCH = 200_000  # rows per executemany
 #: the cached stores' format: change it with any change here to what a store holds
-FORMAT = 1
+FORMAT = 2
+#: the tracking tables of the views that hold the copies (built after copying, not set to the head)
+COPIED_VIEWS = ("games_tracking", "clubs_tracking", "notices_tracking")
 Progress = Callable[[str], None]
 
 
@@ -396,6 +398,8 @@ def multiply(root: Path, meta: dict[str, Any], games: int, progress: Progress = 
         for (table,) in db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%tracking'"
         ).fetchall():
+            if table in COPIED_VIEWS:
+                continue  # these views hold the copies: :func:`bring_views_up` builds them
             db.execute(
                 f"UPDATE {table} SET notification_id = ? WHERE application_name = ?",  # noqa: S608
                 (last, "arbiter"),
@@ -470,10 +474,33 @@ def build(
     shutil.rmtree(partial, ignore_errors=True)
     copy_to(base, partial)
     multiply(partial, meta, games, progress)
+    bring_views_up(partial, progress)
     meta["key"] = key
     (partial / "meta.json").write_text(json.dumps(meta, indent=1))
     partial.rename(target)
     return target
+
+
+def bring_views_up(root: Path, progress: Progress = print) -> None:
+    """Build the persisted views that hold the copies (:data:`COPIED_VIEWS`) from the log, as
+    a running worker keeps them (docs/upgrades.md: a large store's views are built before the
+    doors open)."""
+    from service.application.projections.catalog import Projections
+    from service.application.store import open_store
+    from service.application.worker import open_process
+    from service.bootstrap import build_ports
+
+    started = time.perf_counter()
+    config = Config.from_env(env_for(root))
+    store = open_store(config, build_ports(config))
+    process = open_process(config, store)
+    try:
+        done = Projections(store, create_tables=True).run()
+        done += process.views.run() if process.views is not None else 0
+    finally:
+        process.close()
+        store.close()
+    progress(f"  views built from {done} events ({time.perf_counter() - started:.0f} s)")
 
 
 def copy_to(store: Path, where: Path) -> Path:
