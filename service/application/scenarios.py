@@ -528,6 +528,9 @@ class ScenarioLibrary:
         topics = (get_topic(ClubScenario.Created), get_topic(ClubScenario.Forked))
         self._log = LogFollower(store, topics)
         self._owners: dict[str, str] = {}  # scenario id -> club id
+        #: the titles of the systems' own scenarios (shipped files: they never change while the
+        #: server runs), so a list of open games does not read a scenario file per row
+        self._titles: dict[tuple[str, str], str] = {}
 
     # -- commands ---------------------------------------------------------------------------------
     def create(
@@ -826,11 +829,14 @@ class ScenarioLibrary:
     def title_of(self, system: str, name: str) -> str:
         """How a person reads a stored scenario name: its title (a club's with club and
         version), the name itself when it is unknown."""
+        if self._split(name)[1] is None and (system, name) in self._titles:
+            return self._titles[(system, name)]
         try:
             choice = self.chosen(system, name)
         except (NotFound, Unprocessable, Invalid):
             return name
         if choice.source is None:
+            self._titles[(system, name)] = choice.info.title
             return choice.info.title
         club = self._club_name(choice.source.scenario.club)
         return f"{choice.info.title} ({club}, version {choice.source.number})"
