@@ -28,7 +28,6 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, LocalNotificationLog
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import get_topic
 
 from service.adapters.smtp import Mailer
 from service.adapters.webhooks import WebhookPoster, body_of
@@ -38,17 +37,15 @@ from service.application.notifications import (
     unsubscribe_token,
 )
 from service.application.projections.catalog import NOTICE_VIEWS, Projections
-from service.application.store import ArbiterStore, LogFollower
+from service.application.store import ArbiterStore
 from service.config import Config
 from service.domain.notifications import KIND_WORDS, Delivery, Webhook, public_addresses
 
 log = logging.getLogger(__name__)
 
-DELIVERY_TOPICS = (
-    get_topic(Delivery.Created),
-    get_topic(Delivery.Attempted),
-    get_topic(Delivery.Sent),
-)
+#: deliveries read per round to be sent (the oldest first; a backlog larger than this is sent in
+#: order over the following rounds)
+PENDING_READ = 1000
 
 
 def open_process(
@@ -114,8 +111,7 @@ class Dispatcher:
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid4().hex[:6]}"
         self.clock = clock
         self.lease = timedelta(seconds=config.delivery_lease)
-        self._log = LogFollower(process, DELIVERY_TOPICS)  # type: ignore[arg-type]
-        self.pending: dict[str, None] = {}  # ids, in log order
+        self.pending: dict[str, None] = {}  # ids, oldest first
         self._routes: dict[str, Route] = {}  # pending id -> where it goes (worked out once)
         self._due: dict[str, datetime] = {}  # pending id -> its next try, after a failure
         self.threads = config.delivery_threads
@@ -131,17 +127,17 @@ class Dispatcher:
         self._sent = 0  # sent since run_once last said
 
     def catch_up(self) -> None:
-        with self._log.lock:
-            for event in self._log.new_events():
-                oid = str(event.originator_id)
-                if isinstance(event, Delivery.Created):
-                    self.pending[oid] = None
-                elif isinstance(event, Delivery.Sent) or event.next_at is None:
-                    self.pending.pop(oid, None)
-                    self._routes.pop(oid, None)
-                    self._due.pop(oid, None)
-                else:
-                    self._due[oid] = event.next_at
+        """The deliveries still to send (at most :data:`PENDING_READ`, the oldest first), read from
+        the notices view (``projections.notices``) once it has the process's latest records."""
+        views = self.process.views
+        if views is None:
+            return
+        views.run()
+        view = views["notices"].view
+        rows = view.pending_deliveries(PENDING_READ)
+        self.pending = {str(UUID(hex=r["id"])): None for r in rows}
+        self._due = {str(UUID(hex=r["id"])): r["next_at"] for r in rows if r["next_at"]}
+        self._routes = {oid: route for oid, route in self._routes.items() if oid in self.pending}
 
     def run_once(self, *, wait: bool = True) -> int:
         """Start the sends that are due and have a place; returns how many were sent (since the
@@ -425,13 +421,7 @@ class NotificationWorker:
         # another worker may record the same event first: carry on after it
         with contextlib.suppress(IntegrityError):
             self.process.pull_and_process(self.store.name)
-        sent = self.dispatcher.run_once(wait=wait)
-        if self.process.views is not None:  # the deliveries' attempts, and anything left
-            try:
-                self.process.views.run()
-            except Exception:  # noqa: BLE001 - a view's trouble never stops notifications
-                log.exception("running the notices' views")
-        return sent
+        return self.dispatcher.run_once(wait=wait)  # its view brought up to the log first
 
     def run(self, interval: float = 0.5, delay: float = 0) -> None:
         if delay and self._stop.wait(delay):

@@ -33,8 +33,8 @@ class NoticesTables(SqlView, NoticesView):
             "deliveries",
             "id TEXT PRIMARY KEY, target TEXT NOT NULL, channel TEXT NOT NULL, "
             "kind TEXT NOT NULL, text TEXT NOT NULL, created BIGINT NOT NULL, "
-            "status TEXT NOT NULL",
-            indexes=(("by_target", "target, created, id"),),
+            "status TEXT NOT NULL, next_at BIGINT",
+            indexes=(("by_target", "target, created, id"), ("by_status", "status, created, id")),
         ),
         Table(
             "delivery_attempts",
@@ -70,7 +70,10 @@ class NoticesTables(SqlView, NoticesView):
     ) -> None:
         self.write(
             tracking,
-            ("UPDATE {deliveries} SET status = %s WHERE id = %s", [status, delivery]),
+            (
+                "UPDATE {deliveries} SET status = %s, next_at = %s WHERE id = %s",
+                [status, attempt.get("next_at"), delivery],
+            ),
             (
                 "INSERT INTO {delivery_attempts} (delivery, at, ok, error) "
                 "VALUES (%s, %s, %s, %s) ON CONFLICT (delivery, at) DO NOTHING",
@@ -150,12 +153,26 @@ class NoticesTables(SqlView, NoticesView):
         )
         return moment(int(found[0]["created"])) if found else None
 
-    def deliveries(self, target: str, limit: int) -> list[dict[str, Any]]:
-        rows = self.query(
-            "SELECT * FROM {deliveries} WHERE target = %s ORDER BY created DESC, id DESC LIMIT %s",
-            [target, limit],
+    def pending_deliveries(self, limit: int) -> list[dict[str, Any]]:
+        found = self.query(
+            "SELECT id, next_at FROM {deliveries} WHERE status IN ('pending', 'retrying') "
+            "ORDER BY created, id LIMIT %s",
+            [limit],
         )
-        rows.reverse()
+        return [
+            {"id": r["id"], "next_at": moment(int(r["next_at"])) if r["next_at"] else None}
+            for r in found
+        ]
+
+    def deliveries(self, target: str, limit: int, after: Key | None = None) -> list[dict[str, Any]]:
+        where, args = "target = %s", [target]
+        if after is not None:
+            where += " AND (created < %s OR (created = %s AND id < %s))"
+            args += [after[0], after[0], after[1]]  # type: ignore[list-item]
+        rows = self.query(
+            f"SELECT * FROM {{deliveries}} WHERE {where} ORDER BY created DESC, id DESC LIMIT %s",
+            [*args, limit],
+        )
         attempts: dict[str, list[dict[str, Any]]] = {r["id"]: [] for r in rows}
         if rows:
             for a in self.query(

@@ -74,8 +74,13 @@ class NoticesView(View):
     def newest(self, user: str) -> datetime | None: ...
 
     @abstractmethod
-    def deliveries(self, target: str, limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` deliveries to ``target``, oldest first."""
+    def pending_deliveries(self, limit: int) -> list[dict[str, Any]]:
+        """Up to ``limit`` deliveries still to send (pending, or failed with a retry due at
+        ``next_at``), the oldest first."""
+
+    @abstractmethod
+    def deliveries(self, target: str, limit: int, after: Key | None = None) -> list[dict[str, Any]]:
+        """Up to ``limit`` deliveries to ``target``, newest first, after the key ``after``."""
 
     @staticmethod
     def notice_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -100,6 +105,7 @@ class NoticesView(View):
             "created": moment(int(record["created"])),
             "status": record["status"],
             "attempts": attempts,
+            "key": (int(record["created"]), record["id"]),
         }
 
 
@@ -151,5 +157,7 @@ class NoticesProjection(Projection[NoticesView]):
     @process_event.register
     def _(self, event: Delivery.Attempted, tracking: Tracking) -> None:
         attempt = {"at": event.timestamp.isoformat(), "ok": False, "error": event.error}
+        if event.next_at is not None:
+            attempt["next_at"] = micros(event.next_at)
         status = "retrying" if event.next_at is not None else "failed"
         self.view.attempt(event.originator_id.hex, status, attempt, tracking)
