@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from service.api import schemas
 from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Strict
+from service.api.paging import next_page
+from service.api.schemas import Lenient, Strict
 from service.domain.notifications import KINDS
 
 blp = Blueprint("webhooks", __name__, url_prefix="/api", description="Webhooks")
@@ -91,9 +94,31 @@ def _list(club: str | None) -> dict[str, Any]:
     return {"webhooks": [_out(h) for h in services().notifications.webhooks(kind, owner)]}
 
 
-def _deliveries(club: str | None, hook_id: str) -> dict[str, Any]:
+class DeliveriesArgs(Lenient):
+    limit = fields.Integer(
+        load_default=50,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "deliveries per page (at most 100)"},
+    )
+    after = schemas.PageCursor(
+        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
+    )
+
+
+def _deliveries(
+    club: str | None, hook_id: str, args: dict[str, Any], path: str
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    """A page of the webhook's deliveries (``X-Next-Cursor`` names the next)."""
     kind, owner, _ = _owner(club)
-    return {"deliveries": services().notifications.deliveries(kind, owner, hook_id)}
+    after = args["after"]
+    rows, key = services().notifications.deliveries(
+        kind,
+        owner,
+        hook_id,
+        limit=args["limit"],
+        after=(after[0], UUID(after[1]).hex) if after else None,
+    )
+    return {"deliveries": rows}, 200, next_page(path, args, key) if key else {}
 
 
 def _remove(club: str | None, hook_id: str) -> None:
@@ -126,10 +151,12 @@ class MyWebhook(MethodView):
 
 @blp.route("/me/webhooks/<hook_id>/deliveries")
 class MyWebhookDeliveries(MethodView):
+    @blp.arguments(DeliveriesArgs, location="query")
     @blp.response(200, DeliveryList)
-    def get(self, hook_id: str) -> dict[str, Any]:
-        """What was sent to one of your webhooks, newest first, with every attempt."""
-        return _deliveries(None, hook_id)
+    def get(self, args: dict[str, Any], hook_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """What was sent to one of your webhooks, newest first, with every attempt, a page of
+        ``limit`` (default 50, at most 100; ``X-Next-Cursor`` names the next page: ``after``)."""
+        return _deliveries(None, hook_id, args, f"/api/me/webhooks/{hook_id}/deliveries")
 
 
 @blp.route("/clubs/<club>/webhooks")
@@ -156,7 +183,11 @@ class ClubWebhook(MethodView):
 
 @blp.route("/clubs/<club>/webhooks/<hook_id>/deliveries")
 class ClubWebhookDeliveries(MethodView):
+    @blp.arguments(DeliveriesArgs, location="query")
     @blp.response(200, DeliveryList)
-    def get(self, club: str, hook_id: str) -> dict[str, Any]:
-        """What was sent to one of the club's webhooks (club admins)."""
-        return _deliveries(club, hook_id)
+    def get(
+        self, args: dict[str, Any], club: str, hook_id: str
+    ) -> tuple[dict[str, Any], int, dict[str, str]]:
+        """What was sent to one of the club's webhooks (club admins), newest first, a page at a
+        time like a user's."""
+        return _deliveries(club, hook_id, args, f"/api/clubs/{club}/webhooks/{hook_id}/deliveries")

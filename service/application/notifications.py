@@ -482,9 +482,6 @@ def webhooks_of(store: ArbiterStore, owner_kind: str, owner: str) -> list[Any]:
     return hooks
 
 
-#: a webhook's deliveries listed (``GET .../webhooks/<id>/deliveries``): the latest this many
-DELIVERIES_SHOWN = 100
-
 NOTICE_TOPICS = (
     get_topic(Notice.Created),
     get_topic(Delivery.Created),
@@ -659,11 +656,23 @@ class NotificationService:
             index.trigger_event(WebhookIndex.Dropped, hook=str(hook.id))
             self.store.commit(fresh, index)
 
-    def deliveries(self, owner_kind: str, owner: str, hook_id: str) -> list[dict[str, Any]]:
-        """The webhook's latest deliveries (at most ``DELIVERIES_SHOWN``), newest first."""
+    def deliveries(
+        self,
+        owner_kind: str,
+        owner: str,
+        hook_id: str,
+        *,
+        limit: int = 50,
+        after: tuple[int, str] | None = None,
+    ) -> tuple[list[dict[str, Any]], tuple[int, str] | None]:
+        """A page of the webhook's deliveries, newest first, after the key ``after``, with every
+        attempt; and the key of the next page (None after the last)."""
         hook = self.webhook(owner_kind, owner, hook_id)
-        rows = self._notices.deliveries(str(hook.id), DELIVERIES_SHOWN)
-        return rows[::-1]
+        rows = self._notices.deliveries(str(hook.id), limit + 1, after)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        keys = [row.pop("key") for row in rows]
+        return rows, (keys[-1] if more else None)
 
     def club_admin(self, club_id: str, user: Any) -> str:
         """The club's id if ``user`` may manage its webhooks (a club admin or a site admin)."""

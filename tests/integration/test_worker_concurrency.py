@@ -71,7 +71,7 @@ def test_two_workers_share_the_log_and_send_each_delivery_once(tmp_path: Path) -
             assert set(smtp.keys.values()) == {1} and set(hooks.arrivals.values()) == {1}
             assert sum(sent) == 2 * N, sent
             # one claim per delivery: created, claimed, sent
-            rows = svc.notifications.deliveries("user", str(bob.id), hook.id.hex)
+            rows, _ = svc.notifications.deliveries("user", str(bob.id), hook.id.hex, limit=100)
             assert len(rows) == N
             for row in rows:
                 delivery = svc.notifications.process.repository.get(UUID(row["id"]))

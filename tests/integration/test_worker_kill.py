@@ -141,7 +141,14 @@ def test_sigkill_mid_batch_then_restart_delivers_each_once(tmp_path: Path) -> No
         # and the store records each delivery sent exactly once
         svc = build_services(config)
         try:
-            rows = svc.notifications.deliveries("user", str(bob.id), hook.id.hex)
+            rows, after = [], None
+            while True:  # every page of the webhook's deliveries
+                page, after = svc.notifications.deliveries(
+                    "user", str(bob.id), hook.id.hex, limit=100, after=after
+                )
+                rows += page
+                if after is None:
+                    break
             assert len(rows) == N and all(r["status"] == "sent" for r in rows)
             assert all(sum(a["ok"] for a in r["attempts"]) == 1 for r in rows)
             process = svc.notifications.process
