@@ -46,8 +46,8 @@ class ListArgs(Lenient):
     unread = fields.Boolean(load_default=False)
     limit = fields.Integer(
         load_default=50,
-        validate=validate.Range(min=1, max=100),
-        metadata={"description": "notifications per page (at most 100)"},
+        validate=validate.Range(min=1, max=500),
+        metadata={"description": "notifications per page (at most 500)"},
     )
     after = schemas.PageCursor(
         load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
@@ -113,7 +113,7 @@ class MyNotifications(MethodView):
     @blp.arguments(ListArgs, location="query")
     @blp.response(200, NotificationList)
     def get(self, args: dict[str, Any]) -> tuple[dict[str, Any], int, dict[str, str]]:
-        """Your notifications, newest first, a page of ``limit`` (default 50, at most 100), and
+        """Your notifications, newest first, a page of ``limit`` (default 50, at most 500), and
         how many are unread and in all (kinds you turned off for the web are left out).  When
         there are more, ``X-Next-Cursor`` (and ``Link: <...>; rel="next"``) names the next page:
         pass it back as ``after``."""
