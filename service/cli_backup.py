@@ -195,6 +195,10 @@ def restore(path: Path, take_key: bool) -> None:
         try:
             done = load(found, svc.store, svc.notifications.process, svc.store.heads)
             anchor(found, done, svc.store.heads, svc.audit.verify)
+            # the persisted views built from the restored logs: the server answers its lists
+            # at once, as the backed-up one did
+            svc.projections.run()
+            svc.notifications.process.views.run()
             restoring.finish(config)
             summary: dict[str, Any] = svc.audit.verify_all()
         except Exception as exc:  # noqa: BLE001 - any failure here leaves the store marked
