@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from service.application.events import export_lines
+from service.application.projections.games import GameQuery
 from service.application.services import Services
 from service.bootstrap import build_services
 from service.cli import main
@@ -157,7 +158,9 @@ def forge_with_a_valid_link(svc: Services, game: UUID) -> int:
 def first_bad(config: Config) -> dict[str, Any] | None:
     fresh = build_services(config)  # a new process's view: no cache
     try:
-        return fresh.audit.verify(fresh.index.games()[0]["id"])["first_bad"]
+        return fresh.audit.verify(list(fresh.index.every(GameQuery(everything=True)))[0]["id"])[
+            "first_bad"
+        ]
     finally:
         fresh.close()
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from service.app import create_app
+from service.application.projections.games import GameQuery
 from service.bootstrap import build_services, build_worker
 from service.config import Config
 from service.domain.chain import seal_key_from_secret
@@ -114,7 +115,7 @@ def summary(config: Config) -> dict[str, Any]:
     try:
         games = {
             str(row["id"]): (row["status"], svc.games.get(row["id"]).version)
-            for row in svc.index.games()
+            for row in list(svc.index.every(GameQuery(everything=True)))
         }
         heads = {h["game"]: h["version"] for h in svc.store.heads.all()}
         users = {name: svc.users.by_name(name).id for name in ("alice", "bob", "carol")}
@@ -345,7 +346,9 @@ def test_a_head_behind_its_log_is_moved_to_its_end_and_a_missing_head_is_not_inv
     were read is left without one, and the restore says so and exits 1."""
     svc = build_services(source)
     try:
-        behind, headless = (str(row["id"]) for row in svc.index.games())
+        behind, headless = (
+            str(row["id"]) for row in list(svc.index.every(GameQuery(everything=True)))
+        )
         end = svc.games.get(behind).version
         svc.store.heads.reset(behind, end - 2, svc.games.get(behind, version=end - 2).last_hash)
     finally:

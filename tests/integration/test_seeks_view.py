@@ -123,7 +123,9 @@ def test_a_get_writes_nothing_even_when_the_view_lags(api: ApiHelper) -> None:
         labels={},
         club=None,
     )
+    services.store.on_commit, hook = None, services.store.on_commit  # as another worker's commit
     services.store.commit(seek)
+    services.store.on_commit = hook
     datastore = services.store.recorder.datastore
     writes: list[bool] = []
     transaction = datastore.transaction
