@@ -6,7 +6,7 @@ import importlib
 import sys
 import time
 
-BENCHES = ("store", "api", "search", "ladders", "actions", "throughput", "page", "seeks")
+BENCHES = ("store", "api", "search", "ladders", "actions", "throughput", "page", "seeks", "clocks")
 
 
 def main(argv: list[str]) -> int:
