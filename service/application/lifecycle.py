@@ -5,6 +5,7 @@ is a projection of the events' times, so a replay gives the same clock and the s
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -23,6 +24,10 @@ from service.domain.game import Game, check_clock
 from service.domain.users import User
 
 DRAW_ACTIONS = ("offer", "accept", "decline")
+#: how long the clock checks leave a game they could not look at (it failed to load or save)
+RETRY_SECONDS = 60
+
+log = logging.getLogger(__name__)
 
 
 def utcnow() -> datetime:
@@ -331,16 +336,22 @@ class LifecycleService:
             rows = view.due(at, PAGE, after)
             for row in rows:
                 game_id = row["game"]
-                game = self.games.get(game_id)
-                ports = self.games.ports
-                expired = game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=ports)
-                low = game.warn_low_clock(now=moment, ports=ports) if warn else []
-                if expired or low:
-                    try:
+                try:
+                    game = self.games.get(game_id)
+                    ports = self.games.ports
+                    seed = self.games.seed_of(game)
+                    expired = game.expire_clock(now=moment, seed=seed, ports=ports)
+                    low = game.warn_low_clock(now=moment, ports=ports) if warn else []
+                    if expired or low:
                         self._save(game)
-                    except StaleVersion:
-                        continue  # someone moved meanwhile: their event makes it due again
-                    touched.append(game_id)
+                        touched.append(game_id)
+                except StaleVersion:
+                    continue  # someone moved meanwhile: their event makes it due again
+                except Exception:  # noqa: BLE001 - one game's trouble never holds up the others
+                    log.exception("checking the clock of game %s", game_id)
+                    later = at + RETRY_SECONDS * 1_000_000
+                    view.set_due(game_id, int(row["version"]), later)  # an event still wins
+                    continue
                 due = game.clock_due(moment)
                 # just after the deadline (a low warning is for less than the threshold left),
                 # and never again at this same moment

@@ -261,3 +261,24 @@ def test_random_play_claims_and_the_view_equals_its_rebuild(api: ApiHelper) -> N
     assert view.every() == live
     assert services.projections["clocks"].status()["lag"] == 0
     assert len(live) > 5 and all(r["due"] is None or r["due"] > late.timestamp() for r in live)
+
+
+def test_a_game_that_fails_to_load_is_left_a_minute_and_holds_up_no_other(
+    api: ApiHelper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    services = svc(api)
+    broken, fine = started(api), started(api)
+    real = services.games.get
+
+    def get(game_id: Any, *args: Any, **kwargs: Any) -> Any:
+        if str(game_id) == broken:
+            raise RuntimeError("a rules module that is not installed here")
+        return real(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(services.games, "get", get)
+    _, out = deadlines(services, fine)
+    late = out + timedelta(seconds=1)  # both games ran out
+    assert services.lifecycle.check_clocks(late) == [fine]  # the broken one first, by due
+    loads = Loads(services, monkeypatch)
+    assert loads.check(late + timedelta(seconds=59)) == (set(), set())
+    assert loads.check(late + timedelta(seconds=61)) == (set(), {broken})  # tried again
