@@ -282,3 +282,33 @@ def test_a_game_that_fails_to_load_is_left_a_minute_and_holds_up_no_other(
     loads = Loads(services, monkeypatch)
     assert loads.check(late + timedelta(seconds=59)) == (set(), set())
     assert loads.check(late + timedelta(seconds=61)) == (set(), {broken})  # tried again
+
+
+def test_a_move_made_while_the_check_looks_wins_over_the_checks_deadline(
+    api: ApiHelper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    services = svc(api)
+    gid = started(api)
+    view = services.projections["clocks"].view
+    real = services.games.get
+    raced: list[int] = []
+
+    def get(game_id: Any, *args: Any, **kwargs: Any) -> Any:
+        game = real(game_id, *args, **kwargs)
+        if not raced:  # the check has read version v; a move lands and is projected meanwhile
+            raced.append(game.version)
+            ok(api.command(gid, "alice", {"type": "end_phase"}), 201)
+            services.projections["clocks"].run()
+        return game
+
+    monkeypatch.setattr(services.games, "get", get)
+    now = datetime.now(UTC) + timedelta(minutes=1)
+    assert services.lifecycle.check_clocks(now) == []
+    row = view.row(gid)
+    assert raced and row["version"] > raced[0]  # the move's row, not the check's
+    assert row["due"] <= now.timestamp() * 1e6  # still due: the next check looks again
+    monkeypatch.setattr(services.games, "get", real)
+    loads = Loads(services, monkeypatch)
+    assert loads.check(now) == (set(), {gid})
+    row = view.row(gid)
+    assert row["version"] == services.games.get(gid).version and row["due"] > now.timestamp() * 1e6
