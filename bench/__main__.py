@@ -15,6 +15,7 @@ BENCHES = (
     "throughput",
     "page",
     "seeks",
+    "clocks",
     "history",
 )
 

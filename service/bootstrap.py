@@ -130,7 +130,7 @@ def build_services(
     limits = DraftLimits(config.draft_max_units, config.draft_max_hexes, config.draft_max_bytes)
     scenarios = ScenarioLibrary(store, registry, clubs, limits)
     ladders = LadderService(store, users, clubs, games, feed, scenarios=scenarios)
-    lifecycle = LifecycleService(store, games, users, clubs, ladders, index)
+    lifecycle = LifecycleService(store, games, users, clubs, ladders, index, projections["clocks"])
     process = open_process(config, store, names=users.username, broker=broker)
     notifications = NotificationService(
         store,

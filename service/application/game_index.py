@@ -1,5 +1,5 @@
 """The game lists, read from the persisted games view (``projections.games``) a page at a time: the
-games a reader may read, a player's, the invitations waiting for a user, the running timed games.
+games a reader may read, a player's, the invitations waiting for a user.
 
 Requests only read the view (the worker keeps it; a request that changed a game waits for the view
 to pass its own write, ``ArbiterStore.on_commit``)."""
@@ -60,11 +60,6 @@ class GameIndex:
         uid = str(user.id)
         query = GameQuery(reader=Reader(uid), player=uid, pending=True, status="invited")
         return self.page(query, limit=PAGE_MAX)[0]
-
-    def running_timed(self) -> Iterator[dict[str, Any]]:
-        """The active games with a clock (the worker's clock checks)."""
-        query = GameQuery(everything=True, status="active", timed=True)
-        return self.every(query)
 
     def row(self, game_id: str) -> dict[str, Any] | None:
         return self._view.row(game_id)

@@ -5,6 +5,7 @@ is a projection of the events' times, so a replay gives the same clock and the s
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -14,6 +15,8 @@ from service.application.clubs import ClubService
 from service.application.game_index import GameIndex
 from service.application.games import GameService
 from service.application.ladders import LadderService
+from service.application.projections.clocks import PAGE, ClocksView, micros
+from service.application.projections.runner import ProjectionRunner
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.errors import Forbidden, Invalid, NotFound, StaleVersion, Unprocessable
@@ -21,6 +24,10 @@ from service.domain.game import Game, check_clock
 from service.domain.users import User
 
 DRAW_ACTIONS = ("offer", "accept", "decline")
+#: how long the clock checks leave a game they could not look at (it failed to load or save)
+RETRY_SECONDS = 60
+
+log = logging.getLogger(__name__)
 
 
 def utcnow() -> datetime:
@@ -36,6 +43,7 @@ class LifecycleService:
         clubs: ClubService,
         ladders: LadderService,
         index: GameIndex,
+        clocks: ProjectionRunner,
         clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self.store = store
@@ -44,6 +52,8 @@ class LifecycleService:
         self.clubs = clubs
         self.ladders = ladders
         self.index = index
+        #: the clocks view's runner (``projections.clocks``): the timed games by their next deadline
+        self.clocks = clocks
         self.clock = clock
 
     # -- creating ---------------------------------------------------------------------------------
@@ -262,13 +272,27 @@ class LifecycleService:
         return self._save(game)
 
     def claims(self, user: User) -> list[dict[str, Any]]:
-        """The games whose claim on time waits for ``user``'s decision as an arbiter."""
+        """The games whose claim on time waits for ``user``'s decision as an arbiter, newest first:
+        the clocks view's claimed rows (few) of the clubs ``user`` arbitrates (of no club: a site
+        arbiter), each game then loaded to be sure."""
+        uid = str(user.id)
+        site_arbiter = "arbiter" in getattr(user, "roles", [])
+        arbitrates: dict[str, bool] = {}
         rows = []
-        for row in self.index.running_timed():
-            game = self.games.get(row["id"])
-            if game.claim_pending is not None and self.may_decide_claim(game, user):
+        for claimed in self._clocks_view.claimed():
+            club = claimed["club"]
+            if club is None and not site_arbiter:
+                continue
+            if club is not None:
+                if club not in arbitrates:
+                    arbitrates[club] = self.clubs.has_role(club, uid, "arbiter")
+                if not arbitrates[club]:
+                    continue
+            row = self.index.row(claimed["game"])
+            game = self.games.get(claimed["game"])
+            if row and game.claim_pending is not None and self.may_decide_claim(game, user):
                 rows.append(row)
-        return rows
+        return sorted(rows, key=lambda r: (r["created"], r["id"]), reverse=True)
 
     # -- clocks -----------------------------------------------------------------------------------
     def vacation(self, game_id: str | UUID, user: User, days: int, side: str | None = None) -> Game:
@@ -280,18 +304,8 @@ class LifecycleService:
     def expire_clocks(self, now: datetime | None = None) -> list[str]:
         """Record ``Game.ClockExpired`` for every running clock that has run out (and end the game
         where the policy is ``forfeit``).  Idempotent: an expiry is recorded once.  Returns the ids
-        of the games where something was recorded (the worker calls this)."""
-        moment = (now or self.clock()).timestamp()
-        touched = []
-        for row in self.index.running_timed():
-            game = self.games.get(row["id"])
-            if game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=self.games.ports):
-                try:
-                    self._save(game)
-                except StaleVersion:
-                    continue  # someone moved meanwhile: the next check looks again
-                touched.append(row["id"])
-        return touched
+        of the games where something was recorded (``arbiter games expire-clocks``)."""
+        return self._check(now or self.clock(), warn=False)
 
     def check_clocks(self, now: datetime | None = None) -> list[str]:
         """What the worker runs each round: record ``Game.ClockExpired`` for every running clock
@@ -299,20 +313,53 @@ class LifecycleService:
         ``Game.ClockLow`` for every running clock below its threshold (``low_threshold``: 24 hours
         or a fifth of the allowance, whichever is smaller, or the clock's ``low_hours``), once per
         side per game turn or move.  Returns the ids of the games where something was recorded."""
-        moment = (now or self.clock()).timestamp()
-        touched = []
-        for row in self.index.running_timed():
-            game = self.games.get(row["id"])
-            ports = self.games.ports
-            expired = game.expire_clock(now=moment, seed=self.games.seed_of(game), ports=ports)
-            low = game.warn_low_clock(now=moment, ports=ports)
-            if expired or low:
+        return self._check(now or self.clock(), warn=True)
+
+    @property
+    def _clocks_view(self) -> ClocksView:
+        view = self.clocks.view
+        assert isinstance(view, ClocksView)
+        return view
+
+    def _check(self, now: datetime, *, warn: bool) -> list[str]:
+        """Look at the games due at ``now`` in the clocks view, and only those: bring the view up
+        to the log (every game written to since is due at once), then a page at a time, earliest
+        first, load each, record what ran out (``warn``: and what runs low), and write its next
+        deadline (:meth:`Game.clock_due`) with the version it was computed at -- an event the view
+        processes later makes the game due again.  This is the worker's write, never a GET's."""
+        self.clocks.run()
+        view = self._clocks_view
+        moment, at = now.timestamp(), micros(now)
+        touched: list[str] = []
+        after: tuple[int, str] | None = None
+        while True:
+            rows = view.due(at, PAGE, after)
+            for row in rows:
+                game_id = row["game"]
                 try:
-                    self._save(game)
+                    game = self.games.get(game_id)
+                    ports = self.games.ports
+                    seed = self.games.seed_of(game)
+                    expired = game.expire_clock(now=moment, seed=seed, ports=ports)
+                    low = game.warn_low_clock(now=moment, ports=ports) if warn else []
+                    if expired or low:
+                        self._save(game)
+                        touched.append(game_id)
                 except StaleVersion:
-                    continue  # someone moved meanwhile: the next check looks again
-                touched.append(row["id"])
-        return touched
+                    continue  # someone moved meanwhile: their event makes it due again
+                except Exception:  # noqa: BLE001 - one game's trouble never holds up the others
+                    log.exception("checking the clock of game %s", game_id)
+                    later = at + RETRY_SECONDS * 1_000_000
+                    view.set_due(game_id, int(row["version"]), later)  # an event still wins
+                    continue
+                due = game.clock_due(moment)
+                # just after the deadline (a low warning is for less than the threshold left),
+                # and never again at this same moment
+                next_at = None if due is None else max(int(due * 1_000_000) + 1, at + 1)
+                view.set_due(game_id, game.version, next_at)
+            if len(rows) < PAGE:
+                return touched
+            after = (int(rows[-1]["due"]), rows[-1]["game"])
 
     def _save(self, game: Game) -> Game:
         if not game.pending_events:

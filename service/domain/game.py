@@ -953,6 +953,26 @@ class Game(Aggregate):
             self._record(ports, self.ClockLow, side=side)
         return low
 
+    def clock_due(self, now: float) -> float | None:
+        """When the clock checks must next look at this game (seconds since the epoch): the first
+        moment, not before ``now``, at which :meth:`expire_clock` or :meth:`warn_low_clock` would
+        record something if no other event came meanwhile -- a running clock's expiry or its
+        low-clock warning, pushed on by its vacations (a warning waits for the vacation's end).
+        None when neither ever would: no clock, the game not being played, no clock running (a
+        pause for a dispute or a claim), or both already recorded.  Every event may change it."""
+        config = self.labels.get("clock")
+        if not config or self.clock is None or self.status != ACTIVE:
+            return None
+        threshold = low_threshold(config)
+        found = []
+        for entry in self.clock["sides"].values():
+            if entry["since"] is None or entry["expired"]:
+                continue  # not running, or its expiry recorded: no warning after it either
+            found.append(charged_reach(entry, entry["remaining"], now, strict=False))
+            if not entry.get("low", False):
+                found.append(charged_reach(entry, entry["remaining"] - threshold, now, strict=True))
+        return min((t for t in found if t is not None), default=None)
+
     def claim(self, *, side: str, user: str, now: float, seed: str, ports: GamePorts) -> str:
         """``side`` claims the game from an opponent whose clock has run out: the opponent loses
         on time.  Returns the side that lost."""
@@ -1287,6 +1307,35 @@ def running_time(entry: Mapping[str, Any], since: float, until: float) -> float:
     for start, end in entry["vacations"]:
         spent -= max(0.0, min(end, until) - max(start, since))
     return max(0.0, spent)
+
+
+def charged_reach(
+    entry: Mapping[str, Any], target: float, now: float, *, strict: bool
+) -> float | None:
+    """The first moment ``t`` not before ``now`` (nor the clock's ``since``) at which the time
+    charged to a running clock since its ``since`` (:func:`running_time`) reaches ``target``
+    (``strict``: passes it, and off vacation -- a low warning, which is given only to a running
+    clock); None if never.  The vacations' ends and starts cut time into stretches, each charged
+    at one rate (1 off vacation, none on it), so the moment is found stretch by stretch."""
+    since = float(entry["since"])
+    vacations = [(float(a), float(b)) for a, b in entry["vacations"]]
+    t = max(since, now)
+    cuts = sorted({edge for span in vacations for edge in span if edge > t})
+    for end in [*cuts, float("inf")]:
+        covered = any(a <= t < b for a, b in vacations)
+        charged = running_time(entry, since, t)
+        if strict and covered:
+            t = end
+            continue  # a vacation: the warning waits for its end
+        if charged > target or (charged == target and not strict):
+            return t
+        if not covered:  # charged at one second a second from t: the vacations' time is fixed
+            away = sum(max(0.0, b - max(a, since)) for a, b in vacations if a <= t)
+            reach = since + away + target  # the same whatever ``now`` it is reckoned from
+            if reach < end:
+                return reach
+        t = end
+    return None
 
 
 def _sealed(

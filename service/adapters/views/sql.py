@@ -87,6 +87,13 @@ class SqlView(View):
                 cursor.execute(self.sql(text), list(params))
             self._track(cursor, tracking)
 
+    def execute(self, text: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement in its own transaction with no tracking row (a write that is not the
+        projection's: the clock checks'); how many rows it changed."""
+        with self._cursor(commit=True) as cursor:
+            cursor.execute(self.sql(text), list(params))
+            return int(getattr(cursor, "sqlite_cursor", cursor).rowcount)
+
     def query(self, text: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self._cursor(commit=False) as cursor:
             cursor.execute(self.sql(text), list(params))

@@ -9,11 +9,13 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
+from service.adapters.views.clocks import ClocksTables
 from service.adapters.views.clubs import ClubsTables
 from service.adapters.views.games import GamesTables
 from service.adapters.views.notices import NoticesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
+from service.application.projections.clocks import ClocksProjection
 from service.application.projections.clubs import ClubsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.notices import NoticesProjection
@@ -26,6 +28,7 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "seeks": (SeeksProjection, SeeksTables),
     "games": (GamesProjection, GamesTables),
     "clubs": (ClubsProjection, ClubsTables),
+    "clocks": (ClocksProjection, ClocksTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
@@ -79,10 +82,12 @@ class Projections:
         """Read-your-writes: the views that ``events`` (just committed, the last at notification
         ``position``) change are brought to ``position`` before the writing request answers --
         processed here if the worker has not got there, else waited for (bounded).  The others
-        are left to the worker."""
+        are left to the worker.  A view the worker alone reads for most of its topics names the
+        ones a request reads as its ``seen_topics`` (the clocks view: claims on time)."""
         topics = {get_topic(type(event)) for event in events}
         for runner in self.runners.values():
-            if topics.intersection(runner.projection.topics):
+            projection = runner.projection
+            if topics.intersection(getattr(projection, "seen_topics", projection.topics)):
                 runner.catch_up(position, timeout)
 
     def run(self) -> int:

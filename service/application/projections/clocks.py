@@ -1,0 +1,147 @@
+"""The clocks' view: one row per timed game not yet over, keyed by when the clock checks must next
+look at it (``due``), kept by :class:`ClocksProjection` from the game's events and by the clock
+checks themselves (``service.application.lifecycle``).
+
+The projection cannot read a clock (that takes the game's state), so every event of a game in the
+view sets its ``due`` to the event's time -- "look now" -- with the event's version.  The clock
+checks read the rows due (``due <= now``, by an index, a page at a time), load just those games,
+record what ran out or runs low, and write the game's next deadline (:meth:`Game.clock_due`: the
+running clock's expiry or its low warning, pushed on by vacations; NULL when no clock runs) with
+the version they computed it at.  Both writes are conditional on the version, so the row holds the
+deadline of the newest version either has seen: an event the projection processes after the check
+read the game resets ``due`` to now; one the check already saw (it loaded a newer game than the
+view had got to) leaves the check's deadline.  ``claim`` is whether a claim on time waits for an
+arbiter (``Game.Claimed`` under the ``arbiter`` policy; ``Game.ClaimDecided`` clears it), with the
+game's ``club``, so that the arbiters' queue reads those rows only."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from datetime import UTC, datetime, timedelta
+from functools import singledispatchmethod
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+from eventsourcing.utils import get_topic
+
+from service.application.projections.view import View
+from service.domain.game import Game
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: rows the clock checks read at a time
+PAGE = 100
+
+
+def micros(moment: datetime) -> int:
+    """``moment`` in microseconds since the epoch (the view's times)."""
+    return (moment - EPOCH) // timedelta(microseconds=1)
+
+
+class ClocksView(View):
+    """The ``clocks`` table; the projection's writes record their tracking in the same transaction,
+    the clock checks' (:meth:`set_due`) record none."""
+
+    @abstractmethod
+    def add_game(self, game: str, version: int, due: int, club: str | None, t: Tracking) -> None:
+        """A timed game, due at once (nothing if it is there)."""
+
+    @abstractmethod
+    def touch(
+        self, game: str, version: int, due: int, tracking: Tracking, *, claim: bool | None = None
+    ) -> None:
+        """An event of ``game`` at ``version``: due at once unless the row is already at that
+        version or later; ``claim`` (not None) sets whether a claim waits for an arbiter."""
+
+    @abstractmethod
+    def remove(self, game: str, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def set_due(self, game: str, version: int, due: int | None) -> bool:
+        """The clock checks' write: ``game``'s next deadline (None: none) as computed from the game
+        at ``version`` -- unless the row has been moved past ``version`` meanwhile; whether it was
+        written."""
+
+    @abstractmethod
+    def due(self, now: int, limit: int, after: tuple[int, str] | None) -> list[dict[str, Any]]:
+        """Up to ``limit`` rows due at ``now`` (``due <= now``), earliest first, after the key
+        ``(due, game)``."""
+
+    @abstractmethod
+    def claimed(self) -> list[dict[str, Any]]:
+        """The rows whose claim on time waits for an arbiter."""
+
+    @abstractmethod
+    def row(self, game: str) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def every(self) -> list[dict[str, Any]]:
+        """Every row, by game (tests, comparisons with a rebuild)."""
+
+
+def _game_topics() -> tuple[str, ...]:
+    """Every kind of game event but the rules' own (``Recorded``) and their dice (``DiceRolled``):
+    those are always committed with the ``CommandAccepted`` that caused them, which resets the row
+    already -- the clock checks load the game at its newest version whatever the row's."""
+    skip = (Game.Event, Game.Recorded, Game.DiceRolled)
+    kinds = [
+        value
+        for value in vars(Game).values()
+        if isinstance(value, type) and issubclass(value, Game.Event) and value not in skip
+    ]
+    return tuple(get_topic(cls) for cls in kinds)
+
+
+class ClocksProjection(Projection[ClocksView]):
+    name = "clocks"
+    topics = _game_topics()
+    #: the topics a writing request brings this view up to (``Projections.seen``): the arbiters'
+    #: queue reads ``claim``; the rest is the worker's (its clock checks catch the view up first)
+    seen_topics = tuple(get_topic(cls) for cls in (Game.Claimed, Game.ClaimDecided))
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        if isinstance(domain_event, Game.Event):
+            self._touch(domain_event, tracking)
+        else:
+            self.view.insert_tracking(tracking)  # not a topic of this view: only the position
+
+    def _touch(self, event: Game.Event, tracking: Tracking, claim: bool | None = None) -> None:
+        self.view.touch(
+            str(event.originator_id),
+            event.originator_version,
+            micros(event.timestamp),
+            tracking,
+            claim=claim,
+        )
+
+    @process_event.register
+    def _(self, event: Game.Created, tracking: Tracking) -> None:
+        labels = event.labels
+        if not labels.get("clock"):
+            self.view.insert_tracking(tracking)
+            return
+        self.view.add_game(
+            str(event.originator_id),
+            event.originator_version,
+            micros(event.timestamp),
+            labels.get("club"),
+            tracking,
+        )
+
+    @process_event.register
+    def _(self, event: Game.Ended, tracking: Tracking) -> None:
+        self.view.remove(str(event.originator_id), tracking)
+
+    @process_event.register
+    def _(self, event: Game.InvitationDeclined, tracking: Tracking) -> None:
+        self.view.remove(str(event.originator_id), tracking)  # the game never starts
+
+    @process_event.register
+    def _(self, event: Game.Claimed, tracking: Tracking) -> None:
+        # under the ``claim`` and ``forfeit`` policies ``Ended`` follows in the same commit
+        self._touch(event, tracking, claim=True)
+
+    @process_event.register
+    def _(self, event: Game.ClaimDecided, tracking: Tracking) -> None:
+        self._touch(event, tracking, claim=False)
