@@ -111,6 +111,7 @@ def build_services(
         tokens_per_user=config.tokens_per_user,
         outbox=outbox,
         public_url=config.public_url,
+        tokens=projections["tokens"],
     )
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users, projections["clubs"])

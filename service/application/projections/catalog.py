@@ -14,11 +14,13 @@ from service.adapters.views.games import GamesTables
 from service.adapters.views.notices import NoticesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
+from service.adapters.views.tokens import TokensTables
 from service.application.projections.clubs import ClubsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.notices import NoticesProjection
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.seeks import SeeksProjection
+from service.application.projections.tokens import TokensProjection
 from service.application.projections.view import View
 
 #: each view: its projection, and its tables (``service.adapters.views``)
@@ -26,6 +28,7 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "seeks": (SeeksProjection, SeeksTables),
     "games": (GamesProjection, GamesTables),
     "clubs": (ClubsProjection, ClubsTables),
+    "tokens": (TokensProjection, TokensTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
