@@ -169,6 +169,7 @@ def build_services(
         outbox=svc.outbox,
         public_url=config.public_url,
         lifetime=timedelta(minutes=config.reset_minutes),
+        emails=projections["emails"],
     )
     if config.embedded_worker:  # `arbiter serve` / `make run`: one process does it all
         svc.worker = build_worker(svc, process=process)

@@ -10,12 +10,14 @@ from typing import Any
 from eventsourcing.utils import get_topic
 
 from service.adapters.views.clubs import ClubsTables
+from service.adapters.views.emails import EmailsTables
 from service.adapters.views.games import GamesTables
 from service.adapters.views.notices import NoticesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
 from service.adapters.views.tokens import TokensTables
 from service.application.projections.clubs import ClubsProjection
+from service.application.projections.emails import EmailsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.notices import NoticesProjection
 from service.application.projections.runner import ProjectionRunner
@@ -29,6 +31,7 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "games": (GamesProjection, GamesTables),
     "clubs": (ClubsProjection, ClubsTables),
     "tokens": (TokensProjection, TokensTables),
+    "emails": (EmailsProjection, EmailsTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
