@@ -111,6 +111,7 @@ def build_services(
         tokens_per_user=config.tokens_per_user,
         outbox=outbox,
         public_url=config.public_url,
+        tokens=projections["tokens"],
     )
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users, projections["clubs"])
@@ -168,6 +169,7 @@ def build_services(
         outbox=svc.outbox,
         public_url=config.public_url,
         lifetime=timedelta(minutes=config.reset_minutes),
+        emails=projections["emails"],
     )
     if config.embedded_worker:  # `arbiter serve` / `make run`: one process does it all
         svc.worker = build_worker(svc, process=process)

@@ -31,8 +31,9 @@ from typing import Any
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from service.application.email_index import EmailIndex
 from service.application.ports import Mail, Outbox
+from service.application.projections.emails import EmailsView
+from service.application.projections.runner import ProjectionRunner
 from service.application.throttle import SignInThrottle
 from service.application.users import PasswordChanged, UserService
 from service.domain.errors import Invalid, NotFound, TooManyAttempts
@@ -72,6 +73,7 @@ class PasswordResets:
         lifetime: timedelta = DEFAULT_LIFETIME,
         clock: Callable[[], datetime] | None = None,
         throttle: SignInThrottle | None = None,
+        emails: ProjectionRunner,
     ) -> None:
         self.users = users
         self.outbox = outbox
@@ -79,7 +81,10 @@ class PasswordResets:
         self.lifetime = lifetime
         self.clock = clock or users.clock
         self.throttle = throttle or SignInThrottle(PER_ACCOUNT, PER_ADDRESS, WINDOW)
-        self.emails = EmailIndex(users.store)
+        #: the e-mail addresses' view (``projections.emails``): the users of an address, by key;
+        #: a change of address brings it up to date before its request answers
+        assert isinstance(emails.view, EmailsView), emails.view
+        self.emails: EmailsView = emails.view
         self._signer = URLSafeSerializer(
             secret, salt=SALT, signer_kwargs={"digest_method": hashlib.sha256}
         )

@@ -3,7 +3,8 @@ listed, revoked).
 
 Tokens are aggregates of their own (:class:`service.domain.users.ApiToken`): a sign-in creates a
 new stream, so concurrent sign-ins of one user never conflict, and a revocation that loses a race
-(with another revocation or a use record of the same token) is simply tried again."""
+(with another revocation or a use record of the same token) is simply tried again.  A user's live
+tokens are read by key from the tokens' view (``service.application.projections.tokens``)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.utils import get_topic
 
 from service.application.ports import Outbox
-from service.application.store import ArbiterStore, LogFollower
+from service.application.projections.runner import ProjectionRunner
+from service.application.projections.tokens import TokensView
+from service.application.store import ArbiterStore
 from service.application.throttle import SignInThrottle
 from service.domain.errors import (
     Conflict,
@@ -69,65 +71,6 @@ class PasswordChanged:
     signed: SignedIn | None
 
 
-class TokenIndex:
-    """A projection of the shared log: each user's tokens (never their secrets), so that one can
-    list one's own tokens.  Every worker follows the same log, so each sees every sign-in."""
-
-    TOPICS = (
-        get_topic(ApiToken.Issued),
-        get_topic(ApiToken.Used),
-        get_topic(ApiToken.Revoked),
-        get_topic(User.PasswordChanged),
-    )
-
-    def __init__(self, store: ArbiterStore) -> None:
-        self._log = LogFollower(store, self.TOPICS)
-        self._owner: dict[str, str] = {}  # token id -> user id
-        self._tokens: dict[str, dict[str, dict[str, Any]]] = {}  # user id -> token id -> row
-
-    def catch_up(self) -> None:
-        with self._log.lock:
-            for event in self._log.new_events():
-                self._project(event)
-
-    def _project(self, event: Any) -> None:
-        if isinstance(event, User.PasswordChanged):  # the user's earlier tokens signed out
-            rows = self._tokens.get(str(event.originator_id), {})
-            for tid in [t for t, row in rows.items() if row["generation"] < event.generation]:
-                del rows[tid]
-                self._owner.pop(tid, None)
-            return
-        tid = event.originator_id.hex
-        if isinstance(event, ApiToken.Issued):
-            self._owner[tid] = event.user_id
-            self._tokens.setdefault(event.user_id, {})[tid] = {
-                "id": tid,
-                "label": event.label,
-                "created": event.timestamp,
-                "last_used": None,
-                "expires": event.expires,
-                "generation": event.generation,
-            }
-            return
-        rows = self._tokens.get(self._owner.get(tid, ""), {})
-        if isinstance(event, ApiToken.Revoked):
-            rows.pop(tid, None)
-            self._owner.pop(tid, None)
-        elif tid in rows:
-            rows[tid]["last_used"] = event.timestamp
-
-    def live(self, uid: UUID, now: datetime) -> list[dict[str, Any]]:
-        """``uid``'s tokens that are neither revoked nor expired, newest first."""
-        self.catch_up()
-        with self._log.lock:
-            rows = self._tokens.get(str(uid), {})
-            for tid in [t for t, row in rows.items() if row["expires"] <= now]:
-                del rows[tid]  # expired for good: forget it
-                self._owner.pop(tid, None)
-            listed = [{k: v for k, v in row.items() if k != "generation"} for row in rows.values()]
-        return sorted(listed, key=lambda row: row["created"], reverse=True)
-
-
 class UserService:
     def __init__(
         self,
@@ -139,8 +82,12 @@ class UserService:
         tokens_per_user: int = 20,
         outbox: Outbox | None = None,
         public_url: str = "",
+        tokens: ProjectionRunner | None = None,
     ) -> None:
         self.store = store
+        #: the tokens' view (``projections.tokens``): each user's live tokens, for the listing
+        #: and the cap; a writing request's commit brings it up to date before it answers
+        self.tokens_runner = tokens
         #: where a changed e-mail address's old address is told of the change (None: no SMTP)
         self.outbox = outbox
         self.public_url = public_url.rstrip("/")
@@ -162,8 +109,13 @@ class UserService:
         self._revoked: dict[UUID, float] = {}
         self.token_lifetime = token_lifetime
         self.clock = clock
-        self.token_index = TokenIndex(store)
         self._names: dict[str, str] = {}  # user id -> username (names never change)
+
+    @property
+    def _tokens_view(self) -> TokensView:
+        view = self.tokens_runner.view if self.tokens_runner is not None else None
+        assert isinstance(view, TokensView), "this user service was made without the tokens view"
+        return view
 
     def register(self, username: str, password: str, email: str | None = None) -> User:
         user = User.register(username, password)
@@ -403,8 +355,10 @@ class UserService:
         return parse_token(token)[1].hex
 
     def tokens(self, user: User) -> list[dict[str, Any]]:
-        """``user``'s live tokens: id, label, created, last used, expires -- never the secret."""
-        return self.token_index.live(user.id, self.clock())
+        """``user``'s live tokens: id, label, created, last used, expires -- never the secret;
+        newest first, read from the tokens' view (a write, a recorded use included, brings it up
+        to date before its request answers)."""
+        return self._tokens_view.live(str(user.id), self.clock(), user.password_generation)
 
     def revoke_token(self, user: User, token_id: str) -> None:
         """Revoke one of ``user``'s tokens by its id (404 if it is not theirs).  Revoking a revoked

@@ -11,16 +11,20 @@ from eventsourcing.utils import get_topic
 
 from service.adapters.views.clocks import ClocksTables
 from service.adapters.views.clubs import ClubsTables
+from service.adapters.views.emails import EmailsTables
 from service.adapters.views.games import GamesTables
 from service.adapters.views.notices import NoticesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
+from service.adapters.views.tokens import TokensTables
 from service.application.projections.clocks import ClocksProjection
 from service.application.projections.clubs import ClubsProjection
+from service.application.projections.emails import EmailsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.notices import NoticesProjection
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.seeks import SeeksProjection
+from service.application.projections.tokens import TokensProjection
 from service.application.projections.view import View
 
 #: each view: its projection, and its tables (``service.adapters.views``)
@@ -29,6 +33,8 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "games": (GamesProjection, GamesTables),
     "clubs": (ClubsProjection, ClubsTables),
     "clocks": (ClocksProjection, ClocksTables),
+    "tokens": (TokensProjection, TokensTables),
+    "emails": (EmailsProjection, EmailsTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {

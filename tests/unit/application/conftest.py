@@ -4,20 +4,24 @@ that records what is published, a knowledge base of two entries, and the rules o
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service.application.disputes import DisputeService
 from service.application.games import GameService
-from service.application.store import ArbiterStore
+from service.application.projections.catalog import Projections
+from service.application.store import ArbiterStore, open_store
 from service.application.users import UserService
 from service.domain import users as users_mod
 from service.domain.game import Game
 from service.domain.systems import GamePorts
 from service.domain.users import User
 from service.rules.registry import Registry
+from tests.conftest import make_config
 from tests.fixtures.duel import SYSTEM as DUEL
 from tests.fixtures.duel.ports import duel_ports
 
@@ -118,3 +122,19 @@ def world(broker: FakeBroker) -> World:
     store.commit(carol)
     broker.published.clear()
     return World(store, broker, users, games, disputes, alice, bob, carol)
+
+
+@pytest.fixture
+def sqlite_users(tmp_path: Path) -> Iterator[Callable[..., UserService]]:
+    """User services (``sqlite_users(**options)``) over one store in a SQLite file, with the
+    persisted views a user service reads (the tokens') kept up to date by each commit, as in the
+    app: the in-memory store has no views."""
+    config = make_config(tmp_path)
+    config.var_dir.mkdir(parents=True, exist_ok=True)
+    store = open_store(config, duel_ports())
+    projections = Projections(store, create_tables=True)
+    store.on_commit = projections.seen
+    try:
+        yield lambda **options: UserService(store, tokens=projections["tokens"], **options)
+    finally:
+        store.close()

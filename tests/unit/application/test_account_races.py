@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from uuid import uuid4
 
 import pytest
@@ -18,8 +19,10 @@ from tests.unit.application.conftest import World
 PASSWORD = "a long password"
 
 
-def test_forgetting_a_user_while_other_requests_note_their_tokens(world: World) -> None:
-    users = UserService(world.store, auth_cache_seconds=60)
+def test_forgetting_a_user_while_other_requests_note_their_tokens(
+    world: World, sqlite_users: Callable[..., UserService]
+) -> None:
+    users = sqlite_users(auth_cache_seconds=60)
     users.register("dora", PASSWORD)
     dora = users.by_name("dora")
     record = users._token(users.sign_in("dora", PASSWORD).record.id, KeyError())
@@ -60,9 +63,11 @@ def test_forgetting_a_user_while_other_requests_note_their_tokens(world: World) 
 
 
 def test_a_lost_revocation_of_the_token_cap_does_not_fail_the_sign_in(
-    world: World, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    sqlite_users: Callable[..., UserService],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    users = UserService(world.store, tokens_per_user=1)
+    users = sqlite_users(tokens_per_user=1)
     users.register("erin", PASSWORD)
     first = users.sign_in("erin", PASSWORD)
 
@@ -80,8 +85,10 @@ def test_a_lost_revocation_of_the_token_cap_does_not_fail_the_sign_in(
     assert first.record.id.hex not in live
 
 
-def test_a_password_change_is_checked_against_the_stored_password(world: World) -> None:
-    users = UserService(world.store, auth_cache_seconds=60)
+def test_a_password_change_is_checked_against_the_stored_password(
+    sqlite_users: Callable[..., UserService],
+) -> None:
+    users = sqlite_users(auth_cache_seconds=60)
     users.register("fay", PASSWORD)
     token = users.sign_in("fay", PASSWORD).token
     stale = users.from_token(token)  # a request read the user (and cached it)...

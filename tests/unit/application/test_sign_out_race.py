@@ -5,6 +5,7 @@ out" then reloaded the page still signed in: a browser test caught it under load
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -12,13 +13,12 @@ import pytest
 
 from service.application.users import UserService
 from service.domain.errors import Unauthenticated
-from tests.unit.application.conftest import World
 
 
 def test_a_request_in_flight_during_sign_out_does_not_keep_the_token_alive(
-    world: World, monkeypatch: pytest.MonkeyPatch
+    sqlite_users: Callable[..., UserService], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    users = UserService(world.store, auth_cache_seconds=60)
+    users = sqlite_users(auth_cache_seconds=60)
     users.register("dora", "a long password")
     token = users.sign_in("dora", "a long password").token
     read = users._token
@@ -39,8 +39,10 @@ def test_a_request_in_flight_during_sign_out_does_not_keep_the_token_alive(
         users.from_token(token)  # every request after the sign-out is refused
 
 
-def test_a_token_checked_before_its_revocation_is_refused_after_it(world: World) -> None:
-    users = UserService(world.store, auth_cache_seconds=60)
+def test_a_token_checked_before_its_revocation_is_refused_after_it(
+    sqlite_users: Callable[..., UserService],
+) -> None:
+    users = sqlite_users(auth_cache_seconds=60)
     dora = users.register("dora", "a long password")
     token = users.sign_in("dora", "a long password").token
     assert users.from_token(token).id == dora.id  # checked: noted for 60 s

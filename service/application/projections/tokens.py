@@ -1,0 +1,110 @@
+"""The tokens' view: each user's bearer tokens and web sessions that may still be live (never their
+secrets), kept by :class:`TokensProjection` from the tokens' events and the users' password
+changes.  It answers "which tokens of this user are live now", by key, for the tokens listing and
+the cap on live tokens per user (``ARBITER_TOKENS_PER_USER``).
+
+A row goes when its token is revoked, when its user's password changes (the tokens issued under an
+earlier password are signed out), and when its user is issued a token after it expired: each
+event's own time decides, so a rebuild from the log holds the same rows.  A token that expired
+since, or that was issued under a password changed meanwhile (a sign-in that raced the change), is
+left out when read (:meth:`TokensView.live`)."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from datetime import UTC, datetime, timedelta
+from functools import singledispatchmethod
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+from eventsourcing.utils import get_topic
+
+from service.application.projections.view import View
+from service.domain.users import ApiToken, User
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def micros(moment: datetime) -> int:
+    """``moment`` in microseconds since the epoch (what the view stores)."""
+    return (moment - EPOCH) // timedelta(microseconds=1)
+
+
+def moment(value: int | None) -> datetime | None:
+    return None if value is None else EPOCH + timedelta(microseconds=int(value))
+
+
+class TokensView(View):
+    """The ``tokens`` table; each write records its tracking in the same transaction."""
+
+    @abstractmethod
+    def issued(self, row: dict[str, Any], tracking: Tracking) -> None:
+        """Add a token (``row``: id, user_id, label, created, expires, generation; times in
+        microseconds), nothing if it is there; and drop the user's tokens expired by
+        ``created``."""
+
+    @abstractmethod
+    def used(self, token: str, at: int, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def revoked(self, token: str, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def password_changed(self, user: str, generation: int, tracking: Tracking) -> None:
+        """Drop ``user``'s tokens issued under a password generation before ``generation``."""
+
+    @abstractmethod
+    def select_live(self, user: str, now: int, generation: int) -> list[dict[str, Any]]:
+        """``user``'s rows that expire after ``now`` and were issued under ``generation`` (or
+        later), newest first."""
+
+    def live(self, user: str, now: datetime, generation: int) -> list[dict[str, Any]]:
+        """``user``'s live tokens at ``now`` (``generation``: the user's password generation):
+        id, label, created, last used, expires -- newest first."""
+        return [
+            {
+                "id": row["id"],
+                "label": row["label"],
+                "created": moment(row["created"]),
+                "last_used": moment(row["last_used"]),
+                "expires": moment(row["expires"]),
+            }
+            for row in self.select_live(user, micros(now), generation)
+        ]
+
+
+class TokensProjection(Projection[TokensView]):
+    name = "tokens"
+    topics = tuple(
+        get_topic(cls)
+        for cls in (ApiToken.Issued, ApiToken.Used, ApiToken.Revoked, User.PasswordChanged)
+    )
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.view.insert_tracking(tracking)  # not a topic of this view: only the position
+
+    @process_event.register
+    def _(self, event: ApiToken.Issued, tracking: Tracking) -> None:
+        row = {
+            "id": event.originator_id.hex,
+            "user_id": event.user_id,
+            "label": event.label,
+            "created": micros(event.timestamp),
+            "expires": micros(event.expires),
+            "generation": event.generation,
+        }
+        self.view.issued(row, tracking)
+
+    @process_event.register
+    def _(self, event: ApiToken.Used, tracking: Tracking) -> None:
+        self.view.used(event.originator_id.hex, micros(event.timestamp), tracking)
+
+    @process_event.register
+    def _(self, event: ApiToken.Revoked, tracking: Tracking) -> None:
+        self.view.revoked(event.originator_id.hex, tracking)
+
+    @process_event.register
+    def _(self, event: User.PasswordChanged, tracking: Tracking) -> None:
+        self.view.password_changed(str(event.originator_id), event.generation, tracking)
