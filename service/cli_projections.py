@@ -14,12 +14,29 @@ from service.cli import CliError
 from service.config import Config, ConfigError
 
 
+class _Views:
+    """The main store's views and the notification process's, as one catalog."""
+
+    def __init__(self, *catalogs: Any) -> None:
+        self.catalogs = catalogs
+        self.runners = {name: r for c in catalogs for name, r in c.runners.items()}
+
+    def status(self) -> list[dict[str, Any]]:
+        return [row for c in self.catalogs for row in c.status()]
+
+    def rebuild(self, name: str, progress: Any) -> int:
+        catalog = next(c for c in self.catalogs if name in c.runners)
+        return int(catalog.rebuild(name, progress))
+
+
 @contextmanager
 def _projections() -> Iterator[Any]:
-    """The store's views, over the store alone (no other service is built)."""
+    """The views of the store and of its notification process, over those stores alone (no
+    other service is built)."""
     from service.application.projections.catalog import Projections
     from service.application.schema import require_tables
     from service.application.store import open_store
+    from service.application.worker import open_process
     from service.bootstrap import build_ports
 
     try:
@@ -32,7 +49,12 @@ def _projections() -> Iterator[Any]:
             require_tables(store, config, views=Projections.TABLES)
         except ConfigError as exc:
             raise CliError(str(exc)) from None
-        yield config, Projections(store, create_tables=config.store == "sqlite")
+        process = open_process(config, store)
+        try:
+            main = Projections(store, create_tables=config.store == "sqlite")
+            yield config, _Views(main, process.views)
+        finally:
+            process.close()
     finally:
         store.close()
 

@@ -53,13 +53,17 @@ def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict
 
 def _views(svc: Services) -> list[dict[str, Any]]:
     """Each persisted view's position, the log's head and the lag between (two small reads each)."""
-    projections = getattr(svc, "projections", None)
-    if projections is None:
-        return []
+    notifications = getattr(svc, "notifications", None)
+    catalogs = [
+        getattr(svc, "projections", None),
+        getattr(getattr(notifications, "process", None), "views", None),
+    ]
     try:
         return [
             {key: view[key] for key in ("name", "position", "head", "lag")}
-            for view in projections.status(count_rows=False)
+            for catalog in catalogs
+            if catalog is not None
+            for view in catalog.status(count_rows=False)
         ]
     except Exception:  # the store's own probe reports what is wrong with it
         return []
