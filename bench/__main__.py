@@ -6,7 +6,17 @@ import importlib
 import sys
 import time
 
-BENCHES = ("store", "api", "search", "ladders", "actions", "throughput", "page", "seeks")
+BENCHES = (
+    "store",
+    "api",
+    "search",
+    "ladders",
+    "actions",
+    "throughput",
+    "page",
+    "seeks",
+    "notify_lag",
+)
 
 
 def main(argv: list[str]) -> int:
