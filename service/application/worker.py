@@ -65,6 +65,7 @@ def open_process(
         broker=broker,
         secret=config.secret_key,
         public_url=config.public_url,
+        replay=config.notify_replay,
     )
 
 
