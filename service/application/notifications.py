@@ -173,6 +173,28 @@ class NotificationProcess(ProcessApplication[UUID]):
         return factory
 
     # -- eventsourcing's hooks ----------------------------------------------------------------------
+    def pull_and_process(
+        self,
+        leader_name: str,
+        start: int | None = None,
+        stop: int | None = None,
+        *,
+        halt: Callable[[], bool] | None = None,
+    ) -> None:
+        """eventsourcing's, asking ``halt`` before each event: a worker told to stop returns after
+        the event it is on instead of after the whole log (the next pull resumes from the
+        position recorded with the last event processed)."""
+        if start is None:
+            start = self.recorder.max_tracking_id(leader_name)
+        for notifications in self.pull_notifications(
+            leader_name, start=start, stop=stop, inclusive_of_start=False
+        ):
+            received = self.filter_received_notifications(notifications)
+            for domain_event, tracking in self.convert_notifications(leader_name, received):
+                if halt is not None and halt():
+                    return
+                self.process_event(domain_event, tracking)
+
     def process_event(self, domain_event: Any, tracking: Any) -> None:
         self._published = []
         super().process_event(domain_event, tracking)

@@ -395,9 +395,12 @@ class NotificationWorker:
                 self.projections.run()
             except Exception:  # noqa: BLE001 - a view's trouble never stops notifications
                 log.exception("running the projections")
-        # another worker may record the same event first: carry on after it
+        # another worker may record the same event first: carry on after it; a stop asked for
+        # is heeded between events, not after the whole log
         with contextlib.suppress(IntegrityError):
-            self.process.pull_and_process(self.store.name)
+            self.process.pull_and_process(self.store.name, halt=self._stop.is_set)
+        if self._stop.is_set():
+            return 0
         return self.dispatcher.run_once(wait=wait)
 
     def run(self, interval: float = 0.5, delay: float = 0) -> None:
