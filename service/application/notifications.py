@@ -26,7 +26,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
 from eventsourcing.domain import OriginatorVersionError
-from eventsourcing.persistence import InfrastructureFactory
+from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.system import ProcessApplication
 from eventsourcing.utils import get_topic
 
@@ -35,7 +35,7 @@ from service.application.ports import Broker
 from service.application.store import ArbiterStore, LogFollower
 from service.config import Config
 from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
-from service.domain.game import low_threshold
+from service.domain.game import Game, low_threshold
 from service.domain.notifications import (
     KIND_WORDS,
     KINDS,
@@ -78,6 +78,21 @@ GAME_EVENTS = (
 )
 CHALLENGE = "service.domain.ladders:Challenge.Issued"
 TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE,)
+NOTIFIED = frozenset(TOPICS)
+#: what the process follows: the events notified about and every other game event, which tells
+#: nobody anything but keeps the games it keeps up to date from the log itself (a command's
+#: acceptance and dice come before its ``Recorded``), with no read of the store between
+FOLLOWED = TOPICS + tuple(
+    sorted(
+        topic
+        for topic in (
+            get_topic(cls)
+            for cls in vars(Game).values()
+            if isinstance(cls, type) and issubclass(cls, Game.Event) and cls is not Game.Event
+        )
+        if topic not in NOTIFIED
+    )
+)
 #: an event older than this when first processed (a new worker on an old log) gets its notices
 #: but no e-mail or webhook: nobody wants last year's "your turn" in their mailbox
 STALE = timedelta(days=3)
@@ -134,7 +149,7 @@ class NotificationProcess(ProcessApplication[UUID]):
     """Follows the main store (``arbiter``) and records notices and deliveries."""
 
     name = "notifications"
-    topics = TOPICS
+    topics = FOLLOWED
     pull_section_size = 200
 
     def __init__(
@@ -163,6 +178,7 @@ class NotificationProcess(ProcessApplication[UUID]):
         self._games: OrderedDict[UUID, Any] = OrderedDict()
         self.games_kept = max(1, games_kept)
         self._published: list[tuple[str, dict[str, Any]]] = []
+        self._unrecorded: Tracking | None = None  # the last position processed, not yet recorded
 
     def construct_factory(self, env: Any) -> InfrastructureFactory:
         """eventsourcing's factory, failing fast like the main store's (``availability``): a
@@ -183,7 +199,9 @@ class NotificationProcess(ProcessApplication[UUID]):
     ) -> None:
         """eventsourcing's, asking ``halt`` before each event: a worker told to stop returns after
         the event it is on instead of after the whole log (the next pull resumes from the
-        position recorded with the last event processed)."""
+        position recorded with the last event processed).  The position of events that tell
+        nobody anything is recorded with the next event that does, or when the pull ends."""
+        self._unrecorded = None  # a pull that failed: its events are derived again
         if start is None:
             start = self.recorder.max_tracking_id(leader_name)
         for notifications in self.pull_notifications(
@@ -192,15 +210,39 @@ class NotificationProcess(ProcessApplication[UUID]):
             received = self.filter_received_notifications(notifications)
             for domain_event, tracking in self.convert_notifications(leader_name, received):
                 if halt is not None and halt():
+                    self._record_position()
                     return
                 self.process_event(domain_event, tracking)
+        self._record_position()
 
-    def process_event(self, domain_event: Any, tracking: Any) -> None:
-        self._published = []
-        super().process_event(domain_event, tracking)
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """eventsourcing's (the policy's notices and deliveries recorded with the event's position,
+        in one transaction), except that an event that tells nobody anything -- most moves --
+        records nothing itself: its position is recorded with the next event that does, or when
+        the pull ends (:meth:`_record_position`), one transaction for a run of them instead of
+        one each.  Killed before, the process derives those events again, and again nothing."""
+        with self.processing_lock:
+            self._published = []
+            processing_event = ProcessingEvent[UUID](tracking=tracking)
+            self.policy(domain_event, processing_event)
+            if not processing_event.events:
+                self._unrecorded = tracking
+                return
+            recordings = self._record(processing_event)
+            self._unrecorded = None  # a later position, recorded
+            self._take_snapshots(processing_event)
+            self.notify(processing_event.events)
+            self._notify(recordings)
         if self.broker is not None:  # recorded: tell the users' open pages
             for channel, note in self._published:
                 self.broker.publish(channel, dict(note, position=tracking.notification_id))
+
+    def _record_position(self) -> None:
+        """Record the position of the last events processed that recorded nothing."""
+        with self.processing_lock:
+            tracking, self._unrecorded = self._unrecorded, None
+            if tracking is not None:
+                self.events.put([], tracking=tracking)
 
     def policy(self, domain_event: Any, processing_event: ProcessingEvent[UUID]) -> None:  # type: ignore[override]
         if self.leader is None:
@@ -301,6 +343,10 @@ class NotificationProcess(ProcessApplication[UUID]):
         topic = get_topic(type(event))
         if topic == CHALLENGE:
             return self._challenge(event)
+        if topic not in NOTIFIED:  # a game event that tells nobody anything
+            if not self.replay:
+                self._follow(event)
+            return Derived()
         name = topic[len(GAME) :]
         gid = str(event.originator_id)
         if self.replay:
@@ -447,6 +493,18 @@ class NotificationProcess(ProcessApplication[UUID]):
         while len(self._games) > self.games_kept:
             self._games.popitem(last=False)
         return game, before
+
+    def _follow(self, event: Any) -> None:
+        """Apply an event that tells nobody anything to its game if the game is kept at the
+        version before it (a game not kept is not loaded for it; one kept further back is brought
+        forward from the store when an event that tells something comes)."""
+        game = self._games.get(event.originator_id)
+        if game is None or game.version != event.originator_version - 1:
+            return
+        del self._games[event.originator_id]  # kept again only once the event is applied
+        assert self.leader is not None
+        repository: Any = self.leader.repository
+        self._games[event.originator_id] = repository.project(game, [event])
 
     def _turn(
         self,

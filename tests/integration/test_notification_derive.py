@@ -1,10 +1,10 @@
 """Deriving a notice needs no replay of the game (issue 27, "notifications that keep up"): the
 notification process keeps each game it derived from at that event's version and brings it forward
-in place, and what it derives equals, for every event, what the old way derives (the game loaded at
-the event's version from its snapshot and replayed) -- over golden games played interleaved
-(so the kept games are brought forward over events the process does not follow, and, with room
-for one game, loaded again on every switch), and over a game's life (invitations, draws, clocks,
-resignation).  And the worker heeds its stop flag between events, not after the whole log."""
+in place with the events it follows, and what it derives equals, for every event, what the old way
+derives (the game loaded at the event's version from its snapshot and replayed) -- over golden
+games played interleaved (with room for every game; for one, so a game is loaded again on every
+switch; and following only the events notified about, so the events between are read from the
+store), and over a game's life (invitations, draws, clocks, a takeback, resignation)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from service.app import create_app
-from service.application.notifications import TOPICS, NotificationProcess
+from service.application.notifications import FOLLOWED, TOPICS, NotificationProcess
 from service.application.store import ArbiterStore
 from service.fuzz.runner import Harness, identity
 from service.fuzz.session import read_golden
@@ -47,30 +47,36 @@ class Counting:
         repository.get = counted
 
 
-def derivations(store: ArbiterStore, **options: Any) -> list[Any]:
-    """What a notification process over ``store`` derives for each event it follows, in the log's
-    order (each event decoded afresh: a kept game is never shared with another process)."""
+def derivations(
+    store: ArbiterStore, topics: tuple[str, ...] = FOLLOWED, **options: Any
+) -> list[tuple[int, Any]]:
+    """What a notification process over ``store`` derives for each event of ``topics`` (by
+    default those it follows), in the log's order, by notification id (each event decoded
+    afresh: a kept game is never shared with another process)."""
     process = NotificationProcess({"PERSISTENCE_MODULE": "eventsourcing.popo"}, **options)
     process.leader = store
-    notifications = store.recorder.select_notifications(start=1, limit=10**6, topics=TOPICS)
-    return [process.derive(store.mapper.to_domain_event(n)) for n in notifications]
+    notifications = store.recorder.select_notifications(start=1, limit=10**6, topics=topics)
+    return [(n.id, process.derive(store.mapper.to_domain_event(n))) for n in notifications]
 
 
 def assert_same_as_replay(store: ArbiterStore) -> dict[str, int]:
-    """The kept way (room for 512 games, and for one) derives what the replay derives, for every
-    event; the kept way with room for every game loads none at a version.  Returns the notes'
-    kinds and how many of each (for the caller to check the play said something)."""
+    """The kept way derives what the replay derives, for every event: following every game
+    event with room for 512 games (none loaded at a version) and for one (a game loaded again on
+    every switch), and following only the events notified about (the events between read from
+    the store).  Returns the notes' kinds and how many of each (the play must say something)."""
     oracle = derivations(store, replay=True)
     counting = Counting(store)
     kept = derivations(store)
     loads = counting.versioned
     assert len(kept) == len(oracle) > 0
-    for index, (ours, theirs) in enumerate(zip(kept, oracle, strict=True)):
-        assert ours == theirs, f"event {index} of the followed log"
-    assert derivations(store, games_kept=1) == oracle
+    for (position, ours), (_, theirs) in zip(kept, oracle, strict=True):
+        assert ours == theirs, f"the event at {position}"
     assert loads == 0, "a game kept at its last derived version was loaded again"
+    assert derivations(store, games_kept=1) == oracle
+    positions = {p for p, _ in derivations(store, TOPICS, replay=True)}
+    assert derivations(store, TOPICS) == [(p, d) for p, d in oracle if p in positions]
     kinds: dict[str, int] = {}
-    for derived in oracle:
+    for _, derived in oracle:
         for note in derived.notes:
             kinds[note.kind] = kinds.get(note.kind, 0) + 1
     return kinds
@@ -150,6 +156,12 @@ def test_a_games_life_derives_the_same_notices_as_the_replay(app: Any) -> None:
     svc.lifecycle.draw(invited.id, alice, "offer")
     svc.lifecycle.draw(invited.id, bob, "decline")
     svc.lifecycle.resign(invited.id, bob)
+    taken = svc.lifecycle.create(system="skirmish", scenario="meeting", sides=sides, creator=alice)
+    svc.lifecycle.accept(taken.id, bob)
+    red_plays(taken.id)
+    svc.disputes.request_takeback(taken.id, alice, side="red", from_seq=None)
+    svc.disputes.answer_takeback(taken.id, bob, accept=True, side="blue")
+    red_plays(taken.id)
     declined = svc.lifecycle.create(
         system="skirmish", scenario="meeting", sides=sides, creator=alice
     )
@@ -168,4 +180,6 @@ def test_a_games_life_derives_the_same_notices_as_the_replay(app: Any) -> None:
     svc.lifecycle.check_clocks(now + timedelta(days=3))  # ran out
 
     kinds = assert_same_as_replay(svc.store)
-    assert {"invitation", "turn", "draw", "ended", "clock"} <= set(kinds), kinds
+    assert {"invitation", "turn", "draw", "ended", "clock", "takeback"} <= set(kinds), kinds
+    retracted = svc.store.repository.get(taken.id)
+    assert retracted.retracted, "the takeback was not accepted"
