@@ -170,9 +170,11 @@ class NotificationProcess(ProcessApplication[UUID]):
         self.broker = broker
         self.secret = secret
         self.public_url = public_url.rstrip("/")
-        #: derive from the game loaded at each event's version (the way before issue 27: a
-        #: snapshot load and a replay per event; the benchmark's "before" and the tests' oracle)
+        #: the way before issue 27, the benchmark's "before" and the tests' oracle: derive from the
+        #: game loaded at each event's version (its snapshot and a replay), one transaction each
         self.replay = replay
+        if replay:  # and following only the events notified about, each recorded on its own
+            self.topics = TOPICS
         self._active: dict[str, tuple[int, set[str]]] = {}  # replay: game -> (version, active)
         #: the games derived from lately, each at the version of the last event derived from it
         self._games: OrderedDict[UUID, Any] = OrderedDict()
@@ -225,7 +227,7 @@ class NotificationProcess(ProcessApplication[UUID]):
             self._published = []
             processing_event = ProcessingEvent[UUID](tracking=tracking)
             self.policy(domain_event, processing_event)
-            if not processing_event.events:
+            if not processing_event.events and not self.replay:
                 self._unrecorded = tracking
                 return
             recordings = self._record(processing_event)
