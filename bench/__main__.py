@@ -17,6 +17,7 @@ BENCHES = (
     "seeks",
     "clocks",
     "history",
+    "notify_lag",
 )
 
 

@@ -69,6 +69,9 @@ class Config:
     view_lag_limit: int = 1000
     #: run the notification worker inside the web process (``arbiter serve`` sets it)
     embedded_worker: bool = False
+    #: derive each notice from the game loaded and replayed at that event's version, the way
+    #: before issue 27 (``bench/bench_notify_lag.py``'s "before"; nothing else sets it)
+    notify_replay: bool = False
     #: the session cookie only over HTTPS (behind a TLS reverse proxy: docs/deployment.md)
     secure_cookies: bool = False
     #: reverse proxies in front whose X-Forwarded-For/-Proto/-Host are trusted (0: none)
@@ -124,6 +127,7 @@ class Config:
                 reset_minutes=float(env.get("ARBITER_RESET_MINUTES", "60")),
                 view_lag_limit=int(env.get("ARBITER_VIEW_LAG_LIMIT", "1000")),
                 embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
+                notify_replay=_flag(env.get("ARBITER_NOTIFY_REPLAY", "")),
                 secure_cookies=_flag(env.get("ARBITER_SECURE_COOKIES", "")),
                 proxy_hops=int(env.get("ARBITER_PROXY_HOPS", "0")),
             )

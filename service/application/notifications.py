@@ -17,6 +17,7 @@ import hmac
 import logging
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -24,7 +25,8 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
-from eventsourcing.persistence import InfrastructureFactory
+from eventsourcing.domain import OriginatorVersionError
+from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.system import ProcessApplication
 from eventsourcing.utils import get_topic
 
@@ -34,7 +36,7 @@ from service.application.projections.notices import NoticesView
 from service.application.store import ArbiterStore
 from service.config import Config
 from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
-from service.domain.game import low_threshold
+from service.domain.game import Game, low_threshold
 from service.domain.notifications import (
     KIND_WORDS,
     KINDS,
@@ -77,11 +79,29 @@ GAME_EVENTS = (
 )
 CHALLENGE = "service.domain.ladders:Challenge.Issued"
 TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE,)
+NOTIFIED = frozenset(TOPICS)
+#: what the process follows: the events notified about and every other game event, which tells
+#: nobody anything but keeps the games it keeps up to date from the log itself (a command's
+#: acceptance and dice come before its ``Recorded``), with no read of the store between
+FOLLOWED = TOPICS + tuple(
+    sorted(
+        topic
+        for topic in (
+            get_topic(cls)
+            for cls in vars(Game).values()
+            if isinstance(cls, type) and issubclass(cls, Game.Event) and cls is not Game.Event
+        )
+        if topic not in NOTIFIED
+    )
+)
 #: an event older than this when first processed (a new worker on an old log) gets its notices
 #: but no e-mail or webhook: nobody wants last year's "your turn" in their mailbox
 STALE = timedelta(days=3)
 #: events after which whose turn it is may have changed
 TURN_EVENTS = {"Created", "Recorded", "Retracted", "InvitationAccepted"}
+#: games the process keeps in memory at the version it last derived from (least recently used
+#: out first); a game not kept is loaded once from the store (its snapshot and a replay)
+GAMES_KEPT = 512
 
 
 def user_channel(user: UUID | str) -> str:
@@ -130,7 +150,7 @@ class NotificationProcess(ProcessApplication[UUID]):
     """Follows the main store (``arbiter``) and records notices and deliveries."""
 
     name = "notifications"
-    topics = TOPICS
+    topics = FOLLOWED
     pull_section_size = 200
     #: this process's persisted views (the notices'; ``worker.open_process``), brought up to the
     #: notices just recorded before the users' pages are told of them
@@ -145,6 +165,8 @@ class NotificationProcess(ProcessApplication[UUID]):
         broker: Broker | None = None,
         secret: str = "",
         public_url: str = "",
+        replay: bool = False,
+        games_kept: int = GAMES_KEPT,
     ) -> None:
         super().__init__(env)
         self.leader = leader
@@ -152,8 +174,17 @@ class NotificationProcess(ProcessApplication[UUID]):
         self.broker = broker
         self.secret = secret
         self.public_url = public_url.rstrip("/")
-        self._active: dict[str, tuple[int, set[str]]] = {}  # game -> (version, active users)
+        #: the way before issue 27, the benchmark's "before" and the tests' oracle: derive from the
+        #: game loaded at each event's version (its snapshot and a replay), one transaction each
+        self.replay = replay
+        if replay:  # and following only the events notified about, each recorded on its own
+            self.topics = TOPICS
+        self._active: dict[str, tuple[int, set[str]]] = {}  # replay: game -> (version, active)
+        #: the games derived from lately, each at the version of the last event derived from it
+        self._games: OrderedDict[UUID, Any] = OrderedDict()
+        self.games_kept = max(1, games_kept)
         self._published: list[tuple[str, dict[str, Any]]] = []
+        self._unrecorded: Tracking | None = None  # the last position processed, not yet recorded
 
     def construct_factory(self, env: Any) -> InfrastructureFactory:
         """eventsourcing's factory, failing fast like the main store's (``availability``): a
@@ -164,14 +195,62 @@ class NotificationProcess(ProcessApplication[UUID]):
         return factory
 
     # -- eventsourcing's hooks ----------------------------------------------------------------------
-    def process_event(self, domain_event: Any, tracking: Any) -> None:
-        self._published = []
-        super().process_event(domain_event, tracking)
+    def pull_and_process(
+        self,
+        leader_name: str,
+        start: int | None = None,
+        stop: int | None = None,
+        *,
+        halt: Callable[[], bool] | None = None,
+    ) -> None:
+        """eventsourcing's, asking ``halt`` before each event: a worker told to stop returns after
+        the event it is on instead of after the whole log (the next pull resumes from the
+        position recorded with the last event processed).  The position of events that tell
+        nobody anything is recorded with the next event that does, or when the pull ends."""
+        self._unrecorded = None  # a pull that failed: its events are derived again
+        if start is None:
+            start = self.recorder.max_tracking_id(leader_name)
+        for notifications in self.pull_notifications(
+            leader_name, start=start, stop=stop, inclusive_of_start=False
+        ):
+            received = self.filter_received_notifications(notifications)
+            for domain_event, tracking in self.convert_notifications(leader_name, received):
+                if halt is not None and halt():
+                    self._record_position()
+                    return
+                self.process_event(domain_event, tracking)
+        self._record_position()
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """eventsourcing's (the policy's notices and deliveries recorded with the event's position,
+        in one transaction), except that an event that tells nobody anything -- most moves --
+        records nothing itself: its position is recorded with the next event that does, or when
+        the pull ends (:meth:`_record_position`), one transaction for a run of them instead of
+        one each.  Killed before, the process derives those events again, and again nothing."""
+        with self.processing_lock:
+            self._published = []
+            processing_event = ProcessingEvent[UUID](tracking=tracking)
+            self.policy(domain_event, processing_event)
+            if not processing_event.events and not self.replay:
+                self._unrecorded = tracking
+                return
+            recordings = self._record(processing_event)
+            self._unrecorded = None  # a later position, recorded
+            self._take_snapshots(processing_event)
+            self.notify(processing_event.events)
+            self._notify(recordings)
         if self._published and self.views is not None:
             self.views.run()  # a page told of a notice reads it at once
         if self.broker is not None:  # recorded: tell the users' open pages
             for channel, note in self._published:
                 self.broker.publish(channel, dict(note, position=tracking.notification_id))
+
+    def _record_position(self) -> None:
+        """Record the position of the last events processed that recorded nothing."""
+        with self.processing_lock:
+            tracking, self._unrecorded = self._unrecorded, None
+            if tracking is not None:
+                self.events.put([], tracking=tracking)
 
     def policy(self, domain_event: Any, processing_event: ProcessingEvent[UUID]) -> None:  # type: ignore[override]
         if self.leader is None:
@@ -272,10 +351,19 @@ class NotificationProcess(ProcessApplication[UUID]):
         topic = get_topic(type(event))
         if topic == CHALLENGE:
             return self._challenge(event)
+        if topic not in NOTIFIED:  # a game event that tells nobody anything
+            if not self.replay:
+                self._follow(event)
+            return Derived()
         name = topic[len(GAME) :]
         gid = str(event.originator_id)
-        version = event.originator_version
-        game: Any = self.leader.repository.get(event.originator_id, version=version)
+        if self.replay:
+            game: Any = self.leader.repository.get(
+                event.originator_id, version=event.originator_version
+            )
+            before = None
+        else:
+            game, before = self._advance(event, name in TURN_EVENTS)
         title = f"“{game.labels.get('title', game.scenario)}”"
         url = f"/games/{gid}"
         club = self._club_of(game)
@@ -385,24 +473,70 @@ class NotificationProcess(ProcessApplication[UUID]):
                 f"{title} ended: {outcome}.",
             )
         if name in TURN_EVENTS:
-            self._turn(game, name, derived, title, url, club)
+            self._turn(game, name, derived, title, url, club, before)
         return derived
 
+    def _advance(self, event: Any, turn: bool) -> tuple[Any, set[str]]:
+        """The event's game at the event's version, and who was to act before it (``turn``;
+        else nobody).  A game kept from the last event derived from it is brought forward in
+        place, the way the store's cache is: the events between, which the process does not
+        follow (commands accepted, dice rolled ...), read from the store, then this one applied
+        with the game projector.  Else the game is loaded at the version before the event (its
+        snapshot and a replay), once.  Never a replay per event, whatever the game's length."""
+        assert self.leader is not None
+        repository: Any = self.leader.repository
+        gid, version = event.originator_id, event.originator_version
+        game = self._games.pop(gid, None)  # kept again only once the event is applied
+        if game is not None and game.version < version - 1:
+            between = repository.event_store.get(gid, gt=game.version, lte=version - 1)
+            try:
+                game = repository.project(game, between)
+            except OriginatorVersionError:
+                game = None
+        if game is None or game.version != version - 1:  # not kept, or the store disagrees
+            game = repository.get(gid, version=version - 1) if version > 1 else None
+        before = self._active_users(game) if turn and game is not None else set()
+        game = repository.project(game, [event])
+        self._games[gid] = game
+        while len(self._games) > self.games_kept:
+            self._games.popitem(last=False)
+        return game, before
+
+    def _follow(self, event: Any) -> None:
+        """Apply an event that tells nobody anything to its game if the game is kept at the
+        version before it (a game not kept is not loaded for it; one kept further back is brought
+        forward from the store when an event that tells something comes)."""
+        game = self._games.get(event.originator_id)
+        if game is None or game.version != event.originator_version - 1:
+            return
+        del self._games[event.originator_id]  # kept again only once the event is applied
+        assert self.leader is not None
+        repository: Any = self.leader.repository
+        self._games[event.originator_id] = repository.project(game, [event])
+
     def _turn(
-        self, game: Any, name: str, derived: Derived, title: str, url: str, club: str | None
+        self,
+        game: Any,
+        name: str,
+        derived: Derived,
+        title: str,
+        url: str,
+        club: str | None,
+        before: set[str] | None,
     ) -> None:
         gid = str(game.id)
         after = self._active_users(game)
-        known = self._active.get(gid)
-        if known is not None and known[0] == game.version - 1:
-            before = known[1]
-        elif game.version > 1:
-            assert self.leader is not None
-            previous: Any = self.leader.repository.get(game.id, version=game.version - 1)
-            before = self._active_users(previous)
-        else:
-            before = set()
-        self._active[gid] = (game.version, after)
+        if before is None:  # replay: who was to act is remembered, else loaded
+            known = self._active.get(gid)
+            if known is not None and known[0] == game.version - 1:
+                before = known[1]
+            elif game.version > 1:
+                assert self.leader is not None
+                previous: Any = self.leader.repository.get(game.id, version=game.version - 1)
+                before = self._active_users(previous)
+            else:
+                before = set()
+            self._active[gid] = (game.version, after)
         if name == "Created" and getattr(self._get(game.id), "invitation", None):
             return  # an invitation: nobody's turn until every player accepts
         fresh = after - before

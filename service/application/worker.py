@@ -65,6 +65,7 @@ def open_process(
         broker=broker,
         secret=config.secret_key,
         public_url=config.public_url,
+        replay=config.notify_replay,
     )
     make = create_tables if create_tables is not None else config.store == "sqlite"
     process.views = Projections(process, create_tables=make, views=NOTICE_VIEWS)
@@ -418,9 +419,12 @@ class NotificationWorker:
                 self.projections.run()
             except Exception:  # noqa: BLE001 - a view's trouble never stops notifications
                 log.exception("running the projections")
-        # another worker may record the same event first: carry on after it
+        # another worker may record the same event first: carry on after it; a stop asked for
+        # is heeded between events, not after the whole log
         with contextlib.suppress(IntegrityError):
-            self.process.pull_and_process(self.store.name)
+            self.process.pull_and_process(self.store.name, halt=self._stop.is_set)
+        if self._stop.is_set():
+            return 0
         return self.dispatcher.run_once(wait=wait)  # its view brought up to the log first
 
     def run(self, interval: float = 0.5, delay: float = 0) -> None:
