@@ -59,5 +59,6 @@ def test_the_worker_stops_between_events_not_after_the_log(app: Any) -> None:
     build_worker(svc, process=svc.notifications.process).step()  # the next carries on, to the end
     after = worker.process.recorder.max_tracking_id(svc.store.name) or 0
     assert after > position
-    turns = [n for n in svc.notifications.book.of_user(str(alice.id)) if n["kind"] == "turn"]
+    notices = svc.notifications.process.views["notices"].view
+    turns = notices.page(str(alice.id), ["turn"], limit=1000)
     assert len(turns) == 40  # red moves first: one "your turn" per game, none lost or twice
