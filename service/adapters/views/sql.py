@@ -13,6 +13,7 @@ own (``<first table>_tracking``), so that views are rebuilt and swapped one at a
 from __future__ import annotations
 
 import re
+import threading
 from abc import abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -80,11 +81,46 @@ class SqlView(View):
         """``text`` with the view's table names put in and the dialect's parameter marks."""
         return self._mark(text.format(**{k: self._qualified(v) for k, v in self.names.items()}))
 
-    def write(self, tracking: Tracking, *statements: Statement) -> None:
-        """Run ``statements`` and record ``tracking``, in one transaction."""
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """One transaction for the writes (and this thread's reads) made inside, instead of one
+        per event: a runner processes a run of events in it, their rows and the last position
+        committed together, or none of them."""
+        if getattr(self._local(), "cursor", None) is not None:
+            yield  # already in one
+            return
         with self._cursor(commit=True) as cursor:
+            self._local().cursor = cursor
+            try:
+                yield
+            finally:
+                self._local().cursor = None
+
+    def _local(self) -> threading.local:
+        local: threading.local | None = self.__dict__.get("_batching")
+        if local is None:
+            local = self.__dict__.setdefault("_batching", threading.local())
+        return local
+
+    @contextmanager
+    def _in_batch_or(self, commit: bool) -> Iterator[Any]:
+        cursor = getattr(self._local(), "cursor", None)
+        if cursor is not None:
+            yield cursor
+            return
+        with self._cursor(commit=commit) as fresh:
+            yield fresh
+
+    def write(self, tracking: Tracking, *statements: Statement) -> None:
+        """Run ``statements`` and record ``tracking``, in one transaction (the batch's, in one)."""
+        with self._in_batch_or(commit=True) as cursor:
             for text, params in statements:
                 cursor.execute(self.sql(text), list(params))
+            self._track(cursor, tracking)
+
+    def insert_tracking(self, tracking: Tracking) -> None:
+        """Record only a position (an event not of this view's topics), in the batch if one."""
+        with self._in_batch_or(commit=True) as cursor:
             self._track(cursor, tracking)
 
     def execute(self, text: str, params: Sequence[Any] = ()) -> int:
@@ -95,7 +131,7 @@ class SqlView(View):
             return int(getattr(cursor, "sqlite_cursor", cursor).rowcount)
 
     def query(self, text: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        with self._cursor(commit=False) as cursor:
+        with self._in_batch_or(commit=False) as cursor:
             cursor.execute(self.sql(text), list(params))
             return [dict(row) for row in cursor.fetchall()]
 
@@ -163,6 +199,8 @@ class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):
             "notification_id INTEGER, PRIMARY KEY (application_name)) WITHOUT ROWID",
         ]
 
+    insert_tracking = SqlView.insert_tracking  # before the recorder's own: it batches
+
     def _tracking_table(self) -> str:
         return f"{self.table}_tracking"
 
@@ -189,6 +227,8 @@ class PostgresViewStore(PostgresTrackingRecorder, SqlView):
         super().__init__(datastore, tracking_table_name=f"{self.table}_tracking")
         assert datastore.single_row_tracking
         self.sql_create_statements += [SQL(text).format() for text in self._table_statements()]
+
+    insert_tracking = SqlView.insert_tracking  # before the recorder's own: it batches
 
     def _tracking_table(self) -> str:
         return str(self.tracking_table_name)

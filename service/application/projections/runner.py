@@ -25,6 +25,9 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from service.application.projections.view import View
 
 log = logging.getLogger(__name__)
+#: events a view processes in one transaction: short, so that a SQLite view's writes (in the store's
+#: own file) hold the file's one writer for a moment only, and the commands' commits go between
+PER_TRANSACTION = 50
 
 
 class ProjectionRunner:
@@ -73,9 +76,11 @@ class ProjectionRunner:
             topics=self.projection.topics,
             inclusive_of_start=False,
         )
-        for note in notes:
-            event = self.store.mapper.to_domain_event(note)
-            self.projection.process_event(event, Tracking(self.store.name, note.id))
+        for start in range(0, len(notes), PER_TRANSACTION):
+            with self.view.batch():  # a run of events, their rows and last position, at once
+                for note in notes[start : start + PER_TRANSACTION]:
+                    event = self.store.mapper.to_domain_event(note)
+                    self.projection.process_event(event, Tracking(self.store.name, note.id))
         if len(notes) < self.batch and (not notes or notes[-1].id < head):
             # nothing else of these topics up to the head: the position moves on to it
             self.view.insert_tracking(Tracking(self.store.name, head))

@@ -4,6 +4,7 @@ it holds, be built under another name and be swapped in for its live tables."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import AbstractContextManager, nullcontext
 
 from eventsourcing.persistence import TrackingRecorder
 
@@ -13,6 +14,10 @@ class View(TrackingRecorder, ABC):
     table: str
     #: each of the view's tables by its own name, as this copy names it (a rebuild's differ)
     names: dict[str, str]
+
+    def batch(self) -> AbstractContextManager[None]:
+        """One transaction for the events processed inside (a view that cannot: one each)."""
+        return nullcontext()
 
     @abstractmethod
     def create_table(self) -> None:
