@@ -113,3 +113,14 @@ def test_bob_is_told_of_the_invitation_in_the_app_by_mail_and_webhook(
     phone.screenshot(path=str(shots / "notifications-panel-phone.png"))
     for text in page.locator("body").all_inner_texts() + phone.locator("body").all_inner_texts():
         assert "[object" not in text and "None" not in text
+    # the whole panel is on the screen: with an unread count the bell wraps to the header's left,
+    # and the panel hung off the phone's left edge from the bell's right
+    again = {"system": "skirmish", "scenario": "meeting", "sides": {"red": "alice", "blue": "bob"}}
+    r = requests.post(nserver.url + "/api/games", json=again, headers=nserver.user("alice"))
+    assert r.status_code == 201, r.text
+    phone.goto("/")
+    expect(phone.locator("#notif-count")).to_have_text("1")
+    phone.locator("#notif-bell").click()
+    expect(phone.locator("#notif-list li.unread")).to_contain_text(INVITE)
+    box = phone.locator("#notif-panel").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
