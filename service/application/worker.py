@@ -158,6 +158,8 @@ class Dispatcher:
                     error = future.exception() if not future.cancelled() else None
                     if isinstance(error, KeyboardInterrupt | SystemExit):
                         raise error
+        if wait and self.process.views is not None:  # the outcomes shown as the step ends
+            self.process.views.run()
         with self._flight:
             sent, self._sent = self._sent, 0
         return sent
@@ -219,16 +221,6 @@ class Dispatcher:
             started += 1
         return started
 
-    def _show(self, oid: str) -> None:
-        """Bring the notices' view (a webhook's deliveries list) up to the outcome just
-        recorded: the worker that writes it, not a later GET, does the view's work."""
-        if self.process.views is None:
-            return
-        try:
-            self.process.views.run()
-        except Exception:  # noqa: BLE001 - the next step of the worker runs it again
-            log.exception("bringing the notices' view up to delivery %s", oid)
-
     def _has_place(self, route: Route) -> bool:
         with self._flight:
             return all(self._held[place] < self.limits[place[0]] for place in route.places)
@@ -278,7 +270,6 @@ class Dispatcher:
                 if ok:
                     with self._flight:
                         self._sent += 1
-                self._show(oid)
         except Exception:  # noqa: BLE001 - a store outage: the claim lapses, it is sent again
             log.exception("recording delivery %s", oid)
         finally:

@@ -17,6 +17,7 @@ refused by the tracking row (``IntegrityError``) and rolls back; it re-reads the
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Any
 
@@ -35,6 +36,7 @@ class ProjectionRunner:
         self.store = store
         self.projection = projection
         self.batch = batch
+        self._running = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -92,7 +94,13 @@ class ProjectionRunner:
         at it; returns whether the view got there.  Only a writing request calls this."""
         deadline = time.monotonic() + timeout
         while self.position() < notification_id:
-            self.run(upto=notification_id)
+            # one runner per view in this process; the other requests wait for it (with 96
+            # sign-outs at once, each running the view itself took PostgreSQL's pool: 503s)
+            if self._running.acquire(blocking=False):
+                try:
+                    self.run(upto=notification_id)
+                finally:
+                    self._running.release()
             if self.position() >= notification_id:
                 return True
             if time.monotonic() > deadline:
