@@ -123,7 +123,9 @@ def test_a_stalling_host_holds_its_own_places_and_alice_s_deliveries_go_on(
         assert stalling.arrived >= 1  # bob's host was reached, and holds its requests
         with stalling.lock:
             assert stalling.most <= PER_TARGET, stalling.most
-        assert worker.dispatcher.in_flight() <= PER_TARGET
+        # alice's sends and the e-mails end (on a loaded machine their outcomes are still being
+        # recorded when they arrive); bob's stalled ones keep at most their target's places
+        assert until(lambda: worker.dispatcher.in_flight() <= PER_TARGET)
         with stalling.lock:  # bob's first requests are still held while alice's went through
             assert stalling.holding >= 1
         stalling.release.set()
