@@ -42,15 +42,12 @@ class NotificationList(schemas.Schema):
     total = fields.Integer()
 
 
-class ListArgs(Lenient):
+class ListArgs(schemas.PageFields, Lenient):
     unread = fields.Boolean(load_default=False)
-    limit = fields.Integer(
+    limit = fields.Integer(  # clients ask for up to 500 (the page size before paging)
         load_default=50,
         validate=validate.Range(min=1, max=500),
         metadata={"description": "notifications per page (at most 500)"},
-    )
-    after = schemas.PageCursor(
-        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
     )
 
 

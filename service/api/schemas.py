@@ -168,15 +168,22 @@ class PageCursor(fields.Field):
             ) from None
 
 
-class SeeksArgs(Strict):
+class PageFields(Schema):
+    """A keyset page's query: ``limit`` (default 50, at most 100) and ``after`` (the previous
+    page's ``X-Next-Cursor``); mixed into each list's arguments."""
+
     limit = fields.Integer(
         load_default=50,
         validate=validate.Range(min=1, max=100),
-        metadata={"description": "open games per page (at most 100)"},
+        metadata={"description": "rows per page (at most 100)"},
     )
     after = PageCursor(
         load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
     )
+
+
+class SeeksArgs(PageFields, Strict):
+    pass
 
 
 class SeekOut(Schema):
@@ -220,21 +227,13 @@ class SideArgs(Lenient):
     side = fields.String(load_default=None)
 
 
-class GameListArgs(Lenient):
+class GameListArgs(PageFields, Lenient):
     mine = fields.Boolean(load_default=False)
     status = fields.String(
         load_default=None, validate=validate.OneOf(["invited", "active", "ended", "declined"])
     )
     system = fields.String(load_default=None, metadata={"description": "one rules system's"})
     club = fields.String(load_default=None, metadata={"description": "one club's (its id)"})
-    limit = fields.Integer(
-        load_default=50,
-        validate=validate.Range(min=1, max=100),
-        metadata={"description": "games per page (at most 100)"},
-    )
-    after = PageCursor(
-        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
-    )
     invited = fields.Boolean(
         load_default=False, metadata={"description": "the games waiting for the caller's answer"}
     )

@@ -94,15 +94,8 @@ def _list(club: str | None) -> dict[str, Any]:
     return {"webhooks": [_out(h) for h in services().notifications.webhooks(kind, owner)]}
 
 
-class DeliveriesArgs(Lenient):
-    limit = fields.Integer(
-        load_default=50,
-        validate=validate.Range(min=1, max=100),
-        metadata={"description": "deliveries per page (at most 100)"},
-    )
-    after = schemas.PageCursor(
-        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
-    )
+class DeliveriesArgs(schemas.PageFields, Lenient):
+    pass
 
 
 def _deliveries(

@@ -65,12 +65,14 @@ class SqlView(View):
     def _mark(self, sql: str) -> str:
         """``sql`` with the dialect's parameter marks for ``%s``."""
 
-    @abstractmethod
     @contextmanager
-    def _cursor(self, commit: bool) -> Iterator[Any]: ...
+    def _cursor(self, commit: bool) -> Iterator[Any]:
+        """A transaction of the store's own datastore (both dialects' recorders have one)."""
+        with self.datastore.transaction(commit=commit) as cursor:  # type: ignore[attr-defined]
+            yield cursor
 
-    @abstractmethod
-    def _track(self, cursor: Any, tracking: Tracking) -> None: ...
+    def _track(self, cursor: Any, tracking: Tracking) -> None:
+        self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
 
     @abstractmethod
     def _tracking_table(self) -> str:
@@ -210,14 +212,6 @@ class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):
     def _mark(self, sql: str) -> str:
         return sql.replace("%s", "?")
 
-    @contextmanager
-    def _cursor(self, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as cursor:
-            yield cursor
-
-    def _track(self, cursor: Any, tracking: Tracking) -> None:
-        self._insert_tracking(cursor, tracking)
-
 
 class PostgresViewStore(PostgresTrackingRecorder, SqlView):
     """A view in the store's PostgreSQL database and schema (made by ``arbiter db migrate``)."""
@@ -240,14 +234,6 @@ class PostgresViewStore(PostgresTrackingRecorder, SqlView):
 
     def _mark(self, sql: str) -> str:
         return sql
-
-    @contextmanager
-    def _cursor(self, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as cursor:
-            yield cursor
-
-    def _track(self, cursor: Any, tracking: Tracking) -> None:
-        self._insert_tracking(cursor, tracking)
 
 
 def on_datastore(view: type[SqlView], datastore: Any) -> Callable[..., SqlView]:
