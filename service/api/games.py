@@ -62,15 +62,7 @@ class Games(MethodView):
         for row in rows:
             row["sides"] = {side: svc.users.username(uid) for side, uid in row["sides"].items()}
             if args["mine"]:  # whose turn it is, for the caller's own (a page of) games
-                game = svc.games.get(row["id"])
-                row.update(
-                    version=game.version,
-                    disputes={d: dict(info) for d, info in game.disputes.items()},
-                    paused_by=game.paused_by(),
-                    active_sides=game.active_sides(),
-                    phase=svc.games.system(game.system).phase(game.state),
-                    status=game.status,
-                )
+                row.update(svc.games.summary(row["id"]))
         return rows, 200, headers
 
     @blp.arguments(schemas.GameCreate)

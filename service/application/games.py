@@ -286,6 +286,27 @@ class GameService:
             )
         return game
 
+    def summary(self, game_id: UUID | str) -> dict[str, Any]:
+        """What a list of one's own games shows of each: its version, status, the sides to play,
+        the phase, its disputes and what pauses it -- read from the latest game without copying
+        it (:meth:`GameRepository.peek`)."""
+
+        def read(game: Game) -> dict[str, Any]:
+            return {
+                "version": game.version,
+                "disputes": {d: dict(info) for d, info in game.disputes.items()},
+                "paused_by": game.paused_by(),
+                "active_sides": game.active_sides(),
+                "phase": self.system(game.system).phase(game.state),
+                "status": game.status,
+            }
+
+        try:
+            found: dict[str, Any] = self.store.peek(self._uuid(game_id), read)
+        except AggregateNotFoundError:
+            raise NotFound(f"no game {game_id}", {"game": ["unknown game"]}) from None
+        return found
+
     def viewer_side(self, game: Game, user: User | None, side: str | None) -> str | None:
         """The side whose view ``user`` gets: the asked one if theirs (any once the game has ended),
         else their only side, else None."""

@@ -11,7 +11,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from copy import deepcopy
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import (
@@ -33,6 +33,7 @@ from service.domain.game import Game, Projector, chain_break, projector
 from service.domain.systems import GamePorts
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def game_channel(game_id: UUID | str) -> str:
@@ -104,6 +105,19 @@ class GameRepository(Repository):
                 if deepcopy_from_cache and self.deepcopy_from_cache:
                     return deepcopy(aggregate)
                 return aggregate
+        finally:
+            self._disuse_fastforward_lock(aggregate_id)
+
+    def peek(self, aggregate_id: Any, read: Callable[[Any], T]) -> T:
+        """``read(aggregate)`` of the latest aggregate, under its lock and without the copy a
+        :meth:`get` makes (a list of games reads a few fields of each: the copy of a large game's
+        state was most of its cost).  ``read`` must not change the aggregate nor keep it."""
+        if self.cache is None:
+            return read(self.get(aggregate_id))
+        lock = self._use_fastforward_lock(aggregate_id)
+        try:
+            with lock:
+                return read(self._latest(aggregate_id, self.project))
         finally:
             self._disuse_fastforward_lock(aggregate_id)
 
@@ -269,6 +283,12 @@ class ArbiterStore(Application):
         if head.get("version") == first - 1 and head.get("hash") != pending[0].prev_hash:
             return f"event {first} does not chain from the anchored head {first - 1}"
         return None
+
+    def peek(self, aggregate_id: Any, read: Callable[[Any], T]) -> T:
+        """``read`` of the latest aggregate, not copied (:meth:`GameRepository.peek`)."""
+        repository = self.repository
+        assert isinstance(repository, GameRepository)
+        return repository.peek(aggregate_id, read)
 
     # -- the cache a command starts from -------------------------------------------------------------
     def _keep(self, game: Game, *, copy: bool = True) -> None:

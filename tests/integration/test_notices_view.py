@@ -12,6 +12,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from eventsourcing.persistence import Tracking
+
+from service.application.projections.notices import UNREAD_CAP, moment
 from service.bootstrap import build_worker
 from service.config import Config
 from tests.conftest import app_of
@@ -114,8 +117,68 @@ def test_notifications_page_count_and_rebuild(app: Flask) -> None:
         == 0
     )
     before = view.query("SELECT * FROM {notices} ORDER BY id")
+    counts = view.query("SELECT * FROM {notice_counts} ORDER BY user_id, kind")
+    assert counts == view.query(
+        "SELECT user_id, kind, COUNT(*) AS n FROM {notices} GROUP BY user_id, kind "
+        "ORDER BY user_id, kind"
+    )
     svc.notifications.process.views.rebuild("notices")
     assert view.query("SELECT * FROM {notices} ORDER BY id") == before and before
+    assert view.query("SELECT * FROM {notice_counts} ORDER BY user_id, kind") == counts
+
+
+def test_counts_are_stored_filled_on_upgrade_and_unread_capped(app: Flask) -> None:
+    """The totals come from a count per (user, kind) kept with each notice, not from counting a
+    user's notices; a store of a release before the counts gets them from its notices when its
+    tables are made; unread after a "mark all read" is counted up to UNREAD_CAP, exact otherwise."""
+    svc: Any = app.extensions["arbiter"]
+    view = svc.notifications.process.views["notices"].view
+    name = svc.notifications.process.name
+    start = view.max_tracking_id(name) or 0
+    with view.batch():
+        for n in range(UNREAD_CAP + 5):
+            view.add_notice(
+                {
+                    "id": f"n{n:05d}",
+                    "user_id": "u1",
+                    "kind": "turn" if n % 2 else "game",
+                    "text": "Your turn",
+                    "game": None,
+                    "url": None,
+                    "created": 1_000_000 + n,
+                },
+                Tracking(name, start + n + 1),
+            )
+        # the same notice again (a replayed event) is not counted twice
+        view.add_notice(
+            {
+                "id": "n00000",
+                "user_id": "u1",
+                "kind": "game",
+                "text": "x",
+                "game": None,
+                "url": None,
+                "created": 1_000_000,
+            },
+            Tracking(name, start + UNREAD_CAP + 6),
+        )
+    total = UNREAD_CAP + 5
+    assert view.count("u1", ["turn", "game"]) == total
+    assert view.count("u1", ["turn"]) == (total) // 2
+    assert view.count("u1", ["turn", "game"], (None, [])) == total
+    assert view.count("u1", ["turn", "game"], (None, ["n00001", "n00002", "nope"])) == total - 2
+    assert view.count("u1", ["turn"], (None, ["n00001", "n00002"])) == total // 2 - 1
+    early = moment(1_000_000 + 2)  # all after the third unread: more than the cap
+    assert view.count("u1", ["turn", "game"], (early, [])) == UNREAD_CAP
+    late = moment(1_000_000 + total - 4)  # the last three
+    assert view.count("u1", ["turn", "game"], (late, ["n01004"])) == 2
+    # an earlier release's store: notices and no counts; making the tables counts them
+    view.execute("DELETE FROM {notice_counts}")
+    assert view.count("u1", ["turn", "game"]) == 0
+    view.create_table()
+    assert view.count("u1", ["turn", "game"]) == total
+    view.create_table()  # and only once
+    assert view.count("u1", ["turn", "game"]) == total
 
 
 def test_a_bad_cursor_or_page_is_a_400_naming_it(app: Flask) -> None:

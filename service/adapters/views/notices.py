@@ -11,7 +11,13 @@ from typing import Any
 from eventsourcing.persistence import Tracking
 
 from service.adapters.views.sql import SqlView, Table
-from service.application.projections.notices import Key, NoticesView, micros, moment
+from service.application.projections.notices import (
+    UNREAD_CAP,
+    Key,
+    NoticesView,
+    micros,
+    moment,
+)
 
 NOTICE_COLUMNS = ("id", "user_id", "kind", "text", "game", "url", "created")
 DELIVERY_COLUMNS = ("id", "target", "channel", "kind", "text", "created", "status")
@@ -30,6 +36,16 @@ class NoticesTables(SqlView, NoticesView):
             indexes=(("by_user", "user_id, created, id"),),
         ),
         Table(
+            "notice_counts",
+            "user_id TEXT NOT NULL, kind TEXT NOT NULL, n BIGINT NOT NULL, "
+            "PRIMARY KEY (user_id, kind)",
+            # added after the notices table (a store of an earlier release has its notices and
+            # none of these): counted from them when it is made, in the same statement run
+            fill="INSERT INTO {notice_counts} (user_id, kind, n) "
+            "SELECT user_id, kind, COUNT(*) FROM {notices} "
+            "WHERE NOT EXISTS (SELECT 1 FROM {notice_counts}) GROUP BY user_id, kind",
+        ),
+        Table(
             "deliveries",
             "id TEXT PRIMARY KEY, target TEXT NOT NULL, channel TEXT NOT NULL, "
             "kind TEXT NOT NULL, text TEXT NOT NULL, created BIGINT NOT NULL, "
@@ -45,14 +61,21 @@ class NoticesTables(SqlView, NoticesView):
 
     # -- writes ---------------------------------------------------------------------------------------
     def add_notice(self, row: dict[str, Any], tracking: Tracking) -> None:
-        self.write(
+        """The notice, and one more in its user's count of its kind (only if it is new)."""
+        added = self.write_then(
             tracking,
             (
                 f"INSERT INTO {{notices}} ({', '.join(NOTICE_COLUMNS)}) "
                 f"VALUES ({_marks(len(NOTICE_COLUMNS))}) ON CONFLICT (id) DO NOTHING",
                 [row[c] for c in NOTICE_COLUMNS],
             ),
+            (
+                "INSERT INTO {notice_counts} (user_id, kind, n) VALUES (%s, %s, 1) "
+                "ON CONFLICT (user_id, kind) DO UPDATE SET n = {notice_counts}.n + 1",
+                [row["user_id"], row["kind"]],
+            ),
         )
+        assert added in (0, 1)
 
     def add_delivery(self, row: dict[str, Any], tracking: Tracking) -> None:
         values = {**row, "status": "pending"}
@@ -130,9 +153,30 @@ class NoticesTables(SqlView, NoticesView):
     ) -> int:
         if not kinds:
             return 0
+        total = self.query(
+            f"SELECT COALESCE(SUM(n), 0) AS n FROM {{notice_counts}} "
+            f"WHERE user_id = %s AND kind IN ({_marks(len(kinds))})",
+            [user, *kinds],
+        )
+        everything = int(total[0]["n"])
+        if unread_since is None:
+            return everything
+        before, read = unread_since
+        if before is None:  # nothing read but these ids: the total less those of them counted
+            if not read:
+                return everything
+            found = self.query(
+                f"SELECT COUNT(*) AS n FROM {{notices}} WHERE user_id = %s "
+                f"AND kind IN ({_marks(len(kinds))}) AND id IN ({_marks(len(read))})",
+                [user, *kinds, *read],
+            )
+            return everything - int(found[0]["n"])
+        # read up to a moment: those after it, counted up to the cap (by the user's index)
         where, args = self._where(user, kinds, unread_since)
         found = self.query(
-            f"SELECT COUNT(*) AS n FROM {{notices}} WHERE {' AND '.join(where)}", args
+            f"SELECT COUNT(*) AS n FROM (SELECT 1 FROM {{notices}} WHERE {' AND '.join(where)} "
+            "LIMIT %s) AS unread",
+            [*args, UNREAD_CAP],
         )
         return int(found[0]["n"])
 

@@ -41,6 +41,9 @@ class Table:
     name: str
     columns: str
     indexes: tuple[tuple[str, str], ...] = ()
+    #: a table added to a view after its others: the statement that derives its rows from them,
+    #: run whenever the tables are made (so it must do nothing once the table has rows)
+    fill: str | None = None
 
 
 class SqlView(View):
@@ -120,6 +123,18 @@ class SqlView(View):
                 cursor.execute(self.sql(text), list(params))
             self._track(cursor, tracking)
 
+    def write_then(self, tracking: Tracking, first: Statement, *then: Statement) -> int:
+        """Run ``first``, then ``then`` only if ``first`` changed a row, and record ``tracking``,
+        in one transaction; returns the rows ``first`` changed."""
+        with self._in_batch_or(commit=True) as cursor:
+            cursor.execute(self.sql(first[0]), list(first[1]))
+            changed = int(getattr(cursor, "sqlite_cursor", cursor).rowcount)
+            if changed:
+                for text, params in then:
+                    cursor.execute(self.sql(text), list(params))
+            self._track(cursor, tracking)
+            return changed
+
     def insert_tracking(self, tracking: Tracking) -> None:
         """Record only a position (an event not of this view's topics), in the batch if one."""
         with self._in_batch_or(commit=True) as cursor:
@@ -146,7 +161,8 @@ class SqlView(View):
             f"CREATE TABLE IF NOT EXISTS {self._qualified(self.names[t.name])} ({t.columns})"
             for t in self.TABLES
         ]
-        return made + (self._index_statements() if self.indexed else [])
+        filled = [self.sql(t.fill) for t in self.TABLES if t.fill is not None]
+        return made + filled + (self._index_statements() if self.indexed else [])
 
     def _index_statements(self, names: dict[str, str] | None = None) -> list[str]:
         names = names or self.names

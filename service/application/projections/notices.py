@@ -22,6 +22,8 @@ from service.domain.notifications import Delivery, Notice
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: a page's key: (created, in microseconds since the epoch; the notice's id)
 Key = tuple[int, str]
+#: unread notices counted after a "mark all read" (README: a count this high shows as "1000+")
+UNREAD_CAP = 1000
 
 
 def micros(moment: datetime) -> int:
@@ -64,7 +66,10 @@ class NoticesView(View):
         user: str,
         kinds: Sequence[str],
         unread_since: tuple[datetime | None, Sequence[str]] | None = None,
-    ) -> int: ...
+    ) -> int:
+        """How many of ``user``'s notices of ``kinds`` there are (a stored count per kind), or
+        (``unread_since``) how many are not read: exact when nothing was marked read or only some
+        ids; after a "mark all read" those since, counted up to :data:`UNREAD_CAP`."""
 
     @abstractmethod
     def has_notices(self, user: str, ids: Sequence[str]) -> list[str]:

@@ -28,7 +28,8 @@ function row(item) {
 
 async function refresh() {
   const data = await api("/api/me/notifications?limit=20");
-  count.textContent = data.unread ? String(data.unread) : "";
+  // the server counts unread notices after a "mark all read" up to 1,000 (README)
+  count.textContent = !data.unread ? "" : data.unread > 999 ? "999+" : String(data.unread);
   bell.setAttribute("aria-label", `Notifications: ${data.unread} unread`);
   clear(list, data.notifications.length ? data.notifications.map(row) : h("li", { class: "empty" }, "Nothing yet."));
 }
