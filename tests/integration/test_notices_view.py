@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
-
 from eventsourcing.persistence import Tracking
+from flask import Flask
 
 from service.application.projections.notices import UNREAD_CAP, moment
 from service.bootstrap import build_worker
