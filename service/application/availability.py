@@ -79,14 +79,41 @@ class FailFastDatastore(PostgresDatastore):
 
 
 def fail_fast(factory: InfrastructureFactory, timeout: float) -> None:
-    """Make ``factory``'s PostgreSQL datastore (if it has one) fail fast; before any recorder."""
-    datastore = getattr(factory, "datastore", None)
-    if isinstance(datastore, PostgresDatastore):
-        datastore.__class__ = FailFastDatastore  # the factory builds its datastore inline
-        pool = datastore.pool
-        pool.reconnect_timeout = RECONNECT_TIMEOUT
-        if isinstance(pool.kwargs, dict):
-            pool.kwargs["connect_timeout"] = max(1, int(timeout))  # libpq's, per attempt
+    """Give ``factory`` (if PostgreSQL's) a :class:`FailFastDatastore` in place of the one it made,
+    with the same settings; call before any recorder is made.  eventsourcing's factory makes its
+    datastore inline from the environment: its pool is not opened until first used, so the one
+    replaced has never connected."""
+    made = getattr(factory, "datastore", None)
+    if not isinstance(made, PostgresDatastore) or isinstance(made, FailFastDatastore):
+        return
+    pool = made.pool
+    kwargs = dict((pool.kwargs() if callable(pool.kwargs) else pool.kwargs) or {})
+    datastore = FailFastDatastore(
+        dbname=kwargs["dbname"],
+        host=kwargs["host"],
+        port=kwargs["port"],
+        user=kwargs["user"],
+        password=kwargs.get("password") or "",
+        connect_timeout=pool.timeout,
+        idle_in_transaction_session_timeout=made.idle_in_transaction_session_timeout,
+        pool_size=pool.min_size,
+        max_overflow=pool.max_size - pool.min_size,
+        max_waiting=pool.max_waiting,
+        conn_max_age=pool.max_lifetime,
+        pre_ping=made.pre_ping,
+        lock_timeout=made.lock_timeout,
+        schema=made.schema,
+        pool_open_timeout=made.pool_open_timeout,
+        get_password_func=pool.get_password_func,
+        single_row_tracking=made.single_row_tracking,
+        originator_id_type=made.originator_id_type,  # type: ignore[arg-type]
+        enable_db_functions=made.enable_db_functions,
+    )
+    datastore.pool.reconnect_timeout = RECONNECT_TIMEOUT
+    if isinstance(datastore.pool.kwargs, dict):
+        datastore.pool.kwargs["connect_timeout"] = max(1, int(timeout))  # libpq's, per attempt
+    made.close()
+    factory.datastore = datastore  # type: ignore[attr-defined]
 
 
 def probe(recorder: Any) -> dict[str, Any]:

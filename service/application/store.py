@@ -17,6 +17,7 @@ from uuid import UUID
 from eventsourcing.application import (
     AggregateNotFoundError,
     Application,
+    LRUCache,
     Repository,
     project_aggregate,
 )
@@ -69,21 +70,53 @@ NEWS: dict[type, Callable[[Any, int], tuple[str, dict[str, Any]]]] = {
 }
 
 
+class KeyedLocks:
+    """A lock per key, there only while someone holds or waits for it (so the map does not grow
+    with every game ever read)."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[Any, list[Any]] = {}  # key -> [its lock, how many hold or wait]
+
+    @contextmanager
+    def hold(self, key: Any) -> Iterator[None]:
+        with self._guard:
+            entry = self._locks.setdefault(key, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._guard:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._locks[key]
+
+
 class GameRepository(Repository):
-    """A repository whose default projector is the games' (:func:`service.domain.game.projector`):
-    reads, cache fast-forwards and snapshots all rebuild a game with its rules.
+    """A repository whose default projector is the games' (:func:`service.domain.game.projector`),
+    with its own cache of the latest aggregates (:attr:`kept`, an eventsourcing ``LRUCache``).
 
-    A cached aggregate is found, fast-forwarded, rebuilt and copied only under its per-aggregate
-    lock (the one :meth:`ArbiterStore.cached` takes a game out under).  eventsourcing 9.5 looks the
-    cache up before taking the lock and copies after releasing it: a reader could find a game, a
-    command take that same object out of the cache to decide on it, and the reader then
-    fast-forward it in place while the command decided -- a command decided on version v stored
-    after v + 1, both answered 201 (a lost update), or a read that failed on a half-applied
-    event."""
+    A kept aggregate is found, fast-forwarded, rebuilt and copied only under its key's lock
+    (:attr:`locks`, the one :meth:`ArbiterStore.cached` takes a game out under).  eventsourcing's
+    own cache (9.5) is left off: it looks the cache up before taking its lock and copies after
+    releasing it, so a reader could find a game, a command take that same object out of the cache
+    to decide on it, and the reader then fast-forward it in place while the command decided -- a
+    command decided on version v stored after v + 1, both answered 201 (a lost update).  Only the
+    library's public API is used: ``Repository.get`` (snapshot and events) on a miss, the event
+    store's ``get`` to fast-forward."""
 
-    def __init__(self, *args: Any, project: Projector, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        *args: Any,
+        project: Projector,
+        cache_maxsize: int | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, cache_maxsize=None, **kwargs)
         self.project = project
+        self.kept: LRUCache[Any, Any] | None = LRUCache(cache_maxsize) if cache_maxsize else None
+        self.locks = KeyedLocks()
 
     def get(
         self,
@@ -96,38 +129,30 @@ class GameRepository(Repository):
     ) -> Any:
         if projector_func is project_aggregate:
             projector_func = self.project
-        if self.cache is None or version is not None:
+        if self.kept is None or version is not None:
             return super().get(aggregate_id, version=version, projector_func=projector_func)
-        lock = self._use_fastforward_lock(aggregate_id)
-        try:
-            with lock:
-                aggregate = self._latest(aggregate_id, projector_func)
-                if deepcopy_from_cache and self.deepcopy_from_cache:
-                    return deepcopy(aggregate)
-                return aggregate
-        finally:
-            self._disuse_fastforward_lock(aggregate_id)
+        with self.locks.hold(aggregate_id):
+            aggregate = self._latest(aggregate_id, projector_func)
+            if deepcopy_from_cache and self.deepcopy_from_cache:
+                return deepcopy(aggregate)
+            return aggregate
 
     def peek(self, aggregate_id: Any, read: Callable[[Any], T]) -> T:
         """``read(aggregate)`` of the latest aggregate, under its lock and without the copy a
         :meth:`get` makes (a list of games reads a few fields of each: the copy of a large game's
         state was most of its cost).  ``read`` must not change the aggregate nor keep it."""
-        if self.cache is None:
+        if self.kept is None:
             return read(self.get(aggregate_id))
-        lock = self._use_fastforward_lock(aggregate_id)
-        try:
-            with lock:
-                return read(self._latest(aggregate_id, self.project))
-        finally:
-            self._disuse_fastforward_lock(aggregate_id)
+        with self.locks.hold(aggregate_id):
+            return read(self._latest(aggregate_id, self.project))
 
     def _latest(self, aggregate_id: Any, projector_func: Any) -> Any:
-        """The cached aggregate brought up to the store's last event, else rebuilt from the store
-        and cached (call under the aggregate's lock).  A cached aggregate the store's events do not
+        """The kept aggregate brought up to the store's last event, else rebuilt from the store
+        and kept (call under the aggregate's lock).  A kept aggregate the store's events do not
         continue is dropped and rebuilt: a read answers what the store holds."""
-        assert self.cache is not None
+        assert self.kept is not None
         try:
-            cached = self.cache.get(aggregate_id)
+            cached = self.kept.get(aggregate_id)
         except KeyError:
             cached = None
         if cached is not None and not self.fastforward:
@@ -142,8 +167,8 @@ class GameRepository(Repository):
                 if aggregate is None:
                     raise AggregateNotFoundError(aggregate_id)
                 return aggregate
-        aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
-        self.cache.put(aggregate_id, aggregate)
+        aggregate = super().get(aggregate_id, projector_func=projector_func)
+        self.kept.put(aggregate_id, aggregate)
         return aggregate
 
 
@@ -153,6 +178,8 @@ class ArbiterStore(Application):
     ``ports``: what games need of the rules and the seal; ``broker``: where changes are announced."""
 
     name = "arbiter"
+    #: a game is snapshotted each time its version passes a multiple of this (0: never)
+    snapshot_interval = 0
     #: where each game's signed head is anchored after a commit (``service.adapters.heads``)
     heads: Any = None
     #: called after each commit with the new events and the last one's notification id: the
@@ -224,6 +251,7 @@ class ArbiterStore(Application):
         except IntegrityError:
             raise lost from None
         position = max((r.notification.id for r in recordings), default=0)
+        self._snapshot(news)
         for aggregate, first in news:
             if isinstance(aggregate, Game):
                 self._keep(aggregate)
@@ -336,38 +364,28 @@ class ArbiterStore(Application):
 
     @contextmanager
     def _cache_lock(self, aggregate_id: UUID) -> Iterator[Any]:
-        """The repository's cache (None without one), held under the repository's own
-        per-aggregate fast-forward lock: a cached aggregate is mutated in place only under it
-        (eventsourcing 9.5, ``Repository.get``)."""
+        """The repository's cache (None without one), held under the aggregate's lock: a kept
+        aggregate is mutated in place only under it (:class:`GameRepository`)."""
         repository = self.repository
-        if repository.cache is None:
+        assert isinstance(repository, GameRepository)
+        if repository.kept is None:
             yield None
             return
-        lock = repository._use_fastforward_lock(aggregate_id)
-        try:
-            with lock:
-                yield repository.cache
-        finally:
-            repository._disuse_fastforward_lock(aggregate_id)
+        with repository.locks.hold(aggregate_id):
+            yield repository.kept
 
-    def _take_snapshots(self, processing_event: Any) -> None:
-        """Snapshot a game from the aggregate just saved rather than rebuilt from the store (as
-        eventsourcing does: a read of up to an interval's events and their replay, on the
-        command's path).  A game is snapshotted at its new version when this save crossed a
-        multiple of the interval; a replay from the snapshot equals the live game (the fuzzer's
-        snapshot replica checks it after every command)."""
-        interval = self.snapshotting_intervals.get(Game) if self.snapshotting_intervals else None
-        if self.snapshots is None or not interval:
-            return super()._take_snapshots(processing_event)
-        taken = set()
-        for event in processing_event.events:
-            aggregate = processing_event.aggregates.get(event.originator_id)
-            if not isinstance(aggregate, Game) or aggregate.id in taken:
-                continue
-            if event.originator_version % interval == 0:
-                taken.add(aggregate.id)
+    def _snapshot(self, saved: list[tuple[Any, int]]) -> None:
+        """Snapshot each game just saved whose new events crossed a multiple of the interval, at
+        its new version, from the aggregate in hand (not rebuilt from the store, as eventsourcing's
+        own snapshotting would: a read of up to an interval's events and their replay, on the
+        command's path).  A replay from the snapshot equals the live game (the fuzzer's snapshot
+        replica checks it after every command)."""
+        interval = self.snapshot_interval
+        if not interval or self.snapshots is None:
+            return
+        for aggregate, first in saved:
+            if isinstance(aggregate, Game) and first + (-first % interval) <= aggregate.version:
                 self.snapshots.put([type(aggregate).Snapshot.take(aggregate)])
-        return None
 
 
 def _reconciles(event: Any, head: Mapping[str, Any]) -> bool:
@@ -390,10 +408,7 @@ def open_store(
     ``create_tables``: see :meth:`Config.eventsourcing_env` (only ``arbiter db migrate`` creates
     PostgreSQL tables)."""
     interval = config.snapshot_interval if snapshots is not False else 0
-    attrs: dict[str, Any] = {
-        "name": "arbiter",
-        "snapshotting_intervals": {Game: interval} if interval else {},
-    }
+    attrs: dict[str, Any] = {"name": "arbiter", "snapshot_interval": interval}
     cls = type("ArbiterStore", (ArbiterStore,), attrs)
     env = config.eventsourcing_env(create_tables=create_tables)
     if config.store == "postgres":  # appends commit in one round trip (see the module)

@@ -142,15 +142,15 @@ def test_a_reader_never_moves_the_game_a_command_is_deciding_on(
     alice, game, v1, v2 = b_moves_past_a(a, b)  # A's cache holds v1, the store v2
     repository = a.store.repository
     holding, release = threading.Event(), threading.Event()
-    lock_for = repository._use_fastforward_lock
+    hold = repository.locks.hold
 
     def reader_pauses(aggregate_id: Any) -> Any:
         if threading.current_thread().name == "reader" and not release.is_set():
             holding.set()
             release.wait(10)
-        return lock_for(aggregate_id)
+        return hold(aggregate_id)
 
-    monkeypatch.setattr(repository, "_use_fastforward_lock", reader_pauses)
+    monkeypatch.setattr(repository.locks, "hold", reader_pauses)
     read: list[Any] = []
     reader = threading.Thread(target=lambda: read.append(a.games.get(game.id)), name="reader")
     reader.start()

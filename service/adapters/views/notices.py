@@ -40,10 +40,11 @@ class NoticesTables(SqlView, NoticesView):
             "user_id TEXT NOT NULL, kind TEXT NOT NULL, n BIGINT NOT NULL, "
             "PRIMARY KEY (user_id, kind)",
             # added after the notices table (a store of an earlier release has its notices and
-            # none of these): counted from them when it is made, in the same statement run
+            # none of these): counted from them when the tables are made and this one is empty
             fill="INSERT INTO {notice_counts} (user_id, kind, n) "
             "SELECT user_id, kind, COUNT(*) FROM {notices} "
-            "WHERE NOT EXISTS (SELECT 1 FROM {notice_counts}) GROUP BY user_id, kind",
+            "WHERE NOT EXISTS (SELECT 1 FROM {notice_counts}) GROUP BY user_id, kind "
+            "ON CONFLICT (user_id, kind) DO NOTHING",
         ),
         Table(
             "deliveries",

@@ -42,7 +42,7 @@ class Table:
     columns: str
     indexes: tuple[tuple[str, str], ...] = ()
     #: a table added to a view after its others: the statement that derives its rows from them,
-    #: run whenever the tables are made (so it must do nothing once the table has rows)
+    #: run when the tables are made and this one is empty (a store of an earlier release)
     fill: str | None = None
 
 
@@ -161,8 +161,13 @@ class SqlView(View):
             f"CREATE TABLE IF NOT EXISTS {self._qualified(self.names[t.name])} ({t.columns})"
             for t in self.TABLES
         ]
-        filled = [self.sql(t.fill) for t in self.TABLES if t.fill is not None]
-        return made + filled + (self._index_statements() if self.indexed else [])
+        return made + (self._index_statements() if self.indexed else [])
+
+    def fill_new_tables(self) -> None:
+        """Run the :attr:`Table.fill` of each table that is empty (after the tables are made)."""
+        for t in self.TABLES:
+            if t.fill is not None and not self.query(f"SELECT 1 AS one FROM {{{t.name}}} LIMIT 1"):
+                self.execute(t.fill)
 
     def _index_statements(self, names: dict[str, str] | None = None) -> list[str]:
         names = names or self.names
@@ -219,6 +224,10 @@ class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):
 
     insert_tracking = SqlView.insert_tracking  # before the recorder's own: it batches
 
+    def create_table(self) -> None:
+        super().create_table()
+        self.fill_new_tables()
+
     def _tracking_table(self) -> str:
         return f"{self.table}_tracking"
 
@@ -239,6 +248,10 @@ class PostgresViewStore(PostgresTrackingRecorder, SqlView):
         self.sql_create_statements += [SQL(text).format() for text in self._table_statements()]
 
     insert_tracking = SqlView.insert_tracking  # before the recorder's own: it batches
+
+    def create_table(self) -> None:
+        super().create_table()
+        self.fill_new_tables()
 
     def _tracking_table(self) -> str:
         return str(self.tracking_table_name)

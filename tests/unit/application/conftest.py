@@ -63,7 +63,7 @@ def open_memory_store(
     env = dict(MEMORY)
     attrs: dict[str, Any] = {"name": "arbiter"}
     if snapshot_every:
-        attrs["snapshotting_intervals"] = {Game: snapshot_every}
+        attrs["snapshot_interval"] = snapshot_every
         env["IS_SNAPSHOTTING_ENABLED"] = "y"
     if cache:
         env["AGGREGATE_CACHE_MAXSIZE"] = str(cache)
