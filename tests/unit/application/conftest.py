@@ -118,7 +118,8 @@ def disputes_view(store: ArbiterStore, path: Path) -> ProjectionRunner:
     """The persisted disputes view (the arbiter's queue) of an in-memory store, in a SQLite file
     at ``path``, brought up to each commit (read-your-writes, as in the app)."""
     datastore = SQLiteDatastore(str(path))
-    view = on_datastore(DisputesTables, datastore)(datastore)
+    tables: Any = DisputesTables  # a view's tables, as the catalog holds them
+    view: Any = on_datastore(tables, datastore)(datastore)
     view.create_table()
     runner = ProjectionRunner(store, DisputesProjection(view))
 
