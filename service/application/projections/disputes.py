@@ -65,6 +65,9 @@ class DisputesProjection(Projection[DisputesView]):
     topics = tuple(
         get_topic(cls) for cls in (Game.Created, Game.DisputeOpened, Game.DisputeResolved)
     )
+    #: a request that opened or resolved a dispute reads its write; one that created a game need
+    #: not wait for its club to be filed here (the worker does it, or the next dispute's catch-up)
+    seen_topics = tuple(get_topic(cls) for cls in (Game.DisputeOpened, Game.DisputeResolved))
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
