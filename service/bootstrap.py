@@ -117,19 +117,20 @@ def build_services(
     clubs = ClubService(store, users, projections["clubs"])
     board = RedisLeaderboard(config.redis_url) if config.redis_url else None
     feed = LadderFeed(store, users, broker, board)
-    knowledge = KnowledgeService(store, games, config.index_dir)
+    knowledge = KnowledgeService(store, games, config.index_dir, projections["rulings"])
     disputes = DisputeService(
         store,
         games,
         knowledge=lambda: knowledge.kb,
         clubs=lambda: clubs,
         on_club_ruling=knowledge.publish_ruling,
+        runner=projections["disputes"],
     )
     audit = AuditService(store, games, seal_key, store.heads)
     index = GameIndex(projections["games"], clubs.clubs_of)
     store.on_commit = projections.seen  # read-your-writes
     limits = DraftLimits(config.draft_max_units, config.draft_max_hexes, config.draft_max_bytes)
-    scenarios = ScenarioLibrary(store, registry, clubs, limits)
+    scenarios = ScenarioLibrary(store, registry, clubs, limits, projections["scenarios"])
     ladders = LadderService(store, users, clubs, games, feed, scenarios=scenarios)
     lifecycle = LifecycleService(store, games, users, clubs, ladders, index, projections["clocks"])
     process = open_process(config, store, names=users.username, broker=broker)
@@ -151,7 +152,9 @@ def build_services(
         index=index,
         clubs=clubs,
         ladders=ladders,
-        campaigns=CampaignService(store, users, clubs, games, feed, broker),
+        campaigns=CampaignService(
+            store, users, clubs, games, feed, broker, projections["campaigns"]
+        ),
         knowledge=knowledge,
         disputes=disputes,
         audit=audit,

@@ -270,13 +270,15 @@ def rules_for_event(ctx: click.Context, game: str, seq: int) -> None:
 
 
 def _club_rulings_from_the_log() -> Any:
-    """The club rulings' true store (the event log), for `arbiter rules index` rebuilds."""
+    """The club rulings in force as the event log has them, for `arbiter rules index` rebuilds:
+    the rulings view brought up to the log's head first (a CLI may run with no worker)."""
     from service.application.knowledge import indexed
     from service.bootstrap import build_services
     from service.config import Config
 
     svc = build_services(Config.from_env())
     try:
+        svc.projections["rulings"].run()
         return [indexed(ruling) for ruling in svc.knowledge.club_rulings()]
     finally:
         svc.close()

@@ -9,7 +9,8 @@ from marshmallow import fields, validate
 
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Lenient, Strict, db_range
+from service.api.paging import next_page
+from service.api.schemas import Lenient, PageFields, Strict, db_range
 from service.domain.game import Game
 
 blp = Blueprint(
@@ -140,12 +141,23 @@ class Resolution(MethodView):
         )
 
 
+class QueueArgs(PageFields, Strict):
+    pass
+
+
 @blp.route("/disputes/queue")
 class Queue(MethodView):
+    @blp.arguments(QueueArgs, location="query")
     @blp.response(200)
-    def get(self) -> list[dict[str, Any]]:
-        """The open disputes the caller may resolve."""
-        return services().disputes.queue(require_user())
+    def get(self, args: dict[str, Any]) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """The open disputes the caller may resolve, oldest first, a page of ``limit`` (default
+        50, at most 100).  When there are more, the response's ``X-Next-Cursor`` header (and its
+        ``Link: <...>; rel="next"``) names the next page: pass it back as ``after``."""
+        rows, key = services().disputes.queue_page(
+            require_user(), limit=args["limit"], after=args["after"]
+        )
+        headers = next_page("/api/disputes/queue", args, key) if key is not None else {}
+        return rows, 200, headers
 
 
 @blp.route("/games/<game_id>/audit")

@@ -12,13 +12,14 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.utils import get_topic
 
 from service.application.clubs import ClubService
 from service.application.games import GameService
 from service.application.ports import Broker
+from service.application.projections.campaigns import CampaignsView
+from service.application.projections.runner import ProjectionRunner
 from service.application.standings import LadderFeed
-from service.application.store import ArbiterStore, LogFollower
+from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.campaigns import STARTED, Campaign
 from service.domain.errors import Conflict, Forbidden, NotFound, StaleVersion, Unprocessable
@@ -35,7 +36,10 @@ class CampaignService:
         games: GameService,
         feed: LadderFeed,
         broker: Broker,
+        runner: ProjectionRunner | None = None,
     ) -> None:
+        """``runner``: the persisted campaigns view's (``projections.campaigns``): a club's
+        campaigns are read from it."""
         self.store = store
         self.users = users
         self.clubs = clubs
@@ -43,8 +47,7 @@ class CampaignService:
         self.feed = feed
         self.broker = broker
         feed.on_campaign_game_ended = self.game_ended
-        self._log = LogFollower(store, (get_topic(Campaign.Created),))
-        self._index: dict[str, dict[str, str]] = {}
+        self.runner = runner
 
     # -- commands -------------------------------------------------------------------------------
     def create(
@@ -170,14 +173,9 @@ class CampaignService:
 
     def of_club(self, club: str) -> list[dict[str, str]]:
         cid = str(self.clubs.get(club).id)
-        with self._log.lock:
-            for event in self._log.new_events():
-                self._index[str(event.originator_id)] = {
-                    "id": str(event.originator_id),
-                    "club": event.club_id,
-                    "name": event.name,
-                }
-            return [c for c in self._index.values() if c["club"] == cid]
+        view = self.runner.view if self.runner is not None else None
+        assert isinstance(view, CampaignsView), "this service was made without the campaigns view"
+        return view.of_club(cid)
 
     # -- helpers --------------------------------------------------------------------------------
     def _organised(self, campaign_id: str, by: User) -> Campaign:

@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.utils import get_topic
-
 from service.application.games import GameService, in_words
-from service.application.store import ArbiterStore, LogFollower
+from service.application.projections.disputes import DisputesView, Key
+from service.application.projections.runner import ProjectionRunner
+from service.application.store import ArbiterStore
 from service.domain.chain import canonical_json
 from service.domain.errors import DomainError, Forbidden, NotFound, StaleVersion, Unprocessable
 from service.domain.game import Game, copy_json
@@ -32,6 +32,12 @@ class KnowledgePort(Protocol):
 class ClubRoles(Protocol):
     def has_role(self, club_id: str, user_id: str, role: str) -> bool: ...
 
+    def clubs_of(self, user_id: str) -> tuple[str, ...]: ...
+
+
+#: an arbiter's queue holds at most this many a page (``GET /api/disputes/queue?limit=``)
+PAGE_MAX = 100
+
 
 def entry_hash(entry: Mapping[str, Any]) -> str:
     """The hash of an entry's text at the moment it is cited."""
@@ -46,17 +52,17 @@ class DisputeService:
         knowledge: Callable[[], KnowledgePort | None],
         clubs: Callable[[], ClubRoles | None] = lambda: None,
         on_club_ruling: Callable[[ClubRuling], None] = lambda ruling: None,
+        runner: ProjectionRunner | None = None,
     ) -> None:
+        """``runner``: the persisted disputes view's (``projections.disputes``): an arbiter's
+        queue is read from it, a page at a time."""
         self.store = store
         self.ports = store.ports
         self.games = games
         self._knowledge = knowledge
         self._clubs = clubs
         self._on_club_ruling = on_club_ruling
-        self._log = LogFollower(
-            store, (get_topic(Game.DisputeOpened), get_topic(Game.DisputeResolved))
-        )
-        self._open: dict[tuple[str, str], dict[str, Any]] = {}
+        self.runner = runner
 
     # -- takebacks ---------------------------------------------------------------------------------
     def request_takeback(
@@ -170,38 +176,64 @@ class DisputeService:
         }
 
     def queue(self, arbiter: User) -> list[dict[str, Any]]:
-        """Open disputes this user may resolve, oldest first (projected from the notification log)."""
-        with self._log.lock:
-            for event in self._log.new_events():
-                key = (str(event.originator_id), event.dispute)
-                if isinstance(event, Game.DisputeOpened):
-                    self._open[key] = {
-                        "game": key[0],
-                        "dispute": event.dispute,
-                        "seq": event.seq,
-                        "side": event.side,
-                        "claim": event.claim,
-                        "citations": event.citations,
-                        "opened_at": event.timestamp.isoformat(),
-                    }
-                else:
-                    self._open.pop(key, None)
-            pending = list(self._open.values())
+        """The first page of the open disputes this user may resolve, oldest first."""
+        return self.queue_page(arbiter, limit=PAGE_MAX)[0]
+
+    def queue_page(
+        self, arbiter: User, *, limit: int = 50, after: Key | None = None
+    ) -> tuple[list[dict[str, Any]], Key | None]:
+        """A page of the open disputes ``arbiter`` may resolve, oldest first, after the key
+        ``after``, and the key to the next page (None: this was the last).  Read from the
+        disputes view by the clubs ``arbiter`` arbitrates; each row's game is loaded to leave
+        out the games ``arbiter`` plays (and to say the event in words)."""
+        limit = max(1, min(limit, PAGE_MAX))
+        view = self._view
+        scope = self._arbitrated(arbiter)
+        chosen: list[tuple[dict[str, Any], Game]] = []
+        while len(chosen) <= limit:
+            rows = view.select_open(scope, limit + 1, after)
+            for item in rows:
+                game = self.games.get(item["game"])
+                open_ = game.disputes.get(item["dispute"], {}).get("status") == "open"
+                if open_ and self.may_arbitrate(game, arbiter):
+                    chosen.append((item, game))
+                if len(chosen) > limit:
+                    break
+            if len(rows) <= limit or len(chosen) > limit:
+                break
+            after = rows[-1]["key"]
+        next_key = chosen[limit - 1][0]["key"] if len(chosen) > limit else None
         out = []
-        for item in pending:
-            game = self.games.get(item["game"])
-            if self.may_arbitrate(game, arbiter):
-                out.append(
-                    item
-                    | {
-                        "title": game.labels.get("title", game.scenario),
-                        "system": game.system,
-                        "by": self.games.users.username(game.sides[item["side"]]),
-                        "paused": game.paused_by() == item["dispute"],
-                        "event": self._event_in_words(game, item["seq"]),
-                    }
-                )
-        return out
+        for item, game in chosen[:limit]:
+            item.pop("key")
+            out.append(
+                item
+                | {
+                    "title": game.labels.get("title", game.scenario),
+                    "system": game.system,
+                    "by": self.games.users.username(game.sides[item["side"]]),
+                    "paused": game.paused_by() == item["dispute"],
+                    "event": self._event_in_words(game, item["seq"]),
+                }
+            )
+        return out, next_key
+
+    def _arbitrated(self, user: User) -> tuple[str, ...] | None:
+        """The clubs whose games' disputes ``user`` may resolve (``''``: the games of no club,
+        for a site arbiter); ``None``: any (no clubs service: a site arbiter rules them all)."""
+        site = "arbiter" in getattr(user, "roles", [])
+        clubs = self._clubs()
+        if clubs is None:
+            return None if site else ()
+        uid = str(user.id)
+        mine = tuple(c for c in clubs.clubs_of(uid) if clubs.has_role(c, uid, "arbiter"))
+        return mine + (("",) if site else ())
+
+    @property
+    def _view(self) -> DisputesView:
+        view = self.runner.view if self.runner is not None else None
+        assert isinstance(view, DisputesView), "this service was made without the disputes view"
+        return view
 
     def of_game(self, game_id: UUID | str) -> list[dict[str, Any]]:
         """Every dispute of a game with its claim, citations and resolution (and rebase report)."""

@@ -1,4 +1,4 @@
-"""The rules knowledge base as the game service sees it: lazily opened, club rulings from the log,
+"""The rules knowledge base as the game service sees it: lazily opened, club rulings from their view,
 and the rulings that govern an event of a game."""
 
 from __future__ import annotations
@@ -6,33 +6,38 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 from uuid import UUID
-
-from eventsourcing.utils import get_topic
 
 from faq.errors import QueryError
 from faq.model import ClubRuling as IndexedRuling
 from faq.search import KnowledgeBase
 from service.application.games import GameService
-from service.application.store import ArbiterStore, LogFollower
+from service.application.projections.rulings import Ruling, RulingsView
+from service.application.projections.runner import ProjectionRunner
+from service.application.store import ArbiterStore
 from service.domain.errors import NotFound
 from service.domain.rulings import ClubRuling
 from service.rules.base import RulesEvent, RulesSystem
 from service.rules.rulebook import rulebooks_of
 
-RULING_TOPICS = (get_topic(ClubRuling.Made), get_topic(ClubRuling.Withdrawn))
-
 
 class KnowledgeService:
-    def __init__(self, store: ArbiterStore, games: GameService, index_dir: Path) -> None:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        games: GameService,
+        index_dir: Path,
+        runner: ProjectionRunner | None = None,
+    ) -> None:
+        """``runner``: the persisted club rulings' view's (``projections.rulings``): the rulings
+        in force, and those for an event, are read from it."""
         self.store = store
+        self.runner = runner
         self.games = games
         self.index_dir = index_dir
         self._kb: KnowledgeBase | None = None
         self._lock = threading.Lock()
-        self._log = LogFollower(store, RULING_TOPICS)
-        self._rulings: dict[str, ClubRuling] = {}
 
     @property
     def kb(self) -> KnowledgeBase:
@@ -54,15 +59,15 @@ class KnowledgeService:
             self._kb.close()
 
     # -- club rulings: the log is their store, the index a cache ----------------------------------------
-    def club_rulings(self) -> list[ClubRuling]:
-        """The rulings in force, projected from the log (only what is new is read on each call)."""
-        with self._log.lock:
-            for event in self._log.new_events():
-                if isinstance(event, ClubRuling.Made):
-                    self._rulings[str(event.originator_id)] = cast(ClubRuling, event.mutate(None))
-                else:
-                    self._rulings.pop(str(event.originator_id), None)
-            return list(self._rulings.values())
+    def club_rulings(self) -> list[Ruling]:
+        """The rulings in force, in the order they were made (read from the rulings view)."""
+        return self._view.in_force()
+
+    @property
+    def _view(self) -> RulingsView:
+        view = self.runner.view if self.runner is not None else None
+        assert isinstance(view, RulingsView), "this service was made without the rulings view"
+        return view
 
     def _indexed_rulings(self) -> Iterator[IndexedRuling]:
         for ruling in self.club_rulings():
@@ -109,8 +114,7 @@ class KnowledgeService:
                 found = {"governing": [], "related": []}
         exact = [
             {**indexed_entry(r), "why": f"a club ruling made for {kind} events"}
-            for r in self.club_rulings()
-            if kind in r.event_types and r.system == game.system
+            for r in self._view.for_event(game.system, kind)
         ]
         seen = {e["id"] for e in exact}
         related = exact + [r for r in found["related"] if r.get("id") not in seen]
@@ -130,7 +134,7 @@ def game_titles(systems: Iterable[RulesSystem]) -> dict[str, str]:
     return {(s.document or s.name): s.title.split(" - ")[0].strip() for s in systems}
 
 
-def indexed(ruling: ClubRuling) -> IndexedRuling:
+def indexed(ruling: ClubRuling | Ruling) -> IndexedRuling:
     return IndexedRuling(
         id=str(ruling.id),
         club=ruling.club,
@@ -145,7 +149,7 @@ def indexed(ruling: ClubRuling) -> IndexedRuling:
     )
 
 
-def indexed_entry(ruling: ClubRuling) -> dict[str, Any]:
+def indexed_entry(ruling: ClubRuling | Ruling) -> dict[str, Any]:
     return {
         "id": f"club-ruling:{ruling.id}",
         "kind": "club-ruling",

@@ -18,10 +18,11 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.utils import get_topic
 
 from service.application.clubs import ClubService
-from service.application.store import ArbiterStore, LogFollower
+from service.application.projections.runner import ProjectionRunner
+from service.application.projections.scenarios import ScenariosView
+from service.application.store import ArbiterStore
 from service.domain.clubs import Club
 from service.domain.draft_limits import DraftLimits
 from service.domain.errors import Forbidden, Invalid, NotFound, Unprocessable
@@ -520,14 +521,16 @@ class ScenarioLibrary:
         registry: Registry,
         clubs: ClubService,
         limits: DraftLimits | None = None,
+        runner: ProjectionRunner | None = None,
     ) -> None:
+        """``runner``: the persisted club scenarios' view's (``projections.scenarios``): the
+        lists of a club's scenarios and of the library read it (a service without it resolves
+        and reads scenarios by id only)."""
         self.limits = limits or DraftLimits()
         self.store = store
         self.registry = registry
         self.clubs = clubs
-        topics = (get_topic(ClubScenario.Created), get_topic(ClubScenario.Forked))
-        self._log = LogFollower(store, topics)
-        self._owners: dict[str, str] = {}  # scenario id -> club id
+        self.runner = runner
         #: the titles of the systems' own scenarios (shipped files: they never change while the
         #: server runs), so a list of open games does not read a scenario file per row
         self._titles: dict[tuple[str, str], str] = {}
@@ -695,18 +698,20 @@ class ScenarioLibrary:
 
     def for_club(self, club_ref: str, user: User | None) -> list[dict[str, Any]]:
         """A club's scenarios the caller may read, with their versions and hashes."""
-        club = self.clubs.get(club_ref)
-        rows = [
-            self.summary(s)
-            for s in self._all()
-            if s.club == str(club.id) and self._may_read(s, user)
-        ]
+        club = str(self.clubs.get(club_ref).id)
+        sharing: tuple[str, ...] | None = ("public",)
+        if user is not None and self._member(club, user):
+            sharing = None  # every one of them
+        elif user is not None and self.clubs.clubs_of(str(user.id)):
+            sharing = ("shared", "public")
+        found = self._loaded(self._view.of_club(club, sharing))
+        rows = [self.summary(s) for s in found if self._may_read(s, user)]
         return sorted(rows, key=lambda r: r["title"].lower())
 
     def of_club(self, club_ref: str) -> list[ClubScenario]:
         """Every scenario of a club (the operator's view: the CLI)."""
         club = self.clubs.get(club_ref)
-        found = [s for s in self._all() if s.club == str(club.id)]
+        found = self._loaded(self._view.of_club(str(club.id), None))
         return sorted(found, key=lambda s: s.title.lower())
 
     def operator_document(self, ref: str, version: int | None, draft: bool) -> dict[str, Any]:
@@ -719,9 +724,11 @@ class ScenarioLibrary:
     def library(self, user: User | None, system: str | None = None) -> list[dict[str, Any]]:
         """Every club scenario the caller may start a game from: published, and theirs or
         shared or public."""
+        clubs = self.clubs.clubs_of(str(user.id)) if user is not None else ()
+        sharing = ("public", "shared") if clubs else ("public",)
         rows = [
             self.summary(s)
-            for s in self._all()
+            for s in self._loaded(self._view.published(system, clubs, sharing))
             if s.versions and self._may_read(s, user) and system in (None, s.system)
         ]
         return sorted(rows, key=lambda r: (r["system"], r["title"].lower()))
@@ -941,12 +948,21 @@ class ScenarioLibrary:
         except NotFound:
             return ""
 
-    def _all(self) -> list[ClubScenario]:
-        with self._log.lock:
-            for event in self._log.new_events():
-                self._owners[str(event.originator_id)] = event.club
-            ids = list(self._owners)
-        return [self._load(sid) for sid in ids]
+    @property
+    def _view(self) -> ScenariosView:
+        view = self.runner.view if self.runner is not None else None
+        assert isinstance(view, ScenariosView), "this library was made without its view"
+        return view
+
+    def _loaded(self, ids: list[str]) -> list[ClubScenario]:
+        """The scenarios the view names (one it names and the store has not: left out)."""
+        found = []
+        for sid in ids:
+            try:
+                found.append(self._load(sid))
+            except NotFound:
+                continue
+        return found
 
 
 def hex_board(document: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,6 @@ are appended atomically (a lost race -- the store's uniqueness constraint -- bec
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from copy import deepcopy
@@ -423,23 +422,21 @@ def open_store(
 
 
 class LogFollower:
-    """Reads the shared notification log's ``topics`` on from where it stopped last: the reader of
-    an incremental projection (every worker follows the same log, so it sees every worker's events).
+    """Reads the shared notification log's ``topics`` on from where it stopped last (no read model
+    holds one any more: the persisted views' runners read the log the same way; ``arbiter audit
+    verify --all`` reads every game's creation with one, once).
 
     Its position advances past the events that do not match as well: each call reads the log's
     head first and selects only up to it, and when the last batch ends short the position is that
     head.  So a follower of rare topics reads each notification at most once, not everything
     since its last matching event on every call.  (Ids up to the head read first are all
-    committed: appends take the events table's lock, or SQLite's one writer, in id order.)
-
-    Hold ``lock`` while consuming :meth:`new_events` and updating what it projects."""
+    committed: appends take the events table's lock, or SQLite's one writer, in id order.)"""
 
     def __init__(self, store: ArbiterStore, topics: Sequence[str], batch: int = 500) -> None:
         self.store = store
         self.topics = list(topics)
         self.batch = batch
         self.position = 0
-        self.lock = threading.Lock()
 
     def new_events(self) -> Iterator[Any]:
         for note in self.notes():

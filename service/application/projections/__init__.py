@@ -2,5 +2,5 @@
 store, each written atomically with its tracking position by eventsourcing's ``Projection`` and
 ``TrackingRecorder`` machinery, pulled by :mod:`.runner` in the worker, and only read by requests.
 
-The first and so far only view is the open games' (:mod:`.seeks`); the other read models are still
-in-memory ``LogFollower``s (``service.application.store``)."""
+Every read model of the main store but the ladders' (``standings``, its own loop) is one
+(``catalog.VIEWS``), and the notices of the notification process's (``catalog.NOTICE_VIEWS``)."""

@@ -9,20 +9,28 @@ from typing import Any
 
 from eventsourcing.utils import get_topic
 
+from service.adapters.views.campaigns import CampaignsTables
 from service.adapters.views.clocks import ClocksTables
 from service.adapters.views.clubs import ClubsTables
+from service.adapters.views.disputes import DisputesTables
 from service.adapters.views.emails import EmailsTables
 from service.adapters.views.games import GamesTables
 from service.adapters.views.notices import NoticesTables
+from service.adapters.views.rulings import RulingsTables
+from service.adapters.views.scenarios import ScenariosTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
 from service.adapters.views.tokens import TokensTables
+from service.application.projections.campaigns import CampaignsProjection
 from service.application.projections.clocks import ClocksProjection
 from service.application.projections.clubs import ClubsProjection
+from service.application.projections.disputes import DisputesProjection
 from service.application.projections.emails import EmailsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.notices import NoticesProjection
+from service.application.projections.rulings import RulingsProjection
 from service.application.projections.runner import ProjectionRunner
+from service.application.projections.scenarios import ScenariosProjection
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.tokens import TokensProjection
 from service.application.projections.view import View
@@ -35,6 +43,10 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "clocks": (ClocksProjection, ClocksTables),
     "tokens": (TokensProjection, TokensTables),
     "emails": (EmailsProjection, EmailsTables),
+    "scenarios": (ScenariosProjection, ScenariosTables),
+    "campaigns": (CampaignsProjection, CampaignsTables),
+    "disputes": (DisputesProjection, DisputesTables),
+    "rulings": (RulingsProjection, RulingsTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {

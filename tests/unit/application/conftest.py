@@ -10,10 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eventsourcing.sqlite import SQLiteDatastore
 
+from service.adapters.views.disputes import DisputesTables
+from service.adapters.views.sql import on_datastore
 from service.application.disputes import DisputeService
 from service.application.games import GameService
 from service.application.projections.catalog import Projections
+from service.application.projections.disputes import DisputesProjection
+from service.application.projections.runner import ProjectionRunner
 from service.application.store import ArbiterStore, open_store
 from service.application.users import UserService
 from service.domain import users as users_mod
@@ -109,14 +114,31 @@ def broker() -> FakeBroker:
     return FakeBroker()
 
 
+def disputes_view(store: ArbiterStore, path: Path) -> ProjectionRunner:
+    """The persisted disputes view (the arbiter's queue) of an in-memory store, in a SQLite file
+    at ``path``, brought up to each commit (read-your-writes, as in the app)."""
+    datastore = SQLiteDatastore(str(path))
+    tables: Any = DisputesTables  # a view's tables, as the catalog holds them
+    view: Any = on_datastore(tables, datastore)(datastore)
+    view.create_table()
+    runner = ProjectionRunner(store, DisputesProjection(view))
+
+    def seen(events: list[Any], position: int) -> None:
+        runner.run(upto=position)
+
+    store.on_commit = seen
+    return runner
+
+
 @pytest.fixture
-def world(broker: FakeBroker) -> World:
+def world(broker: FakeBroker, tmp_path: Path) -> World:
     store = open_memory_store(duel_ports(), broker)
     registry = Registry()
     registry.register(DUEL)
     users = UserService(store)
     games = GameService(store, registry, users, broker)  # type: ignore[arg-type]
-    disputes = DisputeService(store, games, knowledge=lambda: FakeKnowledge())
+    runner = disputes_view(store, tmp_path / "views.sqlite")
+    disputes = DisputeService(store, games, knowledge=lambda: FakeKnowledge(), runner=runner)
     alice, bob, carol = (users.register(n, "a long password") for n in ("alice", "bob", "carol"))
     carol.grant("arbiter")
     store.commit(carol)

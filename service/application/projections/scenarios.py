@@ -1,0 +1,79 @@
+"""The club scenarios' view: one row per club scenario (its club, system, title, sharing and latest
+published version), kept by :class:`ScenariosProjection` from the scenarios' events.  It answers a
+club's scenarios (by club, then title) and the library of published scenarios (by system, then
+title) by its indexes, without loading every scenario of the store."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from functools import singledispatchmethod
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+from eventsourcing.utils import get_topic
+
+from service.application.projections.view import View
+from service.domain.scenarios import ClubScenario
+
+
+class ScenariosView(View):
+    @abstractmethod
+    def add_scenario(
+        self, scenario: str, club: str, system: str, title: str, tracking: Tracking
+    ) -> None:
+        """A created or forked scenario: private, nothing published (nothing if it is there)."""
+
+    @abstractmethod
+    def set_latest(self, scenario: str, number: int, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def set_sharing(self, scenario: str, sharing: str, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def of_club(self, club: str, sharing: tuple[str, ...] | None) -> list[str]:
+        """The ids of ``club``'s scenarios (``sharing``: only those shared so), by title."""
+
+    @abstractmethod
+    def published(
+        self, system: str | None, clubs: tuple[str, ...], sharing: tuple[str, ...]
+    ) -> list[str]:
+        """The ids of the published scenarios of ``clubs`` or shared as one of ``sharing``
+        (``system``: of that system only), by system then title."""
+
+
+class ScenariosProjection(Projection[ScenariosView]):
+    name = "scenarios"
+    topics = tuple(
+        get_topic(cls)
+        for cls in (
+            ClubScenario.Created,
+            ClubScenario.Forked,
+            ClubScenario.Published,
+            ClubScenario.SharingSet,
+        )
+    )
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.view.insert_tracking(tracking)  # not a topic of this view: only the position
+
+    @process_event.register
+    def _(self, event: ClubScenario.Created, tracking: Tracking) -> None:
+        self.view.add_scenario(
+            str(event.originator_id), event.club, event.system, event.title, tracking
+        )
+
+    @process_event.register
+    def _(self, event: ClubScenario.Forked, tracking: Tracking) -> None:
+        self.view.add_scenario(
+            str(event.originator_id), event.club, event.system, event.title, tracking
+        )
+
+    @process_event.register
+    def _(self, event: ClubScenario.Published, tracking: Tracking) -> None:
+        self.view.set_latest(str(event.originator_id), event.number, tracking)
+
+    @process_event.register
+    def _(self, event: ClubScenario.SharingSet, tracking: Tracking) -> None:
+        self.view.set_sharing(str(event.originator_id), event.sharing, tracking)
