@@ -7,6 +7,7 @@ are appended atomically (a lost race -- the store's uniqueness constraint -- bec
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from copy import deepcopy
