@@ -1,7 +1,7 @@
 // The arbiter's queue (GET /api/disputes/queue): each open dispute with its claim, the cited entries,
 // the disputed event in words and links to the board at that version; the resolution form.
-import { api, currentUser, explain } from "./api.js";
-import { clear, h } from "./dom.js";
+import { api, apiPage, currentUser, explain } from "./api.js";
+import { clear, h, toast } from "./dom.js";
 import { describe } from "./events.js";
 import { when } from "./forms.js";
 import { resolutionForm, showResult } from "./resolution.js";
@@ -9,6 +9,8 @@ import { systemTitles, titled } from "./titles.js";
 
 const status = document.getElementById("queue-status");
 const box = document.getElementById("queue");
+const more = document.getElementById("queue-more");
+const PAGE = 50;
 
 async function eventAt(gameId, seq) {
   const page = await api(`/api/games/${gameId}/events?after=${seq - 1}&limit=1`);
@@ -80,10 +82,34 @@ async function main() {
     status.replaceChildren("Sign in to see your queue: ", h("a", { href: "/?next=/disputes" }, "sign in"), ".");
     return;
   }
+  // a page at a time (X-Next-Cursor names the next one); "More disputes" appends the next
+  const url = (after) => `/api/disputes/queue?limit=${PAGE}${after ? `&after=${encodeURIComponent(after)}` : ""}`;
   try {
-    const queue = await api("/api/disputes/queue");
-    status.textContent = queue.length ? `${queue.length} open dispute${queue.length === 1 ? "" : "s"} to resolve.` : "No open dispute for you to resolve.";
-    clear(box, await Promise.all(queue.map(card)));
+    const first = await apiPage(url(null));
+    const shown = () => box.children.length;
+    const say = (next) => {
+      const n = shown();
+      status.textContent = n ? `${n}${next ? " or more" : ""} open dispute${n === 1 && !next ? "" : "s"} to resolve.` : "No open dispute for you to resolve.";
+    };
+    clear(box, await Promise.all(first.items.map(card)));
+    let next = first.next;
+    say(next);
+    more.hidden = !next;
+    more.onclick = async () => {
+      if (!next || more.getAttribute("aria-disabled") === "true") return;
+      more.setAttribute("aria-disabled", "true");
+      try {
+        const page = await apiPage(url(next));
+        box.append(...(await Promise.all(page.items.map(card))));
+        next = page.next;
+        say(next);
+        more.hidden = !next;
+      } catch (err) {
+        toast(explain(err));
+      } finally {
+        more.removeAttribute("aria-disabled");
+      }
+    };
   } catch (err) {
     status.textContent = explain(err);
   }
