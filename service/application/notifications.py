@@ -185,6 +185,10 @@ class NotificationProcess(ProcessApplication[UUID]):
         self.games_kept = max(1, games_kept)
         self._published: list[tuple[str, dict[str, Any]]] = []
         self._unrecorded: Tracking | None = None  # the last position processed, not yet recorded
+        self._derived: list[Any] = []  # what the event being processed tells (see process_event)
+        #: eventsourcing's, re-entrant: :meth:`process_event` derives under it, then hands the
+        #: event to eventsourcing's own ``process_event``, which takes it too
+        self.processing_lock = threading.RLock()  # type: ignore[assignment]
 
     def construct_factory(self, env: Any) -> InfrastructureFactory:
         """eventsourcing's factory, failing fast like the main store's (``availability``): a
@@ -229,16 +233,16 @@ class NotificationProcess(ProcessApplication[UUID]):
         one each.  Killed before, the process derives those events again, and again nothing."""
         with self.processing_lock:
             self._published = []
-            processing_event = ProcessingEvent[UUID](tracking=tracking)
-            self.policy(domain_event, processing_event)
-            if not processing_event.events and not self.replay:
+            derived = ProcessingEvent[UUID](tracking=tracking)
+            self.derive_into(domain_event, derived)
+            if not derived.events and not self.replay:
                 self._unrecorded = tracking
                 return
-            recordings = self._record(processing_event)
+            # eventsourcing's own: the policy (which hands over what was derived) and the record
+            # of its events with the position, in one transaction, then its notifications
+            self._derived = derived.events
+            super().process_event(domain_event, tracking)
             self._unrecorded = None  # a later position, recorded
-            self._take_snapshots(processing_event)
-            self.notify(processing_event.events)
-            self._notify(recordings)
         if self._published and self.views is not None:
             self.views.run()  # a page told of a notice reads it at once
         if self.broker is not None:  # recorded: tell the users' open pages
@@ -253,6 +257,13 @@ class NotificationProcess(ProcessApplication[UUID]):
                 self.events.put([], tracking=tracking)
 
     def policy(self, domain_event: Any, processing_event: ProcessingEvent[UUID]) -> None:  # type: ignore[override]
+        """eventsourcing's: collect the new events :meth:`derive_into` derived for this event."""
+        derived, self._derived = self._derived, []
+        processing_event.collect_events(*derived)
+
+    def derive_into(self, domain_event: Any, processing_event: ProcessingEvent[UUID]) -> None:
+        """The notices and deliveries ``domain_event`` makes, collected into ``processing_event``
+        (none for most moves)."""
         if self.leader is None:
             return
         try:
