@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL
@@ -75,7 +75,20 @@ class SqlView(View):
             yield cursor
 
     def _track(self, cursor: Any, tracking: Tracking) -> None:
-        self._insert_tracking(cursor, tracking)  # type: ignore[attr-defined]
+        """Record ``tracking`` with the recorder's own statement (a single row per application,
+        moved only forward): a position not beyond the recorded one is an ``IntegrityError``
+        (another runner recorded it first), as eventsourcing's recorders have it."""
+        cursor.execute(
+            self.insert_tracking_statement,  # type: ignore[attr-defined]
+            {
+                "application_name": tracking.application_name,
+                "notification_id": tracking.notification_id,
+            },
+        )
+        if cursor.fetchone() is None:
+            raise IntegrityError(
+                f"view {self.table}: position {tracking.notification_id} is already recorded"
+            )
 
     @abstractmethod
     def _tracking_table(self) -> str:
