@@ -199,7 +199,13 @@ class GameService:
                 {"expected_version": [f"stale: the game is at version {game.version}"]},
             )
         side = self.acting_side(game, user, side)
-        before = copy_json(game.state)
+        rules = self.system(game.system)
+        names = self._names(game)
+        texts: list[str] = []
+
+        def word(event: RulesEvent, state: State) -> None:  # each event as the side sees it
+            texts.append(in_words(rules, rules.event_view(event, state, side), state))
+
         try:
             game.execute(
                 side=side,
@@ -207,6 +213,7 @@ class GameService:
                 command=command,
                 seed=self.seed_of(game),
                 ports=self.ports,
+                witness=word,
             )
         except RuleViolation as exc:
             details = {"rule": [exc.rule]}
@@ -226,20 +233,17 @@ class GameService:
                 {"expected_version": ["stale: the game moved on"]},
             ),
         )
-        return Executed(game, self._as_told(game, side, pending, before))
+        return Executed(game, self._as_told(pending, names, iter(texts)))
 
-    def _as_told(
-        self, game: Game, side: str, pending: list[Any], before: State
-    ) -> list[dict[str, Any]]:
-        """A command's new events as its side sees them, each rules event in words."""
-        rules = self.system(game.system)
-        names = self._names(game)
+    @staticmethod
+    def _as_told(pending: list[Any], names: Any, texts: Iterator[str]) -> list[dict[str, Any]]:
+        """A command's new events as its side sees them, each rules event in the words it was
+        given as it was applied (``texts``, in order: :meth:`Game.execute`'s witness)."""
         told = []
-        for event, state in with_states_before(rules, pending, before):
+        for event in pending:
             item = present_event(event, names)
-            if isinstance(event, Game.Recorded) and state is not None:
-                shown = rules.event_view(RulesEvent(event.kind, copy_json(event.data)), state, side)
-                item["text"] = in_words(rules, shown, state)
+            if isinstance(event, Game.Recorded):
+                item["text"] = next(texts)
             told.append(item)
         return told
 

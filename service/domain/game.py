@@ -651,8 +651,13 @@ class Game(Aggregate):
         seed: str,
         ports: GamePorts,
         origin: int | None = None,
+        witness: Callable[[Any, Any], None] | None = None,
     ) -> int:
-        """Decide ``command`` for ``side`` and record it and what it causes.  Returns how many events."""
+        """Decide ``command`` for ``side`` and record it and what it causes.  Returns how many events.
+
+        ``witness(event, state)`` is told each rules event with the state just before it, as the
+        event is applied (so that a caller words the events without copying the state and applying
+        them a second time); it must not change either."""
         self.attach(ports)
         self.check_may_act(side, user)
         rules = self._rules
@@ -679,6 +684,8 @@ class Game(Aggregate):
         for event in decided:
             data = copy_json(event.data)
             self._record(ports, self.Recorded, side=side, user=user, kind=event.type, data=data)
+            if witness is not None:
+                witness(ports.rules_event(event.type, copy_json(data)), self.state)
             self.absorb(ports, event.type, data)
             self.tick()
         outcome = rules.result(self.state)

@@ -272,6 +272,16 @@ def field_errors(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     return out
 
 
+class Parsed(dict[str, Any]):
+    """A command as its declaration loaded it (:meth:`Commands.parse`): its ``type`` and typed
+    fields, what the log stores, with the declaration it was loaded by -- so deciding it does not
+    parse it again."""
+
+    def __init__(self, spec: CommandSpec, loaded: dict[str, Any]) -> None:
+        super().__init__(loaded)
+        self.spec = spec
+
+
 class Commands:
     """The declared commands of one game."""
 
@@ -305,7 +315,7 @@ class Commands:
         return list(self._specs)
 
     # -- parsing --------------------------------------------------------------------------------
-    def parse(self, state: State, command: Any) -> tuple[CommandSpec, dict[str, Any]]:
+    def parse(self, state: State, command: Any) -> tuple[CommandSpec, Parsed]:
         """The declaration and the typed fields of ``command``; :class:`InvalidCommand` naming every
         bad field otherwise (unknown type, missing or mistyped or unknown fields, ids that name
         nothing in this game)."""
@@ -325,7 +335,7 @@ class Commands:
         problems = self._unknown_refs(state, spec, loaded)
         if problems:
             raise InvalidCommand(f"invalid {kind} command", problems)
-        return spec, {"type": kind, **loaded}
+        return spec, Parsed(spec, {"type": kind, **loaded})
 
     def _unknown_refs(
         self, state: State, spec: CommandSpec, loaded: Mapping[str, Any]
@@ -354,11 +364,13 @@ class Commands:
 
     # -- deciding -------------------------------------------------------------------------------
     def decide(self, state: State, side: str, command: Any, dice: Dice) -> list[RulesEvent]:
-        """Parse ``command``, run the game's guard (whose turn, which phase), then its decision."""
-        spec, loaded = self.parse(state, command)
+        """Parse ``command`` (unless it is already :class:`Parsed`: once per command), run the
+        game's guard (whose turn, which phase), then its decision."""
+        parsed = command if isinstance(command, Parsed) else self.parse(state, command)[1]
+        spec = parsed.spec
         if self.guard is not None:
             self.guard(state, side, spec)
-        return spec.decide(state, side, loaded, dice)
+        return spec.decide(state, side, parsed, dice)
 
     # -- templates ------------------------------------------------------------------------------
     def template(
