@@ -86,17 +86,19 @@ def test_a_game_end_is_recorded_once_by_whichever_worker_sees_it(store_config: C
     first = build_services(store_config)
     lid, users = setup_ladder(first)
     second = build_services(store_config)
-    second.ladders.feed.catch_up()
+    second.ladders.feed.catch_up()  # both processes share the store's ladders view
     game_id = ladder_game(first, lid, users, record=False)
     # reading records nothing: neither worker's standings have it until one of them records it
     for svc in (first, second):
         assert sum(r["games"] for r in svc.ladders.standings(lid)["standings"]) == 0
-    # both workers read the log up to the game's end, then both try to record the result: the
+    # both workers read the view up to the game's end, then both try to record the result: the
     # second's attempt hits the result's id (the game's) and is refused by the store
-    first.ladders.feed._follow(None)
-    second.ladders.feed._follow(None)
-    second.ladders.feed._record_pending()
-    first.ladders.feed._record_pending()
+    first.ladders.feed.catch_up()
+    second.ladders.feed.catch_up()
+    pending_first, pending_second = first.ladders.feed.pending(), second.ladders.feed.pending()
+    assert [g["game"] for g in pending_first] == [g["game"] for g in pending_second] == [game_id]
+    second.ladders.feed.record(pending_second)
+    first.ladders.feed.record(pending_first)
     first.ladders.feed.catch_up()
     second.ladders.feed.catch_up()
     for svc in (first, second):
@@ -152,7 +154,7 @@ def test_the_redis_board_follows_results_and_is_rebuilt_when_lost(redis_config: 
     from_redis = svc.ladders.standings(lid)
     assert from_redis["source"] == "redis"
     assert from_redis["standings"][0]["username"] == "ann"
-    assert from_redis["standings"] == svc.ladders.feed.standings(svc.ladders.feed.ladders[lid])
+    assert from_redis["standings"] == svc.ladders.feed.standings(lid)
     report(svc, lid, users, "cat", "ann", "red")  # cat beats ann: the board moves
     top = board.top(lid, 0, 2)
     assert top is not None and [r["username"] for r in top] == ["cat", "ann"]
@@ -165,10 +167,7 @@ def test_the_redis_board_follows_results_and_is_rebuilt_when_lost(redis_config: 
     # a further result after the loss reaches the board too
     report(svc, lid, users, "dan", "eve", "blue")
     assert {r["username"] for r in board.top(lid, 0, 100) or []} == set(NAMES)
-    assert (
-        board.top(lid, 0, 1)[0]["username"]
-        == svc.ladders.feed.standings(svc.ladders.feed.ladders[lid])[0]["username"]
-    )  # type: ignore[index]
+    assert board.top(lid, 0, 1)[0]["username"] == svc.ladders.feed.standings(lid)[0]["username"]  # type: ignore[index]
     svc.close()
 
 

@@ -13,6 +13,7 @@ from service.adapters.views.clocks import ClocksTables
 from service.adapters.views.clubs import ClubsTables
 from service.adapters.views.emails import EmailsTables
 from service.adapters.views.games import GamesTables
+from service.adapters.views.ladders import LaddersTables
 from service.adapters.views.notices import NoticesTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
@@ -21,8 +22,9 @@ from service.application.projections.clocks import ClocksProjection
 from service.application.projections.clubs import ClubsProjection
 from service.application.projections.emails import EmailsProjection
 from service.application.projections.games import GamesProjection
+from service.application.projections.ladders import LaddersProjection
 from service.application.projections.notices import NoticesProjection
-from service.application.projections.runner import ProjectionRunner
+from service.application.projections.runner import PER_TRANSACTION, ProjectionRunner
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.tokens import TokensProjection
 from service.application.projections.view import View
@@ -35,6 +37,7 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "clocks": (ClocksProjection, ClocksTables),
     "tokens": (TokensProjection, TokensTables),
     "emails": (EmailsProjection, EmailsTables),
+    "ladders": (LaddersProjection, LaddersTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
@@ -114,7 +117,14 @@ class Projections:
         fresh = self._view(name, suffix="_rebuild", indexed=False)
         fresh.drop()  # a rebuild that stopped half way
         fresh.create_table()
-        runner = ProjectionRunner(self.store, self.views[name][0](fresh), batch=1000)
+        runner = ProjectionRunner(
+            self.store,
+            self.views[name][0](fresh),
+            batch=1000,
+            # a view that writes a ladder's whole state once per transaction rebuilds in longer
+            # ones (the live view keeps the runner's short transactions)
+            per_transaction=getattr(fresh, "REBUILD_PER_TRANSACTION", PER_TRANSACTION),
+        )
         done = runner.run(progress=progress)
         fresh.replace(live)
         return done
