@@ -4,6 +4,7 @@ as results land and rebuilt from the events when Redis loses it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -199,3 +200,98 @@ def test_without_redis_or_with_redis_down_the_projection_serves(redis_config: Co
     assert plain.ladders.standings(lid)["source"] == "projection"
     assert plain.ladders.standings(lid)["standings"] == got["standings"]
     plain.close()
+
+
+LADDER_TABLES = {
+    "ladder_standings": "ladder, user_id",
+    "ladder_history": "ladder, user_id, period",
+    "ladder_challenges": "id",
+    "ladder_reports": "id",
+    "ladder_results": "ladder, seq",
+    "ladder_games": "game",
+}
+
+
+def view_rows(svc: Services) -> dict[str, list[dict[str, Any]]]:
+    """Every row of the ladders' view, table by table, in key order."""
+    view = svc.projections["ladders"].view
+    rows = {
+        name: view.query(f"SELECT * FROM {{{name}}} ORDER BY {key}")  # type: ignore[attr-defined]
+        for name, key in LADDER_TABLES.items()
+    }
+    ladders = view.query("SELECT * FROM {ladders} ORDER BY id")  # type: ignore[attr-defined]
+    for row in ladders:  # the rating table's state compared as data, not as its JSON's spelling
+        row["state"] = json.loads(row["state"])
+    rows["ladders"] = ladders
+    return rows
+
+
+def test_the_view_rebuilt_from_the_log_equals_the_view_kept_as_events_came(
+    store_config: Config,
+) -> None:
+    """Results of games, reports and a forfeit, players joining and leaving, challenges open,
+    declined and accepted, a settings change: every row of the view kept
+    incrementally (each writing request reading its write, the worker's steps) equals the rows of
+    the view rebuilt from the log (``arbiter projections rebuild ladders``)."""
+    svc = build_services(store_config)
+    lid, users = setup_ladder(svc)
+    ladder_game(svc, lid, users, red_wins=True)
+    ladder_game(svc, lid, users, red_wins=False)
+    report(svc, lid, users, "ann", "bob", "red")
+    report(svc, lid, users, "cat", "dan", None)
+    rejected = svc.ladders.report(
+        lid, users["eve"], sides={"red": "eve", "blue": "fay"}, winner="red"
+    )
+    svc.ladders.reject(str(rejected.id), users["fay"], "not so")
+    rows = svc.ladders.standings(lid)["standings"]
+    low, above = rows[-1]["username"], rows[-2]["username"]
+    declined = svc.ladders.challenge(lid, users[low], above, side="red")
+    svc.ladders.decline(str(declined.id), users[above], "busy")
+    svc.ladders.challenge(lid, users[low], above, side="blue")  # left open
+    svc.ladders.change_settings(lid, users["ann"], {"rating_period_days": 1})
+    svc.ladders.leave(lid, users["fay"])
+    svc.ladders.record_results()
+    svc.projections.run()  # the worker's step: the view up to the log
+    kept = view_rows(svc)
+    shown = figures(svc, lid)
+    challenges = svc.ladders.challenges(lid)
+    assert len(kept["ladder_results"]) == 4 and len(kept["ladder_challenges"]) == 4
+    assert {c["status"] for c in challenges} == {"accepted", "declined", "open"}
+    assert "fay" not in {r["username"] for r in shown["standings"]}
+
+    assert svc.projections.rebuild("ladders") > 0
+    assert view_rows(svc) == kept
+    assert figures(svc, lid) == shown
+    assert svc.ladders.challenges(lid) == challenges
+    svc.close()
+
+
+def test_a_new_worker_answers_from_the_view_without_reading_the_log(
+    store_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new service over a store with ladder history answers every ladder read by key from the
+    view: it reads no notification of the log, whatever the history."""
+    svc = build_services(store_config)
+    lid, users = setup_ladder(svc)
+    ladder_game(svc, lid, users, red_wins=True)
+    report(svc, lid, users, "ann", "bob", "red")
+    expected = figures(svc, lid)
+    view = svc.ladders.view(lid)
+    svc.close()
+
+    fresh = build_services(store_config)
+    read: list[Any] = []
+    original = fresh.store.recorder.select_notifications
+
+    def select_notifications(*args: Any, **kwargs: Any) -> Any:
+        read.append((args, kwargs))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(fresh.store.recorder, "select_notifications", select_notifications)
+    assert figures(fresh, lid) == expected
+    assert fresh.ladders.view(lid) == view
+    assert fresh.ladders.of_player(users["ann"])[0]["me"]["username"] == "ann"
+    assert [c["status"] for c in fresh.ladders.challenges(lid)] == ["accepted"]
+    assert fresh.ladders.of_club("Wargamers")[0]["results"] == 2
+    assert read == []  # nothing of the log was read to answer
+    fresh.close()

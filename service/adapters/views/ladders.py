@@ -235,7 +235,7 @@ class LaddersTables(SqlView, LaddersView):
             )
         self._many(
             UPSERT_STANDING,
-            [[state.id, *(row[c] for c in STANDING_COLUMNS), state.changed_at] for row in rows],
+            [[state.id, *(row[c] for c in STANDING_COLUMNS), row["position"]] for row in rows],
         )
         self._many(INSERT_RESULT, state.results)
         self._many(

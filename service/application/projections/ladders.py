@@ -81,8 +81,8 @@ class LadderState:
     position: int = 0
     changed_at: int = 0
     replaced_at: int = 0
-    #: players whose row changed apart from their ratings (joined, left)
-    touched: set[str] = field(default_factory=set)
+    #: the players whose row the run changed, each with the notification id of its last change
+    marks: dict[str, int] = field(default_factory=dict)
     #: the results of the run (rows of ``ladder_results``), written with the ladder
     results: list[list[Any]] = field(default_factory=list)
 
@@ -161,7 +161,7 @@ class LaddersView(View):
         dirty = self._dirty()
         for state in dirty.values():
             table = state.table
-            users = table.refresh() | state.touched
+            users = table.refresh() | set(state.marks)
             points = []
             for uid, player in table.players.items():
                 for point in player.history:
@@ -178,10 +178,11 @@ class LaddersView(View):
                             "shown": int(uid not in state.left),
                             "member": int(uid in state.members),
                             "score": score(row["rating"], row["rd"]),
+                            "position": state.marks.get(uid, state.changed_at),
                         }
                     )
             self.save_ladder(state, rows, points)
-            state.touched, state.results = set(), []
+            state.marks, state.results = {}, []
         dirty.clear()
 
     # -- writes -------------------------------------------------------------------------------------
@@ -375,7 +376,7 @@ class LaddersProjection(Projection[LaddersView]):
                 state.members.add(e.user)
                 state.left.discard(e.user)
                 state.table.join(e.user)
-                state.touched.add(e.user)
+                state.marks[e.user] = tracking.notification_id
                 self._touch(state, tracking)
                 state.replaced_at = tracking.notification_id
             self.view.insert_tracking(tracking)
@@ -387,7 +388,7 @@ class LaddersProjection(Projection[LaddersView]):
             if state is not None:
                 state.members.discard(e.user)
                 state.left.add(e.user)
-                state.touched.add(e.user)
+                state.marks[e.user] = tracking.notification_id
                 self._touch(state, tracking)
                 state.replaced_at = tracking.notification_id
             self.view.insert_tracking(tracking)
@@ -504,6 +505,11 @@ class LaddersProjection(Projection[LaddersView]):
             if state is None:
                 self.view.insert_tracking(tracking)
                 return
+            at = tracking.notification_id
+            if state.table.period_of(e.timestamp.timestamp()) > state.table.period:
+                # the open period closes: every player's row changes (their deviation grows)
+                state.marks.update(dict.fromkeys(state.table.players, at))
+            state.marks.update(dict.fromkeys(e.sides.values(), at))
             state.table.record(
                 e.timestamp.timestamp(),
                 e.sides,
