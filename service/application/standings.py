@@ -156,8 +156,8 @@ class LadderFeed:
         self.projections.rebuild("ladders", progress)
         self.record_results()
         with self._lock:
-            for ladder in self.view.changed_ladders(0):
-                self._replace.add(ladder["id"])
+            if self.leaderboard is not None:
+                self._replace.update(str(ladder["id"]) for ladder in self.view.changed_ladders(0))
             self._announced = 0
         self.announce()
         return self.view.totals()
