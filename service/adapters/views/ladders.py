@@ -125,7 +125,7 @@ class LaddersTables(SqlView, LaddersView):
     )
 
     #: events per transaction of a rebuild (each writes the ladders it changed once)
-    REBUILD_PER_TRANSACTION = 1000
+    REBUILD_PER_TRANSACTION = 2000
 
     # -- a run of events: the ladders it changed are written before it commits -------------------------
     @contextmanager

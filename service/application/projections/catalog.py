@@ -117,13 +117,14 @@ class Projections:
         fresh = self._view(name, suffix="_rebuild", indexed=False)
         fresh.drop()  # a rebuild that stopped half way
         fresh.create_table()
+        # a view that writes a ladder's whole state once per transaction rebuilds in longer
+        # ones (the live view keeps the runner's short transactions)
+        per_transaction = getattr(fresh, "REBUILD_PER_TRANSACTION", PER_TRANSACTION)
         runner = ProjectionRunner(
             self.store,
             self.views[name][0](fresh),
-            batch=1000,
-            # a view that writes a ladder's whole state once per transaction rebuilds in longer
-            # ones (the live view keeps the runner's short transactions)
-            per_transaction=getattr(fresh, "REBUILD_PER_TRANSACTION", PER_TRANSACTION),
+            batch=max(1000, per_transaction),
+            per_transaction=per_transaction,
         )
         done = runner.run(progress=progress)
         fresh.replace(live)
