@@ -116,7 +116,7 @@ def build_services(
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users, projections["clubs"])
     board = RedisLeaderboard(config.redis_url) if config.redis_url else None
-    feed = LadderFeed(store, users, broker, board)
+    feed = LadderFeed(store, projections, users, broker, board)
     knowledge = KnowledgeService(store, games, config.index_dir, projections["rulings"])
     disputes = DisputeService(
         store,

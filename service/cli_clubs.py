@@ -328,7 +328,8 @@ def ladders_confirm(ctx: click.Context, report: str, reject: bool, as_user: str)
 @ladders.command("rebuild")
 @click.pass_context
 def ladders_rebuild(ctx: click.Context) -> None:
-    """Rebuild every ladder's ratings, standings and history (and the Redis boards) from the events."""
+    """Rebuild the ladders' view -- ratings, standings, history -- from the events (as `arbiter
+    projections rebuild ladders`), record any result still due, and write the Redis boards whole."""
     svc = _services(ctx)
     total = svc.store.recorder.max_notification_id() or 0
     with click.progressbar(length=max(total, 1), label="replaying the log") as bar:

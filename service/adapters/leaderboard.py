@@ -1,7 +1,7 @@
 """The live leaderboard of each ladder in Redis: a sorted set of players by rating, a hash of their
 rows (JSON) and the log position the board reflects.  Every write is guarded by that position (in
 one Lua script), so a worker that is behind never overwrites a later board; an incremental write to a
-board that Redis lost is refused, and the feed then writes it whole from the events."""
+board that Redis lost is refused, and the feed then writes it whole from the ladders' view."""
 
 from __future__ import annotations
 
@@ -70,6 +70,14 @@ class RedisLeaderboard:
         return None if done == -1 else bool(done)
 
     def top(self, ladder_id: str, offset: int, limit: int) -> list[dict[str, Any]] | None:
+        found = self.page(ladder_id, offset, limit)
+        return None if found is None else found[1]
+
+    def page(
+        self, ladder_id: str, offset: int, limit: int
+    ) -> tuple[int, list[dict[str, Any]]] | None:
+        """The board's position and rows ``offset``.. in rank order (one call), or None when
+        the board is missing."""
         try:
             got = self._top(keys=self._keys(ladder_id), args=[offset, offset + limit - 1])
         except (redis.RedisError, OSError) as exc:
@@ -79,7 +87,7 @@ class RedisLeaderboard:
         rows = [json.loads(raw) for raw in got[1:] if raw is not None]
         for rank, row in enumerate(rows, start=offset + 1):
             row["rank"] = rank
-        return rows
+        return int(got[0]), rows
 
     def position(self, ladder_id: str) -> int | None:
         raw = self.client.get(self._keys(ladder_id)[0])

@@ -11,7 +11,7 @@ from marshmallow import Schema, fields, validate
 from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
 from service.api.schemas import Lenient, ScenarioOptionOut, Strict, db_range
-from service.api.stream import TICK, Plan, respond
+from service.api.stream import Plan, respond
 from service.application.services import Services
 from service.application.standings import ladder_channel
 from service.domain.errors import Invalid
@@ -359,31 +359,28 @@ class Stream(MethodView):
 
 
 def ladder_plan(svc: Services, ladder_id: str, *, window: float) -> Plan:
-    """Standings notices from the broker for ``window`` seconds.  While idle the stream follows
-    the log (so a result the worker's step recorded anywhere is announced; it records nothing);
-    with the broker lost it polls."""
+    """Standings notices from the broker for ``window`` seconds.  While idle the stream reads the
+    ladder's row in the view (by key), so a change announced by a process whose notices do not
+    reach this one is announced all the same (it records nothing); with the broker lost it polls."""
     feed = svc.ladders.feed
-    state = feed.ladder(ladder_id)
+    row = feed.view.ladder_row(ladder_id)
+    first = int(row["changed_at"]) if row is not None else 0
+    last = {"seen": first}
 
     def idle(degraded: bool) -> dict[str, Any] | None:
-        feed.catch_up_if_due(TICK)
-        current = feed.ladder(ladder_id)
-        if not degraded or current is None:
+        current = feed.view.ladder_row(ladder_id)
+        if current is None or int(current["changed_at"]) <= last["seen"]:
             return None
-        return {
-            "ladder": ladder_id,
-            "position": current.position,
-            "results": current.table.results,
-            "top": feed.standings(current)[:10],
-        }
+        since, last["seen"] = last["seen"], int(current["changed_at"])
+        return feed.notice(current, feed.named(feed.view.changed_rows(ladder_id, since)))
 
     return Plan(
         broker=svc.broker,
         channel=ladder_channel(ladder_id),
         kind="standings",
-        since=state.position if state is not None else 0,
+        since=first,
         window=window,
         position=lambda note: int(note.get("position", 0)),
         idle=idle,
-        idle_when_live=True,  # follows the log, so a result recorded anywhere is announced
+        idle_when_live=True,  # reads the view, so a change announced anywhere reaches the stream
     )

@@ -1,7 +1,7 @@
 """Campaigns: create, start each step's game (or score an off-line one), notes, standings.
 
 A started step is scored by itself when its game ends: in the worker's step the ladder feed
-follows the log and calls ``game_ended`` (whichever worker gets there first; a second attempt finds
+reads the ended games from the ladders' view and calls ``game_ended`` (whichever worker gets there first; a second attempt finds
 the step scored).  Reading a campaign records nothing (GETs never write); the organiser's own
 commands score an ended step first, so the next step can start the moment the last game ends."""
 
@@ -147,8 +147,7 @@ class CampaignService:
 
     # -- queries --------------------------------------------------------------------------------
     def get(self, campaign_id: str) -> Campaign:
-        self.feed.catch_up()  # a read: the worker's step scores a game that ended
-        return self._get(campaign_id)
+        return self._get(campaign_id)  # a read: the worker's step scores a game that ended
 
     def view(self, campaign: Campaign) -> dict[str, Any]:
         name = self.users.username

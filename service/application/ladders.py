@@ -1,7 +1,12 @@
-"""Ladder commands and queries: settings, players, challenges, face-to-face reports, standings."""
+"""Ladder commands and queries: settings, players, challenges, face-to-face reports, standings.
+
+The queries read the persisted ladders' view (``projections.ladders``) by key: a writing request
+reads its own write (``Projections.seen``), the worker keeps the view up to the log, and no GET
+writes anything."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
@@ -12,8 +17,14 @@ from eventsourcing.application import AggregateNotFoundError
 
 from service.application.clubs import ClubService
 from service.application.games import GameService
+from service.application.projections.ladders import (
+    RECENT,
+    RESULTS_PAGE_MAX,
+    STANDINGS_PAGE_MAX,
+    LaddersView,
+)
 from service.application.scenarios import ScenarioChoice, ScenarioLibrary
-from service.application.standings import LadderFeed, LadderState
+from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.errors import Conflict, DomainError, Invalid, NotFound, Unprocessable
@@ -168,42 +179,59 @@ class LadderService:
     def get(self, ladder_id: str) -> Ladder:
         return self._get(ladder_id, Ladder)
 
+    @property
+    def _view(self) -> LaddersView:
+        return self.feed.view
+
     def of_club(self, club: str) -> list[dict[str, Any]]:
         cid = str(self.clubs.get(club).id)
-        self.feed.catch_up()
-        return [self.summary(s) for s in self.feed.ladders.values() if s.club_id == cid]
+        return [self.summary(row) for row in self._view.ladders_of_club(cid)]
 
     def of_player(self, user: User) -> list[dict[str, Any]]:
         """The ladders ``user`` plays, each with the user's own standing (rank, rating, deviation)."""
         uid = str(user.id)
-        self.feed.catch_up()
         out = []
-        for state in self.feed.ladders.values():
-            if uid in state.players:
-                mine = next((row for row in self.feed.standings(state) if row["user"] == uid), None)
-                out.append(self.summary(state) | {"me": mine})
+        for row in self._view.ladders_of_member(uid):
+            mine = self._view.standing_of(row["id"], uid)
+            me = self.feed.named([mine])[0] | {"rank": mine["rank"]} if mine else None
+            out.append(self.summary(row) | {"me": me})
         return sorted(out, key=lambda row: row["name"].lower())
 
-    def summary(self, state: LadderState) -> dict[str, Any]:
+    def summary(self, row: dict[str, Any]) -> dict[str, Any]:
         return {
-            "id": state.id,
-            "club": state.club_id,
-            "name": state.name,
-            "system": state.system,
-            "scenario": state.scenario,
-            **self._scenario_labels(state.system, state.scenario),
-            "settings": dict(state.settings),
-            "players": len(state.players),
-            "results": state.table.results,
-            "period": state.table.period,
-            "created_at": state.created_at,
+            "id": row["id"],
+            "club": row["club"],
+            "name": row["name"],
+            "system": row["system"],
+            "scenario": row["scenario"],
+            **self._scenario_labels(row["system"], row["scenario"]),
+            "settings": json.loads(row["settings"]),
+            "players": int(row["players"]),
+            "results": int(row["results"]),
+            "period": int(row["period"]),
+            "created_at": row["created_at"],
         }
 
     def view(self, ladder_id: str) -> dict[str, Any]:
-        self.feed.catch_up()
-        state = self._state(ladder_id)
-        recent = [self._result_view(r) for r in reversed(state.recent)]
-        return self.summary(state) | {"recent_results": recent}
+        row = self._row(ladder_id)
+        recent = self.results(ladder_id, limit=RECENT)["results"]
+        return self.summary(row) | {"recent_results": recent}
+
+    def results(
+        self, ladder_id: str, *, limit: int = RESULTS_PAGE_MAX, before: int | None = None
+    ) -> dict[str, Any]:
+        """A page of the ladder's results, newest first: at most ``RESULTS_PAGE_MAX`` (100), those
+        numbered below the keyset ``before`` if given; ``next`` is the key of the next page (None:
+        this was the last)."""
+        self._row(ladder_id)
+        limit = max(1, min(limit, RESULTS_PAGE_MAX))
+        found = self._view.results(str(ladder_id), limit + 1, before)
+        more = len(found) > limit
+        found = found[:limit]
+        return {
+            "results": [self._result_view(r) for r in found],
+            "next": int(found[-1]["seq"]) if more else None,
+        }
 
     # -- challenges -------------------------------------------------------------------------------
     def challenge(
@@ -226,15 +254,14 @@ class LadderService:
             raise Unprocessable(f"no side {side!r}", {"side": [f"one of {', '.join(sides)}"]})
         options = self.game_options(ladder, choice, options)
         choice.check_options(self.games.system(ladder.system), options)
-        self.feed.catch_up()
-        state = self._state(ladder_id)
-        self._check_range(state, me, them)
-        for other in state.challenges.values():
-            if other["status"] == "open" and {other["challenger"], other["opponent"]} == {me, them}:
-                raise Conflict(
-                    "an open challenge between you already exists",
-                    {"opponent": [f"challenge {other['id']} is open"]},
-                )
+        row = self._row(ladder_id)
+        self._check_range(row, me, them)
+        other = self._view.open_challenge_between(str(row["id"]), me, them)
+        if other is not None:
+            raise Conflict(
+                "an open challenge between you already exists",
+                {"opponent": [f"challenge {other} is open"]},
+            )
         challenge = Challenge.issue(
             ladder_id=str(ladder.id),
             challenger=me,
@@ -306,11 +333,27 @@ class LadderService:
         return self._save(challenge, result)
 
     def challenges(self, ladder_id: str, status: str | None = None) -> list[dict[str, Any]]:
-        self.feed.catch_up()
-        state = self._state(ladder_id)
-        rows = [self._challenge_view(c) for c in state.challenges.values()]
-        rows = [r for r in rows if status is None or r["status"] == status]
-        return sorted(rows, key=lambda r: r["issued_at"], reverse=True)
+        system = self._row(ladder_id)["system"]
+        return [
+            self._challenge_view(
+                {
+                    "id": r["id"],
+                    "ladder": r["ladder"],
+                    "challenger": r["challenger"],
+                    "opponent": r["opponent"],
+                    "scenario": r["scenario"],
+                    "challenger_side": r["challenger_side"],
+                    "options": json.loads(r["options"]),
+                    "deadline": r["deadline"],
+                    "status": r["status"],
+                    "game": r["game"],
+                    "sides": json.loads(r["sides"]),
+                    "issued_at": r["issued_at"],
+                },
+                system,
+            )
+            for r in self._view.challenges(str(ladder_id), status)
+        ]
 
     def challenge_view(self, challenge: Challenge) -> dict[str, Any]:
         return self._challenge_view(
@@ -330,13 +373,18 @@ class LadderService:
             }
         )
 
-    def _challenge_view(self, row: dict[str, Any]) -> dict[str, Any]:
+    def _challenge_view(self, row: dict[str, Any], system: str | None = None) -> dict[str, Any]:
         name = self.users.username
+        title = (
+            self.scenarios.title_of(system, row["scenario"])
+            if system is not None
+            else self._title(row["ladder"], row["scenario"])
+        )
         return row | {
             "challenger": name(row["challenger"]),
             "opponent": name(row["opponent"]),
             "sides": {side: name(uid) for side, uid in row["sides"].items()},
-            "scenario_title": self._title(row["ladder"], row["scenario"]),
+            "scenario_title": title,
         }
 
     # -- face-to-face results ---------------------------------------------------------------------
@@ -390,21 +438,24 @@ class LadderService:
         return self._save(report)
 
     def reports(self, ladder_id: str, status: str | None = None) -> list[dict[str, Any]]:
-        self.feed.catch_up()
-        state = self._state(ladder_id)
+        system = self._row(ladder_id)["system"]
         name = self.users.username
-        rows = [
-            r
-            | {
+        return [
+            {
+                "id": r["id"],
+                "ladder": r["ladder"],
                 "reporter": name(r["reporter"]),
                 "opponent": name(r["opponent"]),
-                "sides": {s: name(u) for s, u in r["sides"].items()},
-                "scenario_title": self.scenarios.title_of(state.system, r["scenario"]),
+                "scenario": r["scenario"],
+                "sides": {s: name(u) for s, u in json.loads(r["sides"]).items()},
+                "winner": r["winner"],
+                "level": r["level"],
+                "status": r["status"],
+                "reported_at": r["reported_at"],
+                "scenario_title": self.scenarios.title_of(system, r["scenario"]),
             }
-            for r in state.reports.values()
-            if status is None or r["status"] == status
+            for r in self._view.reports(str(ladder_id), status)
         ]
-        return sorted(rows, key=lambda r: r["reported_at"], reverse=True)
 
     def report_view(self, report: ResultReport) -> dict[str, Any]:
         name = self.users.username
@@ -424,41 +475,61 @@ class LadderService:
 
     # -- standings ----------------------------------------------------------------------------------
     def standings(self, ladder_id: str, *, offset: int = 0, limit: int = 100) -> dict[str, Any]:
-        """The leaderboard: from Redis when configured (rebuilt from the events if Redis lost it),
-        else from this worker's projection."""
+        """The leaderboard, best first, ``limit`` rows (at most ``STANDINGS_PAGE_MAX``, 1000)
+        from ``offset``: from Redis when configured (written again from the view if Redis lost
+        it or holds an older board), else from the view, read through its index."""
+        row = self._row(ladder_id)
+        lid, limit = str(row["id"]), max(1, min(limit, STANDINGS_PAGE_MAX))
         board = self.feed.leaderboard
-        if board is None:
-            self.feed.catch_up()
-        else:  # Redis serves; this worker follows the log at most every half second
-            self.feed.catch_up_if_due()
-        state = self._state(ladder_id)
         if board is not None:
             try:
-                rows = board.top(ladder_id, offset, limit)
-                if rows is None:  # Redis lost the board: write it again from the events
-                    self.feed.catch_up()
-                    self.feed.republish(ladder_id)
-                    rows = board.top(ladder_id, offset, limit)
-                if rows is not None:
-                    return {"ladder": ladder_id, "source": "redis", "standings": rows}
+                found = board.page(lid, offset, limit)
+                if found is None or found[0] < int(row["changed_at"]):
+                    # Redis lost the board, or no process has announced the last change yet
+                    self.feed.republish(lid, int(row["changed_at"]))
+                    found = board.page(lid, offset, limit)
+                if found is not None:
+                    return {"ladder": ladder_id, "source": "redis", "standings": found[1]}
             except ConnectionError:
-                pass  # Redis is down: the projection serves
-        rows = self.feed.standings(state)[offset : offset + limit]
+                pass  # Redis is down: the view serves
+        rows = self.feed.top(lid, offset, limit)
         return {"ladder": ladder_id, "source": "projection", "standings": rows}
 
     def history(self, ladder_id: str, username: str) -> list[dict[str, Any]]:
+        """The player's rating at the end of each period played, then the provisional one."""
         uid = str(self.users.by_name(username).id)
-        self.feed.catch_up()
-        return self._state(ladder_id).table.history(uid)
+        row = self._row(ladder_id)
+        points = [
+            {
+                "period": int(p["period"]),
+                "rating": p["rating"],
+                "rd": p["rd"],
+                "volatility": p["volatility"],
+                "provisional": False,
+            }
+            for p in self._view.history(str(row["id"]), uid)
+        ]
+        mine = self._view.player_row(str(row["id"]), uid)  # on the board or not (left)
+        if mine is not None and int(mine["provisional"]):
+            points.append(
+                {
+                    "period": int(row["period"]),
+                    "rating": mine["rating"],
+                    "rd": mine["rd"],
+                    "volatility": mine["volatility"],
+                    "provisional": True,
+                }
+            )
+        return points
 
     def side_adjustments(self, ladder_id: str) -> dict[str, Any]:
-        self.feed.catch_up()
-        state = self._state(ladder_id)
+        row = self._row(ladder_id)
         scenarios = {
-            name: s.as_dict() | {"title": self.scenarios.title_of(state.system, name)}
-            for name, s in state.table.sides.scenarios.items()
+            name: s | {"title": self.scenarios.title_of(row["system"], name)}
+            for name, s in json.loads(row["sides"]).items()
         }
-        return {"applied": state.settings["side_adjustment"], "scenarios": scenarios}
+        settings = json.loads(row["settings"])
+        return {"applied": settings["side_adjustment"], "scenarios": scenarios}
 
     def record_results(self) -> None:
         """Record the results of ladder and campaign games that ended (the worker's step:
@@ -466,24 +537,34 @@ class LadderService:
         self.feed.record_results()
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-        """Replay the log from the start into a fresh projection (and a fresh Redis board)."""
-        results = self.feed.rebuild(progress)
-        return {"ladders": len(self.feed.ladders), "results": results}
+        """Rebuild the ladders' view from the log (``arbiter projections rebuild ladders``),
+        record any result still due, and write every Redis board whole."""
+        return self.feed.rebuild(progress)
 
     def settings_for_game(self, game_id: str | UUID) -> dict[str, Any] | None:
         """The settings of the ladder a game belongs to (takeback, disputes_pause ...), else None."""
-        state = self.feed.ladder_of_game(str(game_id))
-        return dict(state.settings) if state is not None else None
+        row = self._view.ladder_of_game(str(game_id))
+        return json.loads(row["settings"]) if row is not None else None
 
     # -- helpers ----------------------------------------------------------------------------------
     def _result_view(self, row: dict[str, Any]) -> dict[str, Any]:
-        return row | {"sides": {s: self.users.username(u) for s, u in row["sides"].items()}}
+        return {
+            "id": row["id"],
+            "scenario": row["scenario"],
+            "sides": {s: self.users.username(u) for s, u in json.loads(row["sides"]).items()},
+            "winner": row["winner"],
+            "level": row["level"],
+            "source": row["source"],
+            "source_id": row["source_id"],
+            "at": row["at"],
+        }
 
-    def _state(self, ladder_id: str) -> LadderState:
-        state = self.feed.ladder(str(ladder_id))
-        if state is None:
+    def _row(self, ladder_id: str | UUID) -> dict[str, Any]:
+        """The ladder's row in the view (read by key), or a 404."""
+        row = self._view.ladder_row(str(ladder_id))
+        if row is None:
             raise NotFound(f"no ladder {ladder_id}", {"ladder": ["unknown ladder"]})
-        return state
+        return row
 
     def _choice(self, ladder: Ladder, scenario: str | None, by: User) -> ScenarioChoice:
         """The scenario a challenge or report plays: the ladder's own (pinned when it was made),
@@ -511,8 +592,8 @@ class LadderService:
         return choice
 
     def _title(self, ladder_id: str, scenario: str) -> str:
-        state = self.feed.ladder(str(ladder_id))
-        return self.scenarios.title_of(state.system, scenario) if state else scenario
+        row = self._view.ladder_row(str(ladder_id))
+        return self.scenarios.title_of(row["system"], scenario) if row else scenario
 
     def _scenario_labels(self, system: str, scenario: str | None) -> dict[str, Any]:
         """How a person reads the ladder's scenario: its title (a club's with club and version),
@@ -535,10 +616,12 @@ class LadderService:
         """The sides of a scenario stored on a challenge (a system's own or a pinned version)."""
         return list(self._sided(self.scenarios.chosen(system, scenario)).info.sides)
 
-    def _check_range(self, state: LadderState, me: str, them: str) -> None:
-        ranks = {row["user"]: row["rank"] for row in self.feed.standings(state)}
-        reach = state.settings["challenge_range"]
-        mine, theirs = ranks.get(me, len(ranks) + 1), ranks.get(them, len(ranks) + 1)
+    def _check_range(self, row: dict[str, Any], me: str, them: str) -> None:
+        lid = str(row["id"])
+        reach = json.loads(row["settings"])["challenge_range"]
+        found = [self._view.standing_of(lid, uid) for uid in (me, them)]
+        size = self._view.board_size(lid) if None in found else 0
+        mine, theirs = (int(r["rank"]) if r is not None else size + 1 for r in found)
         if not 0 < mine - theirs <= reach:
             raise Unprocessable(
                 "out of challenge range",
@@ -565,5 +648,5 @@ class LadderService:
         self.store.commit(
             *aggregates, conflict=Conflict("it changed meanwhile; reload and try again")
         )
-        self.feed.catch_up()
+        self.feed.announce()  # the view read the write (``Projections.seen``): boards, notices
         return aggregates[0]

@@ -4,6 +4,7 @@ as results land and rebuilt from the events when Redis loses it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -86,17 +87,19 @@ def test_a_game_end_is_recorded_once_by_whichever_worker_sees_it(store_config: C
     first = build_services(store_config)
     lid, users = setup_ladder(first)
     second = build_services(store_config)
-    second.ladders.feed.catch_up()
+    second.ladders.feed.catch_up()  # both processes share the store's ladders view
     game_id = ladder_game(first, lid, users, record=False)
     # reading records nothing: neither worker's standings have it until one of them records it
     for svc in (first, second):
         assert sum(r["games"] for r in svc.ladders.standings(lid)["standings"]) == 0
-    # both workers read the log up to the game's end, then both try to record the result: the
+    # both workers read the view up to the game's end, then both try to record the result: the
     # second's attempt hits the result's id (the game's) and is refused by the store
-    first.ladders.feed._follow(None)
-    second.ladders.feed._follow(None)
-    second.ladders.feed._record_pending()
-    first.ladders.feed._record_pending()
+    first.ladders.feed.catch_up()
+    second.ladders.feed.catch_up()
+    pending_first, pending_second = first.ladders.feed.pending(), second.ladders.feed.pending()
+    assert [g["game"] for g in pending_first] == [g["game"] for g in pending_second] == [game_id]
+    second.ladders.feed.record(pending_second)
+    first.ladders.feed.record(pending_first)
     first.ladders.feed.catch_up()
     second.ladders.feed.catch_up()
     for svc in (first, second):
@@ -152,7 +155,7 @@ def test_the_redis_board_follows_results_and_is_rebuilt_when_lost(redis_config: 
     from_redis = svc.ladders.standings(lid)
     assert from_redis["source"] == "redis"
     assert from_redis["standings"][0]["username"] == "ann"
-    assert from_redis["standings"] == svc.ladders.feed.standings(svc.ladders.feed.ladders[lid])
+    assert from_redis["standings"] == svc.ladders.feed.standings(lid)
     report(svc, lid, users, "cat", "ann", "red")  # cat beats ann: the board moves
     top = board.top(lid, 0, 2)
     assert top is not None and [r["username"] for r in top] == ["cat", "ann"]
@@ -165,10 +168,7 @@ def test_the_redis_board_follows_results_and_is_rebuilt_when_lost(redis_config: 
     # a further result after the loss reaches the board too
     report(svc, lid, users, "dan", "eve", "blue")
     assert {r["username"] for r in board.top(lid, 0, 100) or []} == set(NAMES)
-    assert (
-        board.top(lid, 0, 1)[0]["username"]
-        == svc.ladders.feed.standings(svc.ladders.feed.ladders[lid])[0]["username"]
-    )  # type: ignore[index]
+    assert board.top(lid, 0, 1)[0]["username"] == svc.ladders.feed.standings(lid)[0]["username"]  # type: ignore[index]
     svc.close()
 
 
@@ -200,3 +200,98 @@ def test_without_redis_or_with_redis_down_the_projection_serves(redis_config: Co
     assert plain.ladders.standings(lid)["source"] == "projection"
     assert plain.ladders.standings(lid)["standings"] == got["standings"]
     plain.close()
+
+
+LADDER_TABLES = {
+    "ladder_standings": "ladder, user_id",
+    "ladder_history": "ladder, user_id, period",
+    "ladder_challenges": "id",
+    "ladder_reports": "id",
+    "ladder_results": "ladder, seq",
+    "ladder_games": "game",
+}
+
+
+def view_rows(svc: Services) -> dict[str, list[dict[str, Any]]]:
+    """Every row of the ladders' view, table by table, in key order."""
+    view = svc.projections["ladders"].view
+    rows = {
+        name: view.query(f"SELECT * FROM {{{name}}} ORDER BY {key}")  # type: ignore[attr-defined]
+        for name, key in LADDER_TABLES.items()
+    }
+    ladders = view.query("SELECT * FROM {ladders} ORDER BY id")  # type: ignore[attr-defined]
+    for row in ladders:  # the rating table's state compared as data, not as its JSON's spelling
+        row["state"] = json.loads(row["state"])
+    rows["ladders"] = ladders
+    return rows
+
+
+def test_the_view_rebuilt_from_the_log_equals_the_view_kept_as_events_came(
+    store_config: Config,
+) -> None:
+    """Results of games, reports and a forfeit, players joining and leaving, challenges open,
+    declined and accepted, a settings change: every row of the view kept
+    incrementally (each writing request reading its write, the worker's steps) equals the rows of
+    the view rebuilt from the log (``arbiter projections rebuild ladders``)."""
+    svc = build_services(store_config)
+    lid, users = setup_ladder(svc)
+    ladder_game(svc, lid, users, red_wins=True)
+    ladder_game(svc, lid, users, red_wins=False)
+    report(svc, lid, users, "ann", "bob", "red")
+    report(svc, lid, users, "cat", "dan", None)
+    rejected = svc.ladders.report(
+        lid, users["eve"], sides={"red": "eve", "blue": "fay"}, winner="red"
+    )
+    svc.ladders.reject(str(rejected.id), users["fay"], "not so")
+    rows = svc.ladders.standings(lid)["standings"]
+    low, above = rows[-1]["username"], rows[-2]["username"]
+    declined = svc.ladders.challenge(lid, users[low], above, side="red")
+    svc.ladders.decline(str(declined.id), users[above], "busy")
+    svc.ladders.challenge(lid, users[low], above, side="blue")  # left open
+    svc.ladders.change_settings(lid, users["ann"], {"rating_period_days": 1})
+    svc.ladders.leave(lid, users["fay"])
+    svc.ladders.record_results()
+    svc.projections.run()  # the worker's step: the view up to the log
+    kept = view_rows(svc)
+    shown = figures(svc, lid)
+    challenges = svc.ladders.challenges(lid)
+    assert len(kept["ladder_results"]) == 4 and len(kept["ladder_challenges"]) == 4
+    assert {c["status"] for c in challenges} == {"accepted", "declined", "open"}
+    assert "fay" not in {r["username"] for r in shown["standings"]}
+
+    assert svc.projections.rebuild("ladders") > 0
+    assert view_rows(svc) == kept
+    assert figures(svc, lid) == shown
+    assert svc.ladders.challenges(lid) == challenges
+    svc.close()
+
+
+def test_a_new_worker_answers_from_the_view_without_reading_the_log(
+    store_config: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new service over a store with ladder history answers every ladder read by key from the
+    view: it reads no notification of the log, whatever the history."""
+    svc = build_services(store_config)
+    lid, users = setup_ladder(svc)
+    ladder_game(svc, lid, users, red_wins=True)
+    report(svc, lid, users, "ann", "bob", "red")
+    expected = figures(svc, lid)
+    view = svc.ladders.view(lid)
+    svc.close()
+
+    fresh = build_services(store_config)
+    read: list[Any] = []
+    original = fresh.store.recorder.select_notifications
+
+    def select_notifications(*args: Any, **kwargs: Any) -> Any:
+        read.append((args, kwargs))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(fresh.store.recorder, "select_notifications", select_notifications)
+    assert figures(fresh, lid) == expected
+    assert fresh.ladders.view(lid) == view
+    assert fresh.ladders.of_player(users["ann"])[0]["me"]["username"] == "ann"
+    assert [c["status"] for c in fresh.ladders.challenges(lid)] == ["accepted"]
+    assert fresh.ladders.of_club("Wargamers")[0]["results"] == 2
+    assert read == []  # nothing of the log was read to answer
+    fresh.close()

@@ -15,6 +15,7 @@ from service.adapters.views.clubs import ClubsTables
 from service.adapters.views.disputes import DisputesTables
 from service.adapters.views.emails import EmailsTables
 from service.adapters.views.games import GamesTables
+from service.adapters.views.ladders import LaddersTables
 from service.adapters.views.notices import NoticesTables
 from service.adapters.views.rulings import RulingsTables
 from service.adapters.views.scenarios import ScenariosTables
@@ -27,9 +28,10 @@ from service.application.projections.clubs import ClubsProjection
 from service.application.projections.disputes import DisputesProjection
 from service.application.projections.emails import EmailsProjection
 from service.application.projections.games import GamesProjection
+from service.application.projections.ladders import LaddersProjection
 from service.application.projections.notices import NoticesProjection
 from service.application.projections.rulings import RulingsProjection
-from service.application.projections.runner import ProjectionRunner
+from service.application.projections.runner import PER_TRANSACTION, ProjectionRunner
 from service.application.projections.scenarios import ScenariosProjection
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.tokens import TokensProjection
@@ -47,6 +49,7 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "campaigns": (CampaignsProjection, CampaignsTables),
     "disputes": (DisputesProjection, DisputesTables),
     "rulings": (RulingsProjection, RulingsTables),
+    "ladders": (LaddersProjection, LaddersTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
@@ -126,7 +129,15 @@ class Projections:
         fresh = self._view(name, suffix="_rebuild", indexed=False)
         fresh.drop()  # a rebuild that stopped half way
         fresh.create_table()
-        runner = ProjectionRunner(self.store, self.views[name][0](fresh), batch=1000)
+        # a view that writes a ladder's whole state once per transaction rebuilds in longer
+        # ones (the live view keeps the runner's short transactions)
+        per_transaction = getattr(fresh, "REBUILD_PER_TRANSACTION", PER_TRANSACTION)
+        runner = ProjectionRunner(
+            self.store,
+            self.views[name][0](fresh),
+            batch=max(1000, per_transaction),
+            per_transaction=per_transaction,
+        )
         done = runner.run(progress=progress)
         fresh.replace(live)
         return done

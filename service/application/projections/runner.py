@@ -32,10 +32,18 @@ PER_TRANSACTION = 50
 
 
 class ProjectionRunner:
-    def __init__(self, store: Any, projection: Any, *, batch: int = 500) -> None:
+    def __init__(
+        self,
+        store: Any,
+        projection: Any,
+        *,
+        batch: int = 500,
+        per_transaction: int = PER_TRANSACTION,
+    ) -> None:
         self.store = store
         self.projection = projection
         self.batch = batch
+        self.per_transaction = per_transaction
         self._running = threading.Lock()
 
     @property
@@ -78,9 +86,10 @@ class ProjectionRunner:
             topics=self.projection.topics,
             inclusive_of_start=False,
         )
-        for start in range(0, len(notes), PER_TRANSACTION):
+        step = self.per_transaction
+        for start in range(0, len(notes), step):
             with self.view.batch():  # a run of events, their rows and last position, at once
-                for note in notes[start : start + PER_TRANSACTION]:
+                for note in notes[start : start + step]:
                     event = self.store.mapper.to_domain_event(note)
                     self.projection.process_event(event, Tracking(self.store.name, note.id))
         if len(notes) < self.batch and (not notes or notes[-1].id < head):

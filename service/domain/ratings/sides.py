@@ -36,10 +36,35 @@ class ScenarioSides:
             "wins": {self.first: 0, self.second: 0, "draw": 0} | self.wins,
         }
 
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, to be stored (JSON) and read back by :meth:`from_dict`."""
+        return {
+            "first": self.first,
+            "second": self.second,
+            "delta": self.delta,
+            "results": self.results,
+            "wins": dict(self.wins),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ScenarioSides:
+        return cls(
+            data["first"], data["second"], data["delta"], data["results"], dict(data["wins"])
+        )
+
 
 class SideAdjustment:
     def __init__(self) -> None:
         self.scenarios: dict[str, ScenarioSides] = {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: s.to_dict() for name, s in self.scenarios.items()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SideAdjustment:
+        found = cls()
+        found.scenarios = {name: ScenarioSides.from_dict(s) for name, s in data.items()}
+        return found
 
     def delta_for(self, scenario: str, side: str) -> float:
         """The points ``side`` is worth in ``scenario`` now (0 before any result)."""

@@ -43,6 +43,40 @@ class Player:
     losses: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
 
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, to be stored (JSON) and read back by :meth:`from_dict` (floats exactly:
+        JSON writes the shortest repr that reads back the same float)."""
+        return {
+            "user": self.user,
+            "mu": self.mu,
+            "phi": self.phi,
+            "sigma": self.sigma,
+            "as_of": self.as_of,
+            "games": [list(game) for game in self.games],
+            "shown": list(self.shown),
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "history": [dict(point) for point in self.history],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Player:
+        mu, phi, sigma = data["shown"]
+        return cls(
+            user=data["user"],
+            mu=data["mu"],
+            phi=data["phi"],
+            sigma=data["sigma"],
+            as_of=data["as_of"],
+            games=[(g[0], g[1], g[2]) for g in data["games"]],
+            shown=(mu, phi, sigma),
+            wins=data["wins"],
+            draws=data["draws"],
+            losses=data["losses"],
+            history=[dict(point) for point in data["history"]],
+        )
+
     def at(self, period: int) -> tuple[float, float, float]:
         """(mu, phi, sigma) at the start of ``period``."""
         if period == self.as_of:
@@ -70,6 +104,44 @@ class RatingTable:
         self._active: set[str] = set()
         self._dirty: set[str] = set()
         self._all_changed = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The table's whole state (JSON-ready), read back by :meth:`from_dict`; what
+        :meth:`refresh` has not computed yet (its changed players) is kept too."""
+        return {
+            "epoch": self.epoch,
+            "period_seconds": self.period_seconds,
+            "tau": self.tau,
+            "apply_sides": self.apply_sides,
+            "period": self.period,
+            "results": self.results,
+            "players": [player.to_dict() for player in self.players.values()],
+            "sides": self.sides.to_dict(),
+            "active": sorted(self._active),
+            "dirty": sorted(self._dirty),
+            "all_changed": self._all_changed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RatingTable:
+        table = cls(
+            epoch=data["epoch"],
+            period_seconds=data["period_seconds"],
+            tau=data["tau"],
+            apply_sides=data["apply_sides"],
+        )
+        table.period = data["period"]
+        table.results = data["results"]
+        table.players = {p["user"]: Player.from_dict(p) for p in data["players"]}
+        table.sides = SideAdjustment.from_dict(data["sides"])
+        table._active = set(data["active"])
+        table._dirty = set(data["dirty"])
+        table._all_changed = data["all_changed"]
+        return table
+
+    def is_active(self, user: str) -> bool:
+        """Whether ``user`` played in the open period (their shown rating is provisional)."""
+        return user in self._active
 
     def configure(self, *, period_seconds: float, tau: float, apply_sides: bool) -> None:
         self.period_seconds, self.tau, self.apply_sides = period_seconds, tau, apply_sides
