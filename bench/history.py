@@ -71,9 +71,15 @@ PASSWORD = "history-password"
 UNFINISHED_EVERY = 20
 BATCH = 200_000  # rows per executemany
 #: the cached stores' format: change it with any change here to what a store holds
-FORMAT = 3
+FORMAT = 4
 #: the tracking tables of the views that hold the copies (built after copying, not set to the head)
-COPIED_VIEWS = ("games_tracking", "clubs_tracking", "notices_tracking")
+COPIED_VIEWS = (
+    "games_tracking",
+    "clubs_tracking",
+    "notices_tracking",
+    "disputes_tracking",
+    "ladders_tracking",
+)
 Progress = Callable[[str], None]
 
 
