@@ -23,8 +23,9 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, PersistenceError
 
+from service.application.availability import StoreUnavailable
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
 from service.application.projections.ladders import ROW, LaddersView, parse_time
@@ -86,7 +87,12 @@ class LadderFeed:
         self._lock = threading.Lock()
         #: the view's changes this process has announced (those before it started, the process
         #: that made them did; a board left behind is rewritten when read, :meth:`board`)
-        self._announced = self.view.last_change()
+        self._announced: int | None = None
+        try:
+            self._announced = self.view.last_change()
+        except (StoreUnavailable, PersistenceError) as exc:  # the store is down as the worker
+            # starts: it boots and serves 503s, and takes the baseline once the store is back
+            log.warning("ladders' last change not read at start: %s", exc)
         #: ladders whose board a Redis outage left behind: written whole next time
         self._replace: set[str] = set()
         self._names: OrderedDict[str, str] = OrderedDict()
@@ -167,6 +173,8 @@ class LadderFeed:
         """Write the boards of the ladders whose standings changed since this process last
         looked, and publish a notice of each on its channel."""
         with self._lock:
+            if self._announced is None:  # not read at start (the store was down): nothing this
+                self._announced = self.view.last_change()  # process made since is missed
             since = self._announced
             for ladder in self.view.changed_ladders(since):
                 self._announce(ladder, since)
