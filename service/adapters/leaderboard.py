@@ -10,6 +10,8 @@ from typing import Any
 
 import redis
 
+from service.domain.ratings.table import rank_score
+
 _WRITE = """
 local current = redis.call('GET', KEYS[1])
 local position = tonumber(ARGV[1])
@@ -39,11 +41,6 @@ return rows
 """
 
 
-def score(row: dict[str, Any]) -> int:
-    """Rating first, then the smaller deviation; equal scores fall back to the member, descending."""
-    return round(row["rating"] * 100) * 100_000 + (99_999 - round(row["rd"] * 100))
-
-
 class RedisLeaderboard:
     def __init__(self, url: str, *, timeout: float = 1.0, prefix: str = "arbiter:ladder") -> None:
         self.client = redis.Redis.from_url(
@@ -62,7 +59,11 @@ class RedisLeaderboard:
     ) -> bool | None:
         args: list[Any] = [position, "1" if replace else "0"]
         for row in rows:
-            args += [row["user"], score(row), json.dumps(row, separators=(",", ":"))]
+            args += [
+                row["user"],
+                rank_score(row["rating"], row["rd"]),
+                json.dumps(row, separators=(",", ":")),
+            ]
         try:
             done = self._write(keys=self._keys(ladder_id), args=args)
         except (redis.RedisError, OSError) as exc:

@@ -137,8 +137,16 @@ class ReportOut(Schema):
     reported_at = fields.String()
 
 
-class StatusArgs(Lenient):
-    status = fields.String(load_default=None)
+class ChallengeStatusArgs(Lenient):
+    status = fields.String(
+        load_default=None, validate=validate.OneOf(["open", "accepted", "declined", "forfeited"])
+    )
+
+
+class ReportStatusArgs(Lenient):
+    status = fields.String(
+        load_default=None, validate=validate.OneOf(["reported", "confirmed", "rejected"])
+    )
 
 
 class PageArgs(Lenient):
@@ -254,7 +262,7 @@ class Sides(MethodView):
 # -- challenges -------------------------------------------------------------------------------------
 @blp.route("/ladders/<ladder_id>/challenges")
 class Challenges(MethodView):
-    @blp.arguments(StatusArgs, location="query")
+    @blp.arguments(ChallengeStatusArgs, location="query")
     @blp.response(200, ChallengeOut(many=True))
     def get(self, args: dict[str, Any], ladder_id: str) -> list[dict[str, Any]]:
         """Challenges, newest first."""
@@ -308,7 +316,7 @@ class Forfeit(MethodView):
 # -- face-to-face results ---------------------------------------------------------------------------
 @blp.route("/ladders/<ladder_id>/reports")
 class Reports(MethodView):
-    @blp.arguments(StatusArgs, location="query")
+    @blp.arguments(ReportStatusArgs, location="query")
     @blp.response(200, ReportOut(many=True))
     def get(self, args: dict[str, Any], ladder_id: str) -> list[dict[str, Any]]:
         """Reported face-to-face results, newest first."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from service.application.projections.games import PAGE_MAX, GameQuery, GamesView, Key, Reader
 from service.application.projections.runner import ProjectionRunner
+from service.application.projections.view import cut_page
 from service.domain.users import User
 
 
@@ -42,9 +43,7 @@ class GameIndex:
         next page (None: this was the last)."""
         limit = max(1, min(limit, PAGE_MAX))
         rows = self._view.select(query, limit + 1, after)
-        more = len(rows) > limit
-        rows = rows[:limit]
-        return rows, ((rows[-1]["created"], rows[-1]["id"]) if more else None)
+        return cut_page(rows, limit, lambda row: (row["created"], row["id"]))
 
     def every(self, query: GameQuery) -> Iterator[dict[str, Any]]:
         """Every game of ``query``, a page at a time (the operator's listing, the worker)."""

@@ -19,7 +19,6 @@ from service.application.clubs import ClubService
 from service.application.games import GameService
 from service.application.projections.ladders import (
     RECENT,
-    RESULTS_PAGE_MAX,
     STANDINGS_PAGE_MAX,
     LaddersView,
 )
@@ -214,24 +213,8 @@ class LadderService:
 
     def view(self, ladder_id: str) -> dict[str, Any]:
         row = self._row(ladder_id)
-        recent = self.results(ladder_id, limit=RECENT)["results"]
-        return self.summary(row) | {"recent_results": recent}
-
-    def results(
-        self, ladder_id: str, *, limit: int = RESULTS_PAGE_MAX, before: int | None = None
-    ) -> dict[str, Any]:
-        """A page of the ladder's results, newest first: at most ``RESULTS_PAGE_MAX`` (100), those
-        numbered below the keyset ``before`` if given; ``next`` is the key of the next page (None:
-        this was the last)."""
-        self._row(ladder_id)
-        limit = max(1, min(limit, RESULTS_PAGE_MAX))
-        found = self._view.results(str(ladder_id), limit + 1, before)
-        more = len(found) > limit
-        found = found[:limit]
-        return {
-            "results": [self._result_view(r) for r in found],
-            "next": int(found[-1]["seq"]) if more else None,
-        }
+        recent = self._view.recent_results(str(row["id"]), RECENT)
+        return self.summary(row) | {"recent_results": [self._result_view(r) for r in recent]}
 
     # -- challenges -------------------------------------------------------------------------------
     def challenge(

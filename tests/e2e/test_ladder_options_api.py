@@ -172,3 +172,14 @@ def test_a_challenge_with_a_bad_option_is_refused_at_its_name(api: ApiHelper) ->
     assert r.status_code == 422, r.get_json()
     assert list(r.get_json()["details"]) == ["options.zoc_to_zoc"]
     assert ok(api.client.get(f"/api/ladders/{lid}/challenges")) == []
+
+
+def test_a_listing_by_an_unknown_status_is_a_4xx_naming_it(api: ApiHelper) -> None:
+    """``?status=`` of challenges and reports takes only their statuses (before: 200 and [])."""
+    lid = "00000000-0000-0000-0000-000000000001"
+    for path, good in (("challenges", "open"), ("reports", "confirmed")):
+        r = api.client.get(f"/api/ladders/{lid}/{path}?status=bogus", headers=api.user("ann"))
+        assert r.status_code in (400, 422), r.status_code
+        assert "status" in r.get_json()["details"], r.get_json()
+        r = api.client.get(f"/api/ladders/{lid}/{path}?status={good}", headers=api.user("ann"))
+        assert r.status_code == 404  # a known status goes on to the ladder (here: none)

@@ -253,10 +253,6 @@ class LaddersTables(SqlView, LaddersView):
         )
 
     # -- reads ------------------------------------------------------------------------------------------
-    def query_one(self, text: str, params: list[Any]) -> dict[str, Any] | None:
-        found = self.query(text, params)
-        return found[0] if found else None
-
     def ladder_row(self, ladder_id: str, *, state: bool = False) -> dict[str, Any] | None:
         columns = LADDER_COLUMNS + (", state" if state else "")
         return self.query_one(f"SELECT {columns} FROM {{ladders}} WHERE id = %s", [ladder_id])
@@ -364,13 +360,10 @@ class LaddersTables(SqlView, LaddersView):
             params,
         )
 
-    def results(self, ladder_id: str, limit: int, before: int | None) -> list[dict[str, Any]]:
-        where, params = "ladder = %s", [ladder_id]
-        if before is not None:
-            where += " AND seq < %s"
-        args: list[Any] = [*params, *([before] if before is not None else []), limit]
+    def recent_results(self, ladder_id: str, limit: int) -> list[dict[str, Any]]:
         return self.query(
-            f"SELECT * FROM {{ladder_results}} WHERE {where} ORDER BY seq DESC LIMIT %s", args
+            "SELECT * FROM {ladder_results} WHERE ladder = %s ORDER BY seq DESC LIMIT %s",
+            [ladder_id, limit],
         )
 
     def pending_games(self, limit: int) -> list[dict[str, Any]]:

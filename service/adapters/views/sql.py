@@ -165,6 +165,11 @@ class SqlView(View):
             cursor.execute(self.sql(text), list(params))
             return [dict(row) for row in cursor.fetchall()]
 
+    def query_one(self, text: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        """The first row ``text`` selects, or None."""
+        found = self.query(text, params)
+        return found[0] if found else None
+
     def rows(self) -> int:
         found = self.query(f"SELECT COUNT(*) AS n FROM {{{self.TABLES[0].name}}}")
         return int(found[0]["n"])

@@ -17,7 +17,6 @@ game's ``club``, so that the arbiters' queue reads those rows only."""
 from __future__ import annotations
 
 from abc import abstractmethod
-from datetime import UTC, datetime, timedelta
 from functools import singledispatchmethod
 from typing import Any
 
@@ -25,17 +24,11 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
-from service.application.projections.view import View
+from service.application.projections.view import View, micros
 from service.domain.game import Game
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: rows the clock checks read at a time
 PAGE = 100
-
-
-def micros(moment: datetime) -> int:
-    """``moment`` in microseconds since the epoch (the view's times)."""
-    return (moment - EPOCH) // timedelta(microseconds=1)
 
 
 class ClocksView(View):

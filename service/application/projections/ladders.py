@@ -29,25 +29,17 @@ from service.application.projections.view import View
 from service.domain.campaigns import Campaign
 from service.domain.game import Game
 from service.domain.ladders import Challenge, Ladder, LadderResult, ResultReport
-from service.domain.ratings.table import RatingTable
+from service.domain.ratings.table import RatingTable, rank_score
 
 DAY = 86400.0
 #: the results a ladder's page shows (``recent_results``)
 RECENT = 20
 #: a page of results holds at most this many (:meth:`LaddersView.results`)
-RESULTS_PAGE_MAX = 100
 #: a page of standings holds at most this many (``GET /api/ladders/<id>/standings?limit=``)
 STANDINGS_PAGE_MAX = 1000
 
 #: the columns of a standings row as the API shows it
 ROW = ("user", "rating", "rd", "volatility", "games", "wins", "draws", "losses")
-
-
-def score(rating: float, rd: float) -> int:
-    """The rank order of a row as one integer: rating first, then the smaller deviation (ties then
-    fall to the larger user id) -- the order of :func:`~service.domain.ratings.table.ranked` and
-    of the Redis board (``service.adapters.leaderboard.score``)."""
-    return round(rating * 100) * 100_000 + (99_999 - round(rd * 100))
 
 
 def table_for(settings: dict[str, Any], epoch: float) -> RatingTable:
@@ -177,7 +169,7 @@ class LaddersView(View):
                             "provisional": int(table.is_active(uid)),
                             "shown": int(uid not in state.left),
                             "member": int(uid in state.members),
-                            "score": score(row["rating"], row["rd"]),
+                            "score": rank_score(row["rating"], row["rd"]),
                             "position": state.marks.get(uid, state.changed_at),
                         }
                     )
@@ -268,8 +260,8 @@ class LaddersView(View):
         """Reports, newest first."""
 
     @abstractmethod
-    def results(self, ladder_id: str, limit: int, before: int | None) -> list[dict[str, Any]]:
-        """Up to ``limit`` results newest first, those numbered below ``before`` if given."""
+    def recent_results(self, ladder_id: str, limit: int) -> list[dict[str, Any]]:
+        """The ladder's last ``limit`` results, newest first."""
 
     @abstractmethod
     def pending_games(self, limit: int) -> list[dict[str, Any]]:

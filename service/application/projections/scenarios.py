@@ -58,14 +58,9 @@ class ScenariosProjection(Projection[ScenariosView]):
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.view.insert_tracking(tracking)  # not a topic of this view: only the position
 
-    @process_event.register
-    def _(self, event: ClubScenario.Created, tracking: Tracking) -> None:
-        self.view.add_scenario(
-            str(event.originator_id), event.club, event.system, event.title, tracking
-        )
-
-    @process_event.register
-    def _(self, event: ClubScenario.Forked, tracking: Tracking) -> None:
+    @process_event.register(ClubScenario.Created)
+    @process_event.register(ClubScenario.Forked)
+    def _(self, event: Any, tracking: Tracking) -> None:  # made, or forked from another club's
         self.view.add_scenario(
             str(event.originator_id), event.club, event.system, event.title, tracking
         )

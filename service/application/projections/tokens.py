@@ -12,7 +12,7 @@ left out when read (:meth:`TokensView.live`)."""
 from __future__ import annotations
 
 from abc import abstractmethod
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from functools import singledispatchmethod
 from typing import Any
 
@@ -20,19 +20,12 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
-from service.application.projections.view import View
+from service.application.projections.view import View, micros, moment
 from service.domain.users import ApiToken, User
 
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
-
-def micros(moment: datetime) -> int:
-    """``moment`` in microseconds since the epoch (what the view stores)."""
-    return (moment - EPOCH) // timedelta(microseconds=1)
-
-
-def moment(value: int | None) -> datetime | None:
-    return None if value is None else EPOCH + timedelta(microseconds=int(value))
+def maybe_moment(value: int | None) -> datetime | None:
+    return None if value is None else moment(value)
 
 
 class TokensView(View):
@@ -66,9 +59,9 @@ class TokensView(View):
             {
                 "id": row["id"],
                 "label": row["label"],
-                "created": moment(row["created"]),
-                "last_used": moment(row["last_used"]),
-                "expires": moment(row["expires"]),
+                "created": maybe_moment(row["created"]),
+                "last_used": maybe_moment(row["last_used"]),
+                "expires": maybe_moment(row["expires"]),
             }
             for row in self.select_live(user, micros(now), generation)
         ]

@@ -4,9 +4,25 @@ it holds, be built under another name and be swapped in for its live tables."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
 
 from eventsourcing.persistence import TrackingRecorder
+
+K = TypeVar("K")
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def micros(moment: datetime) -> int:
+    """``moment`` in microseconds since the epoch (how the views store times)."""
+    return (moment - EPOCH) // timedelta(microseconds=1)
+
+
+def moment(value: int) -> datetime:
+    """A time the views store (microseconds since the epoch) as a datetime."""
+    return EPOCH + timedelta(microseconds=int(value))
 
 
 class View(TrackingRecorder, ABC):
@@ -35,3 +51,13 @@ class View(TrackingRecorder, ABC):
     def replace(self, live: View) -> None:
         """In one transaction: drop ``live``'s tables, rename this view's to ``live``'s and make
         ``live``'s indexes (this view was built without them)."""
+
+
+def cut_page(
+    rows: list[dict[str, Any]], limit: int, key: Callable[[dict[str, Any]], K]
+) -> tuple[list[dict[str, Any]], K | None]:
+    """A keyset page from ``rows`` read with ``limit + 1``: the first ``limit`` rows, and the key
+    of the last of them when there was one more (the next page starts after it), else None."""
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return rows, (key(rows[-1]) if more and rows else None)

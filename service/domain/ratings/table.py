@@ -20,6 +20,13 @@ from service.domain.ratings.sides import SideAdjustment
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
 
+def rank_score(rating: float, rd: float) -> int:
+    """The rank order of a row as one integer: rating first, then the smaller deviation (ties then
+    fall to the larger user id) -- the order of :func:`ranked`, of the ladders view's standings
+    and of the Redis board."""
+    return round(rating * 100) * 100_000 + (99_999 - round(rd * 100))
+
+
 def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``rows`` best first, numbered from 1: by rating, then the smaller deviation, then the larger
     user id (the order of a Redis sorted set read from the top)."""
