@@ -33,7 +33,6 @@ from eventsourcing.utils import get_topic
 from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.application.projections.notices import NoticesView
-from service.application.projections.view import cut_page
 from service.application.store import ArbiterStore
 from service.config import Config
 from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
@@ -677,29 +676,32 @@ class NotificationService:
         """``user``'s notices newest first, a page of ``limit`` after the key ``after`` (kinds
         turned off for the web left out), how many are unread and how many in all, and the key
         of the next page (``next``, None after the last); read from the notices' view by index."""
-        kinds = self._web_kinds(user)
+        prefs = self.preferences(user)
+        kinds = [k for k in KINDS if prefs.get(k, {}).get("web", True)]
         inbox = self._aggregate(inbox_id(user))
-        unread_since = self._unread_since(inbox)
+        unread_since = (inbox.read_before, list(inbox.read)) if inbox is not None else (None, [])
         view = self._notices
-        rows, following = cut_page(
-            view.page(
-                user,
-                kinds,
-                limit=limit + 1,
-                after=after,
-                unread_since=unread_since if unread_only else None,
-            ),
-            limit,
-            lambda row: row["key"],
+        rows = view.page(
+            user,
+            kinds,
+            limit=limit + 1,
+            after=after,
+            unread_since=unread_since if unread_only else None,
         )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        keys = [row.pop("key") for row in rows]
         for row in rows:
-            del row["key"]
             row["read"] = inbox is not None and inbox.is_read(row["id"], row["created"])
-        total, unread = view.counts(user, kinds, unread_since)
-        return {"notifications": rows, "unread": unread, "total": total, "next": following}
+        following = keys[-1] if more else None
+        return {
+            "notifications": rows,
+            "unread": view.count(user, kinds, unread_since),
+            "total": view.count(user, kinds),
+            "next": following,
+        }
 
     def mark_read(self, user: str, ids: list[str] | None, everything: bool) -> int:
-        """Mark ``ids`` (or every notice so far) read; returns how many are still unread."""
         view = self._notices
         if not everything:
             if not ids:
@@ -715,17 +717,7 @@ class NotificationService:
         else:
             inbox.trigger_event(Inbox.Read, ids=sorted(set(ids or [])))
         self.store.commit(inbox)
-        return view.counts(user, self._web_kinds(user), self._unread_since(inbox))[1]
-
-    def _web_kinds(self, user: str) -> list[str]:
-        """The kinds of notice ``user`` sees on the web (the others are turned off)."""
-        prefs = self.preferences(user)
-        return [k for k in KINDS if prefs.get(k, {}).get("web", True)]
-
-    @staticmethod
-    def _unread_since(inbox: Inbox | None) -> tuple[datetime | None, list[str]]:
-        """What ``inbox`` says is read: everything up to a moment, and these ids."""
-        return (inbox.read_before, list(inbox.read)) if inbox is not None else (None, [])
+        return int(self.listing(user, limit=1)["unread"])
 
     # -- preferences --------------------------------------------------------------------------------
     def preferences(self, user: str) -> dict[str, dict[str, bool]]:
@@ -821,12 +813,11 @@ class NotificationService:
         """A page of the webhook's deliveries, newest first, after the key ``after``, with every
         attempt; and the key of the next page (None after the last)."""
         hook = self.webhook(owner_kind, owner, hook_id)
-        rows, following = cut_page(
-            self._notices.deliveries(str(hook.id), limit + 1, after), limit, lambda r: r["key"]
-        )
-        for row in rows:
-            del row["key"]
-        return rows, following
+        rows = self._notices.deliveries(str(hook.id), limit + 1, after)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        keys = [row.pop("key") for row in rows]
+        return rows, (keys[-1] if more else None)
 
     def club_admin(self, club_id: str, user: Any) -> str:
         """The club's id if ``user`` may manage its webhooks (a club admin or a site admin)."""

@@ -162,22 +162,22 @@ def test_counts_are_stored_filled_on_upgrade_and_unread_capped(app: Flask) -> No
             Tracking(name, start + UNREAD_CAP + 6),
         )
     total = UNREAD_CAP + 5
-    assert view.counts("u1", ["turn", "game"], (None, []))[0] == total
-    assert view.counts("u1", ["turn"], (None, []))[0] == (total) // 2
-    assert view.counts("u1", ["turn", "game"], (None, []))[1] == total
-    assert view.counts("u1", ["turn", "game"], (None, ["n00001", "n00002", "nope"]))[1] == total - 2
-    assert view.counts("u1", ["turn"], (None, ["n00001", "n00002"]))[1] == total // 2 - 1
+    assert view.count("u1", ["turn", "game"]) == total
+    assert view.count("u1", ["turn"]) == (total) // 2
+    assert view.count("u1", ["turn", "game"], (None, [])) == total
+    assert view.count("u1", ["turn", "game"], (None, ["n00001", "n00002", "nope"])) == total - 2
+    assert view.count("u1", ["turn"], (None, ["n00001", "n00002"])) == total // 2 - 1
     early = moment(1_000_000 + 2)  # all after the third unread: more than the cap
-    assert view.counts("u1", ["turn", "game"], (early, []))[1] == UNREAD_CAP
+    assert view.count("u1", ["turn", "game"], (early, [])) == UNREAD_CAP
     late = moment(1_000_000 + total - 4)  # the last three
-    assert view.counts("u1", ["turn", "game"], (late, ["n01004"]))[1] == 2
+    assert view.count("u1", ["turn", "game"], (late, ["n01004"])) == 2
     # an earlier release's store: notices and no counts; making the tables counts them
     view.execute("DELETE FROM {notice_counts}")
-    assert view.counts("u1", ["turn", "game"], (None, []))[0] == 0
+    assert view.count("u1", ["turn", "game"]) == 0
     view.create_table()
-    assert view.counts("u1", ["turn", "game"], (None, []))[0] == total
+    assert view.count("u1", ["turn", "game"]) == total
     view.create_table()  # and only once
-    assert view.counts("u1", ["turn", "game"], (None, []))[0] == total
+    assert view.count("u1", ["turn", "game"]) == total
 
 
 def test_a_bad_cursor_or_page_is_a_400_naming_it(app: Flask) -> None:

@@ -43,7 +43,7 @@ class NoticesTables(SqlView, NoticesView):
             # none of these): counted from them when the tables are made and this one is empty
             fill="INSERT INTO {notice_counts} (user_id, kind, n) "
             "SELECT user_id, kind, COUNT(*) FROM {notices} "
-            "WHERE true GROUP BY user_id, kind "  # SQLite: an upsert's SELECT needs a WHERE
+            "WHERE NOT EXISTS (SELECT 1 FROM {notice_counts}) GROUP BY user_id, kind "
             "ON CONFLICT (user_id, kind) DO NOTHING",
         ),
         Table(
@@ -146,30 +146,32 @@ class NoticesTables(SqlView, NoticesView):
         )
         return [self.notice_of(r) for r in found]
 
-    def counts(
+    def count(
         self,
         user: str,
         kinds: Sequence[str],
-        unread_since: tuple[datetime | None, Sequence[str]],
-    ) -> tuple[int, int]:
+        unread_since: tuple[datetime | None, Sequence[str]] | None = None,
+    ) -> int:
         if not kinds:
-            return 0, 0
-        found = self.query(
+            return 0
+        total = self.query(
             f"SELECT COALESCE(SUM(n), 0) AS n FROM {{notice_counts}} "
             f"WHERE user_id = %s AND kind IN ({_marks(len(kinds))})",
             [user, *kinds],
         )
-        total = int(found[0]["n"])
+        everything = int(total[0]["n"])
+        if unread_since is None:
+            return everything
         before, read = unread_since
         if before is None:  # nothing read but these ids: the total less those of them counted
             if not read:
-                return total, total
+                return everything
             found = self.query(
                 f"SELECT COUNT(*) AS n FROM {{notices}} WHERE user_id = %s "
                 f"AND kind IN ({_marks(len(kinds))}) AND id IN ({_marks(len(read))})",
                 [user, *kinds, *read],
             )
-            return total, total - int(found[0]["n"])
+            return everything - int(found[0]["n"])
         # read up to a moment: those after it, counted up to the cap (by the user's index)
         where, args = self._where(user, kinds, unread_since)
         found = self.query(
@@ -177,7 +179,7 @@ class NoticesTables(SqlView, NoticesView):
             "LIMIT %s) AS unread",
             [*args, UNREAD_CAP],
         )
-        return total, int(found[0]["n"])
+        return int(found[0]["n"])
 
     def has_notices(self, user: str, ids: Sequence[str]) -> list[str]:
         if not ids:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import singledispatchmethod
 from typing import Any
 
@@ -16,13 +16,22 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
-from service.application.projections.view import View, micros, moment
+from service.application.projections.view import View
 from service.domain.notifications import Delivery, Notice
 
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: a page's key: (created, in microseconds since the epoch; the notice's id)
 Key = tuple[int, str]
 #: unread notices counted after a "mark all read" (README: a count this high shows as "1000+")
 UNREAD_CAP = 1000
+
+
+def micros(moment: datetime) -> int:
+    return (moment - EPOCH) // timedelta(microseconds=1)
+
+
+def moment(value: int) -> datetime:
+    return EPOCH + timedelta(microseconds=value)
 
 
 class NoticesView(View):
@@ -52,16 +61,15 @@ class NoticesView(View):
         ``unread_since``: only those not read (read: created up to the time, or one of the ids)."""
 
     @abstractmethod
-    def counts(
+    def count(
         self,
         user: str,
         kinds: Sequence[str],
-        unread_since: tuple[datetime | None, Sequence[str]],
-    ) -> tuple[int, int]:
-        """How many of ``user``'s notices of ``kinds`` there are (a stored count per kind), and how
-        many of them are not read (``unread_since``: read up to a moment, and these ids): exact
-        when nothing was marked read or only some ids; after a "mark all read" those since,
-        counted up to :data:`UNREAD_CAP`."""
+        unread_since: tuple[datetime | None, Sequence[str]] | None = None,
+    ) -> int:
+        """How many of ``user``'s notices of ``kinds`` there are (a stored count per kind), or
+        (``unread_since``) how many are not read: exact when nothing was marked read or only some
+        ids; after a "mark all read" those since, counted up to :data:`UNREAD_CAP`."""
 
     @abstractmethod
     def has_notices(self, user: str, ids: Sequence[str]) -> list[str]:
