@@ -542,7 +542,7 @@ class Game(Aggregate):
             **payload,
         )
         game.attach(ports)
-        game.tick()
+        game.settle(game.pending_events[-1], ports)
         return game
 
     def _record(self, ports: GamePorts, event_class: type[Game.Event], **payload: Any) -> None:
@@ -563,7 +563,18 @@ class Game(Aggregate):
         self.trigger_event(
             event_class, timestamp=timestamp, hash=digest, seal=ports.seal(digest), **payload
         )
-        if event_class is not self.Recorded:  # a rules event ticks once absorbed (execute)
+        self.settle(self.pending_events[-1], ports)
+
+    # -- the one path of a game's state, live and on replay ---------------------------------------
+    def settle(self, event: Any, ports: GamePorts) -> None:
+        """What follows an event's own ``apply`` -- the same live (:meth:`_record`,
+        :meth:`create`) and on replay (:func:`projector`), in the same order: a recorded rules
+        event is absorbed with the game's rules, then the clock is ticked with the event's time."""
+        if isinstance(event, Game.Recorded):
+            self.absorb(ports, event.kind, event.data)
+        if self.labels.get("clock"):
+            if "_rules" not in self.__dict__:
+                self.attach(ports)
             self.tick()
 
     # -- what the rules make of the recorded events (live and on replay) ---------------------------
@@ -683,11 +694,9 @@ class Game(Aggregate):
             )
         for event in decided:
             data = copy_json(event.data)
-            self._record(ports, self.Recorded, side=side, user=user, kind=event.type, data=data)
-            if witness is not None:
+            if witness is not None:  # the state before the event: it changes as it is settled
                 witness(ports.rules_event(event.type, copy_json(data)), self.state)
-            self.absorb(ports, event.type, data)
-            self.tick()
+            self._record(ports, self.Recorded, side=side, user=user, kind=event.type, data=data)
         outcome = rules.result(self.state)
         if outcome is not None:
             self._record(ports, self.Ended, result=copy_json(outcome), seed=seed)
@@ -1404,12 +1413,8 @@ def projector(ports: GamePorts) -> Projector:
     def project(aggregate: Any, events: Iterable[Any]) -> Any:
         for event in events:
             aggregate = event.mutate(aggregate)
-            if isinstance(event, Game.Recorded):
-                aggregate.absorb(ports, event.kind, event.data)
-            if isinstance(event, Game.Event) and aggregate.labels.get("clock"):
-                if "_rules" not in aggregate.__dict__:
-                    aggregate.attach(ports)
-                aggregate.tick()  # the clock, as it was ticked live (Game._record, Game.execute)
+            if isinstance(event, Game.Event):
+                aggregate.settle(event, ports)  # as live play settled it (Game._record)
         if isinstance(aggregate, Game):
             aggregate.attach(ports)
         return aggregate
