@@ -88,10 +88,16 @@ class ProjectionRunner:
         )
         step = self.per_transaction
         for start in range(0, len(notes), step):
+            # decoded before the transaction opens: on SQLite the view writes in the store's
+            # own file, whose one writer a command's commit waits for -- it is held for the
+            # rows only, not for decoding the events too
+            events = [
+                (self.store.mapper.to_domain_event(note), Tracking(self.store.name, note.id))
+                for note in notes[start : start + step]
+            ]
             with self.view.batch():  # a run of events, their rows and last position, at once
-                for note in notes[start : start + step]:
-                    event = self.store.mapper.to_domain_event(note)
-                    self.projection.process_event(event, Tracking(self.store.name, note.id))
+                for event, tracking in events:
+                    self.projection.process_event(event, tracking)
         if len(notes) < self.batch and (not notes or notes[-1].id < head):
             # nothing else of these topics up to the head: the position moves on to it
             self.view.insert_tracking(Tracking(self.store.name, head))
