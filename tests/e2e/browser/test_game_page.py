@@ -263,6 +263,11 @@ def test_an_attack_with_its_result_in_place(
         merida.finish_phase()
     target = next(a for a in merida.actions("franco")["actions"] if a["type"] == "attack")
     hex_ = target["fixed"]["hex"]
+    # the defender watches the same game in another browser (issue 29, item 3)
+    defender = signed_in(browser, server, "rojo", DESKTOP)
+    defender.goto(f"/games/{merida.id}")
+    expect(defender.locator(".game-page[data-ready=true]")).to_have_count(1)
+    before = merida.game()["version"]
     page = signed_in(browser, server, "franco", DESKTOP)
     page.goto(f"/games/{merida.id}")
     expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
@@ -274,7 +279,26 @@ def test_an_attack_with_its_result_in_place(
     expect(result).to_contain_text("attack")
     expect(result.locator(".result-roll")).to_contain_text("die")
     expect(result.locator(".result-roll")).to_contain_text("modified roll")
-    expect(result.locator(".fates")).to_contain_text("Defenders")
+    # what happened to the units is the events' own words, every one of the order's (issue 29,
+    # item 2: the panel's guess said "holds" of a unit the log said was lost)
+    told = [
+        e["text"]
+        for e in merida.server.read(f"/api/games/{merida.id}/events?after={before}")["events"]
+        if e["kind"] == "Game.Recorded"
+    ]
+    assert told
+    for text in told:
+        expect(result).to_contain_text(text)
+    expect(result.locator(".fates")).to_have_count(0)
+    expect(result).not_to_contain_text("holds")
+    # the defender is told too, in the same words, with the die and the table's cell
+    theirs = defender.locator("#result")
+    expect(theirs).to_contain_text("attacked", timeout=15000)
+    expect(theirs.locator(".result-roll")).to_contain_text("die")
+    for text in told:
+        expect(theirs).to_contain_text(text)
+    expect(theirs.locator("td.hit")).to_have_count(1)
+    defender.context.close()
     # the CRT's column and row marked, and the key to the result code
     expect(result.locator("td.hit")).to_have_count(1)
     expect(result.locator(".result-meaning")).not_to_be_empty()

@@ -147,13 +147,18 @@ export function consequencesView(preview) {
 
 // The outcome of an order, in place: each rules event in the server's sentence; for a combat (an
 // event with a `column` and a roll) the table with its column and the roll's row marked, the die,
-// the modified roll, what happened to each unit, and the key to the result codes.
-export function resultView(events, { system, loadTable, unitName = (x) => x, hexName = (x) => x }) {
+// the modified roll and the key to the result codes.  What happened to the units is told by the
+// events' own words (the losses and retreats that follow are events of the same order), never
+// guessed here from the combat's payload.
+// A rules event's facts (`data`) that resolve a combat on a table: a column and a roll.
+export const resolvesCombat = (p) => p.column !== undefined && Boolean(p.die || p.modified_roll !== undefined);
+
+export function resultView(events, { system, loadTable }) {
   return events.map((e) => {
     // a rules event's facts are its payload's `data` (the record its rules module wrote)
     const p = (e.payload && e.payload.data) || e.payload || {};
     const parts = [h("p", { class: "result-text" }, e.text || humanize(e.type))];
-    if (p.column !== undefined && (p.die || p.modified_roll !== undefined)) {
+    if (resolvesCombat(p)) {
       const die = p.die && p.die.value !== undefined ? p.die.value : null;
       parts.push(
         h(
@@ -165,7 +170,6 @@ export function resultView(events, { system, loadTable, unitName = (x) => x, hex
           p.result ? [" · result ", h("strong", { class: "result-code" }, p.result)] : "",
         ),
       );
-      parts.push(unitFates(p, unitName, hexName));
       const grid = h("div", { class: "result-crt" });
       const key = h("div", { class: "result-key" });
       parts.push(grid, key);
@@ -187,16 +191,6 @@ export function resultView(events, { system, loadTable, unitName = (x) => x, hex
     }
     return h("div", { class: "result-event", "data-type": e.type }, parts);
   });
-}
-
-// What happened to each unit of a combat: eliminated, retreated (where to), or held.
-function unitFates(p, unitName, hexName) {
-  const eliminated = new Set(p.eliminated || []);
-  const retreated = new Map();
-  for (const r of p.retreats || []) for (const u of r.units || []) retreated.set(u, r.path && r.path.length ? r.path[r.path.length - 1] : null);
-  const fate = (u) => (eliminated.has(u) ? "eliminated" : retreated.has(u) ? `retreats to ${hexName(retreated.get(u))}` : "holds");
-  const row = (title, units) => (units && units.length ? h("li", {}, h("strong", {}, `${title}: `), units.map((u) => `${unitName(u)} ${fate(u)}`).join("; ")) : null);
-  return h("ul", { class: "fates", "aria-label": "What happened to each unit" }, row("Attackers", p.attackers), row("Defenders", p.defenders));
 }
 
 const name = (counters, uid) => {

@@ -5,7 +5,7 @@ import { api, ApiError, currentUser, explain } from "./api.js";
 import { blockedWords, command, interpret, needsForm } from "./actions.js";
 import { aidTables, loadTable, markPhase, rulesDrawer } from "./aids.js";
 import { BoardView, describeCounter, featureMark, sideClass, terrainColour } from "./board.js";
-import { attackPanel, resultView, showPreview } from "./combat.js";
+import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, rawFacts, toast } from "./dom.js";
@@ -122,10 +122,26 @@ async function reload() {
     if (st.table) st.table.renew();
   }
   await Promise.all([loadEvents(), loadActions()]);
+  if (wasLive && before !== undefined && before !== st.game.version) {
+    const theirs = othersCombat(before);
+    if (theirs && !(st.result && st.result.to >= theirs.to)) st.result = theirs;
+  }
   st.plan = live() && st.actions.version === st.game.version ? interpret(st.actions) : interpret(null);
   // an order being entered survives a live update while the same order is still offered
   if (kept && before !== st.game.version && !st.selection) st.selection = stillOffered(kept);
   render();
+}
+
+// Another side's order since `before` that resolved a combat (an event with a table column and a
+// result), as the result panel shows it: every player -- the defender above all -- is told what
+// happened in the events' own words, with the die and the table cell, as after their own order.
+function othersCombat(before) {
+  const mine = st.actions && st.actions.side;
+  const fresh = st.events.filter((e) => e.seq > before && e.kind === "Game.Recorded" && e.side && e.side !== mine);
+  const combat = fresh.find((e) => resolvesCombat((e.payload && e.payload.data) || {}));
+  if (!combat) return null;
+  const own = st.events.filter((e) => e.seq > before && e.kind === "Game.Recorded");
+  return { from: before, to: own[own.length - 1].seq, title: `${humanize(combat.side)} (${st.game.sides[combat.side]}) attacked` };
 }
 
 // The selection `sel` made on an older version, if what it chose is still offered now, else null.
@@ -363,7 +379,7 @@ function renderResult() {
   if (body.dataset.for === `${r.from}-${r.to}`) return;
   body.dataset.for = `${r.from}-${r.to}`;
   requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" })); // in view on a phone's sheet too
-  clear(body, h("p", { class: "result-title" }, r.title), resultView(events, { system: st.system, loadTable, unitName: unitWords, hexName }), h("button", { type: "button", class: "secondary", onclick: () => ((st.result = null), render()) }, "Dismiss"));
+  clear(body, h("p", { class: "result-title" }, r.title), resultView(events, { system: st.system, loadTable }), h("button", { type: "button", class: "secondary", onclick: () => ((st.result = null), render()) }, "Dismiss"));
 }
 
 function turnLine(game) {
