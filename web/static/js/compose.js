@@ -4,7 +4,7 @@
 // the panel) keeps the picks that are still offered.  The server checks every command.
 import { choicesOf, defaultPick } from "./actions.js";
 import { h, humanize } from "./dom.js";
-import { checkboxes } from "./forms.js";
+import { checkboxes, inOrder } from "./forms.js";
 
 // An option's key in a form: a string as it is, any other value as its JSON.
 export const key = (value) => (typeof value === "string" ? value : JSON.stringify(value));
@@ -14,7 +14,8 @@ export function pickOf(c, answers, initial = defaultPick) {
   const byKey = new Map(c.options.map((v) => [key(v), v]));
   const answer = answers[c.name];
   if (c.many) {
-    if (Array.isArray(answer)) return answer.filter((k) => byKey.has(k)).map((k) => byKey.get(k));
+    // each answer once per time it is offered (a value may be offered more than once)
+    if (Array.isArray(answer)) return inOrder(c.options.map(key), answer).map((k) => byKey.get(k));
     return initial(c);
   }
   return byKey.has(answer) ? byKey.get(answer) : initial(c);

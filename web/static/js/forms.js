@@ -37,27 +37,49 @@ export function when(iso) {
 }
 
 // Check boxes for `items` ([value, text] pairs): `answers[key]` holds the ticked values, in the
-// items' order, and keeps them when the form is drawn again.
+// items' order, and keeps them when the form is drawn again.  A value offered more than once (two
+// air points of one type) has a box for each: ticking one ticks only it, and the answer holds the
+// value as many times as its boxes are ticked.
 export function checkboxes(legend, items, answers, key) {
   if (!Array.isArray(answers[key])) answers[key] = [];
   const order = items.map(([value]) => value);
+  const seen = new Map(); // value -> boxes of it so far: each box's rank among its equals
+  const ranked = items.map(([value, text]) => {
+    const rank = seen.get(value) || 0;
+    seen.set(value, rank + 1);
+    return [value, text, rank];
+  });
   const toggle = (value, on) => {
-    const set = new Set(answers[key]);
-    if (on) set.add(value);
-    else set.delete(value);
-    answers[key] = order.filter((v) => set.has(v));
+    const ticked = answers[key].slice();
+    if (on) ticked.push(value);
+    else if (ticked.includes(value)) ticked.splice(ticked.indexOf(value), 1);
+    answers[key] = inOrder(order, ticked);
   };
+  const count = (value) => answers[key].filter((v) => v === value).length;
   return h(
     "fieldset",
     {},
     h("legend", {}, legend),
-    items.map(([value, text]) =>
+    ranked.map(([value, text, rank]) =>
       h(
         "label",
         { class: "choice-line" },
-        h("input", { type: "checkbox", value, checked: answers[key].includes(value), onchange: (ev) => toggle(value, ev.target.checked) }),
+        h("input", { type: "checkbox", value, checked: count(value) > rank, onchange: (ev) => toggle(value, ev.target.checked) }),
         ` ${text}`,
       ),
     ),
   );
+}
+
+// `picked` (values, each as many times as picked) in the order of `offered`, never more of a value
+// than it is offered.
+export function inOrder(offered, picked) {
+  const left = new Map();
+  for (const v of picked) left.set(v, (left.get(v) || 0) + 1);
+  return offered.filter((v) => {
+    const n = left.get(v) || 0;
+    if (!n) return false;
+    left.set(v, n - 1);
+    return true;
+  });
 }
