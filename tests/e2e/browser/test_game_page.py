@@ -407,3 +407,18 @@ def test_audit_and_dispute_pages_read_as_words(
     expect(page.locator("main")).to_contain_text("The odds are wrong")
     assert_words_only(page, "the dispute queue")
     page.context.close()
+
+
+def test_my_games_names_the_game_once_and_its_sides_as_words(
+    browser: Any, server: Server, merida: Merida
+) -> None:
+    """Issue 29, item 9: a Merida row said "Closing the Merida Pocket - Extremadura, 1938" twice
+    (the scenario's title, then the system's, which it begins with) and its sides in lower case."""
+    from playwright.sync_api import expect
+
+    page = signed_in(browser, server, "franco", DESKTOP)
+    page.goto("/")
+    row = page.locator(f'.game-list li:has(a[href="/games/{merida.id}"])')
+    expect(row).to_contain_text("Nationalist: franco, Republican: rojo")
+    assert row.inner_text().count("Closing the Merida Pocket") == 1, row.inner_text()
+    page.context.close()

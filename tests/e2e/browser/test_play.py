@@ -63,7 +63,7 @@ def test_start_a_game_from_the_home_page(browser: Any, server: Server, shots: Pa
     page.goto("/")
     game = page.locator(".game-list li").first
     expect(game).to_contain_text("Meeting at the Mill")
-    expect(game).to_contain_text("Your turn (red)")
+    expect(game).to_contain_text("Your turn (Red)")
     page.context.close()
 
 

@@ -2,7 +2,7 @@
 // open disputes I am involved in or may resolve, my ladders, and a form to start a game (of a
 // system's own scenario, or of a published version of a club scenario I may read).
 import { api, currentUser } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, humanize } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
@@ -49,19 +49,22 @@ function turnText(game, me) {
   }
   const active = game.active_sides || [];
   const mine = active.filter((side) => game.sides[side] === me.username);
-  if (mine.length) return `Your turn (${mine.join(", ")})`;
-  return active.length ? `Waiting for ${active.map((s) => `${game.sides[s]} (${s})`).join(", ")}` : "";
+  if (mine.length) return `Your turn (${mine.map(humanize).join(", ")})`;
+  return active.length ? `Waiting for ${active.map((s) => `${game.sides[s]} (${humanize(s)})`).join(", ")}` : "";
 }
 
 function gameRow(game, me, titles) {
   const turn = turnText(game, me);
-  const sides = Object.entries(game.sides).map(([side, user]) => `${side}: ${user}`).join(", ");
+  const sides = Object.entries(game.sides).map(([side, user]) => `${humanize(side)}: ${user}`).join(", ");
+  // the system's title once: Merida's scenario title already begins with it
+  const system = titled(titles, game.system);
+  const title = game.title || game.scenario;
   const phase = game.phase && game.phase.turn ? `Turn ${game.phase.turn}, ${game.phase.phase || ""}` : "";
   return h(
     "li",
     { class: turn.startsWith("Your turn") ? "game mine" : "game" },
-    h("a", { href: `/games/${game.id}` }, game.title || game.scenario),
-    h("span", { class: "meta" }, `${titled(titles, game.system)} · ${sides}`),
+    h("a", { href: `/games/${game.id}` }, title),
+    h("span", { class: "meta" }, title.startsWith(system) ? sides : `${system} · ${sides}`),
     phase && h("span", { class: "meta" }, phase),
     h("span", { class: "turn" }, turn),
   );
@@ -143,7 +146,7 @@ async function createForm(me) {
     const legend = sides.querySelector("legend");
     clear(sides, legend);
     (scenario ? scenario.sides : []).forEach((side, i) =>
-      sides.append(h("label", {}, `${side} `, h("input", { name: `side:${side}`, required: true, value: i === 0 ? me.username : "" }))),
+      sides.append(h("label", {}, `${humanize(side)} `, h("input", { name: `side:${side}`, required: true, value: i === 0 ? me.username : "" }))),
     );
     // the scenario's options as controls: a built-in one's, or the chosen version of a club's
     const version = club && club.scenario.versions.find((v) => v.version === club.version);
