@@ -122,7 +122,12 @@ function playPart() {
   } else if (offer) {
     parts.push(h("span", { class: "meta" }, "You offered a draw; waiting for the answer. "));
   } else {
-    parts.push(button("Offer a draw", () => act("draw", { action: "offer" }, "Draw offered"), "secondary"));
+    const others = Object.keys(game.sides).filter((s) => s !== side).map(player).join(", ");
+    parts.push(
+      button("Offer a draw", () => {
+        if (window.confirm(`Offer ${others} a draw? If accepted, the game ends as a draw.`)) act("draw", { action: "offer" }, "Draw offered");
+      }, "secondary"),
+    );
   }
   parts.push(
     button("Resign", () => {
