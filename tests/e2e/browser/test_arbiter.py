@@ -58,7 +58,11 @@ def test_dispute_resolved_by_an_arbiter_rebases_both_boards_live(
     bob.screenshot(path=shots / "dispute-form.png")
     bob.get_by_role("button", name="Open the dispute").click()
     expect(bob.locator("#log")).to_contain_text(f"blue disputed event #{seq}")
-    expect(alice.locator("#disputes")).to_contain_text(f"blue disputed event #{seq} (UnitMoved)")
+    # in words (issue 29, item 9: it read "d1: blue disputed event #7 (UnitMoved)")
+    expect(alice.locator("#disputes")).to_contain_text(
+        f"Blue disputed event #{seq}: “2nd Foot moves from D2 to Crossroads (D4)"
+    )
+    expect(alice.locator("#disputes")).not_to_contain_text("UnitMoved")
     expect(alice.locator("#disputes")).to_contain_text("open: waiting for an arbiter")
 
     # carol, a site arbiter, finds it in her queue with the event in words and the cited entry

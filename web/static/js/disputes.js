@@ -2,7 +2,7 @@
 // game JSON (`takeback`, `disputes`, `paused_by`); the server decides what is allowed and says why not.
 import { api, explain } from "./api.js";
 import { citePicker } from "./citepicker.js";
-import { clear, h, toast } from "./dom.js";
+import { clear, h, humanize, toast } from "./dom.js";
 
 export function takebackControls({ gameId, pending, offer, mySides, done }) {
   if (!mySides.length) return null;
@@ -31,7 +31,8 @@ export function takebackControls({ gameId, pending, offer, mySides, done }) {
 
 const STATUS = { open: "open: waiting for an arbiter", upheld: "upheld (the event stands)", overturned: "overturned" };
 
-// The game's disputes ({id: {seq, side, status}}), each with its event's words from the log.
+// The game's disputes ({id: {seq, side, status}}), each with its event's words from the log (never
+// the dispute's or the event kind's internal names).
 export function disputesBox(el, game, events) {
   const disputes = Object.entries(game.disputes || {});
   el.parentElement.hidden = !disputes.length;
@@ -45,7 +46,7 @@ export function disputesBox(el, game, events) {
         h(
           "li",
           { class: `dispute status-${d.status}`, "data-dispute": id },
-          `${id}: ${d.side} disputed event #${d.seq}${bySeq.has(d.seq) ? ` (${bySeq.get(d.seq).type})` : ""} — ${STATUS[d.status] || d.status}`,
+          `${humanize(d.side)} disputed event #${d.seq}${bySeq.has(d.seq) ? `: “${bySeq.get(d.seq).text}”` : ""} — ${STATUS[d.status] || d.status}`,
         ),
       ),
     ),
