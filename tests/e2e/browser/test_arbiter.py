@@ -90,7 +90,7 @@ def test_dispute_resolved_by_an_arbiter_rebases_both_boards_live(
     expect(card.locator(".cite-picker .chosen li")).to_have_count(2)
     card.get_by_label("Note to the players").fill("Two hexes by road only from the road hex.")
     carol.screenshot(path=shots / "queue-resolving.png", full_page=True)
-    card.get_by_role("button", name=re.compile("^Resolve d")).click()
+    card.get_by_role("button", name=f"Resolve the dispute of event #{seq}").click()
 
     # the rebase report: the later move and the end of the phase are replayed and kept
     report = card.locator("table.report")
@@ -131,15 +131,15 @@ def test_the_queue_is_empty_for_players_and_the_home_page_lists_my_disputes(
     server.grant("harbiter", "arbiter")
     red = signed_in(browser, server, "hred")
     red.goto(f"{server.url}/")
-    expect(red.locator("#home-disputes li.involved")).to_contain_text("hblue (blue) disputes event")
+    expect(red.locator("#home-disputes li.involved")).to_contain_text("hblue (Blue) disputes event")
     red.goto(f"{server.url}/disputes")
     expect(red.locator("#queue-status")).to_have_text("No open dispute for you to resolve.")
     arbiter = signed_in(browser, server, "harbiter", viewport=PHONE)
     arbiter.goto(f"{server.url}/")
     expect(arbiter.locator("#home-disputes li.to-resolve")).to_contain_text(
-        "hblue (blue) disputes event"
+        "hblue (Blue) disputes event"
     )
-    arbiter.get_by_role("link", name=re.compile("^Resolve d")).click()
+    arbiter.get_by_role("link", name=re.compile("^Resolve: ")).click()
     expect(arbiter.locator(".dispute-card")).to_have_count(1)
     arbiter.screenshot(path=shots / "phone-queue.png", full_page=True)
     assert arbiter.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

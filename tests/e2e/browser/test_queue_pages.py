@@ -43,3 +43,15 @@ def test_the_queue_shows_a_page_then_more(browser: Any, server: Server) -> None:
     expect(cards.last).to_contain_text(f"Claim number {DISPUTES}:")
     texts = cards.all_inner_texts()
     assert len({t.split("Claim number ")[1].split(":")[0] for t in texts}) == DISPUTES
+    # a resolved dispute leaves the top of the queue (issue 29, item 9): it goes below the open ones
+    first = cards.first
+    expect(first).to_contain_text("Claim number 1:")
+    first.get_by_label("Uphold: the event stands").check()
+    first.get_by_label("Note to the players").fill("The move was within its allowance.")
+    first.get_by_label("Search the rules for the entries your decision rests on").fill("movement")
+    first.locator(".cite-results .entry button.cite").first.click()
+    first.get_by_role("button", name="Resolve the dispute of event #").click()
+    expect(cards.last).to_have_class("card dispute-card resolved")
+    expect(cards.last).to_contain_text("Claim number 1:")
+    expect(cards.first).to_contain_text("Claim number 2:")
+    expect(page.locator("#queue-status")).to_contain_text("is resolved: upheld")

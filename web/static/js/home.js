@@ -92,10 +92,10 @@ async function listDisputes(games) {
   ]);
   const items = [
     ...mine.flat().map((d) =>
-      h("li", { class: "involved" }, h("a", { href: `/games/${d.game.id}` }, d.game.title), ` · ${d.dispute}: ${d.by} (${d.side}) disputes event #${d.seq}: “${d.claim}” · waiting for an arbiter`),
+      h("li", { class: "involved" }, h("a", { href: `/games/${d.game.id}` }, d.game.title), ` · ${d.by} (${humanize(d.side)}) disputes event #${d.seq}: “${d.claim}” · waiting for an arbiter`),
     ),
     ...queue.map((d) =>
-      h("li", { class: "to-resolve" }, h("a", { href: "/disputes" }, `Resolve ${d.dispute}`), ` · ${d.title}: ${d.by} (${d.side}) disputes event #${d.seq} · ${when(d.opened_at)}`),
+      h("li", { class: "to-resolve" }, h("a", { href: "/disputes" }, `Resolve: ${d.title}`), ` · ${d.by} (${humanize(d.side)}) disputes event #${d.seq} · ${when(d.opened_at)}`),
     ),
   ];
   clear(document.getElementById("home-disputes"), items.length ? items : h("li", {}, "None."));

@@ -32,7 +32,7 @@ async function card(d) {
   const article = h(
     "article",
     { class: "card dispute-card", "data-dispute": d.dispute, "data-game": d.game, "aria-labelledby": `dh-${d.game}-${d.dispute}` },
-    h("h2", { id: `dh-${d.game}-${d.dispute}` }, `${d.title} — dispute ${d.dispute}`),
+    h("h2", { id: `dh-${d.game}-${d.dispute}` }, `${d.title} — event #${d.seq} disputed`),
     h("p", { class: "meta" }, `${titled(titles, d.system)} · opened by ${d.by} (${d.side}) ${when(d.opened_at)}`),
     h("blockquote", { class: "claim" }, d.claim),
     h(
@@ -56,7 +56,7 @@ async function card(d) {
       { "aria-label": "Entries the player cites" },
       h("h3", {}, "Cited by the player"),
       cited.length
-        ? h("ul", {}, cited.map((c) => h("li", {}, h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading), h("code", { class: "meta" }, ` ${c.id}`))))
+        ? h("ul", {}, cited.map((c) => h("li", {}, h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading))))
         : h("p", {}, "No entry cited."),
     ),
     slot,
@@ -69,7 +69,9 @@ async function card(d) {
       done: (result) => {
         showResult(slot, result, d.game);
         article.classList.add("resolved");
-        status.textContent = `Dispute ${d.dispute} resolved: ${result.verdict}.`;
+        box.append(article); // below the disputes still open: the queue's top is what waits
+        article.scrollIntoView({ block: "nearest" });
+        status.textContent = `The dispute of event #${d.seq} (${d.title}) is resolved: ${result.verdict}.`;
       },
     }),
   );

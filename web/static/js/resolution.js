@@ -21,7 +21,7 @@ export function resolutionForm({ dispute, eventType, cited, done }) {
   );
   const form = h(
     "form",
-    { class: "resolution-form", "aria-label": `Resolve ${dispute.dispute}` },
+    { class: "resolution-form", "aria-label": `Resolve the dispute of event #${dispute.seq}` },
     h(
       "fieldset",
       {},
@@ -41,7 +41,7 @@ export function resolutionForm({ dispute, eventType, cited, done }) {
       h("label", {}, "Rule references (comma separated)", h("input", { name: "ruling_refs", placeholder: "e.g. 8.2, 8.3" })),
       h("label", {}, "Event types it governs (comma separated)", h("input", { name: "ruling_types", value: eventType || "" })),
     ),
-    h("button", { type: "submit" }, `Resolve ${dispute.dispute}`),
+    h("button", { type: "submit" }, `Resolve the dispute of event #${dispute.seq}`),
     h("p", { class: "error", role: "alert" }),
   );
   form.addEventListener("change", (ev) => {
