@@ -73,3 +73,30 @@ def test_two_air_points_of_one_type_are_two_boxes(
     assert sent() == [["Fiat"], ["Fiat"]]
     assert not any(a["type"] == "allocate_air" for a in merida.actions("franco")["actions"])
     page.context.close()
+
+
+def test_the_board_opens_on_the_target_on_a_phone(browser: Any, server: Server) -> None:
+    """Issue 29, item 6: on a reload in the combat phase the board opened around the units (or at
+    a fixed spot) while the orders said "Choose a highlighted target hex" of a hex off-screen."""
+    from playwright.sync_api import expect
+
+    from tests.e2e.browser.test_game_page import PHONE, assert_in_view
+
+    merida = Merida(server)
+    merida.deploy()
+    t = next(
+        t
+        for t in merida.actions("franco")["actions"]
+        if t["label"] == "Move 19 Div and Solans (L) (tactical)"
+    )
+    merida.send("franco", t, path=next(p for p in t["choose"]["path"]["one_of"] if p[-1] == "R15"))
+    for _ in range(8):
+        if any(a["type"] == "attack" for a in merida.actions("franco")["actions"]):
+            break
+        merida.finish_phase()
+    target = next(a for a in merida.actions("franco")["actions"] if a["type"] == "attack")
+    page = signed_in(browser, server, "franco", PHONE)
+    page.goto(f"/games/{merida.id}")
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+    assert_in_view(page, f'.mark-target[data-hex="{target["fixed"]["hex"]}"]')
+    page.context.close()

@@ -45,6 +45,15 @@ def assert_words_only(page: Any, where: str) -> None:
         assert bad not in text, f"{where} shows {bad!r}"
 
 
+def assert_in_view(page: Any, selector: str) -> None:
+    """The centre of ``selector``'s first element lies inside the board's visible frame."""
+    frame = page.locator(".board-frame").bounding_box()
+    mark = page.locator(selector).first.bounding_box()
+    x, y = mark["x"] + mark["width"] / 2, mark["y"] + mark["height"] / 2
+    assert frame["x"] <= x <= frame["x"] + frame["width"], (selector, mark, frame)
+    assert frame["y"] <= y <= frame["y"] + frame["height"], (selector, mark, frame)
+
+
 # -- a Merida game driven through the API up to the moment the browser takes over -------------------
 class Merida:
     def __init__(self, server: Server) -> None:
@@ -272,6 +281,8 @@ def test_an_attack_with_its_result_in_place(
     page.goto(f"/games/{merida.id}")
     expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
     expect(page.locator("#turn")).to_contain_text("Combat phase")
+    # the board opens on the highlighted target (issue 29, item 6), not at a fixed spot
+    assert_in_view(page, f'.mark-target[data-hex="{hex_}"]')
     page.locator(f'.mark-target[data-hex="{hex_}"]').first.dispatch_event("click")
     expect(page.locator("#odds-column")).not_to_have_text("")
     page.locator("#confirm").click()

@@ -643,14 +643,17 @@ function legend(board, sides) {
   );
 }
 
-// The first view of a map: as wide as the screen, around the units that can act now (or the map's
-// middle), never so small that counters lose their names when the map is large.
+// The first view of a map: as wide as the screen, around what the player must act on now -- the
+// highlighted targets (an attack, a barrage), else the units that can act (or the map's middle) --
+// never so small that counters lose their names when the map is large.
 function startView() {
   const z = st.zoom;
   const box = $("board").getBoundingClientRect();
   const { width, height } = st.view.extent();
   if (box.width / width >= 0.8 || (box.width / width) * height <= box.height * 1.15) return z.fit();
-  const hexes = [...st.plan.byUnit.keys()].map((uid) => unitById(uid)).filter((u) => u && u.hex).map((u) => st.view.at(u.hex)).filter(Boolean);
+  const targets = [...st.plan.targets.keys()];
+  const units = [...st.plan.byUnit.keys()].map((uid) => unitById(uid)).filter((u) => u && u.hex).map((u) => u.hex);
+  const hexes = (targets.length ? targets : units).map((hex) => st.view.at(hex)).filter(Boolean);
   const k = Math.max(box.width / width, Math.min(1, box.height / 360));
   if (!hexes.length) return z.zoomTo(k, width / 2, height / 2);
   z.zoomTo(k);
