@@ -46,7 +46,7 @@ def test_the_default_shape_is_written_as_before() -> None:
     ("schema", "key"),
     [
         (ByName(), ("the mill club", ID)),
-        (ByName(), ("ñandú — «club» \"quoted\" [1]", ID)),
+        (ByName(), ('ñandú — «club» "quoted" [1]', ID)),
         (ByName(), ("", ID)),
         (ByTime(), ("2024-05-01T10:00:00.123456+00:00", 42)),
         (Library(), ("merida", "a title, with spaces", 7)),
