@@ -169,6 +169,7 @@ class PageCursor(fields.Field):
 
     @staticmethod
     def encode(key: tuple[Any, ...]) -> str:
+        key = tuple(str(part) if isinstance(part, UUID) else part for part in key)
         if len(key) == 2 and type(key[0]) is int and _is_uuid(key[1]):
             raw = f"{key[0]} {key[1]}"
         else:

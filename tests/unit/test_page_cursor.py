@@ -39,6 +39,7 @@ def load(schema: Schema, cursor: str) -> Any:
 
 def test_the_default_shape_is_written_as_before() -> None:
     assert PageCursor.encode((123, ID)) == b64(f"123 {ID}")
+    assert PageCursor.encode((123, UUID(ID))) == b64(f"123 {ID}")
     assert load(PageFields(), b64(f"123 {ID}")) == (123, ID)
 
 
