@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Strict
+from service.api.paging import next_page
+from service.api.schemas import PageFields, Strict
 
 blp = Blueprint("campaigns", __name__, url_prefix="/api", description="Campaigns")
 
@@ -68,12 +70,22 @@ class CampaignSummary(Schema):
     name = fields.String()
 
 
+class CampaignsArgs(PageFields, Strict):
+    pass
+
+
 @blp.route("/clubs/<club>/campaigns")
 class ClubCampaigns(MethodView):
+    @blp.arguments(CampaignsArgs, location="query")
     @blp.response(200, CampaignSummary(many=True))
-    def get(self, club: str) -> list[dict[str, str]]:
-        """The club's campaigns."""
-        return services().campaigns.of_club(club)
+    def get(
+        self, args: dict[str, Any], club: str
+    ) -> tuple[list[dict[str, str]], int, dict[str, str]]:
+        """The club's campaigns, oldest first, a page of ``limit`` (default 50, at most 100);
+        ``X-Next-Cursor`` (and ``Link``) names the next page, passed back as ``after``."""
+        rows, key = services().campaigns.of_club(club, limit=args["limit"], after=args["after"])
+        path = f"/api/clubs/{quote(club, safe='')}/campaigns"
+        return rows, 200, next_page(path, args, key) if key is not None else {}
 
     @blp.arguments(CampaignCreate)
     @blp.response(201, CampaignOut)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from service.api.auth import require_user, services
+from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Strict
+from service.api.paging import next_page
+from service.api.schemas import PageFields, Strict, page_cursor
 from service.domain.clubs import ROLES
 
 blp = Blueprint("clubs", __name__, url_prefix="/api/clubs", description="Clubs, members, roles")
@@ -38,7 +40,17 @@ class ClubOut(Schema):
     id = fields.String()
     name = fields.String()
     founder = fields.String()
-    members = fields.List(fields.Nested(MemberOut))
+    members = fields.List(
+        fields.Nested(MemberOut),
+        metadata={
+            "description": "the first 50 members in the order they joined (all of them, a page "
+            "at a time: GET /api/clubs/<club>/members)"
+        },
+    )
+    member_count = fields.Integer(metadata={"description": "how many members the club has"})
+    viewer_roles = fields.List(
+        fields.String(), metadata={"description": "the caller's roles in the club ([]: none)"}
+    )
     roles = fields.List(fields.String())
     policies = fields.Dict(
         metadata={"description": "its games' takeback, pause_on_dispute and clock"}
@@ -56,28 +68,46 @@ class ClubSummary(Schema):
     name = fields.String()
 
 
+class ClubsArgs(PageFields, Strict):
+    after = page_cursor(str, UUID)
+    mine = fields.Boolean(
+        load_default=False, metadata={"description": "only the clubs the caller is a member of"}
+    )
+
+
+class MembersArgs(PageFields, Strict):
+    pass
+
+
 @blp.route("")
 class Clubs(MethodView):
+    @blp.arguments(ClubsArgs, location="query")
     @blp.response(200, ClubSummary(many=True))
-    def get(self) -> list[dict[str, str]]:
-        """Every club, by name."""
-        return services().clubs.list()
+    def get(self, args: dict[str, Any]) -> tuple[list[dict[str, str]], int, dict[str, str]]:
+        """The clubs by name (``mine=true``: the caller's), a page of ``limit`` (default 50, at
+        most 100).  When there are more, the response's ``X-Next-Cursor`` header (and its
+        ``Link: <...>; rel="next"``) names the next page: pass it back as ``after``."""
+        member = require_user() if args["mine"] else None
+        rows, key = services().clubs.page(limit=args["limit"], after=args["after"], member=member)
+        return rows, 200, next_page("/api/clubs", args, key) if key is not None else {}
 
     @blp.arguments(ClubCreate)
     @blp.response(201, ClubOut)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Found a club: the founder is its first admin, arbiter and player."""
         clubs = services().clubs
-        return clubs.view(clubs.create(body["name"], require_user()))
+        user = require_user()
+        return clubs.view(clubs.create(body["name"], user), user)
 
 
 @blp.route("/<club>")
 class ClubResource(MethodView):
     @blp.response(200, ClubOut)
     def get(self, club: str) -> dict[str, Any]:
-        """A club (by id or name) and its members."""
+        """A club (by id or name), its first 50 members and how many it has, and the caller's
+        roles in it."""
         clubs = services().clubs
-        return clubs.view(clubs.get(club))
+        return clubs.view(clubs.get(club), optional_user())
 
 
 @blp.route("/<club>/policies")
@@ -88,17 +118,33 @@ class Policies(MethodView):
         """Change the policies the club's games follow (admins only): take backs, whether a dispute
         pauses the game, the default correspondence clock."""
         clubs = services().clubs
-        return clubs.view(clubs.set_policies(club, require_user(), body))
+        user = require_user()
+        return clubs.view(clubs.set_policies(club, user, body), user)
 
 
 @blp.route("/<club>/members")
 class Members(MethodView):
+    @blp.arguments(MembersArgs, location="query")
+    @blp.response(200, MemberOut(many=True))
+    def get(
+        self, args: dict[str, Any], club: str
+    ) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """The club's members with their roles, in the order they joined (the founder first), a
+        page of ``limit`` (default 50, at most 100); ``X-Next-Cursor`` (and ``Link``) names the
+        next page, passed back as ``after``."""
+        clubs = services().clubs
+        found = clubs.get(club)
+        rows, key = clubs.members_page(found, limit=args["limit"], after=args["after"])
+        path = f"/api/clubs/{found.id}/members"
+        return rows, 200, next_page(path, args, key) if key is not None else {}
+
     @blp.arguments(MemberIn)
     @blp.response(201, ClubOut)
     def post(self, body: dict[str, Any], club: str) -> dict[str, Any]:
         """Add a member with roles (admins only)."""
         clubs = services().clubs
-        return clubs.view(clubs.add_member(club, require_user(), body["username"], body["roles"]))
+        user = require_user()
+        return clubs.view(clubs.add_member(club, user, body["username"], body["roles"]), user)
 
 
 @blp.route("/<club>/members/<username>")
@@ -107,7 +153,8 @@ class Member(MethodView):
     def delete(self, club: str, username: str) -> dict[str, Any]:
         """Remove a member (admins), or leave the club yourself."""
         clubs = services().clubs
-        return clubs.view(clubs.remove_member(club, require_user(), username))
+        user = require_user()
+        return clubs.view(clubs.remove_member(club, user, username), user)
 
 
 @blp.route("/<club>/members/<username>/roles/<role>")
@@ -116,10 +163,12 @@ class Role(MethodView):
     def put(self, club: str, username: str, role: str) -> dict[str, Any]:
         """Grant a role (admin, arbiter or player; admins only)."""
         clubs = services().clubs
-        return clubs.view(clubs.grant(club, require_user(), username, role))
+        user = require_user()
+        return clubs.view(clubs.grant(club, user, username, role), user)
 
     @blp.response(200, ClubOut)
     def delete(self, club: str, username: str, role: str) -> dict[str, Any]:
         """Revoke a role (admins only; a club keeps at least one admin)."""
         clubs = services().clubs
-        return clubs.view(clubs.revoke(club, require_user(), username, role))
+        user = require_user()
+        return clubs.view(clubs.revoke(club, user, username, role), user)

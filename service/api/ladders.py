@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
+from uuid import UUID
 
 from flask import Response, request
 from flask.views import MethodView
@@ -10,7 +12,15 @@ from marshmallow import Schema, fields, validate
 
 from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Lenient, ScenarioOptionOut, Strict, db_range
+from service.api.paging import next_page
+from service.api.schemas import (
+    Lenient,
+    PageFields,
+    ScenarioOptionOut,
+    Strict,
+    db_range,
+    page_cursor,
+)
 from service.api.stream import Plan, respond
 from service.application.services import Services
 from service.application.standings import ladder_channel
@@ -137,16 +147,26 @@ class ReportOut(Schema):
     reported_at = fields.String()
 
 
-class ChallengeStatusArgs(Lenient):
+class ChallengeStatusArgs(PageFields, Lenient):
     status = fields.String(
         load_default=None, validate=validate.OneOf(["open", "accepted", "declined", "forfeited"])
     )
+    after = page_cursor(str, int)
 
 
-class ReportStatusArgs(Lenient):
+class ReportStatusArgs(PageFields, Lenient):
     status = fields.String(
         load_default=None, validate=validate.OneOf(["reported", "confirmed", "rejected"])
     )
+    after = page_cursor(str, int)
+
+
+class ClubLaddersArgs(PageFields, Strict):
+    pass
+
+
+class MyLaddersArgs(PageFields, Strict):
+    after = page_cursor(str, UUID)
 
 
 class PageArgs(Lenient):
@@ -176,10 +196,16 @@ class StandingsOut(Schema):
 # -- ladders ----------------------------------------------------------------------------------------
 @blp.route("/clubs/<club>/ladders")
 class ClubLadders(MethodView):
+    @blp.arguments(ClubLaddersArgs, location="query")
     @blp.response(200, LadderOut(many=True))
-    def get(self, club: str) -> list[dict[str, Any]]:
-        """The club's ladders."""
-        return services().ladders.of_club(club)
+    def get(
+        self, args: dict[str, Any], club: str
+    ) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """The club's ladders, oldest first, a page of ``limit`` (default 50, at most 100);
+        ``X-Next-Cursor`` (and ``Link``) names the next page, passed back as ``after``."""
+        rows, key = services().ladders.of_club_page(club, limit=args["limit"], after=args["after"])
+        path = f"/api/clubs/{quote(club, safe='')}/ladders"
+        return rows, 200, next_page(path, args, key) if key is not None else {}
 
     @blp.arguments(LadderCreate)
     @blp.response(201, LadderOut)
@@ -192,10 +218,16 @@ class ClubLadders(MethodView):
 
 @blp.route("/me/ladders")
 class MyLadders(MethodView):
+    @blp.arguments(MyLaddersArgs, location="query")
     @blp.response(200)
-    def get(self) -> list[dict[str, Any]]:
-        """The ladders the caller plays, each with the caller's rank and rating."""
-        return services().ladders.of_player(require_user())
+    def get(self, args: dict[str, Any]) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """The ladders the caller plays by name, each with its club's name and the caller's rank
+        and rating (``me``), a page of ``limit`` (default 50, at most 100); ``X-Next-Cursor``
+        (and ``Link``) names the next page, passed back as ``after``."""
+        rows, key = services().ladders.of_player_page(
+            require_user(), limit=args["limit"], after=args["after"]
+        )
+        return rows, 200, next_page("/api/me/ladders", args, key) if key is not None else {}
 
 
 @blp.route("/ladders/<ladder_id>")
@@ -264,9 +296,17 @@ class Sides(MethodView):
 class Challenges(MethodView):
     @blp.arguments(ChallengeStatusArgs, location="query")
     @blp.response(200, ChallengeOut(many=True))
-    def get(self, args: dict[str, Any], ladder_id: str) -> list[dict[str, Any]]:
-        """Challenges, newest first."""
-        return services().ladders.challenges(ladder_id, args["status"])
+    def get(
+        self, args: dict[str, Any], ladder_id: str
+    ) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """Challenges (``status``: of that status), newest first, a page of ``limit`` (default
+        50, at most 100); ``X-Next-Cursor`` (and ``Link``) names the next page, passed back as
+        ``after``."""
+        rows, key = services().ladders.challenges_page(
+            ladder_id, args["status"], limit=args["limit"], after=args["after"]
+        )
+        path = f"/api/ladders/{quote(ladder_id, safe='')}/challenges"
+        return rows, 200, next_page(path, args, key) if key is not None else {}
 
     @blp.arguments(ChallengeIn)
     @blp.response(201, ChallengeOut)
@@ -318,9 +358,17 @@ class Forfeit(MethodView):
 class Reports(MethodView):
     @blp.arguments(ReportStatusArgs, location="query")
     @blp.response(200, ReportOut(many=True))
-    def get(self, args: dict[str, Any], ladder_id: str) -> list[dict[str, Any]]:
-        """Reported face-to-face results, newest first."""
-        return services().ladders.reports(ladder_id, args["status"])
+    def get(
+        self, args: dict[str, Any], ladder_id: str
+    ) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
+        """Reported face-to-face results (``status``: of that status), newest first, a page of
+        ``limit`` (default 50, at most 100); ``X-Next-Cursor`` (and ``Link``) names the next
+        page, passed back as ``after``."""
+        rows, key = services().ladders.reports_page(
+            ladder_id, args["status"], limit=args["limit"], after=args["after"]
+        )
+        path = f"/api/ladders/{quote(ladder_id, safe='')}/reports"
+        return rows, 200, next_page(path, args, key) if key is not None else {}
 
     @blp.arguments(ReportIn)
     @blp.response(201, ReportOut)

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 from service.api.schemas import PageCursor
 
 
-def next_page(path: str, args: dict[str, Any], key: tuple[int, str]) -> dict[str, str]:
+def next_page(path: str, args: dict[str, Any], key: tuple[Any, ...]) -> dict[str, str]:
     """``X-Next-Cursor`` and ``Link: <...>; rel="next"`` for the page after ``key``, keeping the
     request's own filters (``args``, as loaded)."""
     cursor = PageCursor.encode(key)

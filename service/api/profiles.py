@@ -17,8 +17,9 @@ blp = Blueprint("profiles", __name__, url_prefix="/api/users", description="Play
 class Profile(MethodView):
     @blp.response(200)
     def get(self, username: str) -> dict[str, Any]:
-        """The latest 100 games the caller may read (newest first), clubs, and per ladder the
-        rating, rank and rating history; the record counts the games listed."""
+        """The latest 100 games the caller may read (newest first), clubs, and per ladder (the
+        first 100 by name) the rating, rank and rating history; the record counts the games
+        listed."""
         svc = services()
         user = svc.users.by_name(username)
         uid = str(user.id)
@@ -50,7 +51,7 @@ class Profile(MethodView):
             )
         clubs.sort(key=lambda c: str(c["name"]).lower())
         ladders = []
-        for ladder in svc.ladders.of_player(user):
+        for ladder in svc.ladders.of_player_page(user, limit=PAGE_MAX)[0]:
             me = ladder.get("me") or {}
             ladders.append(
                 {

@@ -4,6 +4,7 @@ versions, diffs, sharing, forks and exports."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from flask import Response, request
 from flask.views import MethodView
@@ -11,7 +12,8 @@ from marshmallow import ValidationError, fields, validate, validates_schema
 
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Strict, db_range
+from service.api.paging import next_page
+from service.api.schemas import PageFields, Strict, db_range, page_cursor
 from service.application.scenarios import units_csv
 from service.domain.errors import Invalid
 from service.domain.scenarios import CHANGE_KINDS, SHARING
@@ -159,8 +161,13 @@ class CsvIn(Strict):
     csv = fields.String(required=True, validate=validate.Length(min=1, max=2_000_000))
 
 
-class LibraryArgs(Strict):
+class LibraryArgs(PageFields, Strict):
     system = fields.String(validate=validate.Length(min=1, max=40))
+    after = page_cursor(str, str, int)
+
+
+class ClubScenariosArgs(PageFields, Strict):
+    after = page_cursor(str, int)
 
 
 def _library() -> Any:
@@ -169,10 +176,17 @@ def _library() -> Any:
 
 @blp.route("/clubs/<club>/scenarios")
 class ClubScenarios(MethodView):
+    @blp.arguments(ClubScenariosArgs, location="query")
     @blp.response(200)
-    def get(self, club: str) -> list[dict[str, Any]]:
-        """A club's scenarios the caller may read, with their versions and content hashes."""
-        return _library().for_club(club, optional_user())  # type: ignore[no-any-return]
+    def get(self, args: dict[str, Any], club: str) -> tuple[list[dict[str, Any]], int, dict]:
+        """A club's scenarios the caller may read, by title, with their versions and content
+        hashes, a page of ``limit`` (default 50, at most 100); ``X-Next-Cursor`` (and ``Link``)
+        names the next page, passed back as ``after``."""
+        rows, key = _library().for_club(
+            club, optional_user(), limit=args["limit"], after=args["after"]
+        )
+        path = f"/api/clubs/{quote(club, safe='')}/scenarios"
+        return rows, 200, next_page(path, args, key) if key is not None else {}
 
     @blp.arguments(ScenarioCreate)
     @blp.response(201)
@@ -209,9 +223,14 @@ class ClubScenarioImport(MethodView):
 class Library(MethodView):
     @blp.arguments(LibraryArgs, location="query")
     @blp.response(200)
-    def get(self, args: dict[str, Any]) -> list[dict[str, Any]]:
-        """Every published club scenario the caller may start a game from."""
-        return _library().library(optional_user(), args.get("system"))  # type: ignore[no-any-return]
+    def get(self, args: dict[str, Any]) -> tuple[list[dict[str, Any]], int, dict]:
+        """The published club scenarios the caller may start a game from (``system``: of that
+        system), by system then title, a page of ``limit`` (default 50, at most 100);
+        ``X-Next-Cursor`` (and ``Link``) names the next page, passed back as ``after``."""
+        rows, key = _library().library(
+            optional_user(), args.get("system"), limit=args["limit"], after=args["after"]
+        )
+        return rows, 200, next_page("/api/club-scenarios", args, key) if key is not None else {}
 
 
 @blp.route("/club-scenarios/<scenario>")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from typing import Any
 from uuid import UUID
 
@@ -149,23 +150,76 @@ class SeekCreate(Strict):
 
 
 class PageCursor(fields.Field):
-    """A page's opaque cursor (``after`` of ``GET /api/seeks``, ``GET /api/games``): the key of
-    the last row given."""
+    """A page's opaque cursor (``after`` of ``GET /api/seeks``, ``GET /api/games`` ...): the key of
+    the last row given, checked against the list's own key ``shape`` (by default a position or
+    creation time and an id, ``(int, UUID)``; a list by name carries the name's text: ``(str,
+    UUID)``).  A key of that default shape is written as it always was (``"<int> <uuid>"``, so a
+    cursor given before stays valid); any other as a JSON array (text with spaces and any
+    character travels safely), both base64url without padding.  A cursor of another list's
+    shape, or one this API did not give, is refused naming ``after``."""
+
+    #: the longest text a key may carry (names and titles are shorter; an ISO time is 32)
+    TEXT_MAX = 200
+    #: the integers a key may carry: what the views' BIGINT columns hold
+    INT_MAX = 2**63 - 1
+
+    def __init__(self, shape: tuple[type, ...] = (int, UUID), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.shape = shape
 
     @staticmethod
-    def encode(key: tuple[int, str]) -> str:
-        return base64.urlsafe_b64encode(f"{key[0]} {key[1]}".encode()).decode().rstrip("=")
+    def encode(key: tuple[Any, ...]) -> str:
+        key = tuple(str(part) if isinstance(part, UUID) else part for part in key)
+        if len(key) == 2 and type(key[0]) is int and _is_uuid(key[1]):
+            raw = f"{key[0]} {key[1]}"
+        else:
+            raw = json.dumps(list(key), separators=(",", ":"))
+        return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple[int, str]:
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple[Any, ...]:
         try:
             text = str(value)
             raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
-            created, row_id = raw.split(" ")
-            return int(created), str(UUID(row_id))
-        except (ValueError, UnicodeDecodeError, binascii.Error):
+            if raw.startswith("["):
+                parts = json.loads(raw)
+            else:
+                created, row_id = raw.split(" ")
+                parts = [int(created), row_id]
+            if not isinstance(parts, list) or len(parts) != len(self.shape):
+                raise ValueError("not this list's key")
+            return tuple(
+                self._part(kind, part) for kind, part in zip(self.shape, parts, strict=True)
+            )
+        except (ValueError, UnicodeDecodeError, binascii.Error, RecursionError):
             raise ValidationError(
                 "not a cursor this API gave (the X-Next-Cursor of a page)"
             ) from None
+
+    def _part(self, kind: type, part: Any) -> Any:
+        """One part of a key, as the list's ``shape`` says (a ValueError if it is not)."""
+        if kind is int and type(part) is int and -self.INT_MAX <= part <= self.INT_MAX:
+            return part
+        if kind is str and isinstance(part, str) and len(part) <= self.TEXT_MAX:
+            return part
+        if kind is UUID and isinstance(part, str):
+            return str(UUID(part))
+        raise ValueError("not this list's key")
+
+
+def _is_uuid(value: Any) -> bool:
+    try:
+        return isinstance(value, str) and str(UUID(value)) == value
+    except ValueError:
+        return False
+
+
+def page_cursor(*shape: type) -> PageCursor:
+    """``after`` of a list whose rows' key is ``shape`` (see :class:`PageCursor`)."""
+    return PageCursor(
+        shape=shape,
+        load_default=None,
+        metadata={"description": "the previous page's X-Next-Cursor"},
+    )
 
 
 class PageFields(Schema):
@@ -177,9 +231,7 @@ class PageFields(Schema):
         validate=validate.Range(min=1, max=100),
         metadata={"description": "rows per page (at most 100)"},
     )
-    after = PageCursor(
-        load_default=None, metadata={"description": "the previous page's X-Next-Cursor"}
-    )
+    after = page_cursor(int, UUID)
 
 
 class SeeksArgs(PageFields, Strict):

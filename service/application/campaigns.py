@@ -18,6 +18,7 @@ from service.application.games import GameService
 from service.application.ports import Broker
 from service.application.projections.campaigns import CampaignsView
 from service.application.projections.runner import ProjectionRunner
+from service.application.projections.view import cut_page, page_limit
 from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore
 from service.application.users import UserService
@@ -170,11 +171,16 @@ class CampaignService:
             },
         }
 
-    def of_club(self, club: str) -> list[dict[str, str]]:
-        cid = str(self.clubs.get(club).id)
+    def of_club(
+        self, club: str, *, limit: int = 50, after: tuple[int, str] | None = None
+    ) -> tuple[list[dict[str, str]], tuple[int, str] | None]:
+        """A page of the club's campaigns, oldest first, after the key ``after`` (``(position,
+        id)``); and the key to the next page (None: this was the last)."""
+        cid, limit = str(self.clubs.get(club).id), page_limit(limit)
         view = self.runner.view if self.runner is not None else None
         assert isinstance(view, CampaignsView), "this service was made without the campaigns view"
-        return view.of_club(cid)
+        rows, key = cut_page(view.of_club(cid, limit + 1, after), limit, lambda r: r["key"])
+        return [{k: r[k] for k in ("id", "club", "name")} for r in rows], key
 
     # -- helpers --------------------------------------------------------------------------------
     def _organised(self, campaign_id: str, by: User) -> Campaign:

@@ -3,18 +3,24 @@ whether a user is an arbiter of the club a game belongs to)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from service.application.projections.clubs import ClubsView
+from service.application.projections.clubs import ClubKey, ClubsView, MemberKey
 from service.application.projections.runner import ProjectionRunner
+from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.clubs import ROLES, Club, club_id
 from service.domain.errors import Conflict, NotFound
 from service.domain.users import User
+
+#: the members a club's resource names inline, the first in the order they joined (the others:
+#: :meth:`ClubService.members_page`); ``member_count`` says how many there are
+MEMBERS_SHOWN = 50
 
 
 class ClubService:
@@ -84,23 +90,59 @@ class ClubService:
         found.require_role(str(user.id), role)
         return found
 
-    def view(self, club: Club) -> dict[str, Any]:
-        members = [
-            {"user": uid, "username": self.users.username(uid), "roles": sorted(roles)}
-            for uid, roles in club.members.items()
-        ]
+    def view(self, club: Club, viewer: User | None = None) -> dict[str, Any]:
+        """The club, its first ``MEMBERS_SHOWN`` members (in the order they joined) and how many
+        it has, and the roles ``viewer`` holds in it (none: ``[]``)."""
+        members, _ = self.members_page(club, limit=MEMBERS_SHOWN)
         return {
             "id": str(club.id),
             "name": club.name,
             "founder": self.users.username(club.founder),
-            "members": sorted(members, key=lambda m: m["username"].lower()),
+            "members": members,
+            "member_count": len(club.members),
+            "viewer_roles": sorted(club.members.get(str(viewer.id), [])) if viewer else [],
             "roles": list(ROLES),
             "policies": club.game_policies(),
         }
 
+    def members_page(
+        self, club: Club, *, limit: int = 50, after: MemberKey | None = None
+    ) -> tuple[list[dict[str, Any]], MemberKey | None]:
+        """A page of ``club``'s members in the order they joined (the founder first), after the
+        key ``after``, each with their roles; and the key to the next page (None: the last).
+        Read from the view by ``(club, position)``; the roles are the loaded club's."""
+        limit = page_limit(limit)
+        rows, key = cut_page(
+            self._view.member_page(str(club.id), limit + 1, after), limit, lambda r: r["key"]
+        )
+        members = [
+            {
+                "user": row["user"],
+                "username": self.users.username(row["user"]),
+                "roles": sorted(club.members[row["user"]]),
+            }
+            for row in rows
+            if row["user"] in club.members  # a view behind the club (another process's write)
+        ]
+        return members, key
+
+    def page(
+        self, *, limit: int = 50, after: ClubKey | None = None, member: User | None = None
+    ) -> tuple[list[dict[str, str]], ClubKey | None]:
+        """A page of the clubs (``member``: those ``member`` is in) by name, after the key
+        ``after``; and the key to the next page (None: this was the last)."""
+        limit = page_limit(limit)
+        uid = str(member.id) if member is not None else None
+        rows, key = cut_page(self._view.club_page(limit + 1, after, uid), limit, lambda r: r["key"])
+        return [{"id": row["id"], "name": row["name"]} for row in rows], key
+
     def list(self) -> list[dict[str, str]]:
-        """Every club's id and name, by name."""
-        return self._view.club_names()
+        """Every club's id and name, by name (the operator's list: read a page at a time)."""
+        return every_page(lambda after: self.page(limit=PAGE_MAX, after=after))
+
+    def names_of(self, clubs: Iterable[str]) -> dict[str, str]:
+        """The names of ``clubs`` (ids), read by key in one query."""
+        return self._view.names_of(sorted(set(clubs)))
 
     def clubs_of(self, user_id: str) -> tuple[str, ...]:
         """The ids of the clubs ``user_id`` is a member of (by the view's index)."""

@@ -22,6 +22,7 @@ from service.application.projections.ladders import (
     STANDINGS_PAGE_MAX,
     LaddersView,
 )
+from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
 from service.application.scenarios import ScenarioChoice, ScenarioLibrary
 from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore
@@ -183,18 +184,47 @@ class LadderService:
         return self.feed.view
 
     def of_club(self, club: str) -> list[dict[str, Any]]:
-        cid = str(self.clubs.get(club).id)
-        return [self.summary(row) for row in self._view.ladders_of_club(cid)]
+        """Every ladder of the club, oldest first (the operator's list: read a page at a time)."""
+        return every_page(lambda after: self.of_club_page(club, limit=PAGE_MAX, after=after))
+
+    def of_club_page(
+        self, club: str, *, limit: int = 50, after: tuple[int, str] | None = None
+    ) -> tuple[list[dict[str, Any]], tuple[int, str] | None]:
+        """A page of the club's ladders, oldest first, after the key ``after`` (``(created,
+        id)``); and the key to the next page (None: this was the last)."""
+        cid, limit = str(self.clubs.get(club).id), page_limit(limit)
+        rows, key = cut_page(
+            self._view.ladders_of_club(cid, limit + 1, after),
+            limit,
+            lambda row: (int(row["created"]), str(row["id"])),
+        )
+        return [self.summary(row) for row in rows], key
 
     def of_player(self, user: User) -> list[dict[str, Any]]:
-        """The ladders ``user`` plays, each with the user's own standing (rank, rating, deviation)."""
-        uid = str(user.id)
+        """Every ladder ``user`` plays by name, each with the user's own standing."""
+        return every_page(lambda after: self.of_player_page(user, limit=PAGE_MAX, after=after))
+
+    def of_player_page(
+        self, user: User, *, limit: int = 50, after: tuple[str, str] | None = None
+    ) -> tuple[list[dict[str, Any]], tuple[str, str] | None]:
+        """A page of the ladders ``user`` plays, by name, after the key ``after`` (``(name in
+        lower case, id)``), each with its club's name and the user's own standing (rank, rating,
+        deviation; None when not on the board); and the key to the next page (None: the last).
+        One query of the view for the ladders and the user's rows and ranks, one for the clubs'
+        names."""
+        limit = page_limit(limit)
+        rows, key = cut_page(
+            self._view.ladders_of_member(str(user.id), limit + 1, after),
+            limit,
+            lambda row: (str(row["name_key"]), str(row["id"])),
+        )
+        clubs = self.clubs.names_of([row["club"] for row in rows])
         out = []
-        for row in self._view.ladders_of_member(uid):
-            mine = self._view.standing_of(row["id"], uid)
-            me = self.feed.named([mine])[0] | {"rank": mine["rank"]} if mine else None
-            out.append(self.summary(row) | {"me": me})
-        return sorted(out, key=lambda row: row["name"].lower())
+        for row in rows:
+            mine = row["mine"]
+            me = self.feed.named([mine])[0] | {"rank": int(mine["rank"])} if mine else None
+            out.append(self.summary(row) | {"club_name": clubs.get(row["club"]), "me": me})
+        return out, key
 
     def summary(self, row: dict[str, Any]) -> dict[str, Any]:
         return {
@@ -316,8 +346,29 @@ class LadderService:
         return self._save(challenge, result)
 
     def challenges(self, ladder_id: str, status: str | None = None) -> list[dict[str, Any]]:
-        system = self._row(ladder_id)["system"]
-        return [
+        """Every challenge of the ladder, newest first (read a page at a time)."""
+        return every_page(
+            lambda after: self.challenges_page(ladder_id, status, limit=PAGE_MAX, after=after)
+        )
+
+    def challenges_page(
+        self,
+        ladder_id: str,
+        status: str | None = None,
+        *,
+        limit: int = 50,
+        after: tuple[str, int] | None = None,
+    ) -> tuple[list[dict[str, Any]], tuple[str, int] | None]:
+        """A page of the ladder's challenges (``status``: of that status), newest first, after
+        the key ``after`` (``(issued_at, position)``); and the key to the next page (None: the
+        last)."""
+        system, limit = self._row(ladder_id)["system"], page_limit(limit)
+        rows, key = cut_page(
+            self._view.challenges(str(ladder_id), status, limit + 1, after),
+            limit,
+            lambda r: (str(r["issued_at"]), int(r["position"])),
+        )
+        found = [
             self._challenge_view(
                 {
                     "id": r["id"],
@@ -335,8 +386,9 @@ class LadderService:
                 },
                 system,
             )
-            for r in self._view.challenges(str(ladder_id), status)
+            for r in rows
         ]
+        return found, key
 
     def challenge_view(self, challenge: Challenge) -> dict[str, Any]:
         return self._challenge_view(
@@ -421,9 +473,30 @@ class LadderService:
         return self._save(report)
 
     def reports(self, ladder_id: str, status: str | None = None) -> list[dict[str, Any]]:
-        system = self._row(ladder_id)["system"]
+        """Every report of the ladder, newest first (read a page at a time)."""
+        return every_page(
+            lambda after: self.reports_page(ladder_id, status, limit=PAGE_MAX, after=after)
+        )
+
+    def reports_page(
+        self,
+        ladder_id: str,
+        status: str | None = None,
+        *,
+        limit: int = 50,
+        after: tuple[str, int] | None = None,
+    ) -> tuple[list[dict[str, Any]], tuple[str, int] | None]:
+        """A page of the ladder's face-to-face reports (``status``: of that status), newest
+        first, after the key ``after`` (``(reported_at, position)``); and the key to the next
+        page (None: the last)."""
+        system, limit = self._row(ladder_id)["system"], page_limit(limit)
         name = self.users.username
-        return [
+        rows, key = cut_page(
+            self._view.reports(str(ladder_id), status, limit + 1, after),
+            limit,
+            lambda r: (str(r["reported_at"]), int(r["position"])),
+        )
+        found = [
             {
                 "id": r["id"],
                 "ladder": r["ladder"],
@@ -437,8 +510,9 @@ class LadderService:
                 "reported_at": r["reported_at"],
                 "scenario_title": self.scenarios.title_of(system, r["scenario"]),
             }
-            for r in self._view.reports(str(ladder_id), status)
+            for r in rows
         ]
+        return found, key
 
     def report_view(self, report: ResultReport) -> dict[str, Any]:
         name = self.users.username

@@ -21,7 +21,8 @@ from eventsourcing.application import AggregateNotFoundError
 
 from service.application.clubs import ClubService
 from service.application.projections.runner import ProjectionRunner
-from service.application.projections.scenarios import ScenariosView
+from service.application.projections.scenarios import LibraryKey, ScenariosView, TitleKey
+from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
 from service.application.store import ArbiterStore
 from service.domain.clubs import Club
 from service.domain.draft_limits import DraftLimits
@@ -696,23 +697,38 @@ class ScenarioLibrary:
             "sides": list(plain(latest["document"].get("sides")) or []) if latest else [],
         }
 
-    def for_club(self, club_ref: str, user: User | None) -> list[dict[str, Any]]:
-        """A club's scenarios the caller may read, with their versions and hashes."""
-        club = str(self.clubs.get(club_ref).id)
+    def for_club(
+        self,
+        club_ref: str,
+        user: User | None,
+        *,
+        limit: int = 50,
+        after: TitleKey | None = None,
+    ) -> tuple[list[dict[str, Any]], TitleKey | None]:
+        """A page of a club's scenarios the caller may read, by title, with their versions and
+        hashes, after the key ``after``; and the key to the next page (None: the last)."""
+        club, limit = str(self.clubs.get(club_ref).id), page_limit(limit)
         sharing: tuple[str, ...] | None = ("public",)
         if user is not None and self._member(club, user):
             sharing = None  # every one of them
         elif user is not None and self.clubs.clubs_of(str(user.id)):
             sharing = ("shared", "public")
-        found = self._loaded(self._view.of_club(club, sharing))
-        rows = [self.summary(s) for s in found if self._may_read(s, user)]
-        return sorted(rows, key=lambda r: r["title"].lower())
+        rows, key = cut_page(
+            self._view.of_club(club, sharing, limit + 1, after), limit, lambda r: r["key"]
+        )
+        found = self._loaded([row["id"] for row in rows])
+        return [self.summary(s) for s in found if self._may_read(s, user)], key
 
     def of_club(self, club_ref: str) -> list[ClubScenario]:
-        """Every scenario of a club (the operator's view: the CLI)."""
-        club = self.clubs.get(club_ref)
-        found = self._loaded(self._view.of_club(str(club.id), None))
-        return sorted(found, key=lambda s: s.title.lower())
+        """Every scenario of a club by title (the operator's view: the CLI; a page at a time)."""
+        cid = str(self.clubs.get(club_ref).id)
+
+        def read(after: TitleKey | None) -> tuple[list[dict[str, Any]], TitleKey | None]:
+            return cut_page(
+                self._view.of_club(cid, None, PAGE_MAX + 1, after), PAGE_MAX, lambda r: r["key"]
+            )
+
+        return self._loaded([row["id"] for row in every_page(read)])
 
     def operator_document(self, ref: str, version: int | None, draft: bool) -> dict[str, Any]:
         """A version (``None``: the latest) or the draft, for the operator (the CLI)."""
@@ -721,17 +737,31 @@ class ScenarioLibrary:
             return copy.deepcopy(scenario.draft)
         return copy.deepcopy(scenario.published(version)["document"])
 
-    def library(self, user: User | None, system: str | None = None) -> list[dict[str, Any]]:
-        """Every club scenario the caller may start a game from: published, and theirs or
-        shared or public."""
+    def library(
+        self,
+        user: User | None,
+        system: str | None = None,
+        *,
+        limit: int = 50,
+        after: LibraryKey | None = None,
+    ) -> tuple[list[dict[str, Any]], LibraryKey | None]:
+        """A page of the club scenarios the caller may start a game from (published, and theirs
+        or shared or public), by system then title, after the key ``after``; and the key to the
+        next page (None: the last)."""
+        limit = page_limit(limit)
         clubs = self.clubs.clubs_of(str(user.id)) if user is not None else ()
         sharing = ("public", "shared") if clubs else ("public",)
-        rows = [
+        rows, key = cut_page(
+            self._view.published(system, clubs, sharing, limit + 1, after),
+            limit,
+            lambda r: r["key"],
+        )
+        found = [
             self.summary(s)
-            for s in self._loaded(self._view.published(system, clubs, sharing))
+            for s in self._loaded([row["id"] for row in rows])
             if s.versions and self._may_read(s, user) and system in (None, s.system)
         ]
-        return sorted(rows, key=lambda r: (r["system"], r["title"].lower()))
+        return found, key
 
     def document(self, ref: str, user: User | None, version: int | None) -> dict[str, Any]:
         """A published version's document (``None``: the draft, for members)."""

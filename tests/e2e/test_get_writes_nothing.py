@@ -273,6 +273,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/clubs/<club>": [f"/api/clubs/{cid}", "/api/clubs/Hex Club"],
         "/api/clubs/<club>/campaigns": [f"/api/clubs/{cid}/campaigns"],
         "/api/clubs/<club>/ladders": [f"/api/clubs/{cid}/ladders"],
+        "/api/clubs/<club>/members": [f"/api/clubs/{cid}/members"],
         "/api/clubs/<club>/scenarios": [f"/api/clubs/{cid}/scenarios"],
         "/api/clubs/<club>/webhooks": [f"/api/clubs/{cid}/webhooks"],
         "/api/clubs/<club>/webhooks/<hook_id>/deliveries": [

@@ -3,6 +3,8 @@ table ``campaigns`` (tracking ``campaigns_tracking``), a club's campaigns read b
 
 from __future__ import annotations
 
+from typing import Any
+
 from eventsourcing.persistence import Tracking
 
 from service.adapters.views.sql import SqlView, Table
@@ -28,8 +30,22 @@ class CampaignsTables(SqlView, CampaignsView):
             ),
         )
 
-    def of_club(self, club: str) -> list[dict[str, str]]:
+    def of_club(self, club: str, limit: int, after: tuple[int, str] | None) -> list[dict[str, Any]]:
+        where, params = "club = %s", [club]
+        if after is not None:
+            where += " AND position > %s"  # one campaign per creation event: unique
+            params.append(after[0])  # type: ignore[arg-type]
         found = self.query(
-            "SELECT id, club, name FROM {campaigns} WHERE club = %s ORDER BY position", [club]
+            f"SELECT id, club, name, position FROM {{campaigns}} WHERE {where} "
+            "ORDER BY position LIMIT %s",
+            [*params, limit],
         )
-        return [{"id": r["id"], "club": r["club"], "name": r["name"]} for r in found]
+        return [
+            {
+                "id": r["id"],
+                "club": r["club"],
+                "name": r["name"],
+                "key": (int(r["position"]), r["id"]),
+            }
+            for r in found
+        ]

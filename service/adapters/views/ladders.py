@@ -52,6 +52,19 @@ LADDER_COLUMNS = (
     "period, players, sides, position, changed_at, replaced_at"
 )
 BOARD = 'ladder, user_id AS "user", rating, rd, volatility, games, wins, draws, losses, score'
+#: the names of a board row's columns
+BOARD_NAMES = (
+    "ladder",
+    "user",
+    "rating",
+    "rd",
+    "volatility",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+)
 
 
 class LaddersTables(SqlView, LaddersView):
@@ -257,18 +270,48 @@ class LaddersTables(SqlView, LaddersView):
         columns = LADDER_COLUMNS + (", state" if state else "")
         return self.query_one(f"SELECT {columns} FROM {{ladders}} WHERE id = %s", [ladder_id])
 
-    def ladders_of_club(self, club: str) -> list[dict[str, Any]]:
+    def ladders_of_club(
+        self, club: str, limit: int, after: tuple[int, str] | None
+    ) -> list[dict[str, Any]]:
+        where, params = "club = %s", [club]
+        if after is not None:
+            where += " AND (created > %s OR (created = %s AND id > %s))"
+            params += [after[0], after[0], after[1]]  # type: ignore[list-item]
         return self.query(
-            f"SELECT {LADDER_COLUMNS} FROM {{ladders}} WHERE club = %s ORDER BY created", [club]
+            f"SELECT {LADDER_COLUMNS} FROM {{ladders}} WHERE {where} ORDER BY created, id LIMIT %s",
+            [*params, limit],
         )
 
-    def ladders_of_member(self, user: str) -> list[dict[str, Any]]:
+    def ladders_of_member(
+        self, user: str, limit: int, after: tuple[str, str] | None
+    ) -> list[dict[str, Any]]:
         columns = ", ".join(f"l.{c.strip()}" for c in LADDER_COLUMNS.split(","))
-        return self.query(
-            f"SELECT {columns} FROM {{ladder_standings}} s JOIN {{ladders}} l ON l.id = s.ladder "
-            "WHERE s.user_id = %s AND s.member = 1 ORDER BY l.created",
-            [user],
+        board = ", ".join(f"s.{c.strip()}" for c in BOARD.split(",")[1:])  # not the ladder
+        # the rank: how many are above on the board (the board's index), for a row on it
+        rank = (
+            "CASE WHEN s.shown = 1 THEN 1 + (SELECT COUNT(*) FROM {ladder_standings} o "
+            "WHERE o.ladder = s.ladder AND o.shown = 1 AND (o.score > s.score OR "
+            "(o.score = s.score AND o.user_id > s.user_id))) END AS rank"
         )
+        where, params = "s.user_id = %s AND s.member = 1", [user]
+        if after is not None:
+            where += (
+                " AND (LOWER(l.name) {bytewise} > %s OR "
+                "(LOWER(l.name) {bytewise} = %s AND l.id > %s))"
+            )
+            params += [after[0], after[0], after[1]]
+        found = self.query(
+            f"SELECT {columns}, LOWER(l.name) {{bytewise}} AS name_key, s.shown, {board}, {rank} "
+            "FROM {ladder_standings} s JOIN {ladders} l ON l.id = s.ladder "
+            f"WHERE {where} ORDER BY name_key, l.id LIMIT %s",
+            [*params, limit],
+        )
+        out = []
+        for row in found:
+            mine = {k: row.pop(k) for k in [*BOARD_NAMES, "rank", "shown"] if k != "ladder"}
+            shown = int(mine.pop("shown"))
+            out.append(row | {"mine": mine | {"ladder": row["id"]} if shown else None})
+        return out
 
     def standings(self, ladder_id: str, offset: int, limit: int) -> list[dict[str, Any]]:
         return self.query(
@@ -331,14 +374,31 @@ class LaddersTables(SqlView, LaddersView):
             [ladder_id, user],
         )
 
-    def challenges(self, ladder_id: str, status: str | None) -> list[dict[str, Any]]:
+    def challenges(
+        self, ladder_id: str, status: str | None, limit: int, after: tuple[str, int] | None
+    ) -> list[dict[str, Any]]:
+        return self._newest("ladder_challenges", "issued_at", ladder_id, status, limit, after)
+
+    def _newest(
+        self,
+        table: str,
+        at: str,
+        ladder_id: str,
+        status: str | None,
+        limit: int,
+        after: tuple[str, int] | None,
+    ) -> list[dict[str, Any]]:
+        """A page of ``table``'s rows of a ladder newest first by ``(at DESC, position)`` (the
+        table's ``listing`` and ``by_status`` indexes), after the key ``after``."""
         where, params = "ladder = %s", [ladder_id]
         if status is not None:
             where, params = where + " AND status = %s", [*params, status]
+        if after is not None:
+            where += f" AND ({at} < %s OR ({at} = %s AND position > %s))"
+            params += [after[0], after[0], after[1]]  # type: ignore[list-item]
         return self.query(
-            f"SELECT * FROM {{ladder_challenges}} WHERE {where} "
-            "ORDER BY issued_at DESC, position ASC",
-            params,
+            f"SELECT * FROM {{{table}}} WHERE {where} ORDER BY {at} DESC, position ASC LIMIT %s",
+            [*params, limit],
         )
 
     def open_challenge_between(self, ladder_id: str, one: str, other: str) -> str | None:
@@ -350,15 +410,10 @@ class LaddersTables(SqlView, LaddersView):
         )
         return str(found["id"]) if found else None
 
-    def reports(self, ladder_id: str, status: str | None) -> list[dict[str, Any]]:
-        where, params = "ladder = %s", [ladder_id]
-        if status is not None:
-            where, params = where + " AND status = %s", [*params, status]
-        return self.query(
-            f"SELECT * FROM {{ladder_reports}} WHERE {where} "
-            "ORDER BY reported_at DESC, position ASC",
-            params,
-        )
+    def reports(
+        self, ladder_id: str, status: str | None, limit: int, after: tuple[str, int] | None
+    ) -> list[dict[str, Any]]:
+        return self._newest("ladder_reports", "reported_at", ladder_id, status, limit, after)
 
     def recent_results(self, ladder_id: str, limit: int) -> list[dict[str, Any]]:
         return self.query(

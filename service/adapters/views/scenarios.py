@@ -1,13 +1,16 @@
 """The club scenarios' view (``service.application.projections.scenarios``) in SQLite and
 PostgreSQL: table ``club_scenarios`` (tracking ``club_scenarios_tracking``), a club's scenarios read
-by ``(club, title)`` and the published ones by ``(system, title)``."""
+a keyset page at a time by ``(club, title, position)`` and the published ones by ``(system, title,
+position)``, the titles in code point order (``{bytewise}``) on both."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from eventsourcing.persistence import Tracking
 
 from service.adapters.views.sql import SqlView, Table
-from service.application.projections.scenarios import ScenariosView
+from service.application.projections.scenarios import LibraryKey, ScenariosView, TitleKey
 
 
 def _marks(values: tuple[str, ...]) -> str:
@@ -18,10 +21,15 @@ class ScenariosTables(SqlView, ScenariosView):
     TABLES = (
         Table(
             "club_scenarios",
-            "id TEXT PRIMARY KEY, club TEXT NOT NULL, system TEXT NOT NULL, "
-            "title TEXT NOT NULL, title_key TEXT NOT NULL, sharing TEXT NOT NULL, "
+            "id TEXT PRIMARY KEY, club TEXT NOT NULL, system TEXT {bytewise} NOT NULL, "
+            "title TEXT NOT NULL, title_key TEXT {bytewise} NOT NULL, sharing TEXT NOT NULL, "
             "latest INTEGER NOT NULL, position BIGINT NOT NULL",
-            indexes=(("by_club", "club, position"), ("published", "system, latest")),
+            indexes=(
+                ("by_club", "club, position"),
+                ("published", "system, latest"),
+                ("by_title", "club, title_key, position"),
+                ("library", "system, title_key, position"),
+            ),
         ),
     )
 
@@ -50,23 +58,37 @@ class ScenariosTables(SqlView, ScenariosView):
             ("UPDATE {club_scenarios} SET sharing = %s WHERE id = %s", [sharing, scenario]),
         )
 
-    def of_club(self, club: str, sharing: tuple[str, ...] | None) -> list[str]:
+    def of_club(
+        self,
+        club: str,
+        sharing: tuple[str, ...] | None,
+        limit: int,
+        after: TitleKey | None,
+    ) -> list[dict[str, Any]]:
         where, params = "club = %s", [club]
         if sharing is not None:
             if not sharing:
                 return []
             where += f" AND sharing IN ({_marks(sharing)})"
             params += list(sharing)
+        if after is not None:
+            where += " AND (title_key > %s OR (title_key = %s AND position > %s))"
+            params += [after[0], after[0], after[1]]  # type: ignore[list-item]
         found = self.query(
-            f"SELECT id, title_key, position FROM {{club_scenarios}} WHERE {where}", params
+            f"SELECT id, title_key, position FROM {{club_scenarios}} WHERE {where} "
+            "ORDER BY title_key, position LIMIT %s",
+            [*params, limit],
         )
-        # by title as Python orders it (the store's collation may not), then by creation
-        found.sort(key=lambda r: (r["title_key"], int(r["position"])))
-        return [row["id"] for row in found]
+        return [{"id": r["id"], "key": (r["title_key"], int(r["position"]))} for r in found]
 
     def published(
-        self, system: str | None, clubs: tuple[str, ...], sharing: tuple[str, ...]
-    ) -> list[str]:
+        self,
+        system: str | None,
+        clubs: tuple[str, ...],
+        sharing: tuple[str, ...],
+        limit: int,
+        after: LibraryKey | None,
+    ) -> list[dict[str, Any]]:
         either = []
         params: list[object] = []
         if clubs:
@@ -81,9 +103,17 @@ class ScenariosTables(SqlView, ScenariosView):
         if system is not None:
             where += " AND system = %s"
             params.append(system)
+        if after is not None:
+            where += (
+                " AND (system > %s OR (system = %s AND (title_key > %s OR "
+                "(title_key = %s AND position > %s))))"
+            )
+            params += [after[0], after[0], after[1], after[1], after[2]]
         found = self.query(
-            f"SELECT id, system, title_key, position FROM {{club_scenarios}} WHERE {where}",
-            params,
+            f"SELECT id, system, title_key, position FROM {{club_scenarios}} WHERE {where} "
+            "ORDER BY system, title_key, position LIMIT %s",
+            [*params, limit],
         )
-        found.sort(key=lambda r: (r["system"], r["title_key"], int(r["position"])))
-        return [row["id"] for row in found]
+        return [
+            {"id": r["id"], "key": (r["system"], r["title_key"], int(r["position"]))} for r in found
+        ]

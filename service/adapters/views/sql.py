@@ -1,7 +1,9 @@
 """The persisted views' tables in SQLite and PostgreSQL, written once for both.
 
 A view declares its tables (:class:`Table`: columns and indexes) and writes its statements once,
-naming its tables as ``{name}`` and its parameters as ``%s``; :class:`SQLiteViewStore` and
+naming its tables as ``{name}`` and its parameters as ``%s`` (and ``{bytewise}`` where text is to
+be ordered by code point, as Python orders it, whatever the database's collation: a column's type
+or an expression); :class:`SQLiteViewStore` and
 :class:`PostgresViewStore` -- eventsourcing's ``SQLiteTrackingRecorder`` and
 ``PostgresTrackingRecorder`` under the view -- put in the dialect's table names (PostgreSQL's
 qualified by the store's schema) and parameter marks, run a projection's writes and its tracking row
@@ -50,6 +52,9 @@ class SqlView(View):
     """A view over :attr:`TABLES`; the dialect classes below supply the connection and names."""
 
     TABLES: tuple[Table, ...] = ()
+    #: the dialect's collation of text by code point (``{bytewise}``): SQLite's BINARY compares
+    #: UTF-8 bytes, PostgreSQL's "C" too -- the order of Python's ``str``, in both
+    BYTEWISE = "COLLATE BINARY"
 
     def _setup(self, suffix: str, indexed: bool) -> None:
         for table in self.TABLES:
@@ -97,7 +102,8 @@ class SqlView(View):
     # -- what a view does with its tables -------------------------------------------------------------
     def sql(self, text: str) -> str:
         """``text`` with the view's table names put in and the dialect's parameter marks."""
-        return self._mark(text.format(**{k: self._qualified(v) for k, v in self.names.items()}))
+        names = {k: self._qualified(v) for k, v in self.names.items()}
+        return self._mark(text.format(bytewise=self.BYTEWISE, **names))
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -176,7 +182,8 @@ class SqlView(View):
 
     def _table_statements(self) -> list[str]:
         made = [
-            f"CREATE TABLE IF NOT EXISTS {self._qualified(self.names[t.name])} ({t.columns})"
+            f"CREATE TABLE IF NOT EXISTS {self._qualified(self.names[t.name])} "
+            f"({t.columns.replace('{bytewise}', self.BYTEWISE)})"
             for t in self.TABLES
         ]
         return made + (self._index_statements() if self.indexed else [])
@@ -258,6 +265,8 @@ class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):
 
 class PostgresViewStore(PostgresTrackingRecorder, SqlView):
     """A view in the store's PostgreSQL database and schema (made by ``arbiter db migrate``)."""
+
+    BYTEWISE = 'COLLATE "C"'
 
     def __init__(self, datastore: PostgresDatastore, *, suffix: str = "", indexed: bool = True):
         self._setup(suffix, indexed)

@@ -1,6 +1,6 @@
 """The campaigns' view: each campaign's id, club and name, kept by :class:`CampaignsProjection` from
 the campaigns' creation.  It answers a club's campaigns by its index, in the order they were
-created, without loading any campaign."""
+created, a keyset page at a time, without loading any campaign."""
 
 from __future__ import annotations
 
@@ -21,8 +21,9 @@ class CampaignsView(View):
     def add_campaign(self, campaign: str, club: str, name: str, tracking: Tracking) -> None: ...
 
     @abstractmethod
-    def of_club(self, club: str) -> list[dict[str, str]]:
-        """``club``'s campaigns (``id``, ``club``, ``name``), oldest first."""
+    def of_club(self, club: str, limit: int, after: tuple[int, str] | None) -> list[dict[str, Any]]:
+        """Up to ``limit`` of ``club``'s campaigns (``id``, ``club``, ``name`` and the page
+        ``key``), oldest first (by ``position``), after the key ``after``."""
 
 
 class CampaignsProjection(Projection[CampaignsView]):

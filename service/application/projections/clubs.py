@@ -1,6 +1,7 @@
-"""The clubs' view: each club's name, and who is a member of which club, kept by
+"""The clubs' view: each club's name, and who is a member of which club since when, kept by
 :class:`ClubsProjection` from the clubs' founding and membership events.  It answers "which clubs is
-this user in" by key, and the clubs' list, without loading any club."""
+this user in" by key, and the clubs (by name) and a club's members (in the order they joined) a
+keyset page at a time, without loading any club."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ from eventsourcing.utils import get_topic
 from service.application.projections.view import View
 from service.domain.clubs import Club
 
+#: a page's key of the clubs: (the name in lower case, the club's id)
+ClubKey = tuple[str, str]
+#: a page's key of a club's members: (the notification id of their joining, the user's id)
+MemberKey = tuple[int, str]
+
 
 class ClubsView(View):
     @abstractmethod
@@ -28,8 +34,20 @@ class ClubsView(View):
         """The ids of the clubs ``user`` is a member of."""
 
     @abstractmethod
-    def club_names(self) -> list[dict[str, str]]:
-        """Every club's id and name, by name."""
+    def club_page(
+        self, limit: int, after: ClubKey | None, member: str | None = None
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` clubs (``member``: only those of that user) by name after the key
+        ``after``, each its ``id``, ``name`` and page ``key``."""
+
+    @abstractmethod
+    def names_of(self, clubs: list[str]) -> dict[str, str]:
+        """The names of the clubs ``clubs`` (ids), by id (one unknown: left out)."""
+
+    @abstractmethod
+    def member_page(self, club: str, limit: int, after: MemberKey | None) -> list[dict[str, Any]]:
+        """Up to ``limit`` of ``club``'s members in the order they joined after the key
+        ``after``, each its ``user`` (id) and page ``key``."""
 
 
 class ClubsProjection(Projection[ClubsView]):

@@ -208,12 +208,19 @@ class LaddersView(View):
         """The ladder's row (with its table's state if ``state``), or None."""
 
     @abstractmethod
-    def ladders_of_club(self, club: str) -> list[dict[str, Any]]:
-        """The club's ladders, oldest first."""
+    def ladders_of_club(
+        self, club: str, limit: int, after: tuple[int, str] | None
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` of the club's ladders, oldest first (by ``(created, id)``), after the
+        key ``after``."""
 
     @abstractmethod
-    def ladders_of_member(self, user: str) -> list[dict[str, Any]]:
-        """The ladders ``user`` plays (joined, not left), oldest first."""
+    def ladders_of_member(
+        self, user: str, limit: int, after: tuple[str, str] | None
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` of the ladders ``user`` plays (joined, not left) by name (``name_key``:
+        the name in lower case, as the store lowers it; then the id), after the key ``after``;
+        each with ``user``'s row on its board and rank (``mine``: None when not on it)."""
 
     @abstractmethod
     def standings(self, ladder_id: str, offset: int, limit: int) -> list[dict[str, Any]]:
@@ -248,16 +255,22 @@ class LaddersView(View):
         """``user``'s rating at the end of each period played (final points only)."""
 
     @abstractmethod
-    def challenges(self, ladder_id: str, status: str | None) -> list[dict[str, Any]]:
-        """Challenges, newest first."""
+    def challenges(
+        self, ladder_id: str, status: str | None, limit: int, after: tuple[str, int] | None
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` challenges (``status``: of that status), newest first (by
+        ``issued_at`` descending, then ``position``), after the key ``after``."""
 
     @abstractmethod
     def open_challenge_between(self, ladder_id: str, one: str, other: str) -> str | None:
         """The id of an open challenge between the two, if any."""
 
     @abstractmethod
-    def reports(self, ladder_id: str, status: str | None) -> list[dict[str, Any]]:
-        """Reports, newest first."""
+    def reports(
+        self, ladder_id: str, status: str | None, limit: int, after: tuple[str, int] | None
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` reports (``status``: of that status), newest first (by
+        ``reported_at`` descending, then ``position``), after the key ``after``."""
 
     @abstractmethod
     def recent_results(self, ladder_id: str, limit: int) -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
 """The club scenarios' view: one row per club scenario (its club, system, title, sharing and latest
 published version), kept by :class:`ScenariosProjection` from the scenarios' events.  It answers a
 club's scenarios (by club, then title) and the library of published scenarios (by system, then
-title) by its indexes, without loading every scenario of the store."""
+title) a keyset page at a time by its indexes, without loading every scenario of the store."""
 
 from __future__ import annotations
 
@@ -15,6 +15,11 @@ from eventsourcing.utils import get_topic
 
 from service.application.projections.view import View
 from service.domain.scenarios import ClubScenario
+
+#: a page's key of a club's scenarios: (the title in lower case, the notification id of its making)
+TitleKey = tuple[str, int]
+#: a page's key of the library: (the system, the title in lower case, the position)
+LibraryKey = tuple[str, str, int]
 
 
 class ScenariosView(View):
@@ -31,15 +36,28 @@ class ScenariosView(View):
     def set_sharing(self, scenario: str, sharing: str, tracking: Tracking) -> None: ...
 
     @abstractmethod
-    def of_club(self, club: str, sharing: tuple[str, ...] | None) -> list[str]:
-        """The ids of ``club``'s scenarios (``sharing``: only those shared so), by title."""
+    def of_club(
+        self,
+        club: str,
+        sharing: tuple[str, ...] | None,
+        limit: int,
+        after: TitleKey | None,
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` of ``club``'s scenarios (``sharing``: only those shared so) by title,
+        after the key ``after``: each its ``id`` and page ``key``."""
 
     @abstractmethod
     def published(
-        self, system: str | None, clubs: tuple[str, ...], sharing: tuple[str, ...]
-    ) -> list[str]:
-        """The ids of the published scenarios of ``clubs`` or shared as one of ``sharing``
-        (``system``: of that system only), by system then title."""
+        self,
+        system: str | None,
+        clubs: tuple[str, ...],
+        sharing: tuple[str, ...],
+        limit: int,
+        after: LibraryKey | None,
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` of the published scenarios of ``clubs`` or shared as one of
+        ``sharing`` (``system``: of that system only), by system then title, after the key
+        ``after``: each its ``id`` and page ``key``."""
 
 
 class ScenariosProjection(Projection[ScenariosView]):

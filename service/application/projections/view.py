@@ -12,6 +12,9 @@ from typing import Any, TypeVar
 from eventsourcing.persistence import TrackingRecorder
 
 K = TypeVar("K")
+T = TypeVar("T")
+#: the most rows a keyset page holds (``limit`` of a list's query is at most this)
+PAGE_MAX = 100
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -53,6 +56,11 @@ class View(TrackingRecorder, ABC):
         ``live``'s indexes (this view was built without them)."""
 
 
+def page_limit(limit: int) -> int:
+    """``limit`` within 1..``PAGE_MAX``."""
+    return max(1, min(limit, PAGE_MAX))
+
+
 def cut_page(
     rows: list[dict[str, Any]], limit: int, key: Callable[[dict[str, Any]], K]
 ) -> tuple[list[dict[str, Any]], K | None]:
@@ -61,3 +69,16 @@ def cut_page(
     more = len(rows) > limit
     rows = rows[:limit]
     return rows, (key(rows[-1]) if more and rows else None)
+
+
+def every_page(read: Callable[[K | None], tuple[list[T], K | None]]) -> list[T]:
+    """Every row of a keyset list, reading it a page at a time (``read(after)``: a page and the
+    key to the next, None after the last) -- for the operator's lists and their tests; a request
+    reads one page."""
+    found: list[T] = []
+    key: K | None = None
+    while True:
+        rows, key = read(key)
+        found += rows
+        if key is None:
+            return found

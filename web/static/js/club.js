@@ -1,9 +1,10 @@
 // A club: members and their roles (admins add and remove members, grant and revoke roles), its
-// ladders and campaigns (admins create them).
+// ladders and campaigns (admins create them); each list a page at a time ("More …" appends the next).
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { csv, onSubmit } from "./forms.js";
-import { systemAndScenario, systemList } from "./titles.js";
+import { pagedList } from "./paged.js";
+import { playableClubScenarios, systemAndScenario, systemList } from "./titles.js";
 
 const root = document.getElementById("club-page");
 const $ = (x) => document.getElementById(x);
@@ -11,75 +12,99 @@ const ROLES = ["player", "arbiter", "admin"];
 let club;
 let me;
 
-const isAdmin = () => !!me && club.members.some((m) => m.username === me.username && m.roles.includes("admin"));
+// the caller's own roles in the club, as the club's resource says them
+const isAdmin = () => !!me && (club.viewer_roles || []).includes("admin");
 
-async function change(method, path, text) {
+const countWords = () => `${club.member_count} member${club.member_count === 1 ? "" : "s"}, in the order they joined.`;
+
+// A change to one member (`row`): the pages shown stay as they are -- the checkbox already says a
+// role, a removed member's row goes; after an error, or when my own admin role changed, the list
+// is read again from its first page.
+async function change(method, path, text, row) {
+  const wasAdmin = isAdmin();
   try {
     club = await api(`/api/clubs/${club.id}${path}`, { method });
     toast(text);
+    if (isAdmin() === wasAdmin) {
+      if (!path.includes("/roles/")) row.remove();
+      $("members-count").textContent = countWords();
+      return;
+    }
   } catch (err) {
     $("club-status").textContent = explain(err);
   }
-  renderMembers();
+  await renderMembers();
 }
 
-function renderMembers() {
+function memberRow(m, admin) {
+  const row = h(
+    "tr",
+    { "data-member": m.username },
+    h("th", { scope: "row" }, m.username),
+    ROLES.map((role) => {
+      const has = m.roles.includes(role);
+      if (!admin) return h("td", {}, has ? "✓" : "", h("span", { class: "visually-hidden" }, has ? `${role}` : `not ${role}`));
+      return h(
+        "td",
+        {},
+        h("input", {
+          type: "checkbox",
+          checked: has,
+          "aria-label": `${m.username} is ${role}`,
+          onchange: (ev) => change(ev.target.checked ? "PUT" : "DELETE", `/members/${encodeURIComponent(m.username)}/roles/${role}`, `${m.username}: ${role} ${ev.target.checked ? "granted" : "revoked"}`, row),
+        }),
+      );
+    }),
+    admin
+      ? h("td", {}, h("button", { type: "button", class: "link", "aria-label": `Remove ${m.username}`, onclick: () => change("DELETE", `/members/${encodeURIComponent(m.username)}`, `${m.username} removed`, row) }, "remove"))
+      : null,
+  );
+  return row;
+}
+
+// the members in the order they joined, a page at a time (GET /api/clubs/<id>/members)
+async function renderMembers() {
   const admin = isAdmin();
+  const body = h("tbody", {});
   clear(
     $("members"),
     h("caption", { class: "visually-hidden" }, "Members and roles"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Member"), ROLES.map((r) => h("th", { scope: "col" }, r)), admin ? h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Remove")) : null)),
-    h(
-      "tbody",
-      {},
-      club.members.map((m) =>
-        h(
-          "tr",
-          { "data-member": m.username },
-          h("th", { scope: "row" }, m.username),
-          ROLES.map((role) => {
-            const has = m.roles.includes(role);
-            if (!admin) return h("td", {}, has ? "✓" : "", h("span", { class: "visually-hidden" }, has ? `${role}` : `not ${role}`));
-            return h(
-              "td",
-              {},
-              h("input", {
-                type: "checkbox",
-                checked: has,
-                "aria-label": `${m.username} is ${role}`,
-                onchange: (ev) =>
-                  change(ev.target.checked ? "PUT" : "DELETE", `/members/${encodeURIComponent(m.username)}/roles/${role}`, `${m.username}: ${role} ${ev.target.checked ? "granted" : "revoked"}`),
-              }),
-            );
-          }),
-          admin
-            ? h("td", {}, h("button", { type: "button", class: "link", "aria-label": `Remove ${m.username}`, onclick: () => change("DELETE", `/members/${encodeURIComponent(m.username)}`, `${m.username} removed`) }, "remove"))
-            : null,
-        ),
-      ),
-    ),
+    body,
   );
+  $("members-count").textContent = countWords();
   $("member-form").hidden = !admin;
   $("ladder-form").hidden = !admin;
   $("campaign-form").hidden = !admin;
+  try {
+    await pagedList({ path: `/api/clubs/${club.id}/members`, list: body, more: $("members-more"), row: (m) => memberRow(m, admin) });
+  } catch (err) {
+    $("club-status").textContent = explain(err);
+  }
 }
 
-async function ladders() {
-  const [list, systems] = await Promise.all([api(`/api/clubs/${club.id}/ladders`), systemList()]);
-  const systemTitle = (name) => systems.find((s) => s.name === name)?.title || name;
-  clear(
-    $("ladders"),
-    list.length
-      ? list.map((l) =>
-          h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${l.scenario ? systemAndScenario(systemTitle(l.system), l.scenario_title || l.scenario) : systemTitle(l.system)} · ${l.players} players · ${l.results} results`)),
-        )
-      : h("li", {}, "No ladder yet."),
-  );
+function ladders() {
+  return pagedList({
+    path: `/api/clubs/${club.id}/ladders`,
+    list: $("ladders"),
+    more: $("ladders-more"),
+    extra: systemList(),
+    row: (l, systems) => {
+      const systemTitle = (name) => systems.find((s) => s.name === name)?.title || name;
+      return h("li", {}, h("a", { href: `/ladders/${l.id}` }, l.name), h("span", { class: "meta" }, ` ${l.scenario ? systemAndScenario(systemTitle(l.system), l.scenario_title || l.scenario) : systemTitle(l.system)} · ${l.players} players · ${l.results} results`));
+    },
+    empty: () => h("li", {}, "No ladder yet."),
+  });
 }
 
-async function campaigns() {
-  const list = await api(`/api/clubs/${club.id}/campaigns`);
-  clear($("campaigns"), list.length ? list.map((c) => h("li", {}, h("a", { href: `/campaigns/${c.id}` }, c.name))) : h("li", {}, "No campaign yet."));
+function campaigns() {
+  return pagedList({
+    path: `/api/clubs/${club.id}/campaigns`,
+    list: $("campaigns"),
+    more: $("campaigns-more"),
+    row: (c) => h("li", {}, h("a", { href: `/campaigns/${c.id}` }, c.name)),
+    empty: () => h("li", {}, "No campaign yet."),
+  });
 }
 
 async function forms() {
@@ -88,9 +113,9 @@ async function forms() {
     club = await api(`/api/clubs/${club.id}/members`, { method: "POST", body: { username: data.username.trim(), roles } });
     form.reset();
     toast("Member added");
-    renderMembers();
+    await renderMembers();
   });
-  const [systems, clubScenarios] = await Promise.all([systemList(), api("/api/club-scenarios").catch(() => [])]);
+  const [systems, clubScenarios] = await Promise.all([systemList(), playableClubScenarios()]);
   const form = $("ladder-form");
   const sys = form.elements.system;
   const sc = form.elements.scenario;
@@ -154,8 +179,7 @@ async function main() {
   }
   $("club-name").textContent = club.name;
   document.title = `${club.name} · Arbiter`;
-  renderMembers();
-  await Promise.all([ladders(), campaigns(), forms()]);
+  await Promise.all([renderMembers(), ladders(), campaigns(), forms()]);
   root.dataset.ready = "true";
 }
 

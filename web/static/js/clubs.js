@@ -1,14 +1,20 @@
-// Every club, and a form to found one.
-import { api, currentUser } from "./api.js";
-import { clear, h } from "./dom.js";
+// Every club by name, a page at a time ("More clubs" appends the next), and a form to found one.
+import { api, currentUser, explain } from "./api.js";
+import { h } from "./dom.js";
 import { onSubmit } from "./forms.js";
+import { pagedList } from "./paged.js";
 
 async function main() {
-  const [me, clubs] = await Promise.all([currentUser(), api("/api/clubs")]);
-  clear(
-    document.getElementById("clubs"),
-    clubs.length ? clubs.map((c) => h("li", {}, h("a", { href: `/clubs/${c.id}` }, c.name))) : h("li", {}, "No club yet."),
-  );
+  const listed = pagedList({
+    path: "/api/clubs",
+    list: document.getElementById("clubs"),
+    more: document.getElementById("clubs-more"),
+    row: (c) => h("li", {}, h("a", { href: `/clubs/${c.id}` }, c.name)),
+    empty: () => h("li", {}, "No club yet."),
+  }).catch((err) => {
+    document.getElementById("clubs-status").textContent = explain(err);
+  });
+  const [me] = await Promise.all([currentUser(), listed]);
   const form = document.getElementById("club-form");
   form.hidden = !me;
   onSubmit(form, async (data) => {

@@ -7,6 +7,7 @@ import { clear, h, toast } from "./dom.js";
 import { drawHexes, drawTable, terrainColour } from "./editor_map.js";
 import { dragUnit, renderUnits, unwrap } from "./editor_units.js";
 import { onSubmit } from "./forms.js";
+import { pagedList } from "./paged.js";
 
 const root = document.getElementById("editor-page");
 const $ = (x) => document.getElementById(x);
@@ -41,31 +42,32 @@ async function showLibrary(club) {
   const [found, systems, me] = await Promise.all([api(`/api/clubs/${encodeURIComponent(club)}`), api("/api/systems"), currentUser()]);
   $("ed-title").textContent = `${found.name}: scenarios`;
   $("library").hidden = false;
-  const rows = await api(`/api/clubs/${found.id}/scenarios`);
+  // by title, a page at a time ("More scenarios" appends the next)
+  const body = h("tbody", {});
   clear(
     $("library-table"),
     h("caption", { class: "visually-hidden" }, "The club's scenarios"),
     h("thead", {}, h("tr", {}, ["Title", "System", "From", "Sharing", "Latest version", "Hash"].map((x) => h("th", { scope: "col" }, x)))),
-    h(
-      "tbody",
-      {},
-      rows.length
-        ? rows.map((r) =>
-            h(
-              "tr",
-              {},
-              h("th", { scope: "row" }, h("a", { href: `/club-scenarios/${r.id}` }, r.title)),
-              h("td", {}, r.system),
-              h("td", {}, baseTitle(systems, r.system, r.base)),
-              h("td", {}, r.sharing),
-              h("td", {}, r.latest ? `version ${r.latest}` : "not published"),
-              h("td", { class: "hash" }, r.hash ? r.hash.slice(0, 19) + "…" : ""),
-            ),
-          )
-        : h("tr", {}, h("td", { colspan: 6 }, "No scenario yet.")),
-    ),
+    body,
   );
-  const admin = me && found.members.some((m) => m.username === me.username && m.roles.includes("admin"));
+  await pagedList({
+    path: `/api/clubs/${found.id}/scenarios`,
+    list: body,
+    more: $("library-more"),
+    row: (r) =>
+      h(
+        "tr",
+        {},
+        h("th", { scope: "row" }, h("a", { href: `/club-scenarios/${r.id}` }, r.title)),
+        h("td", {}, r.system),
+        h("td", {}, baseTitle(systems, r.system, r.base)),
+        h("td", {}, r.sharing),
+        h("td", {}, r.latest ? `version ${r.latest}` : "not published"),
+        h("td", { class: "hash" }, r.hash ? r.hash.slice(0, 19) + "…" : ""),
+      ),
+    empty: () => h("tr", {}, h("td", { colspan: 6 }, "No scenario yet.")),
+  });
+  const admin = me && (found.viewer_roles || []).includes("admin");
   const form = $("create-form");
   form.hidden = !admin;
   const systemSelect = form.elements.system;

@@ -7,7 +7,7 @@ import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
 import { clockFrom } from "./clocks.js";
-import { systemList, systemTitles, titled } from "./titles.js";
+import { playableClubScenarios, systemList, systemTitles, titled } from "./titles.js";
 import { pagedList } from "./paged.js";
 
 // Where to go after signing in: the `next` parameter only when it is a path on this site ("/games/…");
@@ -101,32 +101,31 @@ async function listDisputes(games) {
   clear(document.getElementById("home-disputes"), items.length ? items : h("li", {}, "None."));
 }
 
-// The ladders of my clubs that I play in, with my rank (the API has no "my ladders" list yet).
-async function listLadders(me) {
-  const clubs = await api("/api/clubs");
-  const details = await Promise.all(clubs.map((c) => api(`/api/clubs/${c.id}`).catch(() => null)));
-  const mine = details.filter((c) => c && c.members.some((m) => m.username === me.username));
-  const ladders = (await Promise.all(mine.map((c) => api(`/api/clubs/${c.id}/ladders`).then((ls) => ls.map((l) => ({ ...l, clubName: c.name })))))).flat();
-  const rows = await Promise.all(
-    ladders.map(async (l) => {
-      const found = await api(`/api/ladders/${l.id}/standings?limit=1000`);
-      return { ladder: l, row: found.standings.find((r) => r.username === me.username) };
-    }),
-  );
-  const items = rows
-    .filter((x) => x.row)
-    .map(({ ladder, row }) =>
-      h("li", {}, h("a", { href: `/ladders/${ladder.id}` }, ladder.name), ` (${ladder.clubName}) · rank ${row.rank} of ${ladder.players} · rating ${Math.round(row.rating)}`),
-    );
-  clear(
-    document.getElementById("home-ladders"),
-    items.length ? items : h("li", {}, mine.length ? "You play in no ladder of your clubs yet." : "You are in no club yet: ", mine.length ? null : h("a", { href: "/clubs" }, "see the clubs")),
-  );
+// The ladders I play (GET /api/me/ladders: by name, with my rank and rating), a page at a time
+// ("More ladders" appends the next); with none, whether I am in a club at all.
+async function listLadders() {
+  const list = document.getElementById("home-ladders");
+  const items = await pagedList({
+    path: "/api/me/ladders",
+    list,
+    more: document.getElementById("home-ladders-more"),
+    row: (l) =>
+      h(
+        "li",
+        {},
+        h("a", { href: `/ladders/${l.id}` }, l.name),
+        l.club_name ? ` (${l.club_name})` : "",
+        l.me ? ` · rank ${l.me.rank} of ${l.players} · rating ${Math.round(l.me.rating)}` : " · not ranked yet",
+      ),
+  });
+  if (items.length) return;
+  const clubs = await api("/api/clubs?mine=true&limit=1");
+  clear(list, h("li", {}, clubs.length ? "You play in no ladder of your clubs yet." : "You are in no club yet: ", clubs.length ? null : h("a", { href: "/clubs" }, "see the clubs")));
 }
 
 async function createForm(me) {
   const form = document.getElementById("create-form");
-  const [systems, clubScenarios] = await Promise.all([systemList(), api("/api/club-scenarios").catch(() => [])]);
+  const [systems, clubScenarios] = await Promise.all([systemList(), playableClubScenarios()]);
   const systemSelect = form.elements.system;
   const scenarioSelect = form.elements.scenario;
   const sides = document.getElementById("sides");
@@ -192,7 +191,7 @@ async function main() {
   if (!me) return signedOut();
   document.getElementById("signed-in").hidden = false;
   const games = listGames(me);
-  await Promise.all([games.then(listDisputes), listLadders(me), createForm(me), invitationsCard(me), seeksCard(me)]);
+  await Promise.all([games.then(listDisputes), listLadders(), createForm(me), invitationsCard(me), seeksCard(me)]);
   document.body.dataset.ready = "true";
 }
 

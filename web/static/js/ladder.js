@@ -6,6 +6,7 @@ import { challengeItem, reportItem, setUpForms } from "./challenges.js";
 import { ratingChart } from "./chart.js";
 import { clear, h, humanize, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
+import { pagedList } from "./paged.js";
 import { systemAndScenario, systemList, systemTitles, titled } from "./titles.js";
 
 const root = document.getElementById("ladder-page");
@@ -32,7 +33,8 @@ const optionWord = (v) => (typeof v === "boolean" ? (v ? "yes" : "no") : Array.i
 const optionsWords = (o) => (!o || !Object.keys(o).length ? "the scenario's own" : Object.entries(o).map(([k, v]) => `${humanize(k).toLowerCase()}: ${optionWord(v)}`).join("; "));
 const settingWords = (k, v) => (k === "clock" ? clockWords(v) : k === "options" ? optionsWords(v) : typeof v === "boolean" ? (v ? "yes" : "no") : String(v));
 
-const isAdmin = () => !!st.me && !!st.club && st.club.members.some((m) => m.username === st.me.username && m.roles.includes("admin"));
+// the caller's own roles in the ladder's club, as the club's resource says them
+const isAdmin = () => !!st.me && !!st.club && (st.club.viewer_roles || []).includes("admin");
 const isPlayer = () => !!st.me && st.standings.some((r) => r.username === st.me.username);
 
 function renderStandings() {
@@ -135,10 +137,12 @@ async function loadStandings() {
   renderStandings();
 }
 
+// newest first, a page at a time ("More …" appends the next); a refresh starts again at the first
 async function loadLists() {
-  const [challenges, reports] = await Promise.all([api(`/api/ladders/${id}/challenges`), api(`/api/ladders/${id}/reports`)]);
-  clear($("challenges"), challenges.length ? challenges.map((c) => challengeItem(c, st.me, loadAll)) : h("li", {}, "No challenge yet."));
-  clear($("reports"), reports.length ? reports.map((r) => reportItem(r, st.me, loadAll)) : h("li", {}, "No face-to-face result reported."));
+  await Promise.all([
+    pagedList({ path: `/api/ladders/${id}/challenges`, list: $("challenges"), more: $("challenges-more"), row: (c) => challengeItem(c, st.me, loadAll), empty: () => h("li", {}, "No challenge yet.") }),
+    pagedList({ path: `/api/ladders/${id}/reports`, list: $("reports"), more: $("reports-more"), row: (r) => reportItem(r, st.me, loadAll), empty: () => h("li", {}, "No face-to-face result reported.") }),
+  ]);
 }
 
 async function loadAll() {

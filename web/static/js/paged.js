@@ -1,4 +1,4 @@
-// A paged list (GET /api/games or /api/seeks, whose X-Next-Cursor names the next page): the first page in
+// A paged list (GET /api/games, /api/seeks, /api/clubs … whose X-Next-Cursor names the next page): the first page in
 // `list`, then a "More …" button (`more`, hidden while there is no next page) that appends the
 // next page, one request at a time, until the last.
 import { apiPage, explain } from "./api.js";

@@ -5,7 +5,7 @@ import { pagedList } from "./paged.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel, optionWords } from "./options.js";
-import { systemList, systemTitles, titled } from "./titles.js";
+import { playableClubScenarios, systemList, systemTitles, titled } from "./titles.js";
 import { clockFrom, clockText } from "./clocks.js";
 
 function seekRow(seek, me, reload, titles) {
@@ -59,11 +59,11 @@ async function list(me) {
 async function form(me) {
   const el = document.getElementById("seek-form");
   el.hidden = false;
-  const [systems, clubs, clubScenarios] = await Promise.all([systemList(), api("/api/clubs"), api("/api/club-scenarios").catch(() => [])]);
+  // my clubs (by name, the first 100: a choice, not a list to page through)
+  const [systems, clubs, clubScenarios] = await Promise.all([systemList(), api("/api/clubs?mine=true&limit=100"), playableClubScenarios()]);
   const { system, scenario, side, club } = el.elements;
   clear(system, systems.map((x) => h("option", { value: x.name }, x.title || x.name)));
-  const details = await Promise.all(clubs.map((c) => api(`/api/clubs/${c.id}`).catch(() => null)));
-  details.filter((c) => c && c.members.some((m) => m.username === me.username)).forEach((c) => club.append(h("option", { value: c.id }, c.name)));
+  clubs.forEach((c) => club.append(h("option", { value: c.id }, c.name)));
   const builtIn = () => (systems.find((x) => x.name === system.value) || { scenarios: [] }).scenarios.filter((sc) => sc.sides.length === 2);
   // each published version of a club scenario I may read, pinned by the open game as "<id>@<version>"
   const ofClubs = () =>

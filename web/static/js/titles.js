@@ -27,3 +27,16 @@ export function titled(map, system) {
 export function systemAndScenario(systemTitle, scenarioTitle, joiner = " · ") {
   return scenarioTitle.startsWith(systemTitle) ? scenarioTitle : `${systemTitle}${joiner}${scenarioTitle}`;
 }
+
+// The published club scenarios the caller may start a game from, for a form's choices: the first
+// 100 of each system (GET /api/club-scenarios?system=, by title; the library is paged), asked once
+// per page however many scripts want them.
+let playable = null;
+
+export function playableClubScenarios() {
+  playable ??= systemList()
+    .then((list) => Promise.all(list.map((s) => api(`/api/club-scenarios?system=${encodeURIComponent(s.name)}&limit=100`).catch(() => []))))
+    .then((pages) => pages.flat())
+    .catch(() => []);
+  return playable;
+}
