@@ -113,6 +113,10 @@ def test_an_organiser_enters_the_map_and_publishes(
     phone.screenshot(path=str(shots / "scenario-library-phone.png"))
     page.goto(f"/clubs/{club['id']}/scenarios")
     expect(page.locator("#library-table")).to_contain_text("version 1")
+    # the system by its title, never its internal name
+    expect(page.locator("#library-table tbody td").first).to_have_text(
+        "Closing the Merida Pocket - Extremadura, 1938"
+    )
     page.screenshot(path=str(shots / "scenario-library-desktop.png"))
 
     # a game from that version has the club's map and counters

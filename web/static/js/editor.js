@@ -59,7 +59,7 @@ async function showLibrary(club) {
         "tr",
         {},
         h("th", { scope: "row" }, h("a", { href: `/club-scenarios/${r.id}` }, r.title)),
-        h("td", {}, r.system),
+        h("td", {}, (systems.find((x) => x.name === r.system) || {}).title || r.system),
         h("td", {}, baseTitle(systems, r.system, r.base)),
         h("td", {}, r.sharing),
         h("td", {}, r.latest ? `version ${r.latest}` : "not published"),
