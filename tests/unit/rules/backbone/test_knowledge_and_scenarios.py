@@ -11,6 +11,7 @@ from service.rules.backbone import SYSTEM
 from service.rules.backbone.setup import scenario_path
 from service.rules.base import InvalidCommand, RulesEvent, ScenarioError
 from service.rules.registry import build_registry
+from tests.unit.rules.backbone.fixtures import play
 
 
 def test_registry_ships_backbone() -> None:
@@ -32,13 +33,26 @@ def test_18_unknown_scenario_and_option() -> None:
     assert "options.fog" in err.value.problems
 
 
-def test_18_2_scenario_2_adds_the_kampfgruppe() -> None:
+def test_18_2_scenario_2_deploys_the_whole_kampfgruppe_from_the_start() -> None:
+    """18.2: "in addition to the units referred to in scenario 1, the 754th RI / 334th DI, and the
+    1st Panzer Battalion ... The entire KG is deployed from the beginning of the game, located in
+    the area of responsibility of the IX Spanish CE and under its command." So the 5th FJR and
+    756th GJR (scenario 1's turn 2 and 3 reinforcements, 18.1) are on the map at the start, and
+    the Spanish deployment with them where the file sets them is accepted (18.1's IX CE area)."""
     one = SYSTEM.initial_state("scenario-1", {})
     two = SYSTEM.initial_state("scenario-2", {})
     assert set(two["units"]) - set(one["units"]) == {"de-754ri", "de-pz"}
-    assert (
-        two["units"]["de-pz"]["formation"] == "IX CE" and two["units"]["de-pz"]["status"] == "map"
-    )
+    kampfgruppe = ("de-5fjr", "de-756gjr", "de-754ri", "de-pz")
+    for uid in kampfgruppe:
+        unit = two["units"][uid]
+        assert unit["status"] == "map" and unit["formation"] == "IX CE", uid
+    assert not [r for r in two["reinforcements"] if r["unit"] in kampfgruppe]
+    assert [r["unit"] for r in one["reinforcements"] if r["unit"].startswith("de-")] == [
+        "de-5fjr",
+        "de-756gjr",
+    ]  # 18.1: in scenario 1 they still arrive on turns 2 and 3
+    play(two, "spanish", {"type": "deploy"})
+    assert two["step"] == "allied_deployment"
 
 
 def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path: Path) -> None:
