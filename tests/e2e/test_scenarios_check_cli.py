@@ -1,0 +1,73 @@
+"""``arbiter scenarios check``: a scenario whose data makes a rule impossible is an error naming
+the rule, and the command exits 1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from service.cli import main
+
+MERIDA = Path("service/rules/merida/scenarios/merida-1938.json")
+
+
+@pytest.fixture(autouse=True)
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARBITER_VAR", str(tmp_path / "var"))
+    monkeypatch.setenv("ARBITER_SECRET_KEY", "k")
+    monkeypatch.delenv("ARBITER_STORE", raising=False)
+    monkeypatch.delenv("ARBITER_PLUGINS", raising=False)
+
+
+def check(path: Path) -> tuple[int, list[str]]:
+    result = CliRunner().invoke(main, ["scenarios", "check", str(path)], catch_exceptions=False)
+    return result.exit_code, result.output.splitlines()
+
+
+def merida_without(tmp_path: Path, feature: str) -> Path:
+    document = json.loads(MERIDA.read_text(encoding="utf-8"))
+    document["map"]["hexsides"] = [
+        side
+        for side in document["map"]["hexsides"]
+        if feature not in json.dumps(side.get("value", side).get("features"))
+    ]
+    path = tmp_path / f"no-{feature}.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_a_reinforcement_that_can_never_enter_is_an_error_naming_the_rule(tmp_path: Path) -> None:
+    """Merida, Reinforcements: "Turn 7: Armored train" on the east edge (M26-AO26); rule 5:
+    "Armored train movement: unlimited movement along the rail line" -- it is placed on a rail hex.
+    With no rail at any entry hex it would stay due all game without entering: the check says so."""
+    code, lines = check(merida_without(tmp_path, "rail"))
+    errors = [line for line in lines if line.startswith("error")]
+    index = [r["unit"] for r in json.loads(MERIDA.read_text())["reinforcements"]].index(
+        "r-armored-train"
+    )
+    assert code == 1
+    assert len(errors) == 1 and errors[0].startswith(f"error   reinforcements[{index}]: rule 5:")
+    assert "Armored train (r-armored-train) can never enter on turn 7" in errors[0]
+    assert "the 29 hex(es) of its entry 'republican-east'" in errors[0]
+    assert lines[-1].startswith("1 error(s)")
+
+
+def test_units_that_can_never_be_supplied_are_an_error_naming_the_rule(tmp_path: Path) -> None:
+    """Merida rule 10: "Republicans trace to the east map edge" -- a side with no supply source
+    could never supply its units."""
+    document = json.loads(MERIDA.read_text(encoding="utf-8"))
+    document["map"]["supply_sources"].pop("republican")
+    path = tmp_path / "no-sources.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    code, lines = check(path)
+    errors = [line for line in lines if line.startswith("error")]
+    assert code == 1 and len(errors) == 1
+    assert errors[0].startswith("error   map.supply_sources.republican: rule 10: republican has")
+
+
+def test_the_shipped_merida_scenario_has_no_such_error() -> None:
+    code, lines = check(MERIDA)
+    assert code == 0 and lines[-1].startswith("0 error(s)")
