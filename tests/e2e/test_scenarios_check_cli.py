@@ -71,3 +71,48 @@ def test_units_that_can_never_be_supplied_are_an_error_naming_the_rule(tmp_path:
 def test_the_shipped_merida_scenario_has_no_such_error() -> None:
     code, lines = check(MERIDA)
     assert code == 0 and lines[-1].startswith("0 error(s)")
+
+
+BARCELONA = Path("service/rules/barcelona/scenarios/skirmish.json")
+
+
+def shipped_scenarios() -> list[Path]:
+    return sorted(Path("service/rules").glob("*/scenarios/*.json")) + sorted(
+        Path("service/rules").glob("*/data/scenarios/*.json")
+    )
+
+
+def test_every_shipped_scenario_of_every_system_is_found() -> None:
+    from service.rules.registry import build_registry
+
+    registry = build_registry()
+    found = {(json.loads(p.read_text())["system"], p.stem) for p in shipped_scenarios()}
+    expected = {(name, s.id) for name in registry.names() for s in registry.get(name).scenarios()}
+    assert found == expected
+
+
+@pytest.mark.parametrize("path", shipped_scenarios(), ids=lambda p: p.stem)
+def test_arbiter_scenarios_check_passes_on_every_shipped_scenario(path: Path) -> None:
+    """Every scenario Arbiter ships passes ``arbiter scenarios check`` as is (no --system)."""
+    code, lines = check(path)
+    assert code == 0 and lines[-1].startswith("0 error(s)"), [
+        line for line in lines if line.startswith("error")
+    ]
+
+
+def test_a_file_that_names_no_known_system_is_one_clear_error(tmp_path: Path) -> None:
+    """Which checks apply depends on the system: a file without one (the shipped Barcelona table
+    before it said "system") is one error saying so, not the hex format's eleven."""
+    document = json.loads(BARCELONA.read_text(encoding="utf-8"))
+    document.pop("system")
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    code, lines = check(path)
+    assert code == 1 and lines[0].startswith("error   system: the file names no rules system: give")
+    assert "barcelona" in lines[0] and lines[-1].startswith("1 error(s)")
+    result = CliRunner().invoke(main, ["scenarios", "check", "--system", "barcelona", str(path)])
+    assert result.exit_code == 0, result.output
+    document["system"] = "chess"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    code, lines = check(path)
+    assert code == 1 and lines[0].startswith("error   system: unknown rules system 'chess' (one of")
