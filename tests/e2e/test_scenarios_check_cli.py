@@ -76,6 +76,56 @@ def test_the_shipped_merida_scenario_has_no_such_error() -> None:
 BARCELONA = Path("service/rules/barcelona/scenarios/skirmish.json")
 
 
+def barcelona_with(tmp_path: Path, **changes: object) -> Path:
+    document = {**json.loads(BARCELONA.read_text(encoding="utf-8")), **changes}
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_a_barcelona_unit_of_the_other_sides_troop_type_is_an_error(tmp_path: Path) -> None:
+    """Back to Barcelona, Troop Type table: the names say who fields the troops (Falangists and
+    Moors Nationalist, Militia and International Bde. Republican): a scenario that gives the
+    Republicans Falangists is refused at the unit, naming the table."""
+    units = [
+        {
+            "id": "r1",
+            "side": "republican",
+            "kind": "foot",
+            "troop_type": "Falangists",
+            "figures": 8,
+        },
+        {"id": "n1", "side": "nationalist", "kind": "foot", "troop_type": "Moors", "figures": 8},
+    ]
+    code, lines = check(barcelona_with(tmp_path, units=units))
+    errors = [line for line in lines if line.startswith("error")]
+    assert code == 1 and errors == [
+        "error   units[0].troop_type: Troop Type: Falangists fight for the Nationalist side (the "
+        "Troop Type table's names say who fields them): the Republican side may not field them"
+    ]
+
+
+def test_barcelona_sides_that_are_no_camp_need_one(tmp_path: Path) -> None:
+    """A table whose sides are not named nationalist and republican must say whose troop types
+    each fields (``camps``), else the Troop Type table's sides cannot apply."""
+    sides = {
+        "sides": ["reds", "blues"],
+        "attacker": "reds",
+        "deployment": {"reds": {"rect": [0, 0, 48, 6]}, "blues": {"rect": [0, 30, 48, 6]}},
+        "entries": {"reds": [24, 0.5], "blues": [24, 35.5]},
+        "vehicles": {},
+        "options": {"attacker": {"default": "reds", "choices": ["reds", "blues"]}},
+    }
+    code, lines = check(barcelona_with(tmp_path, **sides))
+    assert code == 1 and [line.split(":")[0] for line in lines if line.startswith("error")] == [
+        "error   camps",
+        "error   camps",
+    ]
+    camps = {"camps": {"reds": "republican", "blues": "republican"}}  # May 1937: both Republican
+    code, lines = check(barcelona_with(tmp_path, **sides, **camps))
+    assert code == 0, lines
+
+
 def shipped_scenarios() -> list[Path]:
     return sorted(Path("service/rules").glob("*/scenarios/*.json")) + sorted(
         Path("service/rules").glob("*/data/scenarios/*.json")
