@@ -48,13 +48,22 @@ from service.rules.scenario.placeholders import unwrap
 # -- the one check path (shared with `arbiter scenarios check`) ----------------------------------
 def check_path(path: Path, system: str | None, registry: Registry) -> list[dict[str, str]]:
     """``[{"level", "place", "message"}]`` of a scenario file: its system's ``scenario_checks``
-    when it has them (``system`` or the file's own), else the format's ``check_file``."""
+    when it has them (``system`` or the file's own), else the format's ``check_file``; a file that
+    names no known system is one error saying so (the checks to run depend on it)."""
     try:
         declared = json.loads(path.read_text(encoding="utf-8")).get("system")
     except (json.JSONDecodeError, UnicodeDecodeError, AttributeError) as exc:
         return [{"level": "error", "place": str(path), "message": f"not a JSON object: {exc}"}]
     name = system or declared
-    checks = registry.get(name).scenario_checks if name and name in registry else None
+    if not name or name not in registry:  # which checks apply depends on the system: say so
+        known = ", ".join(sorted(registry.names()))
+        message = (
+            f"unknown rules system {name!r} (one of {known})"
+            if name
+            else f'the file names no rules system: give "system" (one of {known}) or --system'
+        )
+        return [{"level": "error", "place": "system", "message": message}]
+    checks = registry.get(name).scenario_checks
     if checks is not None:
         return list(checks.check_scenario_file(str(path)))
     from service.rules.scenario import check_file

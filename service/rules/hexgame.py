@@ -19,7 +19,7 @@ from typing import Any
 from service.rules.base import Names, RulesSystem, ScenarioInfo, State
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, cached_map
-from service.rules.scenario import Scenario, check_file, load_scenario
+from service.rules.scenario import Scenario, check_file, load_scenario, load_scenario_file
 from service.rules.scenario.placeholders import unwrap
 
 
@@ -90,27 +90,42 @@ class HexDrawing:
 
 
 UnitCheck = Callable[[int, dict[str, Any]], list[dict[str, str]]]
+#: a game's check of a whole loaded scenario: what its data makes impossible under the rules
+#: (a reinforcement that can never enter, a unit that can never be supplied), each problem
+#: ``{"level": "error", "place", "message"}`` with the rule named in the message
+ScenarioCheck = Callable[[Scenario], list[dict[str, str]]]
 
 
 class HexScenarioChecks:
     """The scenario format's problems and placeholders (one code path: ``scenario.check_file``),
-    plus a game's own check of each unit entry."""
+    plus a game's own check of each unit entry and, once the file loads without an error, of the
+    whole scenario against its rules."""
 
-    def __init__(self, unit_check: UnitCheck | None = None) -> None:
+    def __init__(
+        self, unit_check: UnitCheck | None = None, scenario_check: ScenarioCheck | None = None
+    ) -> None:
         self._unit_check = unit_check
+        self._scenario_check = scenario_check
 
     def check_scenario_file(self, path: str) -> list[dict[str, str]]:
         report = check_file(path)
-        if self._unit_check is None:
-            return report
+        if self._unit_check is not None:
+            report.extend(self._unit_problems(path))
+        if self._scenario_check is not None and not any(r["level"] == "error" for r in report):
+            report.extend(self._scenario_check(load_scenario_file(path)))
+        return report
+
+    def _unit_problems(self, path: str) -> list[dict[str, str]]:
+        assert self._unit_check is not None
         try:
             raw, _ = unwrap(json.loads(Path(path).read_text(encoding="utf-8")))
             units = [dict(unit) for unit in raw["units"]]
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            return report  # the format's own checks report a file that is not a scenario
+            return []  # the format's own checks report a file that is not a scenario
+        found: list[dict[str, str]] = []
         for index, unit in enumerate(units):
-            report.extend(self._unit_check(index, unit))
-        return report
+            found.extend(self._unit_check(index, unit))
+        return found
 
 
 class HexCustomScenarios:

@@ -29,6 +29,24 @@ def test_a_short_fuzz_of_each_system_finds_nothing(system: str, tmp_path: Path) 
     assert sum(o.commands for o in report.outcomes) > 0
 
 
+def test_the_merida_armored_train_enters_in_a_fuzz_game_on_the_shipped_scenario() -> None:
+    """Closing the Merida Pocket, Reinforcements: "Turn 7: Armored train, ..."; rule 5: "Armored
+    train movement: unlimited movement along the rail line". With no rail on the shipped map the
+    train was refused at every entry hex and never entered, silently; on the shipped placeholder
+    rail line a random legal game places it on turn 7 and runs it along the line."""
+    harness = Harness(PLUGINS, systems=["merida"])
+    try:
+        outcome = session.play_random(harness, "merida", 1, 400)
+    finally:
+        harness.close()
+    assert outcome.problems == []
+    commands = [m["command"] for m in outcome.moves]
+    placed = [c for c in commands if c["type"] == "place_reinforcement"]
+    assert {"type": "place_reinforcement", "unit": "r-armored-train", "hex": "AD26"} in placed
+    train_moves = [c for c in commands if c["type"] == "move" and c["units"] == ["r-armored-train"]]
+    assert train_moves and all(c["mode"] == "rail" for c in train_moves)
+
+
 @pytest.fixture(scope="module")
 def broken() -> Iterator[Harness]:
     harness = Harness([BROKEN_PLUGIN], systems=["none"])

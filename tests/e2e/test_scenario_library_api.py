@@ -327,7 +327,7 @@ def test_placeholders_are_listed_at_their_place_and_completeness_grows(
     assert {"place": "field turns", "field": "turns"}.items() <= next(
         p for p in before if p["field"] == "turns"
     ).items()
-    assert any(p["place"] == "hex J7" for p in before)
+    assert any(p["place"] == "hex N14" for p in before)  # Logrosan: a placeholder town
     after = ok(
         edit(
             api,

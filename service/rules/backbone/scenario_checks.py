@@ -1,6 +1,7 @@
 """The scenario file check (18): the shared format's problems and placeholders, plus Backbone's
-own -- every unit needs its nation and formation in ``data.units``, set-up hexes must be land, and
-the scenario facts the rules read must be there."""
+own -- every unit needs its nation and formation in ``data.units`` (and a unit that starts reduced
+its ``full_steps``, from its steps to 4, rule 5), set-up hexes must be land, and the scenario facts
+the rules read must be there."""
 
 from __future__ import annotations
 
@@ -34,6 +35,11 @@ def _unit_problems(scen: Scenario) -> list[dict[str, str]]:
         if spec.id not in extra or not {"nation", "formation"} <= set(extra[spec.id]):
             message = f"data.units.{spec.id} needs nation and formation"
             found.append({"level": "error", "place": f"units[{index}]", "message": message})
+        full = extra.get(spec.id, {}).get("full_steps", spec.steps)
+        if isinstance(full, bool) or not isinstance(full, int) or not spec.steps <= full <= 4:
+            message = f"full_steps must be a whole number from its steps ({spec.steps}) to 4 (5)"
+            place = f"data.units.{spec.id}.full_steps"
+            found.append({"level": "error", "place": place, "message": message})
         if spec.hex and scen.map.terrain(spec.hex) == "sea":
             message = f"{spec.hex} is a sea hex"
             found.append({"level": "error", "place": f"units[{index}].hex", "message": message})

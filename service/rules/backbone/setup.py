@@ -47,7 +47,9 @@ def initial_state(scenario_id: str, options: Mapping[str, Any]) -> dict[str, Any
             "mp": int(values.get("mp", 0)),
             "efficiency": int(values.get("efficiency", 1)),
             "steps": spec.steps,
-            "max_steps": spec.steps,
+            # a unit that starts reduced (the Larache example's 2nd Ter Leg) has its full strength
+            # in data.units.<id>.full_steps
+            "max_steps": int(extra[spec.id].get("full_steps", spec.steps)),
             "hex": spec.hex,
             "seq": seq,
             "status": "map" if spec.hex else "pending",

@@ -87,6 +87,41 @@ def troop(troop_type: str, grade: int) -> dict[str, Any]:
     return {**grades[grade], "attributes": list(types[troop_type]["attributes"])}
 
 
+#: the two camps the Troop Type table's names belong to (``troops.json`` ``fielded_by``)
+CAMPS = ("nationalist", "republican")
+
+
+def camps_of(troop_type: str) -> tuple[str, ...]:
+    """The camps that field a troop type: the one its name says (Falangists, Moors: Nationalist;
+    Militia, International Bde.: Republican ...), or both for a type that served both sides."""
+    fielded = data.load("troops")["fielded_by"]
+    return tuple(c for c in CAMPS if troop_type in fielded[c]) or CAMPS
+
+
+def camp_of(state: Mapping[str, Any], side: str) -> str | None:
+    """The camp whose troop types ``side`` fields: the scenario's ``camps`` entry, else the side's
+    own name when it is a camp (a state from before camps were recorded has none)."""
+    camps = state.get("camps") or {}
+    return str(camps[side]) if side in camps else (side if side in CAMPS else None)
+
+
+def fielding_problem(troop_type: str, camp: str | None) -> str | None:
+    """Why a side of ``camp`` may not field ``troop_type`` (Troop Type table), else None."""
+    camps = camps_of(troop_type)
+    if camp is None or camp in camps or troop_type not in data.load("troops")["troop_types"]:
+        return None
+    return (
+        f"{troop_type} fight for the {camps[0].capitalize()} side (the Troop Type table's names "
+        f"say who fields them): the {camp.capitalize()} side may not field them"
+    )
+
+
+def check_fielding(state: Mapping[str, Any], side: str, troop_type: str, field: str) -> None:
+    problem = fielding_problem(troop_type, camp_of(state, side))
+    if problem is not None:
+        raise RuleViolation(str(data.load("troops")["fielded_by"]["rule"]), problem, field)
+
+
 def figures_unit(
     uid: str,
     side: str,
@@ -191,6 +226,7 @@ def generate_column(
     troop_type = command["troop_type"]
     grade = command.get("grade", 0)
     troop(troop_type, grade)
+    check_fielding(state, side, troop_type, "troop_type")
     chosen = dict(state["vehicles"][side])
     chosen.update({k: command[k] for k in ("tank", "armoured_car") if k in command})
     table = data.load("column")
@@ -294,6 +330,8 @@ def buy(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> list
         raise RuleViolation("GENERATING A COLUMN", "this game generates random columns")
     [uid] = next_ids(state, side, 1)
     u = bought_unit(uid, side, command["unit"])
+    if u["troop_type"] is not None:
+        check_fielding(state, side, u["troop_type"], "unit.troop_type")
     left = state["budget"][side] - u["points"]
     if left < 0:
         raise RuleViolation(

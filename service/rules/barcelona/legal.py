@@ -33,12 +33,12 @@ def _nothing(state: State, side: str, out: Actions) -> None:
 
 # -- muster ------------------------------------------------------------------------------------------
 def _muster(state: State, side: str, out: Actions) -> None:
+    types = _fielded(state, side)
     if state["options"]["forces"] == "column":
-        types = sorted(data.load("troops")["troop_types"])
         choose = {"troop_type": one_of(types, [f"A column of {t}" for t in types])}
         out.add(COMMANDS.template("generate_column", "Generate a column", choose=choose))
         return
-    offers = [(spec, u) for spec, u in _offers(side) if u["points"] <= state["budget"][side]]
+    offers = [(spec, u) for spec, u in _offers(side, types) if u["points"] <= state["budget"][side]]
     if offers:
         labels = [f"{_what(spec, u)} ({u['points']} points)" for spec, u in offers]
         choose = {"unit": one_of([spec for spec, _ in offers], labels)}
@@ -50,10 +50,16 @@ def _muster(state: State, side: str, out: Actions) -> None:
         out.block("end_muster", "End the muster", "buy at least one unit", "Attribute Costs")
 
 
-def _offers(side: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """A company of ten of each troop type, each team weapon (crewed by the first troop type),
-    each vehicle and an aeroplane: what the catalogue sells, priced by ``forces``."""
+def _fielded(state: State, side: str) -> list[str]:
+    """The troop types ``side`` fields (Troop Type table: the names say who fields them)."""
+    camp = forces.camp_of(state, side)
     types = sorted(data.load("troops")["troop_types"])
+    return [t for t in types if forces.fielding_problem(t, camp) is None]
+
+
+def _offers(side: str, types: list[str]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """A company of ten of each troop type the side fields, each team weapon (crewed by the first
+    of them), each vehicle and an aeroplane: what the catalogue sells, priced by ``forces``."""
     specs: list[dict[str, Any]] = [{"kind": "foot", "troop_type": t, "figures": 10} for t in types]
     specs += [{"kind": "team", "weapon": w, "troop_type": types[0]} for w in forces.TEAM_WEAPONS]
     specs += [{"kind": "vehicle", "vehicle": v} for v in forces.vehicles_of("any")]
@@ -336,7 +342,8 @@ def catalogue() -> dict[str, Any]:
         "crew": {"default": crew["value"], **_marker(crew)},
         "vehicles": vehicles,
         "aircraft": {"points": costs["aeroplane"]},
-        "sides": _marker(troops["placeholders"]["side_of_troop_types"]),
+        # Troop Type table: the names say who fields them; a type in neither list serves both
+        "fielded_by": {c: list(troops["fielded_by"][c]) for c in forces.CAMPS},
     }
 
 

@@ -13,8 +13,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from service.rules.barcelona import forces, setup
 from service.rules.barcelona import geometry as geo
-from service.rules.barcelona import setup
 from service.rules.base import ScenarioError, State
 from service.rules.scenario.loader import flatten
 from service.rules.scenario.placeholders import unwrap
@@ -75,6 +75,10 @@ class BarcelonaScenarioSchema(Schema):
     vehicles = fields.Dict(keys=fields.String(), values=fields.Dict(), load_default=dict)
     options = fields.Dict(keys=fields.String(), values=fields.Nested(OptionSchema), required=True)
     units = fields.List(fields.Dict(), load_default=list)
+    #: whose troop types a side fields when its name is not a camp (Troop Type table's names)
+    camps = fields.Dict(
+        keys=fields.String(), values=fields.String(validate=validate.OneOf(forces.CAMPS))
+    )
 
 
 def problems_of(raw: Any) -> tuple[list[tuple[str, str]], Any, list[Any]]:
@@ -101,9 +105,40 @@ def _cross_checks(data: Mapping[str, Any]) -> list[tuple[str, str]]:
         found.append(("attacker", f"not a side ({', '.join(sides)})"))
     if width is None or height is None:
         return found
+    found += _camp_checks(data, sides)
     found += _area_checks([a or {} for a in data.get("areas") or []], width, height)
     found += _side_checks(data, sides, width, height)
     found += _objective_checks(data, width, height)
+    return found
+
+
+def _camp_checks(data: Mapping[str, Any], sides: list[str]) -> list[tuple[str, str]]:
+    """Troop Type table: its names say which side fields which troops (Falangists, Moors ...
+    Nationalist; Militia, International Bde. ... Republican). Each side is a camp -- named
+    nationalist or republican, or given one in ``camps`` -- and each unit the scenario places is of
+    a troop type its side fields."""
+    found: list[tuple[str, str]] = []
+    camps = dict(data.get("camps") or {})
+    for side in camps:
+        if sides and side not in sides:
+            found.append((f"camps.{side}", f"unknown side {side!r}"))
+    state = {"camps": camps}
+    for side in sides:
+        if forces.camp_of(state, side) is None:
+            found.append(
+                (
+                    "camps",
+                    f"side {side!r} is neither nationalist nor republican: give its camp "
+                    "(the Troop Type table's names say which side fields which troops)",
+                )
+            )
+    for index, unit in enumerate(u or {} for u in data.get("units") or []):
+        side, troop_type = unit.get("side"), unit.get("troop_type")
+        if not isinstance(side, str) or not isinstance(troop_type, str):
+            continue
+        problem = forces.fielding_problem(troop_type, forces.camp_of(state, side))
+        if problem is not None:
+            found.append((f"units[{index}].troop_type", f"Troop Type: {problem}"))
     return found
 
 

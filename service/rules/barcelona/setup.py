@@ -79,9 +79,10 @@ def state_from(raw: Mapping[str, Any], options: Mapping[str, Any]) -> State:
     sides = list(raw["sides"])
     attacker = merged["attacker"]
     defender = sides[1] if attacker == sides[0] else sides[0]
+    camps = {s: forces.camp_of({"camps": raw.get("camps") or {}}, s) for s in sides}
     units: dict[str, Any] = {}
     for i, spec in enumerate(raw.get("units", [])):
-        u = _scenario_unit(spec, i)
+        u = _scenario_unit(spec, i, camps)
         units[u["id"]] = u
     return {
         "system": "barcelona",
@@ -94,6 +95,7 @@ def state_from(raw: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         "areas": [dict(a) for a in raw["areas"]],
         "deployment": {s: dict(z) for s, z in raw["deployment"].items()},
         "entries": {s: list(p) for s, p in raw["entries"].items()},
+        "camps": camps,  # whose troop types each side fields (Troop Type table's names)
         "vehicles": {s: dict(v) for s, v in raw["vehicles"].items()},
         "turn": 0,
         "last_turn": merged["turns"],
@@ -112,15 +114,23 @@ def state_from(raw: Mapping[str, Any], options: Mapping[str, Any]) -> State:
     }
 
 
-def _scenario_unit(spec: Mapping[str, Any], index: int) -> dict[str, Any]:
-    """A unit a scenario places (``{"id", "side", "kind", ...}`` as for the ``buy`` command)."""
+def _scenario_unit(
+    spec: Mapping[str, Any], index: int, camps: Mapping[str, str | None]
+) -> dict[str, Any]:
+    """A unit a scenario places (``{"id", "side", "kind", ...}`` as for the ``buy`` command), of a
+    troop type its side fields (Troop Type table)."""
     if spec.get("kind") not in forces.NEEDS:
         raise ScenarioError(
             "unknown unit kind",
             {f"units[{index}].kind": ["foot, cavalry, team, vehicle or aircraft"]},
         )
     try:
-        return forces.bought_unit(str(spec["id"]), str(spec["side"]), spec)
+        unit = forces.bought_unit(str(spec["id"]), str(spec["side"]), spec)
     except InvalidCommand as exc:
         where = {f"units[{index}]{k.removeprefix('unit')}": v for k, v in exc.details.items()}
         raise ScenarioError(exc.message, where) from None
+    if unit["troop_type"] is not None:
+        problem = forces.fielding_problem(unit["troop_type"], camps.get(unit["side"]))
+        if problem is not None:
+            raise ScenarioError(problem, {f"units[{index}].troop_type": [problem]})
+    return unit

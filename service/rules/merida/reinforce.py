@@ -8,6 +8,7 @@ from typing import Any
 
 from service.rules.base import Dice, RulesEvent, RuleViolation, State
 from service.rules.declare import Hex, Unit, Units
+from service.rules.kernel.mapdata import MapData
 from service.rules.merida import board, stacking
 from service.rules.merida.commands import COMMANDS
 
@@ -29,10 +30,18 @@ def placement_problem(state: State, unit: dict[str, Any], hex_: str) -> tuple[st
         return "6", f"{hex_} holds enemy units"
     if not stacking.fits(board.units_at(state, hex_) + [unit]):
         return "6", f"placing {unit['name']} would overstack {hex_}"
-    if unit["type"] == "train":
-        mapdata = board.map_of(state)
-        if not any(mapdata.has_hexside(hex_, n, "rail") for n in mapdata.grid.neighbours(hex_)):
-            return "5", "the armored train moves along the rail line: place it on a rail hex"
+    return map_problem(board.map_of(state), unit["type"], hex_)
+
+
+def map_problem(mapdata: MapData, kind: str, hex_: str) -> tuple[str, str] | None:
+    """What the map itself forbids when a unit of type ``kind`` is placed in ``hex_``, whatever
+    stands there (rule, message): the armored train moves "along the rail line" (rule 5), so it is
+    placed on a rail hex.  The scenario check uses it too: a reinforcement none of whose hexes
+    passes can never enter (:mod:`.scenario_checks`)."""
+    if kind == "train" and not any(
+        mapdata.has_hexside(hex_, n, "rail") for n in mapdata.grid.neighbours(hex_)
+    ):
+        return "5", "the armored train moves along the rail line: place it on a rail hex"
     return None
 
 

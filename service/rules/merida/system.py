@@ -27,6 +27,7 @@ from service.rules.merida import (  # noqa: F401 - each module declares the comm
     moves,
     phases,
     reinforce,
+    scenario_checks,
     setup,
 )
 from service.rules.merida.board import acting_side
@@ -55,7 +56,7 @@ class MeridaRules(HexRulesSystem):
     def __init__(self) -> None:
         self.drawing = HexDrawing(self.scenario_map, data.tables)
         self.previews = MeridaPreviews()
-        self.scenario_checks = HexScenarioChecks(setup.unit_check)
+        self.scenario_checks = HexScenarioChecks(setup.unit_check, scenario_checks.check)
         self.custom_scenarios = (
             HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
                 "merida", lambda scen, options: enter_first_turn(setup.build_state(scen, options))

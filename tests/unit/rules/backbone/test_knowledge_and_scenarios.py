@@ -11,6 +11,7 @@ from service.rules.backbone import SYSTEM
 from service.rules.backbone.setup import scenario_path
 from service.rules.base import InvalidCommand, RulesEvent, ScenarioError
 from service.rules.registry import build_registry
+from tests.unit.rules.backbone.fixtures import play
 
 
 def test_registry_ships_backbone() -> None:
@@ -32,13 +33,26 @@ def test_18_unknown_scenario_and_option() -> None:
     assert "options.fog" in err.value.problems
 
 
-def test_18_2_scenario_2_adds_the_kampfgruppe() -> None:
+def test_18_2_scenario_2_deploys_the_whole_kampfgruppe_from_the_start() -> None:
+    """18.2: "in addition to the units referred to in scenario 1, the 754th RI / 334th DI, and the
+    1st Panzer Battalion ... The entire KG is deployed from the beginning of the game, located in
+    the area of responsibility of the IX Spanish CE and under its command." So the 5th FJR and
+    756th GJR (scenario 1's turn 2 and 3 reinforcements, 18.1) are on the map at the start, and
+    the Spanish deployment with them where the file sets them is accepted (18.1's IX CE area)."""
     one = SYSTEM.initial_state("scenario-1", {})
     two = SYSTEM.initial_state("scenario-2", {})
     assert set(two["units"]) - set(one["units"]) == {"de-754ri", "de-pz"}
-    assert (
-        two["units"]["de-pz"]["formation"] == "IX CE" and two["units"]["de-pz"]["status"] == "map"
-    )
+    kampfgruppe = ("de-5fjr", "de-756gjr", "de-754ri", "de-pz")
+    for uid in kampfgruppe:
+        unit = two["units"][uid]
+        assert unit["status"] == "map" and unit["formation"] == "IX CE", uid
+    assert not [r for r in two["reinforcements"] if r["unit"] in kampfgruppe]
+    assert [r["unit"] for r in one["reinforcements"] if r["unit"].startswith("de-")] == [
+        "de-5fjr",
+        "de-756gjr",
+    ]  # 18.1: in scenario 1 they still arrive on turns 2 and 3
+    play(two, "spanish", {"type": "deploy"})
+    assert two["step"] == "allied_deployment"
 
 
 def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path: Path) -> None:
@@ -46,7 +60,9 @@ def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path
     assert not [r for r in report if r["level"] == "error"]
     places = {r["place"] for r in report if r["level"] == "warning"}
     assert "map.terrain" in places and "units[1].values.mp" in places
-    assert "units[1].values.attack" not in places  # the 58th RI's factors come from the example
+    # the 58th RI: its 2 steps of efficiency 1 are printed (Larache example), its factors are not
+    assert "units[1].values.attack" in places and "units[1].values.defense" in places
+    assert "units[1].values.efficiency" not in places and "units[1].steps" not in places
     data = json.loads(scenario_path("scenario-1").read_text())
     data["data"]["units"].pop("es-58ri")
     data["units"][1]["hex"] = {"placeholder": True, "value": "3,1", "note": "x"}
@@ -56,6 +72,95 @@ def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path
         r for r in SYSTEM.scenario_checks.check_scenario_file(str(bad)) if r["level"] == "error"
     ]
     assert {e["place"] for e in errors} == {"units[1]", "units[1].hex"}
+
+
+#: every value of a unit the rulebook prints (name, steps or a counter value), with where; every
+#: other value of every unit must be a labelled placeholder, whatever its source
+PRINTED = {
+    # 9.1: "a favorable die roll (DRM) modifier of 1 for the Spanish player or 2 for the Allied
+    # player"; the formations are named in 18.1 (IX, X Army Corps, WTF, CTF, the British I CE)
+    **{hq: {"name", "support"} for hq in ("es-hq-ix", "es-hq-x", "us-hq-wtf", "us-hq-ctf")},
+    "uk-hq-1ce": {"name", "support"},
+    # Larache example: "the 58th RI and the 2nd Ter Leg (reduced to 2 steps), both from the 91st
+    # DI"; "2 efficiency steps 2 (the Legion unit), and 2 efficiency steps 1, (the 58th RI)"
+    "es-58ri": {"name", "steps", "efficiency"},
+    "es-2terleg": {"name", "steps", "efficiency"},
+    "es-gfri3": {"name"},  # "thanks to the presence of the GFRI 3": no values
+    # landing example: "a Legion unit with 4 defense factors with an efficiency of 2"; "2 Regulars
+    # units, with 6 defense factors, defense and efficiency 2"; "a cavalry unit with only 2 defense
+    # factors and 1 efficiency" that a 1/2 result "would have ... eliminated" (two steps) and a
+    # 1/1R leaves one step short
+    "es-1terleg": {"defense", "efficiency"},
+    "es-gfri1": {"efficiency"},
+    "es-gfri2": {"efficiency"},
+    "es-cav": {"steps", "defense", "efficiency"},
+    # Larache example: "$10 + 3$ attack factors for the armored units" (the CCB of the 2nd AD,
+    # the 70th Tank Btl), "the infantry regiment ... (5 divided in half" (the 7th RI of the 3rd
+    # ID); "They only attack with units of 2 efficiency"
+    "us-ccb2ad": {"name", "attack", "efficiency"},
+    "us-70tk": {"name", "attack", "efficiency"},
+    "us-7ri": {"name", "attack", "efficiency"},
+    # landing example: "the 21st Tank Brigade", "the 12th Infantry Brigade", "the Commandos";
+    # "one step of an efficiency unit 2 ... from the 12th Infantry Brigade"
+    "uk-21tk": {"name"},
+    "uk-12inf": {"name", "efficiency"},
+    "uk-commando": {"name"},
+    # 16.3: "3 efficiency steps 3 (the FJR)"; "Use the efficiency of the Paratrooper Regiment
+    # (FJR) or German Mountain Regiment (GJR) as 3 or 2"; 18.1, 18.2 name the German units
+    "de-5fjr": {"name", "steps", "efficiency"},
+    "de-756gjr": {"name", "efficiency"},
+    "de-754ri": {"name"},
+    "de-pz": {"name"},
+    # 7.1 example: "1 Ranger + 509 Para", "the CCA of the 1st AD", "the 36th ... Engineer
+    # Regiment"; 14: "the 1st Parachute Brigade"
+    "us-cca1ad": {"name"},
+    "us-rangers": {"name"},
+    "us-36eng": {"name"},
+    "uk-1parabde": {"name"},
+}
+
+
+@pytest.mark.parametrize("scenario", ["scenario-1", "scenario-2"])
+def test_18_every_unit_value_the_text_does_not_print_is_a_labelled_placeholder(
+    scenario: str,
+) -> None:
+    """The rulebook prints no counter sheet: a value is plain only where the text prints it (the
+    rules and the worked examples, PRINTED above); every other one -- a split of a printed total
+    (the Larache 2+3 defence, the landing's 7/5/3 attack), a defence the examples never give (CCB
+    6, 70th Tank 2, 7th RI 5), GFRI 3's 3/3/3/efficiency 2, the Commandos' efficiency 3, a
+    designation such as 15th/30th RI or 601st TD -- is a placeholder with its note, listed by
+    ``arbiter scenarios check``."""
+    raw = json.loads(scenario_path(scenario).read_text())
+    report = SYSTEM.scenario_checks.check_scenario_file(str(scenario_path(scenario)))
+    warned = {r["place"] for r in report if r["level"] == "warning"}
+    plain = {}
+    for index, unit in enumerate(raw["units"]):
+        fields = {"name": f"units[{index}].name", "steps": f"units[{index}].steps"}
+        fields.update({key: f"units[{index}].values.{key}" for key in unit["values"]})
+        plain[unit["id"]] = {field for field, place in fields.items() if place not in warned}
+    printed = {uid: fields for uid, fields in PRINTED.items() if uid in plain}
+    assert {uid: fields for uid, fields in plain.items() if fields} == printed
+    for group in ("para_battalions", "rif_units"):
+        for index, _spec in enumerate(raw["data"][group]):
+            assert f"data.{group}[{index}].name" in warned
+    assert "data.units.es-2terleg.full_steps" in warned
+
+
+def test_18_larache_the_2nd_ter_leg_starts_reduced_to_2_steps() -> None:
+    """Larache example: "the 58th RI and the 2nd Ter Leg (reduced to 2 steps)". The Legion unit
+    starts reduced -- 2 steps of a full strength the text does not print (a placeholder 3) -- so a
+    replacement step can recover one (13.2: "Each replacement step serves to recover a step of
+    reduced units"); the 58th RI is at full strength."""
+    state = SYSTEM.initial_state("scenario-1", {})
+    legion, regiment = state["units"]["es-2terleg"], state["units"]["es-58ri"]
+    assert (legion["steps"], legion["max_steps"]) == (2, 3)
+    assert regiment["steps"] == regiment["max_steps"] == 2
+    play(state, "spanish", {"type": "deploy"})
+    play(state, "allied", {"type": "deploy"})
+    state["turn"], state["step"] = 2, "replacements"
+    play(state, "allied", {"type": "replace", "steps": []})
+    play(state, "spanish", {"type": "replace", "steps": [{"unit": "es-2terleg"}]})
+    assert state["units"]["es-2terleg"]["steps"] == 3
 
 
 def test_governing_cites_rule_sections() -> None:

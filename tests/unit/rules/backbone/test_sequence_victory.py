@@ -286,7 +286,6 @@ def test_18_2_scenario_2_lands_on_the_atlantic_from_turn_2_only() -> None:
     play(st, "allied", {"type": "begin_turn"}, [1, 1])
     play(st, "allied", {"type": "pass"})
     play(st, "allied", {"type": "roll_strait"}, [6])
-    play(st, "spanish", {"type": "place_arrival", "unit": "de-5fjr", "hex": "1,7"})  # Ceuta
     play(st, "allied", {"type": "replace", "steps": []})
     play(st, "spanish", {"type": "replace", "steps": []})
     assert st["step"] == "amphibious"

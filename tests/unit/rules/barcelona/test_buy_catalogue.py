@@ -64,9 +64,9 @@ def test_attribute_costs_figures_priced_from_the_catalogue_are_accepted_at_that_
     assert set(unit) - {"kind"} == set(cat["kinds"]["foot"])
     price = (carlists + cat["attributes"]["ferocious"] + cat["per_figure"]["no_bombs"]) * 10
     assert bought(state, unit) == price + cat["lmg"] == 92
-    militia = cat["troop_types"]["Militia"]["grades"][0]["points"]
-    horse = {"kind": "cavalry", "troop_type": "Militia", "figures": 5}
-    assert bought(state, horse) == (militia + cat["per_figure"]["cavalry"]) * 5
+    falangists = cat["troop_types"]["Falangists"]["grades"][0]["points"]
+    horse = {"kind": "cavalry", "troop_type": "Falangists", "figures": 5}
+    assert bought(state, horse) == (falangists + cat["per_figure"]["cavalry"]) * 5
 
 
 @pytest.mark.parametrize("kind", ["team", "vehicle"])
@@ -77,7 +77,7 @@ def test_attribute_costs_every_team_and_vehicle_offered_is_accepted_at_its_price
     cat = action["catalogue"]
     if kind == "team":
         for weapon, price in cat["teams"].items():
-            unit = {"kind": "team", "weapon": weapon, "troop_type": "Militia"}
+            unit = {"kind": "team", "weapon": weapon, "troop_type": "Falangists"}
             assert bought(state, unit) == price["per_crew"] * cat["crew"]["default"]
     else:
         for name, spec in cat["vehicles"].items():
@@ -91,7 +91,8 @@ def test_attribute_costs_the_buy_template_offers_what_the_budget_affords() -> No
     [buy] = actions.of_type("buy")
     assert buy.label == "Buy a unit (60 points left)"
     offers = buy.choose["unit"]
-    assert "A company of 10 Militia (40 points)" in offers.labels
+    assert "A company of 10 Falangists (50 points)" in offers.labels
+    assert "A company of 10 Militia (40 points)" not in offers.labels  # Republican troops
     assert "FAI A/C (60 points)" in offers.labels and "T26 (100 points)" not in offers.labels
     assert [(b.type, b.rule) for b in actions.blocked] == [("end_muster", "Attribute Costs")]
     for command, label in zip(buy.commands(), offers.labels, strict=True):

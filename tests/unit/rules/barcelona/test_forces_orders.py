@@ -152,3 +152,35 @@ def test_late_arrival_fails_below_the_number():
 
     event = orders.late_arrivals(state, ScriptedDice([3]))
     assert event is not None and event.data["results"][0]["arrived"] is False
+
+
+@pytest.mark.parametrize(
+    ("side", "troop_type", "camp"),
+    [
+        (REP, "Falangists", "Nationalist"),
+        (REP, "Moors", "Nationalist"),
+        (NAT, "Militia", "Republican"),
+        (NAT, "International Bde.", "Republican"),
+    ],
+)
+def test_troop_type_the_names_say_which_side_fields_them(side, troop_type, camp):
+    """Troop Type table: the sheet prints no side, but its names say who fields them -- Falangists
+    and Moors fought for the Nationalists, Militia and the International Brigades for the Republic.
+    A side may not raise a column of, or buy, the other side's troops; the actions offer each side
+    only its own (and the types that served both: Assaltos, Garda Civil, Regulares)."""
+    state = SYSTEM.initial_state("skirmish", {})
+    with pytest.raises(RuleViolation) as err:
+        play(state, side, {"type": "generate_column", "troop_type": troop_type})
+    assert err.value.rule == "Troop Type" and err.value.field == "troop_type"
+    assert f"{troop_type} fight for the {camp} side" in err.value.message
+    [template] = SYSTEM.actions(state, side).of_type("generate_column")
+    offered = template.choose["troop_type"].options
+    assert troop_type not in offered and {"Assaltos", "Garda Civil", "Regulares"} <= set(offered)
+    bought = SYSTEM.initial_state("skirmish", {"forces": "points", "points": 500})
+    unit = {"kind": "foot", "troop_type": troop_type, "figures": 10}
+    with pytest.raises(RuleViolation) as err:
+        play(bought, side, {"type": "buy", "unit": unit})
+    assert err.value.rule == "Troop Type" and err.value.field == "unit.troop_type"
+    other = NAT if side == REP else REP
+    play(state, other, {"type": "generate_column", "troop_type": troop_type}, [1, 1, 1])
+    assert {u["troop_type"] for u in state["units"].values()} == {troop_type}

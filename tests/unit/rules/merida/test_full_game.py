@@ -1,8 +1,9 @@
 """A scripted full game on the shipped scenario, from the set-up to the end of the last turn, through
 decide/apply only, with every kind of command, ending in the victory level (rules 4-12).
 
-The shipped map has no rail line (the text gives none: placeholder terrain), so this test lays one
-along row J (J1-J7, Nationalist) and row AC (AC20-AC26, Republican) before the first command."""
+The text gives no map: the shipped rail line and highway are placeholders, so this test lays its
+own rail along row J (J1-J7, Nationalist) and row AC (AC20-AC26, Republican) in their place before
+the first command."""
 
 from __future__ import annotations
 

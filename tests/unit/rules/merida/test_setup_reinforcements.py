@@ -30,10 +30,14 @@ def at(state, turn, side, phase="combat"):
     return state
 
 
+ERRATA_NAMES = {"5/3 Cav": "3 Cav"}  # rule 13: one of the 3 Cav's two units is the 5/3 Cav
+
+
 def test_12_every_set_up_unit_at_its_printed_hex(state):
     for side in ("nationalist", "republican"):
         for entry in data.load("setup")[side]:
-            here = {u["name"].split(" #")[0] for u in board.units_at(state, entry["hex"], side)}
+            names = [u["name"].split(" #")[0] for u in board.units_at(state, entry["hex"], side)]
+            here = {ERRATA_NAMES.get(name, name) for name in names}
             printed = {n.replace(" (2 units)", "").replace(" (1 unit)", "") for n in entry["units"]}
             assert here == printed, entry
 
@@ -268,3 +272,37 @@ def test_air_points_available_by_turn_in_the_game(state):
     deployed(state)
     assert sequence.available_air(state, "nationalist") == {"Fiat": 2}
     assert sequence.available_air(state, "republican") == {"Pol": 1, "Tup": 1}
+
+
+def test_5_12_the_turn_7_armored_train_enters_on_the_shipped_rail_line_and_moves_along_it(state):
+    """Reinforcements, Republicans: "Turn 7: Armored train, ..." entering "on the east map edge,
+    from M26 to AO26"; rule 5: "Armored train movement: unlimited movement along the rail line".
+    The text prints no map: the shipped scenario carries a labelled placeholder rail line reaching
+    the east edge, so the train has an entry hex on the rail (before, all 29 entry hexes were
+    refused and it never entered) and runs along the line."""
+    events = play(at(deployed(state), 7, "nationalist"), "nationalist", {"type": "end_phase"})
+    due = next(e.data for e in events if e.type == "ReinforcementsDue")
+    assert "r-armored-train" in due["units"]
+    offered = {
+        t.fixed["unit"]: t.choose["hex"].options
+        for t in SYSTEM.actions(state, "republican").of_type("place_reinforcement")
+    }
+    assert list(offered["r-armored-train"]) == ["AD26"]  # the entry hex on the placeholder rail
+    play(
+        state,
+        "republican",
+        {"type": "place_reinforcement", "unit": "r-armored-train", "hex": "AD26"},
+    )
+    for index, unit_id in enumerate(u for u in due["units"] if u != "r-armored-train"):
+        hex_ = ["M26", "N26", "O26", "P26", "Q26", "R26", "S26"][index]
+        play(state, "republican", {"type": "place_reinforcement", "unit": unit_id, "hex": hex_})
+    play(state, "republican", {"type": "end_phase"})
+    assert state["phase"] == "movement" and state["units"]["r-armored-train"]["hex"] == "AD26"
+    line = ["AD26", "AD25", "AE24", "AD23", "AE22", "AE21", "AE20", "AE19", "AF18", "AE17", "AF16"]
+    move = {"type": "move", "units": ["r-armored-train"], "path": line, "mode": "rail"}
+    play(state, "republican", move)  # 10 hexes: unlimited along the rail
+    assert state["units"]["r-armored-train"]["hex"] == "AF16"  # Almorchon
+    with pytest.raises(RuleViolation) as err:  # off the line: refused
+        off = {"type": "move", "units": ["r-tank-unit"], "path": ["M26", "M25"], "mode": "rail"}
+        play(state, "republican", off)
+    assert err.value.rule == "5"
