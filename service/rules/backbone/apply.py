@@ -256,6 +256,10 @@ def _resolved_words(d: Data, n: Names) -> str:
 
 def _resolved_facts(d: Data, before: State) -> list[str]:
     words = [d["result"]["text"], d["odds"]["column"]]
+    combat = before.get("combat") or {}
+    fighting = [*combat.get("attackers", []), *combat.get("defenders", [])]
+    if any((before["units"].get(uid) or {}).get("type") == "legion" for uid in fighting):
+        words.append("the Legion fought")  # 9.2 / 16.6: who takes the first loss
     return sorted(set(words + (["retreat"] if d["result"]["retreat"] else [])))
 
 

@@ -16,6 +16,9 @@ from service.rules.backbone.data_files import load
 from service.rules.kernel.odds import OddsColumns
 
 SIDES = ("allied", "spanish")
+#: the readings of the Legion's first loss (9.2 and 16.6): only when its modifier was used (the
+#: default), or whenever a Legion unit fights (knowledge-base entry backbone:conflict-legion-first-loss)
+LEGION_FIRST_LOSS = ("ability_used", "always")
 TERRAINS = ("clear", "broken", "half_mountain", "mountain")
 
 
@@ -162,6 +165,8 @@ class _SituationSchema(Schema):
     dissensions = fields.Boolean()
     exploitation = fields.Boolean()
     roll = _count(1, 6, allow_none=True)
+    #: the game option legion_first_loss (conflict backbone:conflict-legion-first-loss)
+    legion_first_loss = fields.String(validate=validate.OneOf(LEGION_FIRST_LOSS))
 
 
 def _field_name(key: str, messages: Any) -> tuple[str, Any]:
@@ -440,9 +445,12 @@ def _first_loss(
     role: str,
 ) -> list[str]:
     """The units one of which takes the first step lost (16.6): a special unit that used its ability
-    (Legion, engineers), else a unit of the efficiency used (16.3); the owner picks among them."""
-    if sup.get("legion"):
-        return [u["id"] for u in units if "legion" in _tags(u) and "id" in u]
+    (Legion, engineers), else a unit of the efficiency used (16.3); the owner picks among them.
+    With ``legion_first_loss: always`` (9.2 and the Larache example read literally) a Legion unit
+    takes it whenever one fights, its modifier used or not."""
+    legion = [u["id"] for u in units if "legion" in _tags(u) and "id" in u]
+    if legion and (sup.get("legion") or situation.get("legion_first_loss") == "always"):
+        return legion
     if role == "attacker" and (situation.get("city") or situation.get("fortifications", 0)):
         engineers = [u["id"] for u in units if "engineer" in _tags(u) and "id" in u]
         if engineers:

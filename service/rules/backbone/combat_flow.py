@@ -208,6 +208,8 @@ def situation(
         "dissensions": "dissensions" in state["events"]["in_force"],
         "exploitation": ex,
         "roll": roll,
+        # 9.2 / 16.6: the reading of the Legion's first loss the game plays (a game option)
+        "legion_first_loss": state["options"].get("legion_first_loss", "ability_used"),
     }
 
 
