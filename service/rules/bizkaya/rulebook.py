@@ -128,6 +128,42 @@ EUPHORIA_DOUBLING = Conflict(
     topics=("combat", "morale", "euphoria"),
 )
 
+HOLD_CHECK = Conflict(
+    key="hold-check",
+    heading="Conflict: holding instead of retreating -- do the units that pass stay, or must all pass?",
+    refs=("13", "6"),
+    readings=(
+        Reading(
+            "13",
+            "To avoid retreat, all units must pass a morale check. The number to the right of the "
+            '"Retreat" result of the CRT indicates the die roll modifier that must be applied.',
+        ),
+        Reading(
+            "13",
+            "If the units fail the morale check, became demoralized and must retreat. Demoralized "
+            "units may not attempt avoiding retreat.",
+        ),
+        Reading("13", "Retreat procedure. Retreating units can move to different hexes."),
+        Reading(
+            "6",
+            "Procedure. Roll 1d6 for each unit, and add any drm's. If the die roll is less or "
+            "equal to its morale factor, the unit pass the check. If it is greater, it fails.",
+        ),
+    ),
+    engine_reading="each unit by default: every unit that may try rolls its own check (6: "
+    '"Roll 1d6 for each unit"); those that pass stay, those that fail are demoralized and '
+    "retreat, and demoralized units retreat without trying. Why: 6 makes the morale check and its "
+    'failure a unit\'s ("the unit pass the check", "When an unit fails a morale check ... it '
+    'becomes demoralized"), 13 lets retreating units part ("can move to different hexes"), "If '
+    'the units fail" reads as the units that fail; and a game already under way keeps the reading '
+    "it started with. Clubs that read \"all units must pass\" as a condition on the whole group "
+    "set the game option hold_check to whole_stack: every unit rolls, and if one fails they all "
+    "retreat (those that failed demoralized); a demoralized unit among them, which may not try, "
+    "keeps the group from holding at all.",
+    option="hold_check",
+    topics=("retreat", "morale check"),
+)
+
 #: the options this module declares for every scenario: the other reading of each conflict above
 #: that clubs differ on (``RulesSystem.declared_options``, the scenario file's option format)
 OPTIONS = {
@@ -138,6 +174,13 @@ OPTIONS = {
         "favours (any difference, the text as written, the default), or only when it favours the "
         "euphoric side (in its favour) (rules search: the conflict “euphoria doubles the morale "
         "difference”)",
+    },
+    "hold_check": {
+        "default": "each_unit",
+        "choices": ["each_unit", "whole_stack"],
+        "description": "13 Holding instead of retreating: each unit that passes its morale check "
+        "stays (each unit, the default), or the units hold only if every one passes (whole "
+        "stack) (rules search: the conflict “holding instead of retreating”)",
     },
 }
 
@@ -159,6 +202,7 @@ LINKS = (
     Link("9", COMBAT, "the defender held trenches", when=("fortified", "trench")),
     Link("conflict-forest-combat-example", COMBAT, "a forest hex: the rulebook's example misses the -1", when=("forest",)),
     Link("13-retreats", ("UnitsRetreated", "RetreatDue", "HoldChecked"), "rule 13's retreats"),
+    Link("conflict-hold-check", ("HoldChecked",), "a hold: do the units that pass stay, or must all pass?"),
     Link("conflict-zoc-retreat-stack", ("UnitsRetreated",), "a stack retreated through enemy zones of control: one step or one per unit", when=("zone of control",)),
     Link("4-overstacking", ("UnitsRetreated", "UnitsEliminated"), "overstacking after the move"),
     Link("12-artillery-barrages", ("BarrageResolved",), "rule 12's artillery barrages"),
@@ -180,5 +224,5 @@ RULEBOOK = Rulebook(
     corpus_file="bizkaya-fall-of-the-north.txt",
     spec=SPEC,
     links=LINKS,
-    conflicts=(ZOC_RETREAT_STACK, FOREST_EXAMPLE, EUPHORIA_DOUBLING),
+    conflicts=(ZOC_RETREAT_STACK, FOREST_EXAMPLE, EUPHORIA_DOUBLING, HOLD_CHECK),
 )

@@ -87,10 +87,99 @@ def test_6_the_combat_preview_takes_the_euphoria_reading() -> None:
     assert "euphoria_doubling" in bad.value.details
 
 
+# -- 13 Holding instead of retreating: each unit, or all must pass (bizkaya:conflict-hold-check) ---
+def _stack_told_to_retreat(option: str | None, *, demoralized: bool = False) -> dict[str, Any]:
+    """13's example with a second Republican brigade (v17) in 0404, both of morale 5: dice 3 and
+    3 give DR (no modifier to the morale check; DR1 with v16 demoralized)."""
+    from service.rules.bizkaya.setup import _unit
+    from service.rules.scenario.model import UnitSpec
+
+    state = example()
+    if option is not None:
+        _with(state, hold_check=option)
+    v17 = UnitSpec("v17", "republican", "brigade", 3, {"attack": 1, "defence": 1, "morale": 5})
+    state["units"]["v17"] = {**_unit(v17), "hex": "0404", "status": "map"}
+    state["units"]["v16"].update(morale=5, demoralized=demoralized)
+    attack_all(state)
+    lacar = {"type": "choose_leader", "unit": "lacar"}
+    if demoralized:  # v16 may not lead (6): v17 leads without a choice
+        events = play(state, "nationalist", lacar, dice=[3, 3])
+    else:
+        play(state, "nationalist", lacar)
+        events = play(state, "republican", {"type": "choose_leader", "unit": "v17"}, dice=[3, 3])
+    due = event(events, "RetreatDue")  # a demoralized defender gives the attacker +1 (6): DR1
+    expected = ("DR1", 1) if demoralized else ("DR", 0)
+    assert (due["reason"], due["drm"], due["units"]) == (*expected, ["v16", "v17"])
+    return state
+
+
+def _hold(state: dict[str, Any]) -> dict[str, Any]:
+    """v16 rolls 6 (fails against morale 5), v17 rolls 2 (passes)."""
+    return event(play(state, "republican", {"type": "hold"}, dice=[6, 2]), "HoldChecked")
+
+
+def test_13_by_default_the_units_that_pass_stay_and_those_that_fail_retreat() -> None:
+    """13: "To avoid retreat, all units must pass a morale check" -- each unit's check (6: "Roll
+    1d6 for each unit"); "If the units fail the morale check, became demoralized and must
+    retreat": v16 fails and goes back demoralized, v17 passed and keeps the hex."""
+    for option in (None, "each_unit"):
+        state = _stack_told_to_retreat(option)
+        held = _hold(state)
+        assert [c["passed"] for c in held["checks"]] == [False, True]
+        assert (held["stay"], held["retreat"]) == (["v17"], ["v16"])
+        assert "all_must_pass" not in held
+        assert state["units"]["v16"]["demoralized"] and not state["units"]["v17"]["demoralized"]
+    # a demoralized unit does not try ("Demoralized units may not attempt avoiding retreat"):
+    # the others still may
+    state = _stack_told_to_retreat(None, demoralized=True)
+    assert state["combat"]["retreat"]["may_hold"] is True
+    held = event(play(state, "republican", {"type": "hold"}, dice=[2]), "HoldChecked")
+    assert [c["unit"] for c in held["checks"]] == ["v17"]
+    assert (held["stay"], held["retreat"]) == (["v17"], ["v16"])
+
+
+def test_13_option_whole_stack_one_failed_check_sends_every_unit_back() -> None:
+    """13: "To avoid retreat, all units must pass a morale check" read as a condition on them
+    all (game option ``hold_check: whole_stack``): v17 passes but v16 fails, so both retreat;
+    only v16, which failed, is demoralized ("If the units fail the morale check, became
+    demoralized and must retreat")."""
+    state = _stack_told_to_retreat("whole_stack")
+    events = play(state, "republican", {"type": "hold"}, dice=[6, 2])
+    held = event(events, "HoldChecked")
+    assert [c["passed"] for c in held["checks"]] == [False, True]
+    assert (held["stay"], held["retreat"], held["all_must_pass"]) == ([], ["v16", "v17"], True)
+    assert state["units"]["v16"]["demoralized"] and not state["units"]["v17"]["demoralized"]
+    assert state["combat"]["retreat"]["units"] == ["v16", "v17"]
+    words = SYSTEM.describe(events[0], state)
+    assert words.endswith("(all must pass the morale check, 13)")
+    # both pass: both stay
+    state = _stack_told_to_retreat("whole_stack")
+    held = event(play(state, "republican", {"type": "hold"}, dice=[5, 2]), "HoldChecked")
+    assert (held["stay"], held["retreat"]) == (["v16", "v17"], [])
+
+
+def test_13_option_whole_stack_a_demoralized_unit_keeps_the_stack_from_holding() -> None:
+    """13: "Demoralized units may not attempt avoiding retreat" -- with ``hold_check:
+    whole_stack`` one of them means not all can pass: no hold is offered, and one sent is
+    refused citing rule 13."""
+    from service.rules.base import RuleViolation
+
+    state = _stack_told_to_retreat("whole_stack", demoralized=True)
+    assert state["combat"]["retreat"]["may_hold"] is False
+    listed = [t["type"] for t in SYSTEM.actions(state, "republican").as_dict()["actions"]]
+    assert "hold" not in listed and "retreat" in listed
+    with pytest.raises(RuleViolation) as refused:
+        play(state, "republican", {"type": "hold"}, dice=[2])
+    assert refused.value.rule == "13"
+
+
 # -- the options: declared by the system, defaulted, checked, each a conflict entry ----------------
 @pytest.mark.parametrize(
     ("option", "key", "default", "other"),
-    [("euphoria_doubling", "euphoria-doubling", "any_difference", "in_its_favour")],
+    [
+        ("euphoria_doubling", "euphoria-doubling", "any_difference", "in_its_favour"),
+        ("hold_check", "hold-check", "each_unit", "whole_stack"),
+    ],
 )
 def test_the_readings_are_game_options_and_conflict_entries(
     option: str, key: str, default: str, other: str
@@ -104,4 +193,5 @@ def test_the_readings_are_game_options_and_conflict_entries(
         SYSTEM.initial_state("bizkaya-1937", {option: "neither"})
     assert f"options.{option}" in bad.value.problems
     assert CONFLICTS[key].option == option and option in OPTIONS
-    assert CONFLICTS[key].engine_reading.startswith("the text as written by default")
+    assert "by default" in CONFLICTS[key].engine_reading
+    assert f"set the game option {option} to {other}" in CONFLICTS[key].engine_reading
