@@ -158,7 +158,7 @@ LEGION_FIRST_LOSS = Conflict(
     'that procedure ("the text included in the rules is better expressed"); it names the unit '
     '"that has used its special abilities" and says what happens when they "have not been '
     'used"; the Larache example itself ends on the same reason ("for having used his special '
-    "ability\"). A club that reads 9.2 and the example's \"even if it did not use its special "
+    'ability"). A club that reads 9.2 and the example\'s "even if it did not use its special '
     'ability bonus" literally sets the game option legion_first_loss to always: a Legion unit '
     "in the combat then takes the first Spanish step lost whether or not its modifier was used "
     "(the Spanish player chooses among several).",

@@ -230,7 +230,9 @@ def situation(
         "defender_euphoric": bool(defenders)
         and all(u["euphoric"] for u in board.stack(state, hex_)),
         # 6: which morale difference euphoria doubles (a game option, rulebook.py's conflict)
-        "euphoria_doubling": (state.get("options") or {}).get("euphoria_doubling", "any_difference"),
+        "euphoria_doubling": (state.get("options") or {}).get(
+            "euphoria_doubling", "any_difference"
+        ),
         "leaders": {"attacker" if side == "nationalist" else "defender": count},
         "terrain": board.terrain(state, hex_),
         "city": board.is_city(state, hex_),

@@ -116,7 +116,7 @@ EUPHORIA_DOUBLING = Conflict(
     engine_reading="the text as written by default: the leaders' morale difference is doubled "
     "whichever side it favours, when all attacking stacks or all defending units (not both) are "
     "euphoric -- a euphoric defender whose leader has 3 morale against an attacking leader of 5 "
-    "turns the attacker's +2 into +4. Why: 6 doubles \"the morale modifier difference\", the "
+    'turns the attacker\'s +2 into +4. Why: 6 doubles "the morale modifier difference", the '
     "signed drm 13 defines (+2, -1), and names no side it must favour; and a game already under "
     "way keeps the reading it started with (a game's state records the option only when it is "
     "not the default). Read so, euphoria works against its own side when the euphoric side's "
@@ -156,7 +156,7 @@ HOLD_CHECK = Conflict(
     'failure a unit\'s ("the unit pass the check", "When an unit fails a morale check ... it '
     'becomes demoralized"), 13 lets retreating units part ("can move to different hexes"), "If '
     'the units fail" reads as the units that fail; and a game already under way keeps the reading '
-    "it started with. Clubs that read \"all units must pass\" as a condition on the whole group "
+    'it started with. Clubs that read "all units must pass" as a condition on the whole group '
     "set the game option hold_check to whole_stack: every unit rolls, and if one fails they all "
     "retreat (those that failed demoralized); a demoralized unit among them, which may not try, "
     "keeps the group from holding at all.",
