@@ -61,12 +61,8 @@ async function search() {
 }
 
 function labelled(item) {
-  const li = entryItem(item);
-  const title = li.firstChild;
-  const labels = [];
-  if (item.source) labels.push(h("span", { class: `source-label scope-${item.scope}` }, item.source));
-  if (item.overruled) labels.push(h("span", { class: "source-label overruled" }, "overruled later"));
-  title.after(...labels);
+  const li = entryItem(item); // with its source label (another game's rulings: persuasive, not binding)
+  if (item.overruled) li.querySelector(".source-label, a, strong").after(h("span", { class: "source-label overruled" }, "overruled later"));
   return li;
 }
 
