@@ -133,3 +133,33 @@ def test_the_rules_dialog_labels_another_games_rulings(
         expect(governing.first.locator(".source-label")).to_have_text("Operation Backbone rulebook")
         page.screenshot(path=shots / f"rules-dialog-other-game-{name}.png", full_page=True)
         page.context.close()
+
+
+def test_the_rules_page_lists_the_conflicts_with_their_game_options(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    """Issue 33: the kind "conflict" with nothing typed lists the readings the games settle in the
+    open, each with its passages and the game option giving the other reading."""
+    page = browser.new_page(base_url=server.url, viewport={**DESKTOP, "width": 1366})
+    page.goto("/rules?kind=conflict")
+    listed = page.locator("#results .entry.conflict")
+    expected = requests.get(f"{server.url}/api/rules/search", params={"kind": "conflict"}).json()
+    expect(listed).to_have_count(len(expected["results"]))
+    for heading, option, choices in (
+        ("the Legion take the first loss", "legion_first_loss", "ability_used or always"),
+        (
+            "euphoria doubles the morale difference",
+            "euphoria_doubling",
+            "any_difference or in_its_favour",
+        ),
+        ("holding instead of retreating", "hold_check", "each_unit or whole_stack"),
+        ("once per turn", "combat_once_per", "player_turn or game_turn"),
+    ):
+        item = listed.filter(has_text=heading)
+        expect(item).to_have_count(1)
+        expect(item.locator(f"[data-option='{option}']")).to_contain_text(choices)
+        expect(item.locator(".readings li").first).to_contain_text("“")
+    page.locator("#game").select_option("bizkaya")
+    expect(listed).to_have_count(4)
+    page.screenshot(path=shots / "rules-conflicts.png", full_page=True)
+    page.close()
