@@ -166,6 +166,54 @@ LEGION_FIRST_LOSS = Conflict(
     topics=("combat", "step losses", "Legion"),
 )
 
+HIDDEN_ODDS = Conflict(
+    key="hidden-odds",
+    heading="Conflict: limited intelligence -- a declared combat whose whole stack puts the ratio "
+    "below 1:2",
+    refs=("19.2", "16.1", "CRT"),
+    readings=(
+        Reading(
+            "19.2",
+            "When a combat has been declared, (which must be carried out obligatorily), all the "
+            "pieces of the stack can be observed to determine the ratio between attacker and "
+            "defender.",
+        ),
+        Reading(
+            "16.1",
+            "It is not necessary to declare all of them at the beginning, they are resolved as "
+            "the player announces them, but once announced, they must be done.",
+        ),
+        Reading(
+            "16.1",
+            "Combats with attacker / defender ratios higher than 6 to 1, are resolved in the 6 to "
+            "1 column, and with final ratios lower than 1: 2 it is not possible to launch an "
+            "attack.",
+        ),
+        Reading(
+            "19.2",
+            "As the Allied player is the one who is going to attack the greatest number of times, "
+            "this rule mainly benefits the Spanish player.",
+        ),
+    ),
+    engine_reading="the combat is fought on the 1:2 column. Under limited intelligence an attack "
+    "is judged on what the attacker can see -- the top unit of the enemy stack -- and a ratio "
+    'below 1:2 on what he sees is refused (16.1: "it is not possible to launch an attack"); '
+    "the units under the top never make a refusal. Once declared, the whole stack is shown and "
+    'determines the ratio, and the combat is carried out, as 19.2 and 16.1 ("once announced, '
+    'they must be done") require: when the whole stack puts the final ratio below 1:2 it is '
+    "fought on the 1:2 column, the table's first, with the die modifiers as usual -- as a ratio "
+    "above 6:1 is fought on the 6:1 column, the table's last. Why: the declaration is what 16.1's "
+    "prohibition governs, and it was lawful on what could be seen; the table's own answer to a "
+    "ratio off its edge is its edge column; and the 1:2 column, the attacker's worst, keeps the "
+    'risk of attacking blind that 19.2 gives the defender ("this rule mainly benefits the '
+    'Spanish player"). The other reading -- the attack counts as made and is called off with no '
+    "effect -- would let an attacker look under any stack at no cost but his units' attack for "
+    "the turn, so it is offered as no option. The same holds for a landing (14) and an "
+    "exploitation attack (16.7) declared under limited intelligence; a move that meets a zone of "
+    "control it could not see stops there (7.1) instead of being refused.",
+    topics=("combat", "limited intelligence", "fog of war"),
+)
+
 #: the options this module declares for every scenario: the other reading of each conflict above
 #: that clubs differ on (``RulesSystem.declared_options``, the scenario file's option format)
 OPTIONS = {
@@ -195,6 +243,7 @@ LINKS = (
     Link("7.1", ("UnitMoved",), "rule 7.1: zones of control and movement"),
     Link("8.1", ("UnitsDeployed",), "rule 8.1: deployment"),
     Link("conflict-legion-first-loss", ("CombatResolved",), "the Legion fought: does it take the first loss without its modifier?", when=("legion",)),
+    Link("conflict-hidden-odds", ("CombatResolved", "CombatDeclared"), "limited intelligence: the whole stack put the ratio below 1:2", when=("below 1:2",)),
     Link("16.5", ("LastStandRolled",), "rule 16.5: last stand defense"),
     Link("14", ("LandingSucceeded", "LandingFailed"), "rule 14: amphibious invasion"),
     Link("example-of-amphibious-landing", ("LandingSucceeded", "LandingFailed"), "the worked example of an amphibious landing"),
@@ -210,5 +259,5 @@ RULEBOOK = Rulebook(
     corpus_file="operation-backbone.txt",
     spec=SPEC,
     links=LINKS,
-    conflicts=(CRT_ERRATA, BARAKA_DICE, RETREAT_STACK, LEGION_FIRST_LOSS),
+    conflicts=(CRT_ERRATA, BARAKA_DICE, RETREAT_STACK, LEGION_FIRST_LOSS, HIDDEN_ODDS),
 )
