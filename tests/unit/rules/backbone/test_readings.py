@@ -4,12 +4,15 @@ and quoting its text."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from service.rules.backbone import SYSTEM
 from service.rules.backbone.combat import evaluate
 from service.rules.backbone.rulebook import OPTIONS, RULEBOOK
 from service.rules.base import ScenarioError
+from tests.support.dice import ScriptedDice
 from tests.unit.rules.backbone.fixtures import first, play
 from tests.unit.rules.backbone.test_larache_example import ATTACK, larache
 
@@ -95,3 +98,17 @@ def test_9_2_the_legion_option_is_declared_by_the_system_defaulted_and_checked()
     conflict = {c.key: c for c in RULEBOOK.conflicts}["legion-first-loss"]
     assert conflict.option == "legion_first_loss" and conflict.option in OPTIONS
     assert conflict.engine_reading.startswith("16.6 by default")
+
+
+def test_9_2_a_combat_the_legion_fought_records_it_for_the_rules_links() -> None:
+    """The event's facts say the Legion fought, which links the conflict entry to it."""
+    st = larache()
+    play(st, "allied", ATTACK)
+    before = copy.deepcopy(st)
+    events = SYSTEM.decide(st, "spanish", DEFENCE_WITHOUT_THE_LEGION, ScriptedDice([3]))
+    for event in events:
+        if event.type == "CombatResolved":
+            assert "the Legion fought" in SYSTEM.event_facts(event, before)
+            return
+        before = SYSTEM.apply(before, event)
+    raise AssertionError("no CombatResolved")
