@@ -16,6 +16,9 @@ KINDS = (RULING, RULE, CLUB_RULING, CONFLICT)
 #: (``service.rules.base.Rulebook``) and are given to the knowledge base
 FAQ_DOCUMENT = "fwtbt-faq"
 FAQ_FILE = "fwtbt-faq.txt"
+#: the game the FAQ belongs to (its first line: "For Whom the Bell Tolls´ FAQ"), a Europa series
+#: game played on no board of this site: its rulings are persuasive, never binding, here
+FAQ_GAME = "For Whom the Bell Tolls"
 
 
 @dataclass(frozen=True)

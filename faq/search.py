@@ -21,6 +21,8 @@ from faq.model import (
     CONFLICT,
     FAQ_DOCUMENT,
     FAQ_FILE,
+    FAQ_GAME,
+    KINDS,
     RULING,
     ClubRuling,
     club_entry_id,
@@ -156,12 +158,16 @@ class KnowledgeBase:
         limit: int = 10,
         document: str | None = None,
         game: str | None = None,
+        kind: str | None = None,
     ) -> list[dict[str, Any]]:
-        """Results best first: id, kind, document, heading, rule_refs, snippet, score, ``scope``
-        and ``source``, and for rulings question and answers.  ``game`` (a rulebook's document,
-        or named in the text: "in Merida ...") puts that game's rulebook first, then club
-        rulings, then the FWtBT FAQ and other games.  Raises :class:`QueryError`."""
+        """Results best first: id, kind, document, heading, rule_refs, snippet, score, ``scope``,
+        ``source``, ``binding`` and ``belongs_to``, and for rulings question and answers.
+        ``game`` (a rulebook's document, or named in the text: "in Merida ...") puts that game's
+        rulebook (its sections and conflicts) first, then the club's rulings, then what binds
+        it not -- another game's rulings (the FWtBT FAQ), persuasive only, and other games'
+        rulebooks.  ``kind`` keeps the entries of one kind.  Raises :class:`QueryError`."""
         text = validate(text, limit, document, self.documents)
+        check_kind(kind)
         if game is not None and game not in self.games:
             known = ", ".join(self.games)
             raise QueryError("game", f"unknown game {game!r} (known: {known})")
@@ -171,7 +177,7 @@ class KnowledgeBase:
         plan = parse(text)
         if plan.empty:
             raise QueryError("q", "the query has no searchable words (only stop words)")
-        return self._run(plan, limit, document, game)
+        return self._run(plan, limit, document, game, kind)
 
     def timed_search(
         self,
@@ -179,10 +185,35 @@ class KnowledgeBase:
         limit: int = 10,
         document: str | None = None,
         game: str | None = None,
+        kind: str | None = None,
     ) -> dict[str, Any]:
         started = time.perf_counter()
-        results = self.search(text, limit, document, game)
+        results = self.search(text, limit, document, game, kind)
         return {"results": results, "took_ms": round((time.perf_counter() - started) * 1000, 2)}
+
+    def conflicts(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Every conflict entry -- the readings the games settle in the open -- rulebook by
+        rulebook in the order declared (``game``: that game's only), each with its ``readings``
+        (rule and quote), ``engine_reading`` and ``option`` besides the usual result fields."""
+        if game is not None and game not in self.games:
+            known = ", ".join(self.games)
+            raise QueryError("game", f"unknown game {game!r} (known: {known})")
+        out = []
+        for document in [game] if game is not None else self.games:
+            for entry in self._rulebook(document):
+                if entry["kind"] != CONFLICT:
+                    continue
+                extra = entry.get("extra") or {}
+                out.append(
+                    {
+                        **_result(entry, None, snippet(_text(entry), None)),
+                        **self._label(entry, game),
+                        "readings": list(extra.get("readings", [])),
+                        "engine_reading": extra.get("engine_reading", ""),
+                        "option": extra.get("option"),
+                    }
+                )
+        return out
 
     @property
     def games(self) -> tuple[str, ...]:
@@ -216,10 +247,14 @@ class KnowledgeBase:
         limit: int,
         document: str | None,
         game: str | None,
+        kind: str | None = None,
     ) -> list[dict[str, Any]]:
         engine = self._engine()
         compiled = engine.compile(plan)
-        allowed = engine.allowed(document)
+        if kind is None:
+            allowed = engine.allowed(document)
+        else:
+            allowed = engine.allowed(document, f"kind:{kind}", lambda f: f.get("kind") == kind)
         # a few more than asked: the score factors (conflicts, overruled) may reorder the edge
         fetch = limit + 5 if game is None else max(limit * 4, 40)
         hits = engine.top(compiled.terms, fetch, allowed)
@@ -233,21 +268,47 @@ class KnowledgeBase:
             for n, (e, score) in enumerate(scored[:limit])
         ]
 
-    def _label(self, entry: dict[str, Any], game: str | None) -> dict[str, str]:
-        """``scope`` (game, club, fwtbt, other-game) and ``source`` (a label for people)."""
+    def _label(self, entry: dict[str, Any], game: str | None) -> dict[str, Any]:
+        """``scope`` (game, club, fwtbt, other-game), ``binding`` (False: another game's, at most
+        persuasive in ``game``), ``belongs_to`` (the title of the game it is of; None: a club's
+        ruling for any game) and ``source``: a label for people, in words (game titles, no ids)."""
         doc = entry["document"]
-        if doc == FAQ_DOCUMENT:
-            if game is None:
-                return {"scope": "fwtbt", "source": "FWtBT FAQ — official rulings"}
-            return {"scope": "fwtbt", "source": "FWtBT FAQ — official rulings for another game"}
+        here = f" in {self.title(game)}" if game is not None else ""
+        if doc == FAQ_DOCUMENT:  # the FAQ of a game played on no board here: never binding
+            return {
+                "scope": "fwtbt",
+                "binding": False,
+                "belongs_to": FAQ_GAME,
+                "source": f"{FAQ_GAME} FAQ — another game's ruling: persuasive, not binding{here}",
+            }
         if entry["kind"] == CLUB_RULING:
             applies = entry.get("applies_to")
             if game is not None and applies not in (None, "any", game):
-                return {"scope": "other-game", "source": f"Club ruling for {self.title(applies)}"}
-            return {"scope": "club", "source": "Club ruling"}
+                other = self.title(applies)
+                return {
+                    "scope": "other-game",
+                    "binding": False,
+                    "belongs_to": other,
+                    "source": f"Club ruling for {other} (another game): persuasive, not "
+                    f"binding{here}",
+                }
+            title = self.title(applies) if applies not in (None, "any") else None
+            return {"scope": "club", "binding": True, "belongs_to": title, "source": "Club ruling"}
         if game is not None and doc != game:
-            return {"scope": "other-game", "source": f"{self.title(doc)} rulebook (another game)"}
-        return {"scope": "game", "source": f"{self.title(doc)} rulebook"}
+            other = self.title(doc)
+            return {
+                "scope": "other-game",
+                "binding": False,
+                "belongs_to": other,
+                "source": f"{other} rulebook (another game)",
+            }
+        title = self.title(doc)
+        return {
+            "scope": "game",
+            "binding": True,
+            "belongs_to": title,
+            "source": f"{title} rulebook",
+        }
 
     def _engine(self) -> Engine:
         searcher = self.searcher()
@@ -381,9 +442,15 @@ class KnowledgeBase:
                      **self._label(entry, document)}
                 )  # fmt: skip
         ranked = _overruled_below([(r, r["score"]) for r in out])
-        results = [r for r, _ in ranked][:limit]
+        # the club's rulings first, then another game's (persuasive only), each by score
+        results = sorted((r for r, _ in ranked), key=lambda r: not r["binding"])[:limit]
         note = None if any(r["document"] == FAQ_DOCUMENT for r in results) else NO_FAQ_NOTE
         return results, note
+
+
+def check_kind(kind: str | None) -> None:
+    if kind is not None and kind not in KINDS:
+        raise QueryError("kind", f"unknown kind {kind!r} (known: {', '.join(KINDS)})")
 
 
 def validate(text: str, limit: int, document: str | None, documents: Sequence[str]) -> str:
@@ -521,7 +588,8 @@ def _matched_words(entry: dict[str, Any], pattern: re.Pattern[str] | None) -> li
 
 
 def _bucket(entry: dict[str, Any], game: str) -> int:
-    """Scoped order: the game's rulebook, club rulings (for it or any game), then the rest."""
+    """Scoped order: the game's rulebook (its sections and conflicts), club rulings (for it or
+    any game), then what does not bind it: another game's rulings and rulebooks."""
     if entry["document"] == game:
         return 0
     if entry["kind"] == CLUB_RULING and entry.get("applies_to") in (None, "any", game):

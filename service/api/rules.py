@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 from flask import Response, jsonify
@@ -20,7 +22,19 @@ blp = Blueprint("rules", __name__, url_prefix="/api/rules", description="Rules k
 
 class SearchArgs(Lenient):
     q = fields.String(
-        required=True, metadata={"description": "the question, or a rule ref (12C1, rule 39A)"}
+        load_default=None,
+        metadata={
+            "description": "the question, or a rule ref (12C1, rule 39A); required unless "
+            "kind=conflict, which without it lists every conflict"
+        },
+    )
+    kind = fields.String(
+        load_default=None,
+        metadata={
+            "description": "keep one kind of entry: ruling, rule, club-ruling, conflict "
+            "(conflict without q: the list of the readings the games settle in the open, each "
+            "with its readings and its game option)"
+        },
     )
     limit = fields.Integer(load_default=10, metadata={"description": f"1..{MAX_LIMIT}"})
     document = fields.String(
@@ -68,6 +82,24 @@ class ResultSchema(Lenient):
     )
     overruled = fields.Boolean(metadata={"description": "a ruling noted 'overruled later'"})
     overruled_by = fields.String(metadata={"description": "the ruling that replaced it"})
+    binding = fields.Boolean(
+        metadata={
+            "description": "False: another game's entry (the FWtBT FAQ's rulings, another game's "
+            "club rulings or rulebook), at most persuasive in the game searched"
+        }
+    )
+    belongs_to = fields.String(
+        allow_none=True, metadata={"description": "the title of the game the entry is of"}
+    )
+    readings = fields.List(fields.Dict(), metadata={"description": "a conflict's passages"})
+    engine_reading = fields.String(metadata={"description": "what the rules module applies"})
+    option = fields.String(
+        allow_none=True, metadata={"description": "the game option giving the other reading"}
+    )
+    option_detail = fields.Dict(
+        allow_none=True,
+        metadata={"description": "that option as the game declares it: default, choices"},
+    )
 
 
 class SearchResponse(Lenient):
@@ -87,12 +119,42 @@ class Search(MethodView):
         if game is not None and game not in kb.games and game in svc.registry:
             game = None  # a system with no rulebook in the knowledge base: nothing of its own first
         try:
-            found = kb.timed_search(args["q"], args["limit"], args["document"], game)
+            if args["q"] is None and args["kind"] == "conflict":
+                started = time.perf_counter()
+                listed = [_with_option(svc, c) for c in kb.conflicts(game)]
+                took = round((time.perf_counter() - started) * 1000, 2)
+                return jsonify({"results": listed, "took_ms": took})
+            if args["q"] is None:
+                reason = "the question to search for (required unless kind=conflict)"
+                raise Invalid(f"q: {reason}", {"q": [reason]})
+            found = kb.timed_search(args["q"], args["limit"], args["document"], game, args["kind"])
             # the results are plain JSON already: skip re-serialising them field by field
             # (SearchResponse documents them); about 2 ms of a request
             return jsonify(found)
         except QueryError as exc:
             raise Invalid(f"{exc.field}: {exc.reason}", {exc.field: [exc.reason]}) from None
+
+
+def _with_option(svc: Any, conflict: dict[str, Any]) -> dict[str, Any]:
+    """A conflict with the game option it names as its game declares it (``option_detail``:
+    name, default, choices, description), when the option is one of the game's."""
+    detail = None
+    for system in svc.registry:
+        if (system.document or system.name) != conflict["document"]:
+            continue
+        text = str(conflict.get("option") or "")
+        offered = {o["name"]: o for s in system.scenarios()[:1] for o in s.options}
+        found = next(
+            (
+                o
+                for name, o in offered.items()
+                if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text)
+            ),
+            None,
+        )
+        if found is not None:
+            detail = {k: found.get(k) for k in ("name", "default", "choices", "description")}
+    return {**conflict, "option_detail": detail}
 
 
 @blp.route("/<path:entry_id>")

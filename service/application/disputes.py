@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 from uuid import UUID
 
+from faq.model import FAQ_DOCUMENT, FAQ_GAME
 from service.application.games import GameService, in_words
 from service.application.projections.disputes import DisputesView, Key
 from service.application.projections.runner import ProjectionRunner
@@ -135,6 +136,7 @@ class DisputeService:
         if info is None:
             raise NotFound(f"no dispute {dispute} in this game", {"dispute": ["unknown dispute"]})
         citations = self._citations(cite, required=True, game=game)
+        self._check_binding(game, citations)
         ruling = (
             self._club_ruling(game, arbiter, dispute, club_ruling, citations)
             if club_ruling
@@ -337,13 +339,73 @@ class DisputeService:
                     "heading": entry.get("heading", ""),
                     "document": entry.get("document", ""),
                     "text_hash": entry_hash(entry),
+                    **self._weight(game, entry),
                 }
             )
         if problems:
             raise Unprocessable(
                 "every cited entry must exist and belong to this game's rules", problems
             )
-        return out
+        # the game's own rules and the club's rulings first, then another game's (persuasive)
+        return sorted(out, key=lambda c: not c["binding"])
+
+    def _weight(self, game: Game | None, entry: Mapping[str, Any]) -> dict[str, Any]:
+        """Whether a cited entry binds this game (``binding``), the title of the game it belongs
+        to (``belongs_to``) and a label in words (``source``).  Another game's rulings -- the
+        FWtBT FAQ's, a club's ruling for another game -- are persuasive, never binding."""
+        title = self._title(game.system) if game is not None else None
+        here = f" in {title}" if title else ""
+        document = str(entry.get("document", ""))
+        if document == FAQ_DOCUMENT:
+            return {
+                "binding": False,
+                "belongs_to": FAQ_GAME,
+                "source": f"{FAQ_GAME} FAQ — another game's ruling: persuasive, not binding{here}",
+            }
+        if entry.get("kind") == "club-ruling":
+            applies = entry.get("applies_to")
+            own = (None, "any", *((game.system, self._document(game)) if game else ()))
+            if applies in own:
+                return {"binding": True, "belongs_to": title, "source": "Club ruling"}
+            other = self._title(str(applies))
+            return {
+                "binding": False,
+                "belongs_to": other,
+                "source": f"Club ruling for {other} (another game): persuasive, not binding{here}",
+            }
+        return {"binding": True, "belongs_to": title, "source": f"{title or document} rulebook"}
+
+    def _check_binding(self, game: Game, citations: list[dict[str, Any]]) -> None:
+        """A verdict stands on this game's rules: one that cites only another game's rulings
+        (persuasive, not binding) must also cite one of this game's sections -- when the game
+        has a rulebook to cite."""
+        if not citations or any(c["binding"] for c in citations):
+            return
+        rules = self.games.system(game.system)
+        if not rulebooks_of([rules]):
+            return  # a game without a rulebook: nothing of its own to cite
+        others = sorted({str(c["belongs_to"]) for c in citations})
+        title = self._title(game.system)
+        raise Unprocessable(
+            "a verdict must cite this game's rules",
+            {
+                "citations": [
+                    f"cites only rulings of another game ({', '.join(others)}), which are "
+                    f"persuasive, not binding in {title}: cite one of {title}'s sections too"
+                ]
+            },
+        )
+
+    def _document(self, game: Game) -> str:
+        rules = self.games.system(game.system)
+        return str(rules.document or game.system)
+
+    def _title(self, name: str) -> str:
+        """A game's short title in words, by its system or rulebook document name."""
+        for system in self.games.registry:
+            if name in (system.name, system.document):
+                return system.title.split(" - ")[0].strip() or system.name
+        return name
 
     def _other_rulebook(self, game: Game | None, entry: Mapping[str, Any]) -> str | None:
         """The title of the other game whose rulebook ``entry`` belongs to, else ``None``."""

@@ -112,8 +112,13 @@ class KnowledgeService:
                 }
             except QueryError:
                 found = {"governing": [], "related": []}
+        title = game_titles([rules]).get(document)
         exact = [
-            {**indexed_entry(r), "why": f"a club ruling made for {kind} events"}
+            {
+                **indexed_entry(r),
+                "belongs_to": title,
+                "why": f"a club ruling made for {kind} events",
+            }
             for r in self._view.for_event(game.system, kind)
         ]
         seen = {e["id"] for e in exact}
@@ -160,6 +165,8 @@ def indexed_entry(ruling: ClubRuling | Ruling) -> dict[str, Any]:
         "score": None,
         "scope": "club",
         "source": "Club ruling",
+        "binding": True,  # a club's ruling for this game binds it (docs/knowledge-base.md)
+        "belongs_to": None,
         "question": ruling.heading,
         "answers": [{"text": ruling.text, "authority": "Club ruling", "date": ruling.made_on}],
         "event_types": list(ruling.event_types),

@@ -41,7 +41,7 @@ from service.rules.kernel.grid import Bounds, HexGrid
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, Place
 from service.rules.registry import Registry
-from service.rules.scenario.model import describe_options
+from service.rules.scenario.model import describe_options, with_declared
 from service.rules.scenario.placeholders import unwrap
 
 
@@ -119,9 +119,13 @@ def place_of(field: str, document: Mapping[str, Any]) -> str:
     return f"field {field}" if field else "scenario"
 
 
-def options_of(document: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A published document's options as a form offers them (checked when it was published)."""
-    return describe_options(plain(document.get("options")) or {})
+def options_of(
+    document: Mapping[str, Any], declared: Mapping[str, Mapping[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """A published document's options as a form offers them (checked when it was published),
+    and after them the options its game's rules module declares for every scenario
+    (``RulesSystem.declared_options``) that the document does not declare itself."""
+    return describe_options(with_declared(plain(document.get("options")) or {}, declared or {}))
 
 
 def report_of(report: Sequence[Mapping[str, str]], document: Mapping[str, Any]) -> dict[str, Any]:
@@ -461,7 +465,7 @@ class PinnedScenario:
             sides=tuple(plain(self.document.get("sides")) or ()),
             description=str(plain(self.document.get("description", ""))),
             placeholder=bool(placeholders),
-            options=tuple(options_of(self.document)),
+            options=tuple(options_of(self.document, self.rules.declared_options)),
         )
 
     def _custom(self) -> Any:
@@ -699,7 +703,11 @@ class ScenarioLibrary:
             "latest": scenario.latest,
             "hash": latest["hash"] if latest else None,
             "versions": [
-                {"version": v["version"], "hash": v["hash"], "options": options_of(v["document"])}
+                {
+                    "version": v["version"],
+                    "hash": v["hash"],
+                    "options": options_of(v["document"], self._declared(scenario.system)),
+                }
                 for v in scenario.versions
             ],
             # the latest version's sides: what a form starting a game from it asks players for
@@ -933,6 +941,10 @@ class ScenarioLibrary:
         )
 
     # -- helpers --------------------------------------------------------------------------------
+    def _declared(self, name: str) -> Mapping[str, Mapping[str, Any]]:
+        """The options the rules module of system ``name`` declares for every scenario."""
+        return self.registry.get(name).declared_options if name in self.registry else {}
+
     def _system(self, name: str) -> RulesSystem:
         if name not in self.registry:
             raise Unprocessable(

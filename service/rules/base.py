@@ -269,6 +269,13 @@ class RulesSystem(ABC):
     #: colour name); a side not listed gets the page's palette
     side_colours: Mapping[str, str] = MappingProxyType({})
 
+    #: options the rules module declares for every scenario of the game, in the scenario file's
+    #: ``options`` format (``{"name": {"default", "choices", "description"}}``): readings of the
+    #: rulebook that clubs differ on (each named by a conflict of the game's rulebook).  A
+    #: scenario's own declaration of a name wins; a game's state records such an option only
+    #: when it is not the default (docs/scenario-format.md, "Options")
+    declared_options: Mapping[str, Mapping[str, Any]] = MappingProxyType({})
+
     # -- capabilities (declared) ----------------------------------------------------------------
     hidden_information: bool = False
     previews: Previews | None = None

@@ -133,15 +133,21 @@ class HexCustomScenarios:
     ScenarioError) and built into the state before the first command by the game's own ``build``
     (the same one its shipped scenarios go through)."""
 
-    def __init__(self, system: str, build: Callable[[Scenario, Mapping[str, Any]], State]) -> None:
+    def __init__(
+        self,
+        system: str,
+        build: Callable[[Scenario, Mapping[str, Any]], State],
+        declared: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
         self._system = system
         self._build = build
+        self._declared = dict(declared or {})  # the rules module's own options (declared_options)
 
     def default_options_from(self, document: Mapping[str, Any]) -> dict[str, Any]:
-        return dict(load_scenario(dict(document), self._system).default_options())
+        return dict(load_scenario(dict(document), self._system, self._declared).default_options())
 
     def initial_state_from(self, document: Mapping[str, Any], options: Mapping[str, Any]) -> State:
-        scenario = load_scenario(dict(document), self._system)
+        scenario = load_scenario(dict(document), self._system, self._declared)
         return self._build(scenario, scenario.options_with(options))
 
 

@@ -59,7 +59,10 @@ def _lose_step(state: State, uid: str) -> None:
 def _moved_words(d: Data, n: Names) -> str:
     if d.get("hidden"):
         return "A hidden unit moves"
-    return f"{n.unit(d['unit'])} moves {n.path(d['path'])} ({d['cost']:g} of {d['mp']} MP)"
+    words = f"{n.unit(d['unit'])} moves {n.path(d['path'])} ({d['cost']:g} of {d['mp']} MP)"
+    if d.get("stopped"):  # 19.2 with 7.1: a zone of control it could not see stopped it
+        words += f", stopped in {n.hex(d['stopped']['hex'])} by an enemy zone of control (7.1)"
+    return words
 
 
 def _moved_facts(d: Data, before: State) -> list[str]:
@@ -68,6 +71,8 @@ def _moved_facts(d: Data, before: State) -> list[str]:
         words.append("ignore first ZOC")
     if d.get("zoc_to_zoc"):
         words.append("ZOC to ZOC")
+    if d.get("stopped"):
+        words.append("stopped by an unseen zone of control")
     return sorted(set(words))
 
 
@@ -248,14 +253,26 @@ def _baraka(state: State, d: Data) -> None:
 
 
 def _resolved_words(d: Data, n: Names) -> str:
+    below = (
+        " (below 1:2 on the whole stack, fought on 1:2: 19.2)"
+        if d["odds"].get("below_table")
+        else ""
+    )
     return (
-        f"Combat in {n.hex(d['target'])}: {d['odds']['base_ratio']} -> {d['odds']['column']}, "
-        f"die {d['die']['value']}{d['net_drm']:+d} = {d['modified_roll']}: {d['result']['text']}"
+        f"Combat in {n.hex(d['target'])}: {d['odds']['base_ratio']} -> {d['odds']['column']}"
+        f"{below}, die {d['die']['value']}{d['net_drm']:+d} = {d['modified_roll']}: "
+        f"{d['result']['text']}"
     )
 
 
 def _resolved_facts(d: Data, before: State) -> list[str]:
     words = [d["result"]["text"], d["odds"]["column"]]
+    combat = before.get("combat") or {}
+    fighting = [*combat.get("attackers", []), *combat.get("defenders", [])]
+    if any((before["units"].get(uid) or {}).get("type") == "legion" for uid in fighting):
+        words.append("the Legion fought")  # 9.2 / 16.6: who takes the first loss
+    if d["odds"].get("below_table"):
+        words.append("below 1:2 on the whole stack (19.2)")
     return sorted(set(words + (["retreat"] if d["result"]["retreat"] else [])))
 
 

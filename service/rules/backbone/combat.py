@@ -16,6 +16,9 @@ from service.rules.backbone.data_files import load
 from service.rules.kernel.odds import OddsColumns
 
 SIDES = ("allied", "spanish")
+#: the readings of the Legion's first loss (9.2 and 16.6): only when its modifier was used (the
+#: default), or whenever a Legion unit fights (knowledge-base entry backbone:conflict-legion-first-loss)
+LEGION_FIRST_LOSS = ("ability_used", "always")
 TERRAINS = ("clear", "broken", "half_mountain", "mountain")
 
 
@@ -49,8 +52,9 @@ def choose_efficiency(
 ) -> dict[str, Any]:
     """The efficiency with the greatest number of steps; a tie is the player's choice (16.3)."""
     steps: dict[int, int] = {}
+    only_hqs = all("hq" in _tags(u) for u in units)  # a stack of HQs alone defends with them
     for i, unit in enumerate(units):
-        if "hq" in _tags(unit) and not hq_supports and len(units) > 1:
+        if "hq" in _tags(unit) and not hq_supports and len(units) > 1 and not only_hqs:
             continue  # an HQ counts only when it gives its support factor (16.3)
         eff = unit_efficiency(unit, f"{field}[{i}]")
         steps[eff] = steps.get(eff, 0) + int(unit["steps"])
@@ -162,6 +166,11 @@ class _SituationSchema(Schema):
     dissensions = fields.Boolean()
     exploitation = fields.Boolean()
     roll = _count(1, 6, allow_none=True)
+    #: the game option legion_first_loss (conflict backbone:conflict-legion-first-loss)
+    legion_first_loss = fields.String(validate=validate.OneOf(LEGION_FIRST_LOSS))
+    #: a combat declared under limited intelligence (19.2): carried out whatever the whole stack
+    #: shows, a final ratio below 1:2 fought on the 1:2 column (backbone:conflict-hidden-odds)
+    limited_intelligence = fields.Boolean()
 
 
 def _field_name(key: str, messages: Any) -> tuple[str, Any]:
@@ -383,7 +392,21 @@ def evaluate(situation: Mapping[str, Any]) -> dict[str, Any]:
     )
     shifts = _column_shifts(situation, terrain, att_eff["used"] - def_eff["used"])
     final = index + sum(s["columns"] for s in shifts)
-    if final < 0:
+    below_table = None
+    if final < 0 and situation.get("limited_intelligence"):
+        # 19.2: a combat declared "must be carried out obligatorily" -- and 16.1: "once announced,
+        # they must be done": once the whole stack is seen, a ratio below the first column is
+        # fought on it, as one above 6:1 is fought on 6:1 (knowledge-base entry
+        # backbone:conflict-hidden-odds)
+        below_table = {
+            "rule": "19.2",
+            "final_column_index": final,
+            "column": COLUMNS[0],
+            "note": "below 1:2 once the whole stack was seen: the declared combat is fought on "
+            "the 1:2 column",
+        }
+        final = 0
+    elif final < 0:
         raise CombatError(
             "16.1", "the final ratio is below 1:2: this attack cannot be made", "attackers"
         )
@@ -417,6 +440,8 @@ def evaluate(situation: Mapping[str, Any]) -> dict[str, Any]:
             ),
         },
     }
+    if below_table is not None:
+        out["below_table"] = below_table
     if situation.get("roll") is not None:
         out.update(_result(out["column"], int(situation["roll"]), out["net_drm"]))
     return out
@@ -440,9 +465,12 @@ def _first_loss(
     role: str,
 ) -> list[str]:
     """The units one of which takes the first step lost (16.6): a special unit that used its ability
-    (Legion, engineers), else a unit of the efficiency used (16.3); the owner picks among them."""
-    if sup.get("legion"):
-        return [u["id"] for u in units if "legion" in _tags(u) and "id" in u]
+    (Legion, engineers), else a unit of the efficiency used (16.3); the owner picks among them.
+    With ``legion_first_loss: always`` (9.2 and the Larache example read literally) a Legion unit
+    takes it whenever one fights, its modifier used or not."""
+    legion = [u["id"] for u in units if "legion" in _tags(u) and "id" in u]
+    if legion and (sup.get("legion") or situation.get("legion_first_loss") == "always"):
+        return legion
     if role == "attacker" and (situation.get("city") or situation.get("fortifications", 0)):
         engineers = [u["id"] for u in units if "engineer" in _tags(u) and "id" in u]
         if engineers:

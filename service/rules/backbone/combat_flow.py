@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from service.rules.backbone import fog, sequence
 from service.rules.backbone import geography as geo
-from service.rules.backbone import sequence
 from service.rules.backbone.combat import CombatError, evaluate
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS, EfficiencyChoices
@@ -208,6 +208,10 @@ def situation(
         "dissensions": "dissensions" in state["events"]["in_force"],
         "exploitation": ex,
         "roll": roll,
+        # 9.2 / 16.6: the reading of the Legion's first loss the game plays (a game option)
+        "legion_first_loss": state["options"].get("legion_first_loss", "ability_used"),
+        # 19.2: declared under limited intelligence, it is carried out whatever the stack shows
+        "limited_intelligence": bool(combat.get("limited_intelligence")),
     }
 
 
@@ -227,8 +231,17 @@ def attack(state: State, side: str, command: Command, dice: Dice) -> list[RulesE
 def declare(
     state: State, side: str, command: Command, amphibious: bool = False
 ) -> list[RulesEvent]:
-    """Validate an attack (16.1) and return CombatDeclared."""
-    combat = declaration(state, side, command, amphibious)
+    """Validate an attack (16.1) and return CombatDeclared.  Under limited intelligence (19.2) it
+    is judged on what the attacker sees -- the units under the top of the enemy stack count for
+    nothing in a refusal -- and, once declared, "must be carried out obligatorily": the whole
+    stack then determines the ratio, and below 1:2 the combat is fought on the 1:2 column
+    (knowledge-base entry ``backbone:conflict-hidden-odds``)."""
+    if fog.limited(state):
+        seen = fog.view(state, side)
+        assess(seen, declaration(seen, side, command, amphibious))
+        combat = {**declaration(state, side, command, amphibious), "limited_intelligence": True}
+    else:
+        combat = declaration(state, side, command, amphibious)
     assess(state, combat)
     data = {"combat": combat, "coast": geo.coast(state, combat["target"])}
     return [RulesEvent("CombatDeclared", data)]
@@ -449,7 +462,9 @@ def resolve(
             "target": target,
             "die": die,
             "odds": {
-                k: outcome[k] for k in ("base_ratio", "column_shifts", "column", "efficiency")
+                k: outcome[k]
+                for k in ("base_ratio", "column_shifts", "column", "efficiency", "below_table")
+                if k in outcome
             },
             "attack": outcome["attack"]["total"],
             "defense": outcome["defense"]["total"],

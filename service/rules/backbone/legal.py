@@ -182,9 +182,10 @@ def _amphibious(state: State, side: str, out: Actions) -> None:
     brigades = [u for u in afloat if u in spec["brigades"]][: spec["max_brigades"]]
     units = brigades + [u for u in afloat if u in spec["also"]]
     names = HexNames(state)
+    seen = visible(state, side)  # 19.2: the landing's odds judged on the defenders it can see
     landings: dict[tuple[str, ...], list[str]] = {}
-    for hex_ in geo.board(state).grid.labels():
-        group = _landing_group(state, hex_, units)
+    for hex_ in geo.board(seen).grid.labels():
+        group = _landing_group(seen, hex_, units)
         if group:
             landings.setdefault(group, []).append(hex_)
     for group, hexes in landings.items():

@@ -8,6 +8,7 @@ from typing import Any
 from service.rules.backbone import geography as geo
 from service.rules.backbone import sequence
 from service.rules.backbone.declared import COMMANDS
+from service.rules.backbone.fog import limited, view
 from service.rules.backbone.units import ON_MAP, State, Unit, at, enemy, occupied, on_map, tags
 from service.rules.base import Dice, RulesEvent, RuleViolation
 from service.rules.declare import Path
@@ -281,7 +282,34 @@ def move(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> lis
         raise RuleViolation("15.1", f"{u['name']} has already moved this phase", "unit")
     if u.get("landed_turn") == state["turn"]:
         raise RuleViolation("14", f"{u['name']} landed this turn and cannot move", "unit")
-    return [RulesEvent("UnitMoved", check_path(state, u, list(command["path"])))]
+    path = list(command["path"])
+    if not limited(state):
+        return [RulesEvent("UnitMoved", check_path(state, u, path))]
+    # 19.2: the move is judged on what the mover sees; a zone of control it could not see (a unit
+    # under the top of a stack) stops it where it is met (7.1), as the opponent would at the table
+    seen = view(state, side)
+    check_path(seen, seen["units"][u["id"]], path)
+    stop = _zoc_stop(state, u, path)
+    if stop is None:
+        return [RulesEvent("UnitMoved", check_path(state, u, path))]
+    facts = check_path(state, u, path[: stop + 1])
+    facts["stopped"] = {"hex": path[stop], "rule": "7.1"}
+    return [RulesEvent("UnitMoved", facts)]
+
+
+def _zoc_stop(state: State, u: Unit, path: list[str]) -> int | None:
+    """The index in ``path`` of the enemy ZOC hex where ``u`` must stop (7.1; the first ignored by
+    units that may, 9.2) before the end of the path, else None."""
+    zoc, _ = obstacles(state, u["side"])
+    free = 1 if ignores_first_zoc(u) else 0
+    for index, hex_ in enumerate(path[1:], start=1):
+        if hex_ not in zoc:
+            continue
+        if free:
+            free -= 1
+            continue
+        return index if index != len(path) - 1 else None
+    return None
 
 
 @COMMANDS.command(

@@ -29,7 +29,9 @@ DEFENDER_SUPPORTS = (
 HIDDEN_NOTE = (
     "limited intelligence: only the top unit of the enemy stack in {target} is shown to you, so the "
     "defence, the defender's efficiency and the odds count the units you can see; any units under "
-    "it are revealed when the attack is declared, and the combat is fought against the whole stack"
+    "it are revealed when the attack is declared, and the combat is fought against the whole stack "
+    "-- on the 1:2 column if the whole stack puts the ratio below 1:2 (19.2: a declared combat "
+    "must be carried out)"
 )
 
 

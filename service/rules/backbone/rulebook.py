@@ -114,6 +114,119 @@ RETREAT_STACK = Conflict(
     topics=("retreat", "stacking", "exploitation"),
 )
 
+LEGION_FIRST_LOSS = Conflict(
+    key="legion-first-loss",
+    heading="Conflict: does the Legion take the first loss only when it used its +1/-1?",
+    refs=("9.2", "16.6"),
+    readings=(
+        Reading(
+            "9.2",
+            "If casualties occur for the Spanish player, the legionary unit will necessa-",
+        ),
+        Reading("9.2", "rily assume the first casualty."),
+        Reading(
+            "Combat example. The assault of Larache.",
+            "But on the other hand, if the Spanish player has to take losses, the Legion unit "
+            "will be the first to suffer a loss step, even if it did not use its special ability "
+            "bonus.",
+        ),
+        Reading(
+            "16.6",
+            "The first step of the casualties is for a unit that has used its special abilities, "
+            "(engineers or legionnaires).",
+        ),
+        Reading(
+            "16.6",
+            "If units with special abilities have not been used, the first step of casualties go "
+            "over to the unit whose efficiency has been used by the player to determine the "
+            "difference in efficiencies in combat.",
+        ),
+        Reading(
+            "Combat example. The assault of Larache.",
+            "the Spanish player, whose first loss must be that of the Legion, for having used his "
+            "special ability",
+        ),
+        Reading(
+            "Errata",
+            "In the procedure for assigning cancellations, the text included in the rules is "
+            "better expressed than that which appears under the table.",
+        ),
+    ),
+    engine_reading="16.6 by default: a Legion unit takes the Spanish side's first step lost when "
+    "its +1/-1 was used in the combat; otherwise the first step goes to a unit of the efficiency "
+    "used. Why: 16.6 is the procedure for assigning losses, and the errata prefers the text of "
+    'that procedure ("the text included in the rules is better expressed"); it names the unit '
+    '"that has used its special abilities" and says what happens when they "have not been '
+    'used"; the Larache example itself ends on the same reason ("for having used his special '
+    'ability"). A club that reads 9.2 and the example\'s "even if it did not use its special '
+    'ability bonus" literally sets the game option legion_first_loss to always: a Legion unit '
+    "in the combat then takes the first Spanish step lost whether or not its modifier was used "
+    "(the Spanish player chooses among several).",
+    option="legion_first_loss",
+    topics=("combat", "step losses", "Legion"),
+)
+
+HIDDEN_ODDS = Conflict(
+    key="hidden-odds",
+    heading="Conflict: limited intelligence -- a declared combat whose whole stack puts the ratio "
+    "below 1:2",
+    refs=("19.2", "16.1", "CRT"),
+    readings=(
+        Reading(
+            "19.2",
+            "When a combat has been declared, (which must be carried out obligatorily), all the "
+            "pieces of the stack can be observed to determine the ratio between attacker and "
+            "defender.",
+        ),
+        Reading(
+            "16.1",
+            "It is not necessary to declare all of them at the beginning, they are resolved as "
+            "the player announces them, but once announced, they must be done.",
+        ),
+        Reading(
+            "16.1",
+            "Combats with attacker / defender ratios higher than 6 to 1, are resolved in the 6 to "
+            "1 column, and with final ratios lower than 1: 2 it is not possible to launch an "
+            "attack.",
+        ),
+        Reading(
+            "19.2",
+            "As the Allied player is the one who is going to attack the greatest number of times, "
+            "this rule mainly benefits the Spanish player.",
+        ),
+    ),
+    engine_reading="the combat is fought on the 1:2 column. Under limited intelligence an attack "
+    "is judged on what the attacker can see -- the top unit of the enemy stack -- and a ratio "
+    'below 1:2 on what he sees is refused (16.1: "it is not possible to launch an attack"); '
+    "the units under the top never make a refusal. Once declared, the whole stack is shown and "
+    'determines the ratio, and the combat is carried out, as 19.2 and 16.1 ("once announced, '
+    'they must be done") require: when the whole stack puts the final ratio below 1:2 it is '
+    "fought on the 1:2 column, the table's first, with the die modifiers as usual -- as a ratio "
+    "above 6:1 is fought on the 6:1 column, the table's last. Why: the declaration is what 16.1's "
+    "prohibition governs, and it was lawful on what could be seen; the table's own answer to a "
+    "ratio off its edge is its edge column; and the 1:2 column, the attacker's worst, keeps the "
+    'risk of attacking blind that 19.2 gives the defender ("this rule mainly benefits the '
+    'Spanish player"). The other reading -- the attack counts as made and is called off with no '
+    "effect -- would let an attacker look under any stack at no cost but his units' attack for "
+    "the turn, so it is offered as no option. The same holds for a landing (14) and an "
+    "exploitation attack (16.7) declared under limited intelligence; a move that meets a zone of "
+    "control it could not see stops there (7.1) instead of being refused.",
+    topics=("combat", "limited intelligence", "fog of war"),
+)
+
+#: the options this module declares for every scenario: the other reading of each conflict above
+#: that clubs differ on (``RulesSystem.declared_options``, the scenario file's option format)
+OPTIONS = {
+    "legion_first_loss": {
+        "default": "ability_used",
+        "choices": ["ability_used", "always"],
+        "description": "9.2 and 16.6 The Legion's first loss: a Legion unit takes the first "
+        "Spanish step lost when its +1/-1 was used (ability used, 16.6, the default), or whenever "
+        "it fights (always, 9.2 and the Larache example) (rules search: the conflict “the "
+        "Legion's first loss”)",
+    },
+}
+
 #: what each event links to beside the sections its declaration names: charts, and the
 #: sections a declaration gives by number are ordered here as an arbiter reads them
 LINKS = (
@@ -129,6 +242,8 @@ LINKS = (
     Link("15.1", ("UnitMoved",), "rule 15.1: how land units move"),
     Link("7.1", ("UnitMoved",), "rule 7.1: zones of control and movement"),
     Link("8.1", ("UnitsDeployed",), "rule 8.1: deployment"),
+    Link("conflict-legion-first-loss", ("CombatResolved",), "the Legion fought: does it take the first loss without its modifier?", when=("legion",)),
+    Link("conflict-hidden-odds", ("CombatResolved", "CombatDeclared"), "limited intelligence: the whole stack put the ratio below 1:2", when=("below 1:2",)),
     Link("16.5", ("LastStandRolled",), "rule 16.5: last stand defense"),
     Link("14", ("LandingSucceeded", "LandingFailed"), "rule 14: amphibious invasion"),
     Link("example-of-amphibious-landing", ("LandingSucceeded", "LandingFailed"), "the worked example of an amphibious landing"),
@@ -144,5 +259,5 @@ RULEBOOK = Rulebook(
     corpus_file="operation-backbone.txt",
     spec=SPEC,
     links=LINKS,
-    conflicts=(CRT_ERRATA, BARAKA_DICE, RETREAT_STACK),
+    conflicts=(CRT_ERRATA, BARAKA_DICE, RETREAT_STACK, LEGION_FIRST_LOSS, HIDDEN_ODDS),
 )

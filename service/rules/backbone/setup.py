@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from service.rules.backbone.data_files import DATA_DIR, load
+from service.rules.backbone.rulebook import OPTIONS
 from service.rules.base import ScenarioError, ScenarioInfo
 from service.rules.scenario import Scenario, load_scenario_file
 
@@ -19,7 +20,7 @@ def scenario(scenario_id: str) -> Scenario:
         raise ScenarioError(
             f"unknown scenario {scenario_id!r}", {"scenario": [f"one of {list(SCENARIOS)}"]}
         )
-    return load_scenario_file(scenario_path(scenario_id), "backbone")
+    return load_scenario_file(scenario_path(scenario_id), "backbone", OPTIONS)
 
 
 def infos() -> list[ScenarioInfo]:

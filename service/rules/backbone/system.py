@@ -20,7 +20,7 @@ from service.rules.backbone import (  # noqa: F401  (importing them declares com
 from service.rules.backbone.declared import COMMANDS, EVENTS, active_sides
 from service.rules.backbone.drawing import BackboneDrawing
 from service.rules.backbone.preview import BackbonePreviews
-from service.rules.backbone.rulebook import RULEBOOK
+from service.rules.backbone.rulebook import OPTIONS, RULEBOOK
 from service.rules.backbone.scenario_checks import BackboneScenarioChecks
 from service.rules.backbone.units import State
 from service.rules.hexgame import HexRulesSystem
@@ -39,6 +39,7 @@ class BackboneRules(HexRulesSystem):
     drawing = BackboneDrawing()
     scenario_checks = BackboneScenarioChecks()
     rulebook = RULEBOOK
+    declared_options = OPTIONS  # readings clubs differ on (rulebook.py's conflicts)
 
     # -- scenarios ----------------------------------------------------------------------------
     def scenario_ids(self) -> list[str]:

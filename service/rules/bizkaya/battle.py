@@ -229,6 +229,10 @@ def situation(
         and all(u["euphoric"] for u in attacking_stacks),
         "defender_euphoric": bool(defenders)
         and all(u["euphoric"] for u in board.stack(state, hex_)),
+        # 6: which morale difference euphoria doubles (a game option, rulebook.py's conflict)
+        "euphoria_doubling": (state.get("options") or {}).get(
+            "euphoria_doubling", "any_difference"
+        ),
         "leaders": {"attacker" if side == "nationalist" else "defender": count},
         "terrain": board.terrain(state, hex_),
         "city": board.is_city(state, hex_),
@@ -352,12 +356,28 @@ def _retreat_due(em: Emitter, units: list[Unit], out: dict[str, Any]) -> bool:
             "side": retreating[0]["side"],
             "units": [u["id"] for u in retreating],
             "drm": drm,
-            "may_hold": any(not u["demoralized"] for u in first),
+            "may_hold": _may_hold(s, first),
             "away_from": away,
             "reason": out["result"],
         },
     )
     return True
+
+
+def whole_stack_holds(state: State) -> bool:
+    """The reading of 13's hold a game plays (option ``hold_check``, knowledge-base entry
+    ``bizkaya:conflict-hold-check``): each unit that passes stays (default), or the units hold
+    only if every one passes (``whole_stack``)."""
+    return (state.get("options") or {}).get("hold_check") == "whole_stack"
+
+
+def _may_hold(state: State, first: list[Unit]) -> bool:
+    """13: "Demoralized units may not attempt avoiding retreat" -- by default the others may; when
+    every unit must pass (``hold_check: whole_stack``) one demoralized unit keeps them all from
+    trying, since it cannot pass."""
+    if whole_stack_holds(state):
+        return bool(first) and not any(u["demoralized"] for u in first)
+    return any(not u["demoralized"] for u in first)
 
 
 def _attacker_retreat(state: State, units: list[Unit]) -> list[Unit]:
@@ -429,7 +449,8 @@ def advance(em: Emitter, side: str, command: Mapping[str, Any]) -> None:
 def hold(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
     """13: to avoid the retreat every unit passes a morale check (d6 + the result's figure <=
     morale; no figure when entrenched); those failing are demoralized and retreat, demoralized
-    units may not try."""
+    units may not try.  With ``hold_check: whole_stack`` ("all units must pass") one failure sends
+    every unit back."""
     s = em.state
     r = s["combat"]["retreat"]
     if not r["may_hold"]:
@@ -451,6 +472,9 @@ def hold(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None
             )
             if passed:
                 staying.add(u["id"])
+    whole = whole_stack_holds(s)
+    if whole and any(not c["passed"] for c in checks):
+        staying = set()  # 13 "all units must pass a morale check": one failed, all retreat
     held_hexes = {s["units"][u]["hex"] for u in staying}
     retreat = [
         u["id"]
@@ -461,7 +485,13 @@ def hold(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None
     emit(
         em,
         "HoldChecked",
-        {"side": side, "checks": checks, "retreat": retreat, "stay": sorted(staying)},
+        {
+            "side": side,
+            "checks": checks,
+            "retreat": retreat,
+            "stay": sorted(staying),
+            **({"all_must_pass": True} if whole else {}),
+        },
     )
     if not retreat:
         after_retreat(em, side)

@@ -8,6 +8,7 @@ same situation from the board, so the preview and the game read one implementati
      "defenders": [{"id": "d", "defence": 3, "morale": 2, "demoralized": false, ...}],
      "attacker_leader": "a", "defender_leader": "d",      # default: the best morale that may lead
      "attacker_euphoric": false, "defender_euphoric": false,
+     "euphoria_doubling": "any_difference",               # the game option (6), or "in_its_favour"
      "leaders": {"attacker": 0, "defender": 0},           # Garcia Valino / Alonso Vega present (8)
      "terrain": "forest", "city": false,
      "dice": {"nationalist": 5, "republican": 5}}         # optional
@@ -24,6 +25,9 @@ from service.rules.bizkaya import tables
 from service.rules.declare import Commands, Count, Flag, Nested, Number, Text
 
 SIDES = ("nationalist", "republican")
+#: the readings of 6's euphoria (knowledge-base entry bizkaya:conflict-euphoria-doubling): the
+#: leaders' morale difference doubled whichever side it favours, or only in the euphoric side's
+EUPHORIA_DOUBLING = ("any_difference", "in_its_favour")
 
 
 def _number(value: Fraction) -> int | float:
@@ -89,6 +93,7 @@ SITUATIONS = Commands("bizkaya situations")
     defender_leader=Text(required=False),
     attacker_euphoric=Flag(required=False),
     defender_euphoric=Flag(required=False),
+    euphoria_doubling=Text(required=False, choices=EUPHORIA_DOUBLING),
     leaders=Nested(
         {"attacker": Count(required=False), "defender": Count(required=False)}, required=False
     ),
@@ -178,7 +183,11 @@ def modifiers_for(
     )
     if difference:
         mods.append({"cause": "morale of the leaders", "value": difference, "rule": "13"})
-    if difference and a_euph != d_euph:
+    # 6: the game option euphoria_doubling -- the difference doubled whichever side it favours (the
+    # text as written), or only when it favours the euphoric side
+    in_its_favour = (difference > 0) == a_euph
+    doubled = situation.get("euphoria_doubling", "any_difference") == "any_difference"
+    if difference and a_euph != d_euph and (doubled or in_its_favour):
         who = "attacking" if a_euph else "defending"
         mods.append(
             {

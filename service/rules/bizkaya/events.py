@@ -648,8 +648,11 @@ def _retreat_due(state: State, data: Data) -> None:
     "HoldChecked",
     sections=("13", "6", "9"),
     topics=("retreat", "morale check", "trenches"),
-    words=lambda d, n: f"Hold: {_none(d['stay'], n)} stay, {_none(d['retreat'], n)} retreat",
-    facts=_fixed("morale check"),
+    words=lambda d, n: (
+        f"Hold: {_none(d['stay'], n)} stay, {_none(d['retreat'], n)} retreat"
+        + (" (all must pass the morale check, 13)" if d.get("all_must_pass") else "")
+    ),
+    facts=lambda d, state: ["morale check", *(["all must pass"] if d.get("all_must_pass") else [])],
 )
 def _hold(state: State, data: Data) -> None:
     for check in data["checks"]:

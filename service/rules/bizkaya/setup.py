@@ -8,6 +8,7 @@ from typing import Any
 
 from service.rules.base import ScenarioError, State
 from service.rules.bizkaya import tables
+from service.rules.bizkaya.rulebook import OPTIONS
 from service.rules.scenario import Scenario, load_scenario, load_scenario_file
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
@@ -25,7 +26,7 @@ def load(scenario: str) -> Scenario:
     path = SCENARIO_DIR / f"{scenario}.json"
     if not path.is_file():
         raise ScenarioError(f"unknown scenario {scenario!r}", {"scenario": ["unknown"]})
-    return load_scenario_file(path, "bizkaya")
+    return load_scenario_file(path, "bizkaya", OPTIONS)
 
 
 def scenario_ids() -> list[str]:
@@ -130,4 +131,4 @@ def build_state(scenario: Scenario, options: dict[str, Any] | None = None) -> St
 
 def state_from_raw(raw: dict[str, Any]) -> State:
     """A state from a scenario given as parsed JSON (tests, custom boards)."""
-    return build_state(load_scenario(raw, "bizkaya"))
+    return build_state(load_scenario(raw, "bizkaya", OPTIONS))

@@ -11,7 +11,7 @@ from service.rules.base import InvalidCommand, RuleViolation, State
 from service.rules.bizkaya import barrage, battle, board, combat, legal, setup, tables
 from service.rules.bizkaya.commands import COMMANDS
 from service.rules.bizkaya.events import EVENTS
-from service.rules.bizkaya.rulebook import RULEBOOK
+from service.rules.bizkaya.rulebook import OPTIONS, RULEBOOK
 from service.rules.bizkaya.sequence import acting_side
 from service.rules.hexgame import (
     HexCustomScenarios,
@@ -126,9 +126,10 @@ class BizkayaRules(HexRulesSystem):
     previews = BizkayaPreviews()
     scenario_checks = BizkayaScenarioChecks(unit_values)
     custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
-        "bizkaya", lambda scen, options: setup.build_state(scen, dict(options))
+        "bizkaya", lambda scen, options: setup.build_state(scen, dict(options)), OPTIONS
     )
     rulebook = RULEBOOK
+    declared_options = OPTIONS  # readings clubs differ on (rulebook.py's conflicts)
 
     def __init__(self) -> None:
         self.drawing = HexDrawing(self.scenario_map, all_tables)

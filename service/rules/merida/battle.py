@@ -47,10 +47,47 @@ def _unit_facts(unit: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def game_turn_once(state: State) -> bool:
+    """The reading of rule 8's "once per turn" a game plays (option ``combat_once_per``,
+    knowledge-base entry ``merida:conflict-combat-once-per-turn``): each player's turn (default),
+    or the whole game turn -- one combat per unit, attacking or attacked, until the marker moves."""
+    return bool(state["options"].get("combat_once_per", "player_turn") == "game_turn")
+
+
+def fought(state: State, unit: dict[str, Any]) -> str | None:
+    """Rule 8 "Each unit may only attack or be attacked once per turn": how ``unit`` already
+    fought this turn, if it did -- "attacked" or "been attacked" (its own side's attacks and its
+    defences, each marked until the turn's marks are cleared, see ``events._new_turn``)."""
+    if unit["attacked"]:
+        return "attacked"
+    if unit["defended"]:
+        return "been attacked"
+    return None
+
+
+def may_be_attacked(state: State, unit: dict[str, Any]) -> bool:
+    """Rule 8: a unit is attacked once per turn; reading the turn as the game turn, a unit that
+    attacked in it may not be attacked either."""
+    return not (unit["defended"] or (game_turn_once(state) and unit["attacked"]))
+
+
+def check_defenders(state: State, hex_: str, defenders: list[dict[str, Any]]) -> None:
+    """Rule 8: refuse a combat against a stack one of whose units may not be attacked again."""
+    for unit in defenders:
+        if not may_be_attacked(state, unit):
+            raise RuleViolation(
+                "8",
+                f"{unit['name']} in {board.hex_name(state, hex_)} has already "
+                f"{fought(state, unit)} this turn: each unit may only attack or be attacked once "
+                "per turn",
+                "hex",
+            )
+
+
 def eligible_attacker(state: State, unit: dict[str, Any]) -> str | None:
     """Why a unit may not attack now (the rule), else None."""
-    if unit["attacked"]:
-        return "8"  # each unit may only attack once per turn
+    if unit["attacked"] or (game_turn_once(state) and unit["defended"]):
+        return "8"  # each unit may only attack or be attacked once per turn
     if unit["out_of_command"]:
         return "4"  # phase D: units not in command may not attack
     if unit["strategic"]:
@@ -78,7 +115,7 @@ def check_attackers(state: State, side: str, ids: list[str], hex_: str) -> list[
         rule = eligible_attacker(state, unit)
         if rule is not None:
             reason = {
-                "8": "has already attacked this turn",
+                "8": f"has already {fought(state, unit)} this turn",
                 "4": "is out of command",
                 "5": "moved strategically",
             }
@@ -106,6 +143,7 @@ def declare_overrun(
     for the rest of the movement phase, and the combat is still rolled in the combat phase."""
     hex_ = command["hex"]
     attackers = check_attackers(state, side, list(command["attackers"]), hex_)
+    check_defenders(state, hex_, board.units_at(state, hex_, board.other(side)))
     if any(o["hex"] == hex_ for o in state["overruns"]):
         raise RuleViolation("8", f"{hex_} is already overrun", "hex")
     assessment = combat.assess(situation(state, attackers, hex_))
@@ -168,8 +206,7 @@ def check_attack(
     hex_ = command["hex"]
     attackers = check_attackers(state, side, list(command["attackers"]), hex_)
     defenders = board.units_at(state, hex_, board.other(side))
-    if any(u["defended"] for u in defenders):
-        raise RuleViolation("8", f"the units in {hex_} have already been attacked this turn", "hex")
+    check_defenders(state, hex_, defenders)
     return attackers, defenders
 
 

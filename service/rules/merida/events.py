@@ -145,6 +145,8 @@ def _combat_facts(d: dict[str, Any], state: State) -> list[str]:
         "units eliminated": bool(d["eliminated"]),
         "retreat": bool(d["retreats"]),
         "advance after combat": bool(d.get("advance")),
+        # rule 8 read with the option combat_once_per: game_turn (conflict combat-once-per-turn)
+        "once per game turn": (state.get("options") or {}).get("combat_once_per") == "game_turn",
     }
     return facts + [word for word, present in flags.items() if present]
 
@@ -154,6 +156,10 @@ def _fixed(*words: str) -> Facts:
 
 
 # -- the events -------------------------------------------------------------------------------------
+
+
+#: rule 4: "The first player in a turn is always the Nationalist (rebel) player."
+FIRST_PLAYER = "nationalist"
 
 
 def _place(state: State, unit_id: str, hex_: str | None) -> None:
@@ -170,9 +176,15 @@ def _remove(state: State, unit_ids: list[str], status: str) -> None:
 
 
 def _new_turn(state: State, side: str) -> None:
-    """Phase A of a player's turn: the marks of the last turn go (rules 5 and 8)."""
+    """Phase A of a player's turn: the marks of the last turn go (rules 5 and 8).  Rule 8's "once
+    per turn" marks go with each player's turn, or -- with the option ``combat_once_per:
+    game_turn`` -- only when the game turn begins (the Nationalist's turn, rule 4)."""
+    once_per_game_turn = state["options"].get("combat_once_per", "player_turn") == "game_turn"
+    clear_combat = not once_per_game_turn or side == FIRST_PLAYER
     for unit in state["units"].values():
-        unit.update(moved=False, attacked=False, defended=False)
+        unit["moved"] = False
+        if clear_combat:
+            unit.update(attacked=False, defended=False)
         if unit["side"] == side:
             unit["strategic"] = False  # its effect lasts for the next player's phase (rule 5)
     state["rail_used"] = False

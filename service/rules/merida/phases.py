@@ -110,13 +110,15 @@ def _combat_done(state: State) -> None:
     free_hexes = set(sequence.attackable_hexes(state))
     for unit_id in state["must_attack"]:
         unit = state["units"][unit_id]
-        if unit["status"] != "map" or unit["attacked"] or unit["type"] == "armor":
+        if unit["status"] != "map" or unit["type"] == "armor":
+            continue
+        if battle.eligible_attacker(state, unit) == "8":  # fought already this turn
             continue
         if any(h in free_hexes for h in grid.neighbours(unit["hex"])):
             raise RuleViolation("8", f"{unit['name']} is in an enemy ZOC and must attack")
     for unit_id in state["must_be_attacked"]:
         unit = state["units"][unit_id]
-        if unit["status"] != "map" or unit["defended"]:
+        if unit["status"] != "map" or not battle.may_be_attacked(state, unit):
             continue
         if unit["hex"] in free_hexes and _can_be_attacked(state, side, unit["hex"]):
             raise RuleViolation(

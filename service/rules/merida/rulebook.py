@@ -146,6 +146,47 @@ RIVER_CROSSING_COST = Conflict(
     topics=("terrain", "movement"),
 )
 
+COMBAT_ONCE_PER_TURN = Conflict(
+    key="combat-once-per-turn",
+    heading='Conflict: rules 4 and 8 -- "once per turn": each player\'s turn, or the game turn?',
+    refs=("8", "4"),
+    readings=(
+        Reading("8", "Each unit may only attack or be attacked once per turn"),
+        Reading(
+            "4",
+            "H. The above phases are repeated with the nonphasing player now considered the "
+            "phasing player. The turn is then over, and the marker is advanced.",
+        ),
+        Reading("8", "All units in an enemy ZOC must attack"),
+        Reading("8", "All units exerting a ZOC must be attacked"),
+    ),
+    engine_reading="each player's turn by default: a unit attacks at most once in its own "
+    "combat phase and is attacked at most once in the enemy's; the marks go when the next "
+    "player's turn begins. Why: rule 8's obligations (\"All units in an enemy ZOC must attack\", "
+    '"All units exerting a ZOC must be attacked") presume that the units which fought in one '
+    "player's combat phase can fight in the next one; read over the whole game turn (rule 4: \"The turn is then over, "
+    "and the marker is advanced\"), the units of the first player's battles could neither attack "
+    "nor be attacked in the second player's phase, however they stand. A game under way keeps "
+    'the reading it started with. Clubs that read "turn" as rule 4\'s game turn set the game '
+    "option combat_once_per to game_turn: one combat per unit, attacking or attacked, from the "
+    "Nationalist's turn to the end of the Republican's -- a unit that fought may neither attack "
+    "nor be attacked again, and neither must it (rule 8's obligations leave it out).",
+    option="combat_once_per",
+    topics=("combat", "sequence of play"),
+)
+
+#: the options this module declares for every scenario: the other reading of each conflict above
+#: that clubs differ on (``RulesSystem.declared_options``, the scenario file's option format)
+OPTIONS = {
+    "combat_once_per": {
+        "default": "player_turn",
+        "choices": ["player_turn", "game_turn"],
+        "description": "8 Each unit may only attack or be attacked once per turn: in each "
+        "player's turn (player turn, the default), or once in the whole game turn, attacking or "
+        "attacked (game turn) (rules search: the conflict “once per turn”)",
+    },
+}
+
 #: what each event links to in this rulebook beside the sections its declaration names: the
 #: charts, the sub-sections and the conflicts that apply, and those only when the event's facts
 #: say so (``when``)
@@ -158,6 +199,7 @@ LINKS = (
     Link("8-retreats", (*COMBAT, "UnitsRetreated", "RetreatsDue", "DecisionTaken"), "rule 8's retreats", when=("retreat",)),
     Link("chart-combat-results", ("DecisionTaken",), "the combat result's losses", when=("loss",)),
     Link("8-advances", (*COMBAT, "UnitsAdvanced"), "rule 8's advances after combat", when=("advance",)),
+    Link("conflict-combat-once-per-turn", COMBAT, "a unit fights once per turn: each player's turn, or the game turn?", when=("game turn",)),
     Link("conflict-strategic-movement-modifier", COMBAT, "the defender moved by strategic movement: rules 5 and 8 disagree on the modifier", when=("strategic",)),
     Link("chart-air-point-availability", (*COMBAT, "AirAllocated"), "air points available this turn", when=("air",)),
     Link("8-automatic-victory", ("OverrunDeclared",), "an overrun is rule 8's automatic victory"),
@@ -191,5 +233,6 @@ RULEBOOK = Rulebook(
         LEADER_ZOC,
         COMMAND_CHECK_PHASE,
         RIVER_CROSSING_COST,
+        COMBAT_ONCE_PER_TURN,
     ),
 )

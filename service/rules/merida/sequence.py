@@ -56,7 +56,9 @@ def attackable_hexes(state: State) -> list[str]:
     for unit in board.on_map(state, side):
         if board.is_combat(unit) and battle.eligible_attacker(state, unit) is None:
             found.update(h for h in grid.neighbours(unit["hex"]) if h in enemy)
-    return sorted(h for h in found if not any(u["defended"] for u in board.units_at(state, h)))
+    return sorted(
+        h for h in found if all(battle.may_be_attacked(state, u) for u in board.units_at(state, h))
+    )
 
 
 def _needs_player(state: State) -> bool:
@@ -199,7 +201,9 @@ def combat_obligations(state: State) -> dict[str, list[str]]:
             must_attack.append(unit["id"])
             for hex_ in zoc[unit["hex"]]:
                 must_be_attacked.update(
-                    u["id"] for u in board.units_at(state, hex_) if board.is_combat(u)
+                    u["id"]
+                    for u in board.units_at(state, hex_)
+                    if board.is_combat(u) and battle.may_be_attacked(state, u)
                 )
     return {"must_attack": sorted(must_attack), "must_be_attacked": sorted(must_be_attacked)}
 

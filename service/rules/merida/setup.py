@@ -9,6 +9,7 @@ from typing import Any
 
 from service.rules.base import ScenarioError, State
 from service.rules.merida.combat import UNIT_TYPES
+from service.rules.merida.rulebook import OPTIONS
 from service.rules.scenario import Scenario, load_scenario_file
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
@@ -23,7 +24,7 @@ def scenario_path(scenario_id: str) -> Path:
 
 
 def load(scenario_id: str) -> Scenario:
-    return load_scenario_file(scenario_path(scenario_id), "merida")
+    return load_scenario_file(scenario_path(scenario_id), "merida", OPTIONS)
 
 
 def scenario_ids() -> list[str]:

@@ -35,7 +35,7 @@ from service.rules.merida.commands import COMMANDS
 from service.rules.merida.events import EVENTS
 from service.rules.merida.legal import actions
 from service.rules.merida.preview import MeridaPreviews
-from service.rules.merida.rulebook import RULEBOOK
+from service.rules.merida.rulebook import OPTIONS, RULEBOOK
 from service.rules.merida.sequence import enter_first_turn
 from service.rules.scenario import Scenario
 
@@ -52,6 +52,7 @@ class MeridaRules(HexRulesSystem):
     events = EVENTS
     hidden_information = False
     rulebook = RULEBOOK
+    declared_options = OPTIONS  # readings clubs differ on (rulebook.py's conflicts)
 
     def __init__(self) -> None:
         self.drawing = HexDrawing(self.scenario_map, data.tables)
@@ -59,7 +60,9 @@ class MeridaRules(HexRulesSystem):
         self.scenario_checks = HexScenarioChecks(setup.unit_check, scenario_checks.check)
         self.custom_scenarios = (
             HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
-                "merida", lambda scen, options: enter_first_turn(setup.build_state(scen, options))
+                "merida",
+                lambda scen, options: enter_first_turn(setup.build_state(scen, options)),
+                OPTIONS,
             )
         )
 

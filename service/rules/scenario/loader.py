@@ -119,15 +119,19 @@ def _error(what: str, problems: list[Problem]) -> ScenarioError:
     return ScenarioError(f"invalid scenario {what}: {first}{more}", grouped)
 
 
-def load_scenario(raw: Any, system: str | None = None) -> Scenario:
-    """A :class:`Scenario` from parsed JSON; raises ScenarioError listing every problem."""
+def load_scenario(
+    raw: Any, system: str | None = None, declared: Mapping[str, Mapping[str, Any]] | None = None
+) -> Scenario:
+    """A :class:`Scenario` from parsed JSON; raises ScenarioError listing every problem.
+    ``declared``: the options the game's rules module declares for every scenario
+    (``RulesSystem.declared_options``), added to the file's own."""
     loaded, problems, placeholders = validate(raw)
     what = raw.get("id", "?") if isinstance(raw, dict) else "?"
     if loaded is not None and system is not None and loaded["system"] != system:
         problems = [("system", f"this scenario is for {loaded['system']!r}, not {system!r}")]
     if problems or loaded is None:
         raise _error(str(what), problems)
-    return build(loaded, placeholders)
+    return build(loaded, placeholders).with_declared(declared or {})
 
 
 def read_json(path: str | Path) -> Any:
@@ -143,8 +147,12 @@ def read_json(path: str | Path) -> Any:
         ) from exc
 
 
-def load_scenario_file(path: str | Path, system: str | None = None) -> Scenario:
-    return load_scenario(read_json(path), system)
+def load_scenario_file(
+    path: str | Path,
+    system: str | None = None,
+    declared: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Scenario:
+    return load_scenario(read_json(path), system, declared)
 
 
 def check_file(path: str | Path) -> list[dict[str, str]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from service.rules.base import ScenarioError, ScenarioInfo
@@ -42,9 +42,14 @@ class OptionSpec:
     min: float | None = None
     max: float | None = None
     type: str | None = None  # one of OPTION_TYPES; None: the type of the default
+    #: declared by the game's rules module for every scenario (a reading of its rulebook the
+    #: clubs differ on), not by the scenario file: a game's state records it only when the game
+    #: plays another value than the default, so a state without it plays the default -- as every
+    #: game recorded before the option was declared does
+    system: bool = False
 
     @classmethod
-    def from_data(cls, name: str, data: Mapping[str, Any]) -> OptionSpec:
+    def from_data(cls, name: str, data: Mapping[str, Any], system: bool = False) -> OptionSpec:
         """An option from what :class:`~service.rules.scenario.schema.OptionSchema` loaded."""
         choices = data.get("choices")
         return cls(
@@ -55,6 +60,7 @@ class OptionSpec:
             data.get("min"),
             data.get("max"),
             data.get("type"),
+            system,
         )
 
     @property
@@ -90,10 +96,23 @@ class OptionSpec:
         return []
 
 
+def with_declared(
+    options: Mapping[str, Mapping[str, Any]], declared: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Mapping[str, Any]]:
+    """A document's ``options`` with the options its game's rules module declares for every
+    scenario (``RulesSystem.declared_options``) after them; the document's own declaration of a
+    name wins."""
+    return {**dict(options), **{k: v for k, v in declared.items() if k not in options}}
+
+
 def describe_options(options: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
     """A document's ``options`` (``{name: {"default", "description", ...}}``, as both scenario
     formats write them) as a client offers them (``ScenarioInfo.options``)."""
     return [OptionSpec.from_data(name, spec).describe() for name, spec in options.items()]
+
+
+def _same(value: Any, default: Any) -> bool:
+    return type(value) is type(default) and bool(value == default)
 
 
 #: the option kind of a JSON value, by its exact type (``True`` is a boolean, not an integer)
@@ -143,6 +162,16 @@ class Scenario:
     def default_options(self) -> dict[str, Any]:
         return {name: option.default for name, option in self.options.items()}
 
+    def with_declared(self, declared: Mapping[str, Mapping[str, Any]]) -> Scenario:
+        """This scenario with the options its game's rules module declares for every scenario
+        (the scenario file's own declaration of a name wins)."""
+        added = {
+            name: OptionSpec.from_data(name, spec, system=True)
+            for name, spec in declared.items()
+            if name not in self.options
+        }
+        return replace(self, options={**self.options, **added}) if added else self
+
     def options_with(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """The defaults with ``given`` merged over them; raises ScenarioError listing every unknown
         option and bad value (place ``options.<name>``)."""
@@ -155,4 +184,9 @@ class Scenario:
                 problems[f"options.{name}"] = reasons
         if problems:
             raise ScenarioError(f"invalid options for scenario {self.id}", problems)
-        return {**self.default_options(), **given}
+        chosen = {**self.default_options(), **given}
+        return {  # a system's option at its default is not recorded (see OptionSpec.system)
+            name: value
+            for name, value in chosen.items()
+            if not (self.options[name].system and _same(value, self.options[name].default))
+        }

@@ -37,8 +37,11 @@ def test_optional_rules_are_chosen_on_the_home_form(
     page.screenshot(path=shots / "home-options-desktop.png", full_page=True)
 
     form.get_by_label("Rules system").select_option("bizkaya")  # another scenario's own options
-    expect(form.locator("[data-option]")).to_have_count(1)
+    # the scenario's one and the two readings the rules module declares for every scenario
+    expect(form.locator("[data-option]")).to_have_count(3)
     expect(form.locator('[data-option="zoc_retreat_loss"]')).to_contain_text("one step per stack")
+    expect(form.locator('[data-option="euphoria_doubling"]')).to_contain_text("6 Euphoria")
+    expect(form.locator('[data-option="hold_check"]')).to_contain_text("13 Holding")
     form.get_by_label("Rules system").select_option("backbone")  # drawn again, at its defaults
     expect(intelligence).not_to_be_checked()
     form.get_by_role("checkbox", name=re.compile("^Limited intelligence")).check()

@@ -69,3 +69,27 @@ def test_no_fwtbt_ruling_is_close_rather_than_noise(kb: KnowledgeBase) -> None:
 def test_a_result_code_is_not_searched_as_a_word(kb: KnowledgeBase) -> None:
     out = links(kb, "merida", "CombatResolved", ["A1", "DR"])
     assert out["related"] == []
+
+
+def test_the_issue_33_readings_govern_the_events_their_facts_call_for(kb: KnowledgeBase) -> None:
+    """Each new conflict entry is linked to the events where its reading applies, and only then."""
+    cases = [
+        ("backbone", "CombatResolved", ["-/1", "2:1", "the Legion fought"], "legion-first-loss"),
+        (
+            "backbone",
+            "CombatResolved",
+            ["1:2", "below 1:2 on the whole stack (19.2)"],
+            "hidden-odds",
+        ),
+        ("bizkaya", "CombatResolved", ["DR", "attacking stacks euphoric"], "euphoria-doubling"),
+        ("bizkaya", "HoldChecked", ["morale check"], "hold-check"),
+        ("merida", "CombatResolved", ["result DR", "once per game turn"], "combat-once-per-turn"),
+    ]
+    for document, event, facts, key in cases:
+        entry = f"{document}:conflict-{key}"
+        linked = kb.for_event(document, facts=facts, event_type=event)["governing"]
+        assert entry in ids(linked), (event, facts)
+        assert all(g["binding"] for g in linked)
+        plain = kb.for_event(document, facts=facts[:1], event_type=event)["governing"]
+        if key != "hold-check":  # every hold is read both ways: always linked
+            assert entry not in ids(plain), (event, facts[:1])

@@ -27,7 +27,13 @@ def test_every_result_is_labelled_with_its_source(kb: KnowledgeBase) -> None:
     results = kb.search("retreat", limit=30, game="merida")
     labels = {(r["scope"], r["source"]) for r in results}
     assert ("game", "Closing the Merida Pocket rulebook") in labels
-    assert ("fwtbt", "FWtBT FAQ — official rulings for another game") in labels
+    # issue 33: another game's ruling says which game, in words, and that it does not bind
+    persuasive = "For Whom the Bell Tolls FAQ — another game's ruling: persuasive, not binding"
+    assert ("fwtbt", f"{persuasive} in Closing the Merida Pocket") in labels
+    assert all(r["binding"] is (r["scope"] in ("game", "club")) for r in results)
+    assert {r["belongs_to"] for r in results if r["scope"] == "fwtbt"} == {
+        "For Whom the Bell Tolls"
+    }
     assert any(s == "other-game" and src.endswith("rulebook (another game)") for s, src in labels)
     unscoped = kb.search("retreat", limit=5)
     assert all(r["scope"] and r["source"] for r in unscoped)

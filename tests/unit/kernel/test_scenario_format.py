@@ -328,6 +328,26 @@ def test_options_are_merged_and_checked():
     assert err.value.problems["options.turns"] == ["must be at most 5"]
 
 
+def test_options_a_rules_module_declares_are_added_offered_and_recorded_only_when_chosen():
+    """A game's own options (``RulesSystem.declared_options``) join every scenario's: offered and
+    checked like the file's, the file's own declaration of a name wins, and a state records one
+    only when it is not the default."""
+    declared = {
+        "reading": {"default": "a", "choices": ["a", "b"], "description": "rule 5 read two ways"},
+        "fog": {"default": True, "description": "the game's own fog (the file's wins)"},
+    }
+    scenario = load_scenario(VALID, declared=declared)
+    assert scenario.default_options() == {"fog": False, "turns": 3, "reading": "a"}
+    assert [o["name"] for o in scenario.info().options] == ["fog", "turns", "reading"]
+    assert scenario.options_with({}) == {"fog": False, "turns": 3}
+    assert scenario.options_with({"reading": "a"}) == {"fog": False, "turns": 3}
+    assert scenario.options_with({"reading": "b"}) == {"fog": False, "turns": 3, "reading": "b"}
+    with pytest.raises(ScenarioError) as err:
+        scenario.options_with({"reading": "c"})
+    assert err.value.problems == {"options.reading": ["must be one of ['a', 'b'], not 'c'"]}
+    assert load_scenario(VALID).default_options() == {"fog": False, "turns": 3}
+
+
 def test_placeholders_are_unwrapped_and_listed():
     data = copy.deepcopy(VALID)
     data["units"][0]["values"]["attack"] = {"placeholder": True, "value": 4, "note": "not printed"}

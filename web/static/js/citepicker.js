@@ -6,7 +6,7 @@
 // (the server refuses them too); FWtBT and club rulings stay citable, marked as such.
 import { api, explain } from "./api.js";
 import { clear, h } from "./dom.js";
-import { highlighted } from "./entries.js";
+import { highlighted, sourceLabel } from "./entries.js";
 
 let counter = 0;
 
@@ -34,6 +34,7 @@ export function citePicker({ label = "Search the rules to cite an entry", initia
   const n = ++counter;
   const pageGame = gameId || document.querySelector("[data-game]")?.dataset.game || null;
   const chosen = new Map(); // id -> heading
+  const labels = new Map(); // id -> the entry as found (its source label, whether it binds)
   const input = h("input", { type: "search", id: `cite-q-${n}`, autocomplete: "off", value: initial });
   const status = h("p", { class: "note", "aria-live": "polite" });
   const results = h("ul", { class: "results cite-results", "aria-label": "Entries found" });
@@ -50,6 +51,7 @@ export function citePicker({ label = "Search the rules to cite an entry", initia
               "li",
               { "data-entry": id },
               h("a", { href: `/rules/${encodeURIComponent(id)}`, target: "_blank", rel: "noopener" }, heading),
+              sourceLabel(labels.get(id)),
               h("code", { class: "meta" }, ` ${id} `),
               h("button", { type: "button", class: "link", "aria-label": `Remove ${heading}`, onclick: () => (chosen.delete(id), renderChosen(), renderResults(last)) }, "remove"),
             ),
@@ -79,8 +81,12 @@ export function citePicker({ label = "Search the rules to cite an entry", initia
                   "aria-pressed": cited ? "true" : "false",
                   "aria-label": `${cited ? "Cited" : "Cite"}: ${heading}`,
                   onclick: () => {
-                    if (cited) chosen.delete(item.id);
-                    else chosen.set(item.id, heading);
+                    if (cited) {
+                      chosen.delete(item.id);
+                    } else {
+                      chosen.set(item.id, heading);
+                      labels.set(item.id, item);
+                    }
                     renderChosen();
                     renderResults(last);
                   },
@@ -90,7 +96,7 @@ export function citePicker({ label = "Search the rules to cite an entry", initia
             : h("button", { type: "button", class: "secondary cite", disabled: true, title: "Another game's rulebook cannot be cited in this game's dispute" }, "Not citable"),
           " ",
           h("a", { href: `/rules/${encodeURIComponent(item.id)}`, target: "_blank", rel: "noopener" }, heading),
-          item.source ? h("span", { class: `source-label scope-${item.scope}` }, item.source) : null,
+          sourceLabel(item),
           item.overruled ? h("span", { class: "source-label overruled" }, "overruled later") : null,
           item.snippet ? h("p", { class: "snippet" }, highlighted(item.snippet)) : null,
         );
@@ -134,5 +140,9 @@ export function citePicker({ label = "Search the rules to cite an entry", initia
     status,
     results,
   );
-  return { el, ids: () => [...chosen.keys()], add: (id, heading) => (chosen.set(id, heading || id), renderChosen()) };
+  return {
+    el,
+    ids: () => [...chosen.keys()],
+    add: (id, heading, item = null) => (chosen.set(id, heading || id), item && labels.set(id, item), renderChosen()),
+  };
 }

@@ -5,7 +5,13 @@ import { humanize } from "./dom.js";
 
 const list = (xs) => (xs || []).join(", ");
 // A cited knowledge-base entry: its heading (or rule) rather than the record.
-export const citationWords = (c) => (c && typeof c === "object" ? c.heading || c.title || (c.rule_refs ? `rule ${c.rule_refs.join(", ")}` : c.id) : String(c));
+// A cited entry in words; another game's ruling (`binding: false`) says whose it is and that it
+// does not bind this game.
+export const citationWords = (c) => {
+  if (!c || typeof c !== "object") return String(c);
+  const words = c.heading || c.title || (c.rule_refs ? `rule ${c.rule_refs.join(", ")}` : c.id);
+  return c.binding === false ? `${words} (${c.belongs_to || "another game"}: persuasive, not binding)` : words;
+};
 // A point on a table [x, y] in inches (two numbers; a route on a table is a list of them), or a hex.
 const isPoint = (v) => Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number");
 const place = (p) => (Array.isArray(p) ? `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})` : String(p));

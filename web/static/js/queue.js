@@ -2,6 +2,7 @@
 // the disputed event in words and links to the board at that version; the resolution form.
 import { api, apiPage, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
+import { sourceLabel } from "./entries.js";
 import { describe } from "./events.js";
 import { when } from "./forms.js";
 import { resolutionForm, showResult } from "./resolution.js";
@@ -27,7 +28,7 @@ async function entry(id) {
 }
 
 async function card(d) {
-  const [event, cited, titles] = await Promise.all([eventAt(d.game, d.seq).catch(() => null), Promise.all((d.citations || []).map((c) => (typeof c === "string" ? entry(c) : { id: c.id, heading: c.heading || c.id }))), systemTitles()]);
+  const [event, cited, titles] = await Promise.all([eventAt(d.game, d.seq).catch(() => null), Promise.all((d.citations || []).map((c) => (typeof c === "string" ? entry(c) : { ...c, heading: c.heading || c.id }))), systemTitles()]);
   const slot = h("div", { class: "resolve-slot" });
   const article = h(
     "article",
@@ -56,7 +57,7 @@ async function card(d) {
       { "aria-label": "Entries the player cites" },
       h("h3", {}, "Cited by the player"),
       cited.length
-        ? h("ul", {}, cited.map((c) => h("li", {}, h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading))))
+        ? h("ul", {}, cited.map((c) => h("li", { class: c.binding === false ? "persuasive" : null }, h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading), sourceLabel(c))))
         : h("p", {}, "No entry cited."),
     ),
     slot,

@@ -4,12 +4,13 @@
 import { api } from "./api.js";
 import { citePicker } from "./citepicker.js";
 import { clear, h } from "./dom.js";
+import { sourceLabel } from "./entries.js";
 import { csv, onSubmit } from "./forms.js";
 
 export function resolutionForm({ dispute, eventType, cited, done }) {
   const key = `${dispute.game}-${dispute.dispute}`;
   const picker = citePicker({ label: "Search the rules for the entries your decision rests on" });
-  for (const c of cited) picker.add(c.id, c.heading);
+  for (const c of cited) picker.add(c.id, c.heading, c);
   const radio = (name, value, text, checked) =>
     h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked, required: true }), ` ${text}`);
   const remedy = h(
@@ -78,7 +79,7 @@ export function resolutionResult(result, gameId) {
       "p",
       {},
       "Cited: ",
-      (result.citations || []).map((c, i) => [i ? ", " : "", h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading || c.id)]),
+      (result.citations || []).map((c, i) => [i ? ", " : "", h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading || c.id), sourceLabel(c)]),
     ),
     result.club_ruling ? h("p", {}, "Club ruling recorded: ", h("a", { href: `/rules/${encodeURIComponent(result.club_ruling)}` }, result.club_ruling)) : null,
     result.remedy === "rebase"

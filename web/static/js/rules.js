@@ -12,7 +12,7 @@ const gameFilter = document.getElementById("game");
 const status = document.getElementById("search-status");
 const results = document.getElementById("results");
 const seenDocuments = new Set();
-const seenKinds = new Set();
+const seenKinds = new Set(["conflict"]);
 let timer;
 let controller;
 
@@ -35,6 +35,7 @@ async function search() {
   if (gameFilter.value) params.set("game", gameFilter.value);
   else params.delete("game");
   history.replaceState(null, "", `?${params}`);
+  if (!text && kindFilter.value === "conflict") return listConflicts();
   if (!text) {
     clear(results);
     status.textContent = "Type to search.";
@@ -60,13 +61,44 @@ async function search() {
   }
 }
 
+// The kind "conflict" with nothing typed: every reading the games settle in the open, with its
+// passages, what the rules apply and the game option giving the other reading.
+async function listConflicts() {
+  controller?.abort();
+  controller = new AbortController();
+  const query = new URLSearchParams({ kind: "conflict" });
+  if (gameFilter.value) query.set("game", gameFilter.value);
+  try {
+    const found = await api(`/api/rules/search?${query}`, { signal: controller.signal });
+    const items = found.results || [];
+    status.textContent = `${items.length} conflict${items.length === 1 ? "" : "s"} of readings`;
+    clear(results, items.map(conflictItem));
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    clear(results);
+    status.textContent = err.status === 404 ? "Rules search is not available on this server." : explain(err);
+  }
+}
+
+function conflictItem(item) {
+  const li = labelled(item);
+  li.classList.add("conflict");
+  const option = item.option_detail;
+  li.append(
+    h("ul", { class: "readings" }, (item.readings || []).map((r) => h("li", {}, h("strong", {}, `${r.rule}: `), `“${r.quote}”`))),
+    h("p", { class: "engine-reading" }, h("strong", {}, "Applied: "), item.engine_reading || ""),
+    option
+      ? h("p", { class: "conflict-option", "data-option": option.name }, h("strong", {}, "Game option: "), `${option.name} — ${(option.choices || []).join(" or ")} (default ${option.default})`)
+      : item.option
+        ? h("p", { class: "conflict-option" }, h("strong", {}, "Option: "), item.option)
+        : h("p", { class: "conflict-option" }, "No option: one reading for every game."),
+  );
+  return li;
+}
+
 function labelled(item) {
-  const li = entryItem(item);
-  const title = li.firstChild;
-  const labels = [];
-  if (item.source) labels.push(h("span", { class: `source-label scope-${item.scope}` }, item.source));
-  if (item.overruled) labels.push(h("span", { class: "source-label overruled" }, "overruled later"));
-  title.after(...labels);
+  const li = entryItem(item); // with its source label (another game's rulings: persuasive, not binding)
+  if (item.overruled) li.querySelector(".source-label, a, strong").after(h("span", { class: "source-label overruled" }, "overruled later"));
   return li;
 }
 

@@ -219,10 +219,10 @@ def test_19_2_attacks_are_listed_from_what_the_side_can_see() -> None:
     del without["units"]["under"]
     assert of_type(without, "allied", "attack") == listed
     first(SYSTEM.decide(weak, "allied", listed[0], ScriptedDice()), "CombatDeclared")
-    # the declaration reveals the whole stack and is judged on it (16.1, 19.2)
-    with pytest.raises(RuleViolation) as err:
-        SYSTEM.decide(strong, "allied", listed[0], ScriptedDice())
-    assert err.value.rule == "16.1"
+    # 19.2: a listed attack is declared whatever the hidden unit is ("which must be carried out
+    # obligatorily"); the whole stack then gives the ratio (test_limited_intelligence.py)
+    declared = first(SYSTEM.decide(strong, "allied", listed[0], ScriptedDice()), "CombatDeclared")
+    assert sorted(declared["combat"]["defenders"]) == ["top", "under"]
 
 
 def test_16_3_when_weak_units_would_lower_the_efficiency_below_1_to_2_they_are_left_out() -> None:
@@ -263,7 +263,8 @@ def behind_armor(limited: bool) -> dict[str, Any]:
 def test_19_2_moves_are_listed_from_what_the_side_can_see() -> None:
     """Seen: only the armor, whose ZOC does not reach the mountain, so the paths go on through 5,6;
     the list is the one of a board without the hidden unit.  The move then meets the hidden
-    infantry's ZOC and must stop there (7.1), as it would at the table."""
+    infantry's ZOC and stops there (7.1), as it would at the table: not a refusal, which would
+    tell the mover what he may not see (19.2)."""
     full = of_type(behind_armor(False), "allied", "move")
     assert full == [{"type": "move", "unit": "a", "paths": {"5,6": ["5,7", "5,6"]}}]
     fogged = behind_armor(True)
@@ -273,11 +274,14 @@ def test_19_2_moves_are_listed_from_what_the_side_can_see() -> None:
     assert of_type(without, "allied", "move") == [move]
     onwards = [p for p in move["paths"].values() if len(p) > 2]
     assert onwards and all(p[1] == "5,6" for p in onwards)
-    with pytest.raises(RuleViolation) as err:
+    # the move is not refused: the hidden infantry's ZOC stops it in 5,6 (7.1), as at the table
+    moved = first(
         SYSTEM.decide(
             fogged, "allied", {"type": "move", "unit": "a", "path": onwards[0]}, ScriptedDice()
-        )
-    assert err.value.rule == "7.1"
+        ),
+        "UnitMoved",
+    )
+    assert moved["path"] == ["5,7", "5,6"] and moved["stopped"] == {"hex": "5,6", "rule": "7.1"}
 
 
 def test_5_moves_are_not_listed_into_a_stack_they_would_put_over_the_limit() -> None:

@@ -84,7 +84,7 @@ def board_state(
         "data": {"initial_control": {"nationalist": [1, 5], "republican": [6, 12]}, **(data or {})},
     }
     state = setup.build_state(
-        load_scenario(raw, "merida"), {"decisions": decisions, **(options or {})}
+        load_scenario(raw, "merida", setup.OPTIONS), {"decisions": decisions, **(options or {})}
     )
     state.update(turn=turn, side=side, phase=phase)
     state["deployment"]["units"] = {}

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from service.rules.base import RuleViolation
-from service.rules.merida import SYSTEM, board, terrain
-from service.rules.merida.rulebook import RULEBOOK
+from service.rules.base import RulesEvent, RuleViolation, ScenarioError
+from service.rules.merida import SYSTEM, board, sequence, terrain
+from service.rules.merida.rulebook import OPTIONS, RULEBOOK
 from tests.unit.rules.merida.conftest import board_state, play, unit
 
 SIDE, ENEMY = "nationalist", "republican"
@@ -29,6 +29,7 @@ def _conflict(key):
         ("leader-zoc", "leader_zoc"),
         ("command-check-phase", "command_check"),
         ("river-crossing-cost", "river_cost"),
+        ("combat-once-per-turn", "combat_once_per"),
     ],
 )
 def test_each_reading_is_a_conflict_entry_quoting_the_rulebook_with_its_option(key, option):
@@ -151,3 +152,100 @@ def test_tec_river_added_cost_limits_the_listed_moves():
         }
 
     assert ends(added) < ends(total)
+
+
+# -- rule 8: "once per turn" -- each player's turn, or the game turn --------------------------------
+
+
+def _after_the_nationalist_battle(**options):
+    """The Nationalist "a" (E4) attacks the Republican "d" (E5, a town: the retreat is ignored);
+    then the Republican player's turn comes and reaches its combat phase, "d" still next to "a"
+    and "r" (D4) beside "a" too."""
+    units = [
+        unit("a", SIDE, "infantry", 6, "E4"),
+        unit("d", ENEMY, "infantry", 3, "E5"),
+        unit("r", ENEMY, "infantry", 3, "D4"),
+        unit("far", ENEMY, "infantry", 3, "A12"),
+    ]
+    state = board_state(units, phase="combat", hex_features={"E5": ["town"]}, options=options)
+    del state["units"]["r"]  # only "a" and "d" fight in the Nationalist turn
+    play(state, SIDE, {"type": "attack", "attackers": ["a"], "hex": "E5"}, [5])
+    state["units"]["r"] = board_state(units)["units"]["r"]
+    assert state["units"]["a"]["attacked"] and state["units"]["d"]["defended"]
+    _begin(state, 2, ENEMY)
+    return state
+
+
+def _begin(state, turn, side):
+    """The player's turn begins (phase A, its marks cleared) and reaches its combat phase."""
+    SYSTEM.apply(
+        state, RulesEvent("PhaseBegan", {"turn": turn, "side": side, "phase": "reinforcements"})
+    )
+    state.update(phase="combat")
+    state.update(sequence.combat_obligations(state))
+
+
+def _listed_attacks(state, side):
+    return sorted(
+        (
+            t.fixed.get("hex"),
+            tuple(t.choose["attackers"].options) if "attackers" in t.choose else (),
+        )
+        for t in SYSTEM.actions(state, side).of_type("attack")
+    )
+
+
+def test_8_by_default_once_per_turn_is_each_players_turn():
+    """Rule 8: "Each unit may only attack or be attacked once per turn" -- each player's turn:
+    "d", attacked in the Nationalist turn, attacks "a" in its own (rule 8: "All units in an enemy
+    ZOC must attack"), and "a", which attacked, may be attacked."""
+    state = _after_the_nationalist_battle()
+    assert state["must_attack"] == ["d", "r"] and state["must_be_attacked"] == ["a"]
+    with pytest.raises(RuleViolation) as refused:  # rule 8: they must attack first
+        play(state, ENEMY, {"type": "end_phase"})
+    assert refused.value.rule == "8"
+    play(state, ENEMY, {"type": "attack", "attackers": ["d", "r"], "hex": "E4"}, [3])
+    assert state["units"]["d"]["attacked"] and state["units"]["a"]["defended"]
+
+
+def test_8_option_game_turn_a_unit_fights_once_in_the_whole_game_turn():
+    """Rule 8: "Each unit may only attack or be attacked once per turn" with rule 4's turn ("The
+    above phases are repeated with the nonphasing player ... The turn is then over, and the marker
+    is advanced"), the game option ``combat_once_per: game_turn``: "d", attacked in the Nationalist
+    turn, may not attack; "a", which attacked, may not be attacked; neither must, so the phase ends;
+    the marks go when the next game turn begins."""
+    state = _after_the_nationalist_battle(combat_once_per="game_turn")
+    assert state["must_attack"] == ["r"] and state["must_be_attacked"] == []
+    assert _listed_attacks(state, ENEMY) == []
+    with pytest.raises(RuleViolation) as refused:
+        play(state, ENEMY, {"type": "attack", "attackers": ["d"], "hex": "E4"})
+    assert refused.value.rule == "8" and refused.value.field == "attackers"
+    assert refused.value.message == "d may not attack: it has already been attacked this turn"
+    with pytest.raises(RuleViolation) as refused:
+        play(state, ENEMY, {"type": "attack", "attackers": ["r"], "hex": "E4"})
+    assert (refused.value.rule, refused.value.field) == ("8", "hex")
+    assert "a in E4 has already attacked this turn" in refused.value.message
+    events = play(state, ENEMY, {"type": "end_phase"})  # no obligation left: "a" is out of reach
+    began = [e.data for e in events if e.type == "PhaseBegan"][0]
+    assert (began["turn"], began["side"]) == (3, SIDE)  # the next game turn: the marks are gone
+    assert not state["units"]["a"]["attacked"] and not state["units"]["d"]["defended"]
+    state["units"]["a"]["out_of_command"] = False  # no leader on this board (rule 10)
+    state.update(phase="combat")
+    play(state, SIDE, {"type": "attack", "attackers": ["a"], "hex": "E5"}, [5])
+
+
+def test_8_the_once_per_turn_option_is_declared_by_the_system_and_checked():
+    """The game's own option: offered for the shipped scenario (and any club's), rule 8's
+    player-turn reading by default and not written into a new game's state; a bad value is
+    refused naming ``options.combat_once_per``."""
+    assert SYSTEM.default_options("merida-1938")["combat_once_per"] == "player_turn"
+    assert "combat_once_per" in OPTIONS
+    assert "combat_once_per" not in SYSTEM.initial_state("merida-1938", {})["options"]
+    chosen = SYSTEM.initial_state("merida-1938", {"combat_once_per": "game_turn"})
+    assert chosen["options"]["combat_once_per"] == "game_turn"
+    with pytest.raises(ScenarioError) as bad:
+        SYSTEM.initial_state("merida-1938", {"combat_once_per": "phase"})
+    assert "options.combat_once_per" in bad.value.problems
+    assert _conflict("combat-once-per-turn").engine_reading.startswith(
+        "each player's turn by default"
+    )
