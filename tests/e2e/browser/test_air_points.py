@@ -15,25 +15,32 @@ from tests.e2e.browser.test_game_page import DESKTOP, Merida
 pytestmark = pytest.mark.browser
 
 
-def test_two_air_points_of_one_type_are_two_boxes(
-    browser: Any, server: Server, shots: Path
-) -> None:
-    from playwright.sync_api import expect
-
+def offered(server: Server, kind: str) -> tuple[Merida, dict[str, Any]]:
+    """A new Merida game played through the API up to the first order of ``kind`` the
+    Nationalists are offered on turn 1 (19 Div and its leader moved next to the Republicans in
+    R15, so that a hex can be attacked), and that order."""
     merida = Merida(server)
     merida.deploy()
-    # 19 Div with its leader next to the Republicans in R15, so that a hex can be attacked
     t = next(
         t
         for t in merida.actions("franco")["actions"]
         if t["label"] == "Move 19 Div and Solans (L) (tactical)"
     )
     merida.send("franco", t, path=next(p for p in t["choose"]["path"]["one_of"] if p[-1] == "R15"))
-    for _ in range(6):
-        if any(a["type"] == "allocate_air" for a in merida.actions("franco")["actions"]):
-            break
+    for _ in range(8):
+        found = [a for a in merida.actions("franco")["actions"] if a["type"] == kind]
+        if found:
+            return merida, found[0]
         merida.finish_phase()
-    air = next(a for a in merida.actions("franco")["actions"] if a["type"] == "allocate_air")
+    raise AssertionError(f"no {kind} offered")
+
+
+def test_two_air_points_of_one_type_are_two_boxes(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    merida, air = offered(server, "allocate_air")
     assert air["choose"]["air"]["some_of"] == ["Fiat", "Fiat"]  # the table's "Fiat 2"
     before = merida.game()["version"]
 
@@ -82,19 +89,7 @@ def test_the_board_opens_on_the_target_on_a_phone(browser: Any, server: Server) 
 
     from tests.e2e.browser.test_game_page import PHONE, assert_in_view
 
-    merida = Merida(server)
-    merida.deploy()
-    t = next(
-        t
-        for t in merida.actions("franco")["actions"]
-        if t["label"] == "Move 19 Div and Solans (L) (tactical)"
-    )
-    merida.send("franco", t, path=next(p for p in t["choose"]["path"]["one_of"] if p[-1] == "R15"))
-    for _ in range(8):
-        if any(a["type"] == "attack" for a in merida.actions("franco")["actions"]):
-            break
-        merida.finish_phase()
-    target = next(a for a in merida.actions("franco")["actions"] if a["type"] == "attack")
+    merida, target = offered(server, "attack")
     page = signed_in(browser, server, "franco", PHONE)
     page.goto(f"/games/{merida.id}")
     expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)

@@ -49,7 +49,8 @@ def test_an_organiser_enters_the_map_and_publishes(
     page.locator("#ed-palette").get_by_label("river").check()
     page.locator('[data-hex="R16"] polygon').click()
     page.locator('[data-hex="S16"] polygon').click()
-    expect(page.locator(".ed-hexsides title")).to_contain_text("R16/S16: river")
+    # (among the shipped placeholder road and rail hexsides)
+    expect(page.locator(".ed-hexsides title", has_text="R16/S16")).to_have_text("R16/S16: river")
     # a hex's feature: the printed map says city
     page.get_by_label("set a hex's feature").check()
     page.locator("#ed-palette").get_by_label("city").check()
