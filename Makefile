@@ -19,8 +19,9 @@ run: setup
 	$(BIN)/arbiter db migrate
 	$(BIN)/arbiter serve --port $(PORT)
 
+# every test: the browser tests beside the others, in two pytest processes (tests/parallel.py)
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m tests.parallel
 
 lint: setup
 	$(BIN)/ruff check service faq web tests bench
