@@ -89,7 +89,7 @@ async function main() {
   const url = (after) => `/api/disputes/queue?limit=${PAGE}${after ? `&after=${encodeURIComponent(after)}` : ""}`;
   try {
     const first = await apiPage(url(null));
-    const shown = () => box.children.length;
+    const shown = () => box.querySelectorAll(".dispute-card:not(.resolved)").length; // open ones
     const say = (next) => {
       const n = shown();
       status.textContent = n ? `${n}${next ? " or more" : ""} open dispute${n === 1 && !next ? "" : "s"} to resolve.` : "No open dispute for you to resolve.";
@@ -103,7 +103,11 @@ async function main() {
       more.setAttribute("aria-disabled", "true");
       try {
         const page = await apiPage(url(next));
-        box.append(...(await Promise.all(page.items.map(card))));
+        const cards = await Promise.all(page.items.map(card));
+        // the open disputes before those resolved meanwhile, which stay at the end
+        const resolved = box.querySelector(".dispute-card.resolved");
+        if (resolved) resolved.before(...cards);
+        else box.append(...cards);
         next = page.next;
         say(next);
         more.hidden = !next;
