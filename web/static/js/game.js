@@ -137,11 +137,13 @@ async function reload() {
 // happened in the events' own words, with the die and the table cell, as after their own order.
 function othersCombat(before) {
   const mine = st.actions && st.actions.side;
-  const fresh = st.events.filter((e) => e.seq > before && e.kind === "Game.Recorded" && e.side && e.side !== mine);
-  const combat = fresh.find((e) => resolvesCombat((e.payload && e.payload.data) || {}));
+  const recorded = []; // the rules events since `before`, read from the end of the log only
+  for (let i = st.events.length - 1; i >= 0 && st.events[i].seq > before; i--) {
+    if (st.events[i].kind === "Game.Recorded") recorded.unshift(st.events[i]);
+  }
+  const combat = recorded.find((e) => e.side && e.side !== mine && resolvesCombat((e.payload && e.payload.data) || {}));
   if (!combat) return null;
-  const own = st.events.filter((e) => e.seq > before && e.kind === "Game.Recorded");
-  return { from: before, to: own[own.length - 1].seq, title: `${humanize(combat.side)} (${st.game.sides[combat.side]}) attacked` };
+  return { from: before, to: recorded[recorded.length - 1].seq, title: `${humanize(combat.side)} (${st.game.sides[combat.side]}) attacked` };
 }
 
 // The selection `sel` made on an older version, if what it chose is still offered now, else null.
