@@ -3,7 +3,10 @@ about the longer half's instead of the sum (the end-to-end half mostly waits on 
 Chromium; the machine has two cores).
 
 - ``tests/conformance`` and ``tests/e2e`` (HTTP, CLI, server processes, the browser);
-- everything else (fuzz, golden games, integration, unit).
+- everything else (fuzz, golden games, integration, unit);
+
+then the few tests marked ``alone`` (they measure behaviour under a load of their own making, which
+the other half's load would distort), with nothing beside them.
 
 The two share nothing by construction: each PostgreSQL test makes its own database, ports are free
 ones, folders are temporary, Redis channels are named by ids, and the first half is given Redis
@@ -22,10 +25,17 @@ from pathlib import Path
 from typing import IO
 
 FIRST = ["tests/conformance", "tests/e2e"]
+NOT_ALONE = ["-m", "not alone"]
 GROUPS = {
-    "end-to-end and conformance tests": (FIRST, {"TEST_REDIS_URL": "redis://127.0.0.1:6379/14"}),
-    "all other tests": (["tests", *(f"--ignore={path}" for path in FIRST)], {}),
+    "end-to-end and conformance tests": (
+        [*FIRST, *NOT_ALONE],
+        {"TEST_REDIS_URL": "redis://127.0.0.1:6379/14"},
+    ),
+    "all other tests": (["tests", *(f"--ignore={path}" for path in FIRST), *NOT_ALONE], {}),
 }
+#: the tests that measure behaviour under their own load (``-m alone``: 96 sign-ins at once, a
+#: burst of clients spread over workers), run after both halves with nothing beside them
+ALONE = ["tests", "-m", "alone"]
 
 
 def main(argv: list[str]) -> int:
@@ -65,6 +75,8 @@ def main(argv: list[str]) -> int:
                 process.terminate()
                 process.wait()
                 sink.close()
+    print("\n===== tests that run alone (-m alone) =====", flush=True)
+    codes["tests that run alone"] = subprocess.call([sys.executable, "-m", "pytest", *ALONE])
     failed = [name for name, code in codes.items() if code != 0]
     minutes = (time.monotonic() - started) / 60
     if failed:

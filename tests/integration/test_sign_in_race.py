@@ -23,6 +23,9 @@ from service.config import Config
 from tests.e2e.test_server_process import Server
 from tests.support.api import PASSWORD
 
+#: 96 requests at once against one pool: run with nothing else on the machine (tests/parallel.py)
+pytestmark = pytest.mark.alone
+
 THREADS = 96
 Reply = tuple[int, Any]
 

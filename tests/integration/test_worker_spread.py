@@ -21,7 +21,8 @@ from tests.integration.test_migrate import WORKERS, all_workers_answer, gunicorn
 from tests.support.services import postgres_database
 from tests.support.tcp_proxy import free_port
 
-pytestmark = pytest.mark.postgres
+#: a balance measured under a burst: run with nothing else on the machine (tests/parallel.py)
+pytestmark = [pytest.mark.postgres, pytest.mark.alone]
 
 CLIENTS = 16
 
