@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
     if failed:
         print(f"\nFAILED: {', '.join(failed)} ({minutes:.1f} min)")
         return 1
-    print(f"\nevery test passed, in both processes ({minutes:.1f} min)")
+    print(f"\nevery test passed: both halves, then those run alone ({minutes:.1f} min)")
     return 0
 
 
