@@ -36,6 +36,7 @@ from service.application.services import Services
 from service.application.standings import LadderFeed
 from service.application.store import open_store
 from service.application.users import UserService
+from service.application.what_if import WhatIfService
 from service.application.worker import NotificationWorker, open_process
 from service.config import Config
 from service.domain import chain
@@ -126,6 +127,8 @@ def build_services(
         on_club_ruling=knowledge.publish_ruling,
         runner=projections["disputes"],
     )
+    what_ifs = WhatIfService(disputes, games)
+    disputes.what_ifs = what_ifs
     audit = AuditService(store, games, seal_key, store.heads)
     index = GameIndex(projections["games"], clubs.clubs_of)
     store.on_commit = projections.seen  # read-your-writes
@@ -157,6 +160,7 @@ def build_services(
         ),
         knowledge=knowledge,
         disputes=disputes,
+        what_ifs=what_ifs,
         audit=audit,
         scenarios=scenarios,
         lifecycle=lifecycle,

@@ -28,6 +28,24 @@ class TakebackAnswerIn(Strict):
     side = fields.String(load_default=None)
 
 
+#: a claimed reading names at most this many options; an alternative command is at most this big
+READING_MAX = 8
+
+
+def _reading_field() -> fields.Dict:
+    return fields.Dict(
+        keys=fields.String(validate=validate.Length(min=1, max=60)),
+        values=fields.Raw(allow_none=False),
+        validate=validate.Length(max=READING_MAX),
+        load_default=None,
+        allow_none=True,
+    )
+
+
+def _instead_field() -> fields.Dict:
+    return fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+
+
 class DisputeIn(Strict):
     seq = fields.Integer(required=True, strict=True, validate=db_range(2))
     claim = fields.String(required=True, validate=validate.Length(min=1, max=4000))
@@ -35,6 +53,10 @@ class DisputeIn(Strict):
         fields.String(validate=validate.Length(min=1, max=200)), load_default=list
     )
     side = fields.String(load_default=None)
+    #: the reading the player says applies: ``{option: value}`` (options the game declares)
+    reading = _reading_field()
+    #: the command the player says was legal or should have been offered, on the state before
+    instead = _instead_field()
 
 
 class ClubRulingIn(Strict):
@@ -60,6 +82,13 @@ class ResolutionIn(Strict):
     )
     note = fields.String(load_default="", validate=validate.Length(max=4000))
     club_ruling = fields.Nested(ClubRulingIn, load_default=None, allow_none=True)
+    #: the reading (and/or command) the verdict adopts; none: the dispute's own claim
+    reading = _reading_field()
+    instead = _instead_field()
+    #: the digest of the what-if the arbiter decided on: refused (409) if it no longer holds
+    what_if = fields.String(
+        load_default=None, allow_none=True, validate=validate.Regexp(r"^[0-9a-f]{64}$")
+    )
 
 
 class DiffArgs(Lenient):
@@ -118,8 +147,30 @@ class Disputes(MethodView):
             claim=body["claim"],
             cite=body["citations"],
             side=body["side"],
+            reading=body["reading"],
+            instead=body["instead"],
         )
         return {"dispute": dispute, **_status(game), "paused": game.paused_by() == dispute}
+
+
+@blp.route("/games/<game_id>/disputes/<dispute>/what-if")
+class WhatIf(MethodView):
+    @blp.response(200)
+    def get(self, game_id: str, dispute: str) -> dict[str, Any]:
+        """What the claim would change, never written to the log: the disputed command re-decided
+        under the claimed reading (or as the command claimed instead) with the same dice, beside
+        what was recorded, and what a rebase would do to every later command.  A player sees it
+        as their side may; an arbiter in full.  ``digest`` is what a verdict records."""
+        return services().what_ifs.for_caller(game_id, require_user(), dispute)
+
+
+@blp.route("/games/<game_id>/events/<int:seq>/readings")
+class EventReadings(MethodView):
+    @blp.response(200)
+    def get(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The readings of the rules that govern event ``seq``: each conflict its command's
+        events link to that a game option settles, with the option's choices in words."""
+        return services().what_ifs.readings(game_id, seq, optional_user())
 
 
 @blp.route("/games/<game_id>/disputes/<dispute>/resolution")
@@ -138,6 +189,9 @@ class Resolution(MethodView):
             cite=body["citations"],
             note=body["note"],
             club_ruling=body["club_ruling"],
+            reading=body["reading"],
+            instead=body["instead"],
+            what_if=body["what_if"],
         )
 
 

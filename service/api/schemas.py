@@ -321,7 +321,16 @@ class GameOut(Schema):
     active_sides = fields.List(fields.String())
     phase = fields.Dict()
     result = fields.Dict(allow_none=True)
-    options = fields.Dict()
+    options = fields.Dict(
+        metadata={"description": "the options in force: as created, then each adopted reading"}
+    )
+    options_at_start = fields.Dict(metadata={"description": "the options the game started with"})
+    readings = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "each reading a verdict adopted: {dispute, from_seq, reading, text}"
+        },
+    )
     state = fields.Dict()
     counters = fields.List(fields.Dict())
     dice = fields.Nested(DiceOut)

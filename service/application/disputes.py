@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
@@ -14,10 +15,19 @@ from faq.model import FAQ_DOCUMENT, FAQ_GAME
 from service.application.games import GameService, in_words
 from service.application.projections.disputes import DisputesView, Key
 from service.application.projections.runner import ProjectionRunner
+from service.application.readings import option_specs, option_value_ok, option_value_words
 from service.application.store import ArbiterStore
 from service.domain.chain import canonical_json
-from service.domain.errors import DomainError, Forbidden, NotFound, StaleVersion, Unprocessable
-from service.domain.game import Game, copy_json
+from service.domain.errors import (
+    Conflict,
+    DomainError,
+    Forbidden,
+    NotFound,
+    StaleVersion,
+    Unprocessable,
+)
+from service.domain.game import Game, ServerDice, copy_json
+from service.domain.reused_dice import ReusedDice
 from service.domain.rulings import ClubRuling
 from service.domain.users import User
 from service.rules.base import InvalidCommand, RulesEvent, RuleViolation
@@ -30,6 +40,10 @@ class KnowledgePort(Protocol):
     def get(self, entry_id: str) -> dict[str, Any]: ...
 
 
+class WhatIfPort(Protocol):
+    def basis(self, game: Game, dispute: str, alternative: Alternative | None) -> str | None: ...
+
+
 class ClubRoles(Protocol):
     def has_role(self, club_id: str, user_id: str, role: str) -> bool: ...
 
@@ -38,6 +52,67 @@ class ClubRoles(Protocol):
 
 #: an arbiter's queue holds at most this many a page (``GET /api/disputes/queue?limit=``)
 PAGE_MAX = 100
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The commands an overturn of event ``seq`` touches: the command that caused it (``start``,
+    ``command``, its live events ``own``) and the later live events and commands."""
+
+    seq: int
+    start: int
+    command: Game.CommandAccepted | None
+    own: list[Any]
+    later_events: list[Any]
+    later: list[Game.CommandAccepted]
+    ended: bool
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """What should have happened: the game options of another reading, and/or another command."""
+
+    reading: dict[str, Any]
+    instead: dict[str, Any] | None
+
+
+class DiceChoice(Protocol):
+    """The dice a verdict's re-decisions roll: the seed of the game's own dice, the fresh dice
+    of the re-decided command (after its recorded ones) and the dice of each later command."""
+
+    def seed(self) -> str: ...
+
+    def fresh(self, server: ServerDice) -> Any: ...
+
+    def later(self, command: Game.CommandAccepted) -> Callable[[ServerDice], Any] | None: ...
+
+
+class SeededDice:
+    """A verdict applied: a die not recorded before is the game's next seeded die."""
+
+    def __init__(self, seed: Callable[[], str]) -> None:
+        self._seed = seed
+
+    def seed(self) -> str:
+        return self._seed()
+
+    def fresh(self, server: ServerDice) -> Any:
+        return server
+
+    def later(self, command: Game.CommandAccepted) -> None:
+        return None
+
+
+def recorded_rolls(events: Iterable[Any]) -> list[dict[str, Any]]:
+    """The dice recorded among ``events`` (rolled or reused), in order, each with the seq of the
+    event that first recorded it."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        if isinstance(event, Game.DiceRolled):
+            out.extend({**r, "seq": event.originator_version} for r in event.rolls)
+        elif isinstance(event, Game.DiceReused):
+            out.extend({**r, "seq": r.get("from_seq")} for r in event.rolls)
+    return out
 
 
 def entry_hash(entry: Mapping[str, Any]) -> str:
@@ -64,6 +139,9 @@ class DisputeService:
         self._clubs = clubs
         self._on_club_ruling = on_club_ruling
         self.runner = runner
+        #: the what-if service (``service.application.what_if``), set by the bootstrap: a
+        #: verdict records the digest of the what-if it was decided on
+        self.what_ifs: WhatIfPort | None = None
 
     # -- takebacks ---------------------------------------------------------------------------------
     def request_takeback(
@@ -97,7 +175,11 @@ class DisputeService:
         claim: str,
         cite: Iterable[str],
         side: str | None,
+        reading: Mapping[str, Any] | None = None,
+        instead: Mapping[str, Any] | None = None,
     ) -> tuple[Game, str]:
+        """``reading`` (game options and the values claimed) and ``instead`` (a command) say what
+        should have happened: checked here against the game's options and the command's shape."""
         game = self.games.get(game_id)
         mine = game.side_of(str(user.id))
         if not mine:
@@ -108,6 +190,8 @@ class DisputeService:
         if side not in mine:
             raise Forbidden(f"you do not play {side}", {"side": ["not your side"]})
         citations = self._citations(cite, required=False, game=game)
+        if 1 < seq <= game.version and (reading or instead):
+            self._check_alternative(game, self.plan(game, seq), reading or {}, instead)
         dispute = game.open_dispute(
             side=side,
             user=str(user.id),
@@ -115,6 +199,8 @@ class DisputeService:
             claim=claim,
             citations=citations,
             ports=self.ports,
+            reading=reading,
+            instead=instead,
         )
         return self._save(game), dispute
 
@@ -129,7 +215,14 @@ class DisputeService:
         cite: Iterable[str],
         note: str = "",
         club_ruling: Mapping[str, Any] | None = None,
+        reading: Mapping[str, Any] | None = None,
+        instead: Mapping[str, Any] | None = None,
+        what_if: str | None = None,
     ) -> dict[str, Any]:
+        """``reading``/``instead``: the alternative the verdict adopts (a rebase then re-decides
+        the disputed command under it with the same dice); none given: the dispute's own claim,
+        if it named one.  ``what_if``: the digest of the what-if the arbiter looked at; when it
+        no longer matches, nothing is written (409)."""
         game = self.games.get(game_id)
         self._check_arbiter(game, arbiter)
         info = game.disputes.get(dispute)
@@ -142,28 +235,36 @@ class DisputeService:
             if club_ruling
             else None
         )
-        restored: dict[str, Any] | None = None
-        retract: list[int] = []
-        later: list[Game.CommandAccepted] = []
-        if verdict == "overturned" and remedy in ("rewind", "rebase"):
-            retract, restored, later = self._remedy(game, info["seq"], remedy)
-        game.resolve_dispute(
-            dispute=dispute,
+        if info["status"] != "open":
+            raise Conflict(
+                f"this dispute is already {info['status']}", {"dispute": ["already resolved"]}
+            )
+        alternative = self.alternative_of(game, dispute, reading, instead)
+        evidence = self.what_ifs.basis(game, dispute, alternative) if self.what_ifs else None
+        if what_if is not None and (evidence is None or evidence != what_if):
+            raise Conflict(
+                "the what-if changed since it was shown: look at it again before deciding",
+                {"what_if": ["does not match the what-if of the game as it stands"]},
+            )
+        if alternative is not None and verdict == "overturned" and remedy != "rebase":
+            raise Unprocessable(
+                "a reading or another command is adopted by a rebase",
+                {"remedy": ["rebase, to adopt the alternative"]},
+            )
+        applied = self.overturn(
+            game,
+            dispute,
             arbiter=str(arbiter.id),
             verdict=verdict,
             remedy=remedy,
             citations=citations,
             note=note,
             club_ruling=str(ruling.id) if ruling else None,
-            ports=self.ports,
-            retract=retract,
-            restored_state=restored,
+            alternative=alternative,
+            what_if=evidence,
+            dice=SeededDice(lambda: self.games.seed_of(game)),
         )
-        report = (
-            self._rebase(game, dispute, later)
-            if remedy == "rebase" and verdict == "overturned"
-            else []
-        )
+        report = applied["report"]
         self._save(game, *([ruling] if ruling else []))
         if ruling is not None:
             self._on_club_ruling(ruling)
@@ -289,6 +390,54 @@ class DisputeService:
         if club and clubs is not None:
             return clubs.has_role(str(club), str(user.id), "arbiter")
         return "arbiter" in getattr(user, "roles", [])
+
+    # -- alternatives: another reading, another command --------------------------------------------
+    def alternative_of(
+        self,
+        game: Game,
+        dispute: str,
+        reading: Mapping[str, Any] | None = None,
+        instead: Mapping[str, Any] | None = None,
+    ) -> Alternative | None:
+        """The alternative a verdict (or a what-if) weighs: the one given (checked), else the one
+        the dispute claimed, else None (an overturn then removes the disputed event)."""
+        info = game.disputes[dispute]
+        if reading is None and instead is None:
+            reading, instead = info.get("reading") or {}, info.get("instead")
+        else:
+            self._check_alternative(game, self.plan(game, info["seq"]), reading or {}, instead)
+        if not reading and not instead:
+            return None
+        return Alternative(copy_json(dict(reading or {})), copy_json(dict(instead or {})) or None)
+
+    def _check_alternative(
+        self, game: Game, plan: Plan, reading: Mapping[str, Any], instead: Mapping[str, Any] | None
+    ) -> None:
+        """422 naming ``reading.<option>`` or ``instead.<field>`` unless each option is one the
+        game declares, with one of its values, and ``instead`` is a command of the declared
+        shape on the state before the disputed command."""
+        rules = self.games.system(game.system)
+        specs = option_specs(rules, game.scenario)
+        problems: dict[str, list[str]] = {}
+        for name, value in reading.items():
+            spec = specs.get(name)
+            if spec is None:
+                known = ", ".join(sorted(specs)) or "none"
+                problems[f"reading.{name}"] = [f"not an option of this game (its options: {known})"]
+            elif not option_value_ok(spec, value):
+                problems[f"reading.{name}"] = [option_value_words(spec)]
+        if instead is not None:
+            if plan.command is None:
+                problems["instead"] = ["the disputed event has no command to replace"]
+            else:
+                before = self.games.get(game.id, version=plan.start - 1).state
+                try:
+                    rules.parse_command(before, dict(instead))
+                except InvalidCommand as exc:
+                    for key, reasons in (exc.details or {"": [exc.message]}).items():
+                        problems[f"instead.{key}" if key else "instead"] = list(reasons)
+        if problems:
+            raise Unprocessable("the alternative is not one this game can decide", problems)
 
     # -- helpers -----------------------------------------------------------------------------------
     def _check_arbiter(self, game: Game, user: User) -> None:
@@ -447,8 +596,49 @@ class DisputeService:
             citations=citations,
         )
 
+    def plan(self, game: Game, seq: int) -> Plan:
+        """The commands an overturn of event ``seq`` touches, read from the game's log up to
+        ``game.version`` (a game read at an earlier version plans as it stood then)."""
+        skip = set(game.retracted) | set(game.bookkeeping)
+        live = [
+            e
+            for e in self.store.events.get(game.id, lte=game.version)
+            if e.originator_version not in skip
+        ]
+        command = next(
+            (
+                e
+                for e in reversed(live)
+                if isinstance(e, Game.CommandAccepted) and e.originator_version <= seq
+            ),
+            None,
+        )
+        start = command.originator_version if command is not None else seq
+        after = [e for e in live if e.originator_version > seq]
+        following = next(
+            (e.originator_version for e in after if isinstance(e, Game.CommandAccepted)), None
+        )
+        own = [
+            e
+            for e in live
+            if e.originator_version >= start
+            and (following is None or e.originator_version < following)
+        ]
+        later_events = [
+            e for e in after if following is not None and e.originator_version >= following
+        ]
+        return Plan(
+            seq=seq,
+            start=start,
+            command=command,
+            own=own,
+            later_events=later_events,
+            later=[e for e in later_events if isinstance(e, Game.CommandAccepted)],
+            ended=any(isinstance(e, Game.Ended) for e in after),
+        )
+
     def _remedy(
-        self, game: Game, seq: int, remedy: str
+        self, game: Game, plan: Plan, remedy: str, reading: Mapping[str, Any] | None
     ) -> tuple[list[int], dict[str, Any], list[Game.CommandAccepted]]:
         """What an overturn retracts, the state play resumes from, and (rebase) the later commands.
 
@@ -456,46 +646,136 @@ class DisputeService:
           before that command, whose side acts again;
         * rebase: the disputed event alone (all of its command when the command itself is disputed)
           and every later command's events; the corrected state is the state before the disputed
-          event with the rest of its command applied, and the later commands are re-decided on it."""
-        skip = set(game.retracted) | set(game.bookkeeping)
-        live = [e for e in self.store.events.get(game.id) if e.originator_version not in skip]
-        start = max(
-            (
-                e.originator_version
-                for e in live
-                if isinstance(e, Game.CommandAccepted) and e.originator_version <= seq
-            ),
-            default=seq,
-        )
-        after = [e for e in live if e.originator_version > seq]
-        following = next(
-            (e.originator_version for e in after if isinstance(e, Game.CommandAccepted)), None
-        )
-        own_rest = [e for e in after if following is None or e.originator_version < following]
-        later_events = [
-            e for e in after if following is not None and e.originator_version >= following
-        ]
-        later = [e for e in later_events if isinstance(e, Game.CommandAccepted)]
-        if any(isinstance(e, Game.Ended) for e in after):
+          event with the rest of its command applied, and the later commands are re-decided on it;
+        * rebase with an alternative (``reading``: the options it sets, None: no alternative):
+          the whole command and everything after it; play resumes before that command with the
+          reading in force, and the command is re-decided first (:meth:`_redecide`)."""
+        seq, start = plan.seq, plan.start
+        if plan.ended:
             raise Unprocessable("the game has ended", {"remedy": ["the game has ended"]})
         if remedy == "rewind":
-            retract = [e.originator_version for e in live if e.originator_version >= start]
+            retract = [e.originator_version for e in plan.own + plan.later_events]
             return retract, self.games.get(game.id, version=start - 1).state, []
+        if reading is not None:
+            restored = self.games.get(game.id, version=start - 1).state
+            restored["options"] = {**(restored.get("options") or {}), **copy_json(dict(reading))}
+            retract = [e.originator_version for e in plan.own + plan.later_events]
+            return retract, restored, plan.later
+        after = [e for e in plan.own if e.originator_version > seq] + plan.later_events
         if seq == start:  # the command itself is disputed: none of it stands
             retract = [seq, *(e.originator_version for e in after)]
-            return retract, self.games.get(game.id, version=seq - 1).state, later
+            return retract, self.games.get(game.id, version=seq - 1).state, plan.later
         rules = self.games.system(game.system)
         corrected = self.games.get(game.id, version=seq - 1).state
-        for event in own_rest:
-            if isinstance(event, Game.Recorded):
+        for event in plan.own:
+            if event.originator_version > seq and isinstance(event, Game.Recorded):
                 corrected = rules.apply(corrected, RulesEvent(event.kind, copy_json(event.data)))
-        retract = [seq, *(e.originator_version for e in later_events)]
-        return retract, corrected, later
+        retract = [seq, *(e.originator_version for e in plan.later_events)]
+        return retract, corrected, plan.later
+
+    def overturn(
+        self,
+        game: Game,
+        dispute: str,
+        *,
+        arbiter: str,
+        verdict: str,
+        remedy: str | None,
+        citations: list[dict[str, Any]],
+        note: str,
+        club_ruling: str | None,
+        alternative: Alternative | None,
+        what_if: str | None,
+        dice: DiceChoice,
+    ) -> dict[str, Any]:
+        """Record a verdict on ``game`` (not saved): the resolution, the what-if it was decided on
+        (``what_if``: its digest, with ``alternative``), and for an overturn the retraction and
+        the rebase.  The one machinery of a verdict applied and of a what-if (run on a copy,
+        with ``dice`` that never draw the game's seed).  Returns the re-decided command's
+        outcome (``redecided``) and the rebase report."""
+        info = game.disputes[dispute]
+        plan = self.plan(game, info["seq"])
+        adopt = alternative is not None and verdict == "overturned" and remedy == "rebase"
+        restored: dict[str, Any] | None = None
+        retract: list[int] = []
+        later: list[Game.CommandAccepted] = []
+        if verdict == "overturned" and remedy in ("rewind", "rebase"):
+            reading = alternative.reading if adopt and alternative is not None else None
+            retract, restored, later = self._remedy(game, plan, remedy, reading)
+        basis = None
+        if what_if is not None:
+            basis = {
+                "what_if": what_if,
+                "reading": copy_json(alternative.reading) if alternative else {},
+                "instead": copy_json(alternative.instead) if alternative else None,
+                "from_seq": plan.start,
+                "adopted": adopt,
+            }
+        game.resolve_dispute(
+            dispute=dispute,
+            arbiter=arbiter,
+            verdict=verdict,
+            remedy=remedy,
+            citations=citations,
+            note=note,
+            club_ruling=club_ruling,
+            ports=self.ports,
+            retract=retract,
+            restored_state=restored,
+            basis=basis,
+        )
+        redecided = None
+        if adopt and alternative is not None and plan.command is not None:
+            redecided = self._redecide(game, plan, alternative, dice)
+        report = (
+            self._rebase(game, dispute, later, dice)
+            if remedy == "rebase" and verdict == "overturned"
+            else []
+        )
+        return {"redecided": redecided, "report": report, "plan": plan}
+
+    def _redecide(
+        self, game: Game, plan: Plan, alternative: Alternative, dice: DiceChoice
+    ) -> dict[str, Any]:
+        """Decide the disputed command again (or the command claimed ``instead``) with the dice
+        its resolution recorded, by purpose and in order; a die it never rolled is ``dice.fresh``."""
+        command = plan.command
+        assert command is not None
+        recorded = recorded_rolls(plan.own)
+        seen: list[ReusedDice] = []
+
+        def rolling(server: ServerDice) -> ReusedDice:
+            seen.append(ReusedDice(recorded, dice.fresh(server)))
+            return seen[-1]
+
+        first = game.version + 1
+        entry: dict[str, Any] = {"origin": plan.start, "first": first, "refused": None}
+        try:
+            game.execute(
+                side=command.side,
+                user=command.user,
+                command=alternative.instead or command.command,
+                seed=dice.seed(),
+                ports=self.ports,
+                origin=plan.start,
+                dice=rolling,
+            )
+        except RuleViolation as exc:
+            entry["refused"] = {"reason": exc.message, "rule": exc.rule}
+        except (InvalidCommand, DomainError) as exc:
+            entry["refused"] = {"reason": exc.message, "rule": None}
+        entry["last"] = game.version
+        entry["trail"] = seen[-1].trail if seen else []
+        entry["state"] = copy_json(game.state)
+        return entry
 
     def _rebase(
-        self, game: Game, dispute: str, later: list[Game.CommandAccepted]
+        self,
+        game: Game,
+        dispute: str,
+        later: list[Game.CommandAccepted],
+        dice: DiceChoice | None = None,
     ) -> list[dict[str, Any]]:
-        seed = self.games.seed_of(game)
         report = []
         for command in later:
             entry: dict[str, Any] = {
@@ -510,17 +790,21 @@ class DisputeService:
                     side=command.side,
                     user=command.user,
                     command=command.command,
-                    seed=seed,
+                    seed=dice.seed() if dice is not None else self.games.seed_of(game),
                     ports=self.ports,
                     origin=command.originator_version,
+                    dice=dice.later(command) if dice is not None else None,
                 )
             except RuleViolation as exc:
-                entry.update(status="dropped", reason=f"{exc.message} (rule {exc.rule})")
+                entry.update(
+                    status="dropped", reason=f"{exc.message} (rule {exc.rule})", rule=exc.rule
+                )
             except (InvalidCommand, DomainError) as exc:
                 entry.update(status="dropped", reason=exc.message)
             else:
                 rolled = any(
-                    isinstance(e, Game.DiceRolled) and e.originator_version >= first
+                    isinstance(e, (Game.DiceRolled, Game.DiceReused))
+                    and e.originator_version >= first
                     for e in game.pending_events
                 )
                 entry["status"] = "re-rolled" if rolled else "kept"

@@ -13,6 +13,7 @@ from eventsourcing.application import AggregateNotFoundError, LRUCache
 
 from service.application.events import present_as, present_event
 from service.application.ports import Broker
+from service.application.readings import option_label, value_words
 from service.application.store import ArbiterStore
 from service.application.store import game_channel as game_channel  # the channel SSE follows
 from service.application.users import UserService
@@ -298,7 +299,10 @@ class GameService:
         def read(game: Game) -> dict[str, Any]:
             return {
                 "version": game.version,
-                "disputes": {d: dict(info) for d, info in game.disputes.items()},
+                "disputes": {
+                d: {k: v for k, v in info.items() if k not in ("arbiter", "basis")}
+                for d, info in game.disputes.items()
+            },
                 "paused_by": game.paused_by(),
                 "active_sides": game.active_sides(),
                 "phase": self.system(game.system).phase(game.state),
@@ -336,7 +340,10 @@ class GameService:
             "active_sides": game.active_sides(),
             "phase": rules.phase(game.state),
             "result": game.result,
-            "options": game.options,
+            # the options in force: as created, then each reading a verdict adopted
+            "options": game.options_in_force(),
+            "options_at_start": game.options,
+            "readings": self._readings(game, names),
             "state": state,
             "counters": rules.drawing.counters(state) if rules.drawing else [],
             "dice": {
@@ -347,13 +354,40 @@ class GameService:
             },
             "takeback": game.takeback,
             "takeback_offer": game.takeback_offer(),
-            "disputes": {d: dict(info) for d, info in game.disputes.items()},
+            "disputes": {
+                d: {k: v for k, v in info.items() if k not in ("arbiter", "basis")}
+                for d, info in game.disputes.items()
+            },
             "paused_by": game.paused_by(),
             **lifecycle_view(game, names),
             "labels": {k: v for k, v in game.labels.items() if k != "title"},
             "created_at": game.created_on.isoformat(),
             "updated_at": game.modified_on.isoformat(),
         }
+
+    def _readings(self, game: Game, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """Each reading a verdict adopted, in words: "From event 35: Strategic modifier -2,
+        decided by judge (dispute of event 37)"."""
+        out = []
+        for dispute, info in game.disputes.items():
+            adopted = info.get("adopted")
+            if not adopted:
+                continue
+            uid = str(info.get("arbiter") or "")
+            arbiter = names.get(uid) or (self.users.username(uid) if uid else "the arbiter")
+            words = [f"{option_label(k)}: {value_words(v)}" for k, v in adopted["reading"].items()]
+            if adopted.get("instead"):
+                words.append("the command claimed instead")
+            out.append(
+                {
+                    "dispute": dispute,
+                    "from_seq": adopted["from_seq"],
+                    "reading": adopted["reading"],
+                    "text": f"From event {adopted['from_seq']}, {'; '.join(words)} "
+                    f"{'is' if len(words) == 1 else 'are'} in force, decided by {arbiter}",
+                }
+            )
+        return out
 
     def preview(
         self, game: Game, user: User, command: Mapping[str, Any], side: str | None

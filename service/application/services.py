@@ -21,6 +21,7 @@ from service.application.scenarios import ScenarioLibrary
 from service.application.seeks import SeekService
 from service.application.store import ArbiterStore
 from service.application.users import UserService
+from service.application.what_if import WhatIfService
 from service.config import Config
 from service.rules.registry import Registry
 
@@ -39,6 +40,8 @@ class Services:
     campaigns: CampaignService
     knowledge: KnowledgeService
     disputes: DisputeService
+    #: what a dispute's claim would change (``service.application.what_if``)
+    what_ifs: WhatIfService
     audit: AuditService
     scenarios: ScenarioLibrary
     lifecycle: LifecycleService

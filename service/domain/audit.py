@@ -32,6 +32,7 @@ TYPES = {
     "Game.EntropyAdded": "EntropyAdded",
     "Game.CommandAccepted": "CommandAccepted",
     "Game.DiceRolled": "DiceRolled",
+    "Game.DiceReused": "DiceReused",
     "Game.Ended": "GameEnded",
 }
 #: "the verifier was given no head to check against" (distinct from a missing head: ``None``)
@@ -219,6 +220,29 @@ class _Verifier:
                     roll.get("purpose", ""),
                 )
                 self.rolls.append((seq, recorded))
+        elif kind == "Game.DiceReused":
+            self._reused(seq, payload.get("rolls") or [])
+
+    def _reused(self, seq: int, rolls: list[Any]) -> None:
+        """A die given again to a re-decided command must be a die recorded earlier in this log,
+        at the event it names, with the same index, sides, entropy and value."""
+        for roll in rolls:
+            if not isinstance(roll, Mapping):
+                self.report.add(seq, "a reused die is not a roll")
+                continue
+            first = next((r for s, r in self.rolls if r.index == roll.get("index")), None)
+            origin = next((s for s, r in self.rolls if r is first), None)
+            same = first is not None and (
+                (first.sides, first.value, first.entropy)
+                == (roll.get("sides"), roll.get("value"), roll.get("entropy"))
+                and origin == roll.get("from_seq")
+            )
+            if not same:
+                self.report.add(
+                    seq,
+                    f"reused die {roll.get('index')} does not match the roll recorded at event "
+                    f"{roll.get('from_seq')}",
+                )
 
     def finish_derived(self, wording: Wording | None) -> None:
         for seq, flag in self.flags:

@@ -184,10 +184,23 @@ class Game(Aggregate):
         rolls: list[dict[str, Any]]
 
         def on(self, game: Game) -> None:
-            game.next_roll = max(r["index"] for r in self.rolls) + 1
+            game.next_roll = max(game.next_roll, max(r["index"] for r in self.rolls) + 1)
             if self.side not in game.rolled_sides:
                 game.rolled_sides.append(self.side)
             game.tail["commands"] = []  # a command that rolled dice can never be taken back
+            game.tail["cut"] = "dice"
+
+    class DiceReused(Event):
+        """Recorded dice given again to a re-decided command (a verdict that adopts a reading or
+        another command re-decides the disputed command with the same luck): each roll keeps the
+        index, entropy and value it was first recorded with, and names the event (``from_seq``)
+        that recorded it; the audit checks each against that roll.  No new index is used."""
+
+        side: str
+        rolls: list[dict[str, Any]]
+
+        def on(self, game: Game) -> None:
+            game.tail["commands"] = []  # as a roll: a command that used dice is never taken back
             game.tail["cut"] = "dice"
 
     class Recorded(Event):
@@ -284,6 +297,44 @@ class Game(Aggregate):
         def on(self, game: Game) -> None:
             game.disputes[self.dispute] = {"seq": self.seq, "side": self.side, "status": "open"}
 
+    class DisputeAlternative(Event):
+        """What the disputing player says should have happened instead: another reading of the
+        rules (``reading``: game options and the values claimed) and/or another command
+        (``instead``), for the what-if (``service.application.what_if``)."""
+
+        bookkeeping = True
+        dispute: str
+        reading: dict[str, Any]
+        instead: dict[str, Any] | None
+
+        def on(self, game: Game) -> None:
+            game.disputes[self.dispute]["reading"] = copy_json(self.reading)
+            game.disputes[self.dispute]["instead"] = copy_json(self.instead)
+
+    class VerdictBasis(Event):
+        """The what-if a verdict was decided on: its digest (``what_if``), the alternative it
+        showed (``reading``, ``instead``) and the command it re-decides (``from_seq``).  When the
+        verdict adopts the alternative (``adopted``), the game's options hold ``reading`` from
+        ``from_seq`` on (the Retracted event that follows restores the state with them)."""
+
+        bookkeeping = True
+        dispute: str
+        what_if: str
+        reading: dict[str, Any]
+        instead: dict[str, Any] | None
+        from_seq: int
+        adopted: bool
+
+        def on(self, game: Game) -> None:
+            info = game.disputes[self.dispute]
+            info["basis"] = self.what_if
+            if self.adopted:
+                info["adopted"] = {
+                    "reading": copy_json(self.reading),
+                    "instead": copy_json(self.instead),
+                    "from_seq": self.from_seq,
+                }
+
     class DisputeResolved(Event):
         bookkeeping = True
         dispute: str
@@ -296,6 +347,7 @@ class Game(Aggregate):
 
         def on(self, game: Game) -> None:
             game.disputes[self.dispute]["status"] = self.verdict
+            game.disputes[self.dispute]["arbiter"] = self.arbiter
 
     class Rebased(Event):
         """What a rebase did with each later command: kept, re-rolled or dropped."""
@@ -663,22 +715,27 @@ class Game(Aggregate):
         ports: GamePorts,
         origin: int | None = None,
         witness: Callable[[Any, Any], None] | None = None,
+        dice: Callable[[ServerDice], Any] | None = None,
     ) -> int:
         """Decide ``command`` for ``side`` and record it and what it causes.  Returns how many events.
 
         ``witness(event, state)`` is told each rules event with the state just before it, as the
         event is applied (so that a caller words the events without copying the state and applying
-        them a second time); it must not change either."""
+        them a second time); it must not change either.  ``dice(server_dice)``: the dice the
+        decision rolls instead of the game's own (a re-decision's recorded dice first:
+        :class:`~service.domain.reused_dice.ReusedDice`); its ``reused`` rolls are recorded as
+        :class:`DiceReused`, its ``rolled`` ones as :class:`DiceRolled`."""
         self.attach(ports)
         self.check_may_act(side, user)
         rules = self._rules
         server_dice = ServerDice(
             seed, self.id, self.next_roll, dice_mod.entropy_digest(self.entropy)
         )
+        rolling = dice(server_dice) if dice is not None else server_dice
         # the declaration's loaded fields, never the raw body: nothing outside the declared shape
         # is stored (an InvalidCommand naming the field otherwise)
         parsed = rules.parse_command(self.state, command)
-        decided = rules.decide(self.state, side, parsed, server_dice)
+        decided = rules.decide(self.state, side, parsed, rolling)
         before = self.version
         self._record(
             ports,
@@ -688,9 +745,12 @@ class Game(Aggregate):
             command=copy_json(parsed),
             origin=origin,
         )
-        if server_dice.rolled:
+        reused = getattr(rolling, "reused", ())
+        if reused:
+            self._record(ports, self.DiceReused, side=side, rolls=[r.record() for r in reused])
+        if rolling.rolled:
             self._record(
-                ports, self.DiceRolled, side=side, rolls=[r.as_dict() for r in server_dice.rolled]
+                ports, self.DiceRolled, side=side, rolls=[r.as_dict() for r in rolling.rolled]
             )
         for event in decided:
             data = copy_json(event.data)
@@ -1149,7 +1209,11 @@ class Game(Aggregate):
         claim: str,
         citations: list[dict[str, Any]],
         ports: GamePorts,
+        reading: Mapping[str, Any] | None = None,
+        instead: Mapping[str, Any] | None = None,
     ) -> str:
+        """Open a dispute of event ``seq``; ``reading`` (options and values) and ``instead`` (a
+        command) name what the player says should have happened (checked by the application)."""
         if self.sides.get(side) != user:
             raise Forbidden(
                 "only the players of a game dispute its events", {"side": ["not your side"]}
@@ -1178,6 +1242,14 @@ class Game(Aggregate):
             claim=claim,
             citations=copy_json(citations),
         )
+        if reading or instead:
+            self._record(
+                ports,
+                self.DisputeAlternative,
+                dispute=dispute,
+                reading=copy_json(dict(reading or {})),
+                instead=copy_json(dict(instead)) if instead else None,
+            )
         return dispute
 
     def resolve_dispute(
@@ -1193,6 +1265,7 @@ class Game(Aggregate):
         ports: GamePorts,
         retract: list[int] | None = None,
         restored_state: Mapping[str, Any] | None = None,
+        basis: Mapping[str, Any] | None = None,
     ) -> None:
         """Record the arbiter's decision; for an overturn also retract the events ``retract`` and
         resume from ``restored_state`` (the application works both out from the log: see
@@ -1244,6 +1317,8 @@ class Game(Aggregate):
             note=note,
             club_ruling=club_ruling,
         )
+        if basis is not None:  # the what-if it was decided on (and whether it is adopted)
+            self._record(ports, self.VerdictBasis, dispute=dispute, **copy_json(dict(basis)))
         if verdict == "overturned":
             if restored_state is None or not retract:
                 raise ValueError("an overturn needs the events to retract and the state to restore")
@@ -1263,6 +1338,13 @@ class Game(Aggregate):
                 reason=f"dispute {remedy}",
                 ref=dispute,
             )
+
+    def options_in_force(self) -> dict[str, Any]:
+        """The options the game was created with, then each reading a verdict adopted."""
+        out = copy_json(self.options)
+        for info in self.disputes.values():
+            out.update(copy_json((info.get("adopted") or {}).get("reading") or {}))
+        return out
 
     def finish_rebase(
         self, *, dispute: str, report: list[dict[str, Any]], ports: GamePorts

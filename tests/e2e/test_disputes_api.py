@@ -195,7 +195,8 @@ def test_only_players_dispute_and_only_arbiters_resolve(
     result = ok(client.post(url, json=body, headers=arbiter))
     assert result["verdict"] == "upheld" and result["citations"][0]["id"] == RULING
     assert len(result["citations"][0]["text_hash"]) == 64
-    assert api.game(gid)["version"] == before + 1
+    # the verdict, and the digest of the what-if it was decided on (issue 28)
+    assert api.game(gid)["version"] == before + 2
     assert client.post(url, json=body, headers=arbiter).status_code == 409  # already resolved
     listed = ok(client.get(f"/api/games/{gid}/disputes", headers=api.reader(None)), 200)
     assert listed[0]["status"] == "upheld" and listed[0]["resolution"]["arbiter"] == "carol"

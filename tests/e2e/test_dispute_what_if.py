@@ -1,0 +1,230 @@
+"""A dispute decided on evidence (issue 28): the disputed combat re-decided under the claimed
+reading with the same die, beside what was recorded; the verdict adopts exactly that.
+
+Merida's strategic-movement modifier is a declared conflict: rule 8 prints "+2 if defender moved
+by strategic movement in previous phase" (the default), rule 5 "the attacker subtracts 2 from the
+combat die roll" (scenario option ``strategic_modifier: -2``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from service.domain import dice
+from service.domain.game import DiceSeed, Game
+from tests.support.api import ApiHelper
+from tests.unit.rules.merida.conftest import board_state, play, unit
+
+SIDES = {"nationalist": "franco", "republican": "rojo"}
+RULE_5 = "merida:5"
+
+
+def duel_state() -> dict[str, Any]:
+    """The Nationalist 6 at E4 attacks the Republican 3 at E5 (2-1), which moved strategically
+    in the previous phase; a second Nationalist unit at B2 moves afterwards."""
+    state = board_state(
+        [
+            unit("a", "nationalist", "infantry", 6, "E4"),
+            unit("d", "republican", "infantry", 3, "E5"),
+            unit("w", "nationalist", "infantry", 3, "B2"),
+            unit("s", "republican", "infantry", 3, "I12"),
+        ],
+        phase="combat",
+    )
+    state["units"]["d"]["strategic"] = True
+    return state
+
+
+def start(app: Flask, api: ApiHelper, state: dict[str, Any]) -> str:
+    svc = app.extensions["arbiter"]
+    for name in [*SIDES.values(), "judge"]:
+        api.user(name)
+    ids = {name: str(svc.users.by_name(name).id) for name in SIDES.values()}
+    seed = dice.new_seed()
+    game = Game.start(
+        system="merida",
+        scenario="merida-1938",
+        options={},
+        initial_state=state,
+        seed=seed,
+        sides={side: ids[name] for side, name in SIDES.items()},
+        created_by=ids["franco"],
+        labels={"title": "Strategic movers at E5"},
+        ports=svc.store.ports,
+        names={uid: name for name, uid in ids.items()},
+    )
+    svc.store.save(game, DiceSeed.for_game(game.id, seed))
+    judge = svc.users.by_name("judge")
+    judge.grant("arbiter")
+    svc.store.save(judge)
+    return str(game.id)
+
+
+def send(api: ApiHelper, gid: str, side: str, command: dict[str, Any]) -> dict[str, Any]:
+    r = api.command(gid, SIDES[side], command, side=side)
+    assert r.status_code == 201, (command, r.get_json())
+    return r.get_json()
+
+
+def fought(api: ApiHelper, gid: str) -> dict[str, Any]:
+    events = send(api, gid, "nationalist", {"type": "attack", "attackers": ["a"], "hex": "E5"})
+    return next(e for e in events["events"] if e["type"] == "CombatResolved")
+
+
+def open_dispute(api: ApiHelper, gid: str, seq: int, **extra: Any) -> Any:
+    body = {"seq": seq, "claim": "rule 5: the attacker subtracts 2", "citations": [RULE_5]}
+    return api.client.post(
+        f"/api/games/{gid}/disputes", json=body | extra, headers=api.user("rojo")
+    )
+
+
+def test_the_what_if_shows_the_same_die_read_under_rule_5_and_the_verdict_applies_it(
+    app: Flask, api: ApiHelper
+) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    recorded = combat["payload"]["data"]
+    assert recorded["modifiers"][0]["value"] == 2 and recorded["modifiers"][0]["rule"] == "8"
+    send(api, gid, "nationalist", {"type": "end_phase"})  # later commands whose fate is shown
+    opened = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    assert opened.status_code == 201, opened.get_json()
+    dispute = opened.get_json()["dispute"]
+
+    # what rule 5's reading makes of the same die, decided independently by the rules
+    other = duel_state()
+    other["options"]["strategic_modifier"] = -2
+    expected = play(other, "nationalist", {"type": "attack", "attackers": ["a"], "hex": "E5"},
+                    [recorded["die"]["value"]])  # fmt: skip
+    wanted = next(e for e in expected if e.type == "CombatResolved").data
+
+    url = f"/api/games/{gid}/disputes/{dispute}/what-if"
+    judged = api.client.get(url, headers=api.user("judge"))
+    assert judged.status_code == 200, judged.get_json()
+    what_if = judged.get_json()
+    assert [d["value"] for d in what_if["dice"] if d["reused"]] == [recorded["die"]["value"]]
+    assert all(d["reused"] for d in what_if["dice"])
+    alt = next(e for e in what_if["alternative"]["events"] if e["kind"] == "CombatResolved")
+    assert alt["data"]["die"] == recorded["die"]  # the same die: its index, value, purpose
+    assert alt["data"]["column"] == recorded["column"] == "2-1"
+    for key in ("modifiers", "modified_roll", "result", "retreats", "eliminated"):
+        assert alt["data"][key] == wanted[key], key
+    assert alt["data"]["modifiers"][0] == {**wanted["modifiers"][0], "rule": "5", "value": -2}
+    mine = next(e for e in what_if["recorded"]["events"] if e["kind"] == "CombatResolved")
+    assert mine["seq"] == combat["seq"] and mine["data"] == recorded
+    assert what_if["alternative"]["refused"] is None
+    assert what_if["alternative"]["reading"][0]["words"] == "Strategic modifier: -2"
+    assert [c["outcome"] for c in what_if["later"]] == ["kept"], what_if["later"]
+    assert "Republican" in what_if["later"][0]["text"]  # the end of the phase, in words
+    if wanted["result"] != recorded["result"]:
+        assert what_if["differences"], what_if
+    assert not any("{" in d or "'" in d for d in what_if["differences"])
+
+    # a player sees it too (their side's view), with the same digest
+    player = api.client.get(url, headers=api.user("rojo")).get_json()
+    assert player["digest"] == what_if["digest"] and player["dice"] == what_if["dice"]
+
+    resolved = api.client.post(
+        f"/api/games/{gid}/disputes/{dispute}/resolution",
+        json={
+            "verdict": "overturned",
+            "remedy": "rebase",
+            "citations": [RULE_5],
+            "reading": {"strategic_modifier": -2},
+            "what_if": what_if["digest"],
+        },
+        headers=api.user("judge"),
+    )
+    assert resolved.status_code == 201, resolved.get_json()
+    assert [r["status"] for r in resolved.get_json()["report"]] == ["kept"]
+
+    events = api.events(gid, "franco", limit=1000)
+    live = [e for e in events if not e.get("retracted")]
+    applied = [e for e in live if e["type"] == "CombatResolved"]
+    assert [e["payload"]["data"] for e in applied] == [alt["data"]]  # exactly as previewed
+    reused = [e for e in live if e["type"] == "DiceReused"]
+    assert [r["value"] for r in reused[0]["payload"]["rolls"]] == [recorded["die"]["value"]]
+    game = api.game(gid, "rojo")
+    assert game["options"]["strategic_modifier"] == -2
+    assert game["options_at_start"].get("strategic_modifier", 2) == 2
+    (reading,) = game["readings"]
+    attack = max(
+        e["seq"] for e in events if e["type"] == "CommandAccepted" and e["seq"] < combat["seq"]
+    )
+    assert reading["from_seq"] == attack
+    assert "Strategic modifier: -2" in reading["text"] and "judge" in reading["text"]
+    audit = api.client.get(f"/api/games/{gid}/audit", headers=api.reader(None)).get_json()
+    assert audit["ok"], audit
+
+    # the resolved dispute keeps the what-if it was decided on
+    kept = api.client.get(url, headers=api.user("judge")).get_json()
+    assert kept["decided_on"] == {"digest": what_if["digest"], "matches": True}
+    assert kept["alternative"]["events"] == what_if["alternative"]["events"]
+
+
+def test_a_stale_what_if_is_refused_and_nothing_is_written(app: Flask, api: ApiHelper) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    dispute = dispute.get_json()["dispute"]
+    before = api.game(gid, "rojo")["version"]
+    r = api.client.post(
+        f"/api/games/{gid}/disputes/{dispute}/resolution",
+        json={
+            "verdict": "overturned",
+            "remedy": "rebase",
+            "citations": [RULE_5],
+            "what_if": "0" * 64,
+        },  # fmt: skip
+        headers=api.user("judge"),
+    )
+    assert r.status_code == 409 and "what_if" in r.get_json()["details"]
+    assert api.game(gid, "rojo")["version"] == before
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"reading": {"no_such_option": 1}}, "reading.no_such_option"),
+        ({"reading": {"strategic_modifier": 3}}, "reading.strategic_modifier"),
+        ({"reading": {"strategic_modifier": "-2"}}, "reading.strategic_modifier"),
+        ({"instead": {"type": "fly"}}, "instead.type"),
+    ],
+)
+def test_a_claim_naming_what_the_game_cannot_decide_is_refused(
+    app: Flask, api: ApiHelper, body: dict[str, Any], field: str
+) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    before = api.game(gid, "rojo")["version"]
+    r = open_dispute(api, gid, combat["seq"], **body)
+    assert r.status_code == 422, r.get_json()
+    assert any(k.startswith(field) for k in r.get_json()["details"]), r.get_json()
+    assert api.game(gid, "rojo")["version"] == before
+
+
+def test_the_readings_offered_are_those_governing_the_event_in_words(
+    app: Flask, api: ApiHelper
+) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    r = api.client.get(f"/api/games/{gid}/events/{combat['seq']}/readings",
+                       headers=api.user("rojo"))  # fmt: skip
+    assert r.status_code == 200, r.get_json()
+    offered = {o["option"]: o for o in r.get_json()}
+    strategic = offered["strategic_modifier"]
+    assert [(c["words"], c["current"]) for c in strategic["choices"]] == [
+        ("+2", True),
+        ("-2", False),
+    ]
+    assert "strategic" in strategic["heading"].lower()
+
+
+def test_only_players_and_arbiters_see_a_what_if(app: Flask, api: ApiHelper) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    url = f"/api/games/{gid}/disputes/{dispute.get_json()['dispute']}/what-if"
+    api.user("stranger")
+    assert api.client.get(url, headers=api.user("stranger")).status_code in (403, 404)
