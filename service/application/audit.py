@@ -211,13 +211,20 @@ class AuditService:
                         "retracted": seq in retracted,
                     }
                 )
-            elif isinstance(event, Game.DiceRolled) and current is not None:
+            elif isinstance(event, (Game.DiceRolled, Game.DiceReused)) and current is not None:
+                again = isinstance(event, Game.DiceReused)
                 current["effects"].append(
                     {
                         "seq": seq,
-                        "type": "DiceRolled",
+                        "type": type(event).__name__,
                         "text": ", ".join(
-                            f"d{r['sides']}#{r['index']}={r['value']}" for r in event.rolls
+                            f"d{r['sides']}#{r['index']}={r['value']}"
+                            + (
+                                f" (given again, first rolled at event {r['from_seq']})"
+                                if again
+                                else ""
+                            )
+                            for r in event.rolls
                         ),
                         "retracted": seq in retracted,
                     }

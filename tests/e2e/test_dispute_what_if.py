@@ -7,11 +7,15 @@ combat die roll" (scenario option ``strategic_modifier: -2``)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
 
+from service.cli import main
 from service.domain import dice
 from service.domain.game import DiceSeed, Game
 from tests.support.api import ApiHelper
@@ -228,3 +232,38 @@ def test_only_players_and_arbiters_see_a_what_if(app: Flask, api: ApiHelper) -> 
     url = f"/api/games/{gid}/disputes/{dispute.get_json()['dispute']}/what-if"
     api.user("stranger")
     assert api.client.get(url, headers=api.user("stranger")).status_code in (403, 404)
+
+
+def test_the_audit_catches_a_reused_die_that_is_not_the_one_first_rolled(
+    app: Flask, api: ApiHelper, tmp_path: Path
+) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    resolved = api.client.post(
+        f"/api/games/{gid}/disputes/{dispute.get_json()['dispute']}/resolution",
+        json={"verdict": "overturned", "remedy": "rebase", "citations": [RULE_5]},
+        headers=api.user("judge"),
+    )
+    assert resolved.status_code == 201, resolved.get_json()
+    export = tmp_path / "reused.ndjson"
+    export.write_bytes(
+        api.client.get(f"/api/games/{gid}/events.ndjson", headers=api.reader(None)).get_data()
+    )
+    secret = app.extensions["arbiter"].config.secret_key
+    verify = ["audit", "verify", "--file", str(export), "--secret", secret]
+    fine = CliRunner().invoke(main, verify)
+    assert fine.exit_code == 0 and json.loads(fine.output)["ok"], fine.output
+
+    lines = export.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["kind"] == "Game.DiceReused")
+    tampered = json.loads(lines[at])
+    roll = tampered["payload"]["rolls"][0]
+    roll["value"] = roll["value"] % 6 + 1  # a luckier die than the one first rolled
+    lines[at] = json.dumps(tampered)
+    forged = tmp_path / "forged.ndjson"
+    forged.write_text("\n".join(lines) + "\n")
+    caught = CliRunner().invoke(main, [*verify[:3], str(forged), *verify[4:]])
+    assert caught.exit_code == 1, caught.output
+    assert f"FAILED at event {tampered['seq']}" in caught.output
+    assert "reused die" in caught.output and "does not match the roll recorded" in caught.output

@@ -76,7 +76,7 @@ def _game_topics() -> tuple[str, ...]:
     """Every kind of game event but the rules' own (``Recorded``) and their dice (``DiceRolled``):
     those are always committed with the ``CommandAccepted`` that caused them, which resets the row
     already -- the clock checks load the game at its newest version whatever the row's."""
-    skip = (Game.Event, Game.Recorded, Game.DiceRolled)
+    skip = (Game.Event, Game.Recorded, Game.DiceRolled, Game.DiceReused)
     kinds = [
         value
         for value in vars(Game).values()

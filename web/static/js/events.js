@@ -24,18 +24,26 @@ const SENTENCES = {
     (p.rolls || [])
       .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + purposeWords(r.purpose, names) : ""}) rolled ${r.value}`)
       .join("; "),
+  // a re-decided order given the dice it first rolled (a verdict adopting a reading, issue 28)
+  DiceReused: (p, e, names) =>
+    (p.rolls || [])
+      .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + purposeWords(r.purpose, names) : ""}) given again: ${r.value}, as first rolled at event #${r.from_seq}`)
+      .join("; "),
   // an order whose details the reader may not see (hidden information) says so
   CommandAccepted: (p, e, names) =>
     `Order: ${commandWords(p.command || {}, names)}${e.redacted ? " (details hidden)" : ""}${typeof p.origin === "number" ? ` (replayed from order #${p.origin})` : ""}`,
   Rebased: (p) => {
     const n = (status) => (p.report || []).filter((r) => r.status === status).length;
-    return `Dispute ${p.dispute} rebased: ${n("kept")} orders kept, ${n("re-rolled")} re-rolled, ${n("dropped")} dropped`;
+    return `A dispute's rebase: ${n("kept")} orders kept, ${n("re-rolled")} re-rolled, ${n("dropped")} dropped`;
   },
   TakebackRequested: (p, e) => `${e.side || p.side} asked to take back everything from event #${p.from_seq}`,
   TakebackAnswered: (p, e) => `${e.side || p.side} ${p.accepted ? "accepted" : "declined"} the take back`,
   Retracted: (p) => `Events retracted (${p.reason || "take back"}${p.ref ? " " + p.ref : ""}): the board is restored`,
-  DisputeOpened: (p, e) => `${e.side || p.side} disputed event #${p.seq} (${p.dispute}): “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations.map(citationWords))}` : ""}`,
-  DisputeResolved: (p) => `Dispute ${p.dispute} ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
+  DisputeOpened: (p, e) => `${e.side || p.side} disputed event #${p.seq}: “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations.map(citationWords))}` : ""}`,
+  DisputeAlternative: (p, e, names) => `The dispute claims what should have happened: ${alternativeWords(p, names)}`,
+  DisputeResolved: (p) => `A dispute was ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
+  VerdictBasis: (p, e, names) =>
+    `The verdict was decided on a what-if (digest ${String(p.what_if).slice(0, 12)}…)${p.adopted ? `; from event #${p.from_seq} ${alternativeWords(p, names)} applies` : ""}`,
   GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
   // the game's life (issue 17: web/static/js/lifecycle.js): invitations, draws, resignation, clocks
   Invited: (p) => `Invitation sent: ${(p.pending || []).length} player(s) must accept before the game starts`,
@@ -112,6 +120,16 @@ export function commandWords(command, names = PLAIN) {
   return parts.length ? `${verb}: ${parts.join("; ")}` : verb;
 }
 
+// An option's value in words (+2, same unit, yes), as the server words readings.
+export const valueWords = (v) => (typeof v === "boolean" ? (v ? "yes" : "no") : typeof v === "number" ? (v > 0 ? `+${v}` : String(v)) : String(v).replace(/_/g, " "));
+const optionLabel = (name) => humanize(name);
+// A claimed or adopted alternative: the reading's options and values, and/or another order.
+export function alternativeWords(p, names = PLAIN) {
+  const parts = Object.entries(p.reading || {}).map(([k, v]) => `${optionLabel(k)}: ${valueWords(v)}`);
+  if (p.instead) parts.push(`the order ${commandWords(p.instead, names)}`);
+  return parts.join("; ") || "the disputed event removed";
+}
+
 // Fields in words (never a JSON record): lists joined, records as "key value" pairs.
 const fieldValue = (v) =>
   Array.isArray(v) ? v.map(fieldValue).join(", ") : v && typeof v === "object" ? Object.entries(v).map(([k, x]) => `${humanize(k).toLowerCase()} ${fieldValue(x)}`).join("; ") : String(v);
@@ -122,7 +140,7 @@ function fields(data) {
 }
 
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
-export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired", "HeadReconciled"]);
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeAlternative", "DisputeResolved", "VerdictBasis", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired", "HeadReconciled"]);
 
 export function describe(event, names = PLAIN) {
   const p = event.payload || {};
