@@ -40,6 +40,10 @@ def create_blueprint() -> Blueprint:
     def audit(game_id: str) -> str:
         return _page("audit.html", game_id=game_id)
 
+    @blp.get("/games/<game_id>/disputes/<dispute>")
+    def dispute(game_id: str, dispute: str) -> str:  # the arbiter's page: what the claim changes
+        return _page("dispute.html", game_id=game_id, dispute=dispute)
+
     @blp.get("/disputes")
     def disputes() -> str:
         return _page("queue.html")

@@ -110,9 +110,33 @@ class WhatIfService:
             alternative = self._decided_alternative(game, dispute)
         full, shown = self._compute(at, dispute, alternative, viewer)
         out = shown | {"digest": self.digest(full)}
+        out["viewer"] = "arbiter" if viewer is FULL else viewer
+        out["may_rule"] = viewer is FULL and info["status"] == "open"
+        self._drawn(at, out)
         if info["status"] != "open":
             out["decided_on"] = {"digest": basis, "matches": basis == out["digest"]}
         return out
+
+    def _drawn(self, game: Game, out: dict[str, Any]) -> None:
+        """The counters of each board shown (before, as recorded, under the claim) and the hexes
+        to frame: where the events happened and where the units that differ stand."""
+        rules = self.games.system(game.system)
+        drawing = rules.drawing
+        focus: list[str] = []
+        for part in ("before", "recorded", "alternative"):
+            state = out[part]["state"]
+            out[part]["counters"] = drawing.counters(state) if drawing is not None else []
+        for part in ("recorded", "alternative"):
+            for event in out[part]["events"]:
+                hexes = [event["data"].get("hex"), *(event["data"].get("path") or [])]
+                focus.extend(h for h in hexes if isinstance(h, str))
+        rec, alt = _units(out["recorded"]["state"]), _units(out["alternative"]["state"])
+        for uid in set(rec) | set(alt):
+            if rec.get(uid) != alt.get(uid):
+                for unit in (rec.get(uid), alt.get(uid)):
+                    if unit and isinstance(unit.get("hex"), str):
+                        focus.append(unit["hex"])
+        out["focus"] = list(dict.fromkeys(focus))
 
     def readings(self, game_id: UUID | str, seq: int, user: User | None) -> list[dict[str, Any]]:
         """The readings that govern event ``seq`` (its command's events), as choices in words."""
@@ -194,6 +218,7 @@ class WhatIfService:
         forms = {}
         for form in (FULL,) if viewer is FULL else (FULL, viewer):
             forms[id(form)] = {
+                "before": {"state": context.view(before, form)},
                 "recorded": {
                     "events": context.events(plan.own, before, form, with_seq=True),
                     "state": context.view(recorded_after, form),

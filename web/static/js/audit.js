@@ -69,7 +69,7 @@ function verifyView(report) {
 function actionWords(row) {
   if (row.action === "command") return `Order: ${commandWords(row.command || {}, names)}${row.hidden ? " (details hidden)" : ""}${row.origin ? ` (replayed from #${row.origin})` : ""}`;
   const d = row.details || {};
-  const extra = [d.dispute, d.seq !== undefined ? `event #${d.seq}` : null, d.verdict, d.remedy, d.claim ? `“${d.claim}”` : null, d.reason].filter(Boolean);
+  const extra = [d.seq !== undefined ? `event #${d.seq}` : null, d.verdict, d.remedy, d.claim ? `“${d.claim}”` : null, d.reason].filter(Boolean);
   return `${humanize(row.action)}${extra.length ? ": " + extra.join(", ") : ""}`;
 }
 
@@ -148,8 +148,8 @@ function disputesView(list) {
       h(
         "li",
         { "data-dispute": d.dispute },
-        h("p", {}, h("strong", {}, `${d.dispute}: `), `${d.by} (${d.side}) disputed event #${d.seq} ${when(d.opened_at)}: “${d.claim}” — ${d.status}`),
-        d.resolution ? resolutionResult({ dispute: d.dispute, ...d.resolution }, id) : null,
+        h("p", {}, `${d.by} (${d.side}) disputed event #${d.seq} ${when(d.opened_at)}: “${d.claim}” — ${d.status} · `, h("a", { href: `/games/${id}/disputes/${encodeURIComponent(d.dispute)}` }, "what the claim would change")),
+        d.resolution ? resolutionResult({ dispute: d.dispute, ...d.resolution }, id, d.seq) : null,
       ),
     ),
   );

@@ -46,11 +46,13 @@ export function disputesBox(el, game, events) {
         h(
           "li",
           { class: `dispute status-${d.status}`, "data-dispute": id },
-          `${humanize(d.side)} disputed event #${d.seq}${bySeq.has(d.seq) ? `: “${bySeq.get(d.seq).text}”` : ""} — ${STATUS[d.status] || d.status}`,
+          `${humanize(d.side)} disputed event #${d.seq}${bySeq.has(d.seq) ? `: “${bySeq.get(d.seq).text}”` : ""} — ${STATUS[d.status] || d.status} · `,
+          h("a", { href: `/games/${game.id}/disputes/${encodeURIComponent(id)}` }, "what the claim would change"),
         ),
       ),
     ),
-    game.paused_by ? h("p", { class: "paused" }, `The game is paused until an arbiter decides ${game.paused_by}.`) : null,
+    game.paused_by ? h("p", { class: "paused" }, `The game is paused until an arbiter decides the dispute of event #${(game.disputes[game.paused_by] || {}).seq}.`) : null,
+    (game.readings || []).length ? h("ul", { class: "readings-in-force" }, game.readings.map((r) => h("li", {}, `${r.text}.`))) : null,
     h("p", {}, h("a", { href: `/games/${game.id}/audit#disputes` }, "Claims, rulings and remedies in the audit")),
   );
 }
@@ -61,10 +63,12 @@ export function openDisputeForm(gameId, event, done) {
   document.getElementById("rules-dialog-title").textContent = `Dispute event #${event.seq}`;
   const error = h("p", { class: "error", role: "alert" });
   const picker = citePicker({ label: "Search the rules for entries that support your claim (optional)" });
+  const readings = h("div", { class: "readings" });
   const form = h(
     "form",
     { class: "dispute-form" },
     h("label", {}, "What is wrong, in your words", h("textarea", { name: "claim", rows: 4, required: true })),
+    readings,
     picker.el,
     h("button", { type: "submit" }, "Open the dispute"),
     error,
@@ -73,10 +77,13 @@ export function openDisputeForm(gameId, event, done) {
     ev.preventDefault();
     const data = new FormData(form);
     const citations = picker.ids();
+    const body = { seq: event.seq, claim: data.get("claim"), citations };
+    const reading = chosenReading(readings);
+    if (Object.keys(reading).length) body.reading = reading;
     try {
-      const r = await api(`/api/games/${gameId}/disputes`, { method: "POST", body: { seq: event.seq, claim: data.get("claim"), citations } });
+      const r = await api(`/api/games/${gameId}/disputes`, { method: "POST", body });
       dialog.close();
-      toast(`Dispute ${r.dispute} opened${r.paused ? ": the game is paused until an arbiter decides" : ""}`);
+      toast(`Your dispute of event #${event.seq} is open${r.paused ? ": the game is paused until an arbiter decides" : ""}`);
       done();
     } catch (err) {
       error.textContent = explain(err);
@@ -85,4 +92,46 @@ export function openDisputeForm(gameId, event, done) {
   clear(body, form);
   if (!dialog.open) dialog.showModal();
   form.querySelector("textarea").focus();
+  offerReadings(readings, gameId, event.seq);
+}
+
+// The readings of the rules that govern the event (GET …/events/<seq>/readings): for each, the
+// reading as played and the other ones, in words; the one chosen goes with the claim.
+async function offerReadings(box, gameId, seq) {
+  let offered = [];
+  try {
+    offered = await api(`/api/games/${gameId}/events/${seq}/readings`);
+  } catch {
+    return; // the claim stands in words alone
+  }
+  clear(
+    box,
+    offered.map((r) =>
+      h(
+        "fieldset",
+        { class: "reading", "data-option": r.option },
+        h("legend", {}, `Which reading should have applied? ${r.heading}`),
+        h("p", { class: "note" }, r.description),
+        r.choices.map((c, i) =>
+          h(
+            "label",
+            { class: "choice" },
+            h("input", { type: "radio", name: `reading-${r.option}`, value: String(i), checked: c.current, "data-current": String(c.current) }),
+            ` ${r.label}: ${c.words}${c.current ? " (as played)" : ""}`,
+          ),
+        ),
+      ),
+    ),
+  );
+  box.offered = offered;
+}
+
+function chosenReading(box) {
+  const out = {};
+  for (const r of box.offered || []) {
+    const input = box.querySelector(`input[name="reading-${r.option}"]:checked`);
+    const choice = input ? r.choices[Number(input.value)] : null;
+    if (choice && !choice.current) out[r.option] = choice.value;
+  }
+  return out;
 }

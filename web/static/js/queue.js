@@ -52,6 +52,7 @@ async function card(d) {
       " · ",
       h("a", { href: `/games/${d.game}/audit` }, "Audit"),
     ),
+    h("p", {}, h("a", { class: "weigh", href: `/games/${d.game}/disputes/${encodeURIComponent(d.dispute)}` }, "Weigh it: what the claim would change, side by side")),
     h(
       "section",
       { "aria-label": "Entries the player cites" },
@@ -68,7 +69,7 @@ async function card(d) {
       eventType: event ? event.type : "",
       cited,
       done: (result) => {
-        showResult(slot, result, d.game);
+        showResult(slot, result, d.game, d.seq);
         article.classList.add("resolved");
         box.append(article); // below the disputes still open: the queue's top is what waits
         article.scrollIntoView({ block: "nearest" });

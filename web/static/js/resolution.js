@@ -7,18 +7,24 @@ import { clear, h } from "./dom.js";
 import { sourceLabel } from "./entries.js";
 import { csv, onSubmit } from "./forms.js";
 
-export function resolutionForm({ dispute, eventType, cited, done }) {
+// `whatIf` (GET …/what-if, optional): a claim that names another reading or order adds a rebase
+// that adopts it, decided exactly as the what-if shows (its digest is sent with the verdict).
+export function resolutionForm({ dispute, eventType, cited, done, whatIf = null }) {
   const key = `${dispute.game}-${dispute.dispute}`;
   const picker = citePicker({ label: "Search the rules for the entries your decision rests on" });
   for (const c of cited) picker.add(c.id, c.heading, c);
   const radio = (name, value, text, checked) =>
     h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked, required: true }), ` ${text}`);
+  const claim = whatIf && !whatIf.alternative.removed ? whatIf.alternative : null;
   const remedy = h(
     "fieldset",
     { class: "remedy", disabled: true },
     h("legend", {}, "Remedy for an overturned event"),
     radio("remedy", "rewind", "Rewind: retract the event and everything after it", true),
-    radio("remedy", "rebase", "Rebase: retract it, then replay the later orders that are still legal (new dice where dice were rolled)", false),
+    claim
+      ? radio("remedy", "adopt", `Rebase under the claim: decide the order again under ${claimWords(claim)} with the same dice, as shown above, then replay the later orders`, false)
+      : null,
+    radio("remedy", "rebase", `Rebase: retract ${claim ? "the event alone, without the claim's reading" : "it"}, then replay the later orders that are still legal (new dice where dice were rolled)`, false),
   );
   const form = h(
     "form",
@@ -51,7 +57,10 @@ export function resolutionForm({ dispute, eventType, cited, done }) {
   onSubmit(form, async (data) => {
     const body = { verdict: data.verdict, citations: picker.ids(), note: data.note || "" };
     if (!body.citations.length) throw new Error("cite at least one knowledge-base entry");
-    if (data.verdict === "overturned") body.remedy = data.remedy;
+    if (data.verdict === "overturned") body.remedy = data.remedy === "adopt" ? "rebase" : data.remedy;
+    // the claim's alternative is what the what-if shows: a plain rebase sets it aside
+    if (claim && data.verdict === "overturned" && data.remedy === "rebase") body.reading = {};
+    else if (whatIf) body.what_if = whatIf.digest;
     if (data.ruling_heading || data.ruling_text) {
       body.club_ruling = {
         heading: data.ruling_heading,
@@ -69,19 +78,23 @@ export function resolutionForm({ dispute, eventType, cited, done }) {
 
 const STATUS_WORDS = { kept: "kept", "re-rolled": "re-rolled (new dice)", dropped: "dropped" };
 
-export function resolutionResult(result, gameId) {
+const claimWords = (alt) =>
+  [...(alt.reading || []).map((r) => r.words), alt.instead ? "the order claimed instead" : null].filter(Boolean).join("; ") || "the claim";
+
+// `seq`: the disputed event, named in the heading (a dispute's own id is not for people).
+export function resolutionResult(result, gameId, seq = null) {
   const report = result.report || [];
   return h(
     "div",
     { class: "resolution-result", role: "status" },
-    h("h3", {}, `Dispute ${result.dispute} ${result.verdict}${result.remedy ? ` — ${result.remedy}` : ""}`),
+    h("h3", {}, `${seq ? `The dispute of event #${seq}` : "The dispute"}: ${result.verdict}${result.remedy ? ` — ${result.remedy}` : ""}`),
     h(
       "p",
       {},
       "Cited: ",
       (result.citations || []).map((c, i) => [i ? ", " : "", h("a", { href: `/rules/${encodeURIComponent(c.id)}` }, c.heading || c.id), sourceLabel(c)]),
     ),
-    result.club_ruling ? h("p", {}, "Club ruling recorded: ", h("a", { href: `/rules/${encodeURIComponent(result.club_ruling)}` }, result.club_ruling)) : null,
+    result.club_ruling ? h("p", {}, h("a", { href: `/rules/${encodeURIComponent(result.club_ruling)}` }, "The club ruling made with this verdict")) : null,
     result.remedy === "rebase"
       ? report.length
         ? h("div", { class: "table-scroll" }, h(
@@ -113,6 +126,6 @@ export function resolutionResult(result, gameId) {
   );
 }
 
-export function showResult(el, result, gameId) {
-  clear(el, resolutionResult(result, gameId));
+export function showResult(el, result, gameId, seq = null) {
+  clear(el, resolutionResult(result, gameId, seq));
 }
