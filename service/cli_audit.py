@@ -181,17 +181,67 @@ def disputes_list(ctx: click.Context, game: str) -> None:
 @click.option("--as", "username", required=True, help="The player who disputes.")
 @click.option("--claim", required=True, help="What is wrong.")
 @click.option("--cite", multiple=True, help="Knowledge-base entry id (repeatable).")
+@click.option(
+    "--reading",
+    multiple=True,
+    metavar="OPTION=VALUE",
+    help="The reading that should have applied: a game option and its value, as JSON where it "
+    "is not a word (strategic_modifier=-2; repeatable).",
+)
 @click.pass_context
 @domain_errors
 def disputes_open(
-    ctx: click.Context, game: str, seq: int, username: str, claim: str, cite: tuple[str, ...]
+    ctx: click.Context,
+    game: str,
+    seq: int,
+    username: str,
+    claim: str,
+    cite: tuple[str, ...],
+    reading: tuple[str, ...],
 ) -> None:
     """Flag event SEQ of GAME."""
     svc = _services(ctx)
     _, dispute = svc.disputes.open(
-        game, svc.users.by_name(username), seq=seq, claim=claim, cite=cite, side=None
+        game,
+        svc.users.by_name(username),
+        seq=seq,
+        claim=claim,
+        cite=cite,
+        side=None,
+        reading=_reading(reading),
     )
     click.echo(f"opened {dispute}")
+
+
+def _reading(pairs: tuple[str, ...]) -> dict[str, object] | None:
+    """``OPTION=VALUE`` pairs as options: a value is read as JSON (``-2``, ``true``), else as a
+    word (``any``); a pair without ``=`` is a usage error (exit 2)."""
+    out: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{pair!r} is not OPTION=VALUE", param_hint="--reading")
+        try:
+            out[name.strip()] = json.loads(raw)
+        except ValueError:
+            out[name.strip()] = raw
+    return out or None
+
+
+@disputes.command("what-if")
+@click.argument("game")
+@click.argument("dispute")
+@click.option("--as", "username", required=True, help="A player of the game, or an arbiter.")
+@click.pass_context
+@domain_errors
+def disputes_what_if(ctx: click.Context, game: str, dispute: str, username: str) -> None:
+    """What DISPUTE's claim would change, as USERNAME may see it (never written to the log)."""
+    svc = _services(ctx)
+    found = svc.what_ifs.for_caller(game, svc.users.by_name(username), dispute)
+    for part in ("before", "recorded", "alternative"):
+        found[part].pop("state", None)
+        found[part].pop("counters", None)
+    _json(found)
 
 
 @disputes.command("resolve")
@@ -202,6 +252,14 @@ def disputes_open(
 @click.option("--remedy", type=click.Choice(["rewind", "rebase"]), default=None)
 @click.option("--cite", multiple=True, required=True, help="Knowledge-base entry id (repeatable).")
 @click.option("--note", default="")
+@click.option(
+    "--reading",
+    multiple=True,
+    metavar="OPTION=VALUE",
+    help="The reading the verdict adopts (a rebase re-decides the disputed order under it with "
+    "the same dice); none: the dispute's own claim.",
+)
+@click.option("--what-if", "what_if", default=None, help="The digest of the what-if decided on.")
 @click.pass_context
 @domain_errors
 def disputes_resolve(
@@ -213,6 +271,8 @@ def disputes_resolve(
     remedy: str | None,
     cite: tuple[str, ...],
     note: str,
+    reading: tuple[str, ...],
+    what_if: str | None,
 ) -> None:
     """Resolve DISPUTE of GAME as an arbiter."""
     svc = _services(ctx)
@@ -224,6 +284,8 @@ def disputes_resolve(
         remedy=remedy,
         cite=cite,
         note=note,
+        reading=_reading(reading),
+        what_if=what_if,
     )
     _json(result)
 
