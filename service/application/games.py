@@ -300,9 +300,9 @@ class GameService:
             return {
                 "version": game.version,
                 "disputes": {
-                d: {k: v for k, v in info.items() if k not in ("arbiter", "basis")}
-                for d, info in game.disputes.items()
-            },
+                    d: {k: v for k, v in info.items() if k not in ("arbiter", "basis")}
+                    for d, info in game.disputes.items()
+                },
                 "paused_by": game.paused_by(),
                 "active_sides": game.active_sides(),
                 "phase": self.system(game.system).phase(game.state),

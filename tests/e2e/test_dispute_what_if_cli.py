@@ -105,8 +105,19 @@ def test_a_bad_reading_is_a_message_and_nothing_is_written(
     gid, seq = fought(tmp_path)
     before = version(tmp_path, gid)
     result = CliRunner().invoke(
-        main, ["disputes", "open", gid, str(seq), "--as", "rojo", "--claim", "x",
-               "--reading", reading],  # fmt: skip
+        main,
+        [
+            "disputes",
+            "open",
+            gid,
+            str(seq),
+            "--as",
+            "rojo",
+            "--claim",
+            "x",
+            "--reading",
+            reading,
+        ],  # fmt: skip
     )
     assert result.exit_code != 0
     assert says in result.output, result.output

@@ -82,7 +82,7 @@ def test_the_arbiter_weighs_the_claim_side_by_side_and_adopts_it(
     gid, seq, dispute = _disputed_combat(drill)
     drill.grant("wjudge", "arbiter")
     judge = signed_in(browser, drill, "wjudge", {"width": 1366, "height": 900})
-    judge.goto(f"/disputes")
+    judge.goto("/disputes")
     weigh = judge.get_by_role("link", name=re.compile("^Weigh it"))
     expect(weigh).to_have_count(1)
     weigh.click()
