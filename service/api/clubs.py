@@ -53,7 +53,10 @@ class ClubOut(Schema):
     )
     roles = fields.List(fields.String())
     policies = fields.Dict(
-        metadata={"description": "its games' takeback, pause_on_dispute and clock"}
+        metadata={
+            "description": "its games' takeback, pause_on_dispute and clock, and the readings "
+            "its new games start with by system (set by an arbiter's verdict)"
+        }
     )
 
 

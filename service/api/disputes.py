@@ -68,6 +68,8 @@ class ClubRulingIn(Strict):
         required=True,
         validate=validate.Length(min=1),
     )
+    #: the verdict's adopted reading becomes the default of the club's new games of this system
+    default_reading = fields.Boolean(load_default=False)
 
 
 class ResolutionIn(Strict):

@@ -63,6 +63,13 @@ class ClubService:
         club.grant(str(by.id), str(self.users.by_name(username).id), role)
         return self._save(club)
 
+    def adopted_reading(self, ref: str, by: str, system: str, reading: dict[str, Any]) -> Club:
+        """The club with ``reading`` as its new games' default for ``system`` (not saved: the
+        verdict that adopts it commits it with the game)."""
+        club = self._fresh(ref)
+        club.adopt_reading(by, system, reading)
+        return club
+
     def set_policies(self, ref: str, by: User, changes: dict[str, Any]) -> Club:
         club = self._fresh(ref)
         club.set_policies(str(by.id), changes)

@@ -49,6 +49,8 @@ class ClubRoles(Protocol):
 
     def clubs_of(self, user_id: str) -> tuple[str, ...]: ...
 
+    def adopted_reading(self, ref: str, by: str, system: str, reading: dict[str, Any]) -> Any: ...
+
 
 #: an arbiter's queue holds at most this many a page (``GET /api/disputes/queue?limit=``)
 PAGE_MAX = 100
@@ -265,7 +267,8 @@ class DisputeService:
             dice=SeededDice(lambda: self.games.seed_of(game)),
         )
         report = applied["report"]
-        self._save(game, *([ruling] if ruling else []))
+        club = self._club_default(game, arbiter, club_ruling, applied)
+        self._save(game, *([ruling] if ruling else []), *([club] if club else []))
         if ruling is not None:
             self._on_club_ruling(ruling)
         return {
@@ -569,6 +572,33 @@ class DisputeService:
                 return system.title.split(" - ")[0].strip() or document
         return document
 
+    def _club_default(
+        self,
+        game: Game,
+        arbiter: User,
+        club_ruling: Mapping[str, Any] | None,
+        applied: Mapping[str, Any],
+    ) -> Any:
+        """The club, its new games' default reading changed, when the verdict's club ruling asks
+        (``club_ruling.default_reading``): only for a verdict that adopts a reading, in a club
+        game.  422 naming ``club_ruling.default_reading`` otherwise."""
+        if not club_ruling or not club_ruling.get("default_reading"):
+            return None
+        adopted = game.disputes[applied["dispute"]].get("adopted") if applied else None
+        field = "club_ruling.default_reading"
+        if not adopted or not adopted.get("reading"):
+            raise Unprocessable(
+                "only a verdict that adopts a reading can make it the club's default",
+                {field: ["overturn by a rebase under a claimed reading"]},
+            )
+        club = game.labels.get("club")
+        clubs = self._clubs()
+        if not club or clubs is None:
+            raise Unprocessable(
+                "a game of no club has no club default to set", {field: ["not a club game"]}
+            )
+        return clubs.adopted_reading(str(club), str(arbiter.id), game.system, adopted["reading"])
+
     def _club_ruling(
         self,
         game: Game,
@@ -732,7 +762,7 @@ class DisputeService:
             if remedy == "rebase" and verdict == "overturned"
             else []
         )
-        return {"redecided": redecided, "report": report, "plan": plan}
+        return {"redecided": redecided, "report": report, "plan": plan, "dispute": dispute}
 
     def _redecide(
         self, game: Game, plan: Plan, alternative: Alternative, dice: DiceChoice

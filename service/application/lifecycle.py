@@ -184,6 +184,11 @@ class LifecycleService:
         )
         if ladder is not None:  # the ladder's game options win over the creator's
             options = self.ladders.game_options_named(self.ladders.get(ladder), scenario, options)
+        elif labels.get("club"):  # the club's readings of the rules, unless chosen otherwise
+            readings = self.clubs.get(str(labels["club"])).game_policies().get("readings") or {}
+            club_default = readings.get(system) or {}
+            if club_default:
+                options = {**club_default, **dict(options or {})}
         extra = {"source": source} if source is not None else {}
         return self.games.create(
             system=system,

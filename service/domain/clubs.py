@@ -15,7 +15,14 @@ CLUBS_NAMESPACE = UUID("0b6f4c1e-3d2a-4e8f-9c7b-5a1d2e3f4a5b")
 ROLES = ("admin", "arbiter", "player")
 TAKEBACKS = ("never", "casual", "always")
 #: what a club's games follow unless the club says otherwise (service/application/lifecycle.py)
-DEFAULT_POLICIES: dict[str, Any] = {"takeback": "always", "pause_on_dispute": True, "clock": None}
+DEFAULT_POLICIES: dict[str, Any] = {
+    "takeback": "always",
+    "pause_on_dispute": True,
+    "clock": None,
+    #: the readings of the rules the club's new games start with, by system: ``{"merida":
+    #: {"strategic_modifier": -2}}`` (set by an arbiter's verdict, :meth:`Club.adopt_reading`)
+    "readings": {},
+}
 CLUB_NAME = re.compile(r"^[^\s].{1,58}[^\s]$")
 
 
@@ -157,6 +164,8 @@ class Club(Aggregate):
                 problems["policies.takeback"] = [f"one of {', '.join(TAKEBACKS)}"]
             elif key == "pause_on_dispute" and not isinstance(value, bool):
                 problems["policies.pause_on_dispute"] = ["true or false"]
+            elif key == "readings" and not _readings_shape(value):
+                problems["policies.readings"] = ["{system: {option: value}}"]
             elif key == "clock" and value is not None:
                 try:
                     merged[key] = check_clock(value, "policies.clock")
@@ -168,6 +177,21 @@ class Club(Aggregate):
             raise Invalid("invalid club policies", problems)
         self.trigger_event(self.PoliciesChanged, policies=merged, by=by)
 
+    def adopt_reading(self, by: str, system: str, reading: dict[str, Any]) -> None:
+        """A reading of ``system``'s rules becomes the default of the club's new games (an
+        arbiter's verdict that adopts it, made a club ruling; an admin may too).  The options are
+        checked against the game by the application."""
+        if not (self.has_role(by, "arbiter") or self.has_role(by, "admin")):
+            raise Forbidden(
+                "only a club arbiter or admin sets the club's readings",
+                {"club_ruling.default_reading": [f"you are not an arbiter of {self.name}"]},
+            )
+        merged = self.game_policies()
+        readings = {k: dict(v) for k, v in (merged.get("readings") or {}).items()}
+        readings[system] = {**readings.get(system, {}), **reading}
+        merged["readings"] = readings
+        self.trigger_event(self.PoliciesChanged, policies=merged, by=by)
+
     def revoke(self, by: str, user: str, role: str) -> None:
         self.require_role(by, "admin")
         check_roles([role])
@@ -176,3 +200,10 @@ class Club(Aggregate):
         if role == "admin" and self._admins() == [user]:
             raise Conflict("the club needs an admin", {"role": ["the club's last admin"]})
         self.trigger_event(self.RoleRevoked, user=user, role=role, by=by)
+
+
+def _readings_shape(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, dict) and all(isinstance(o, str) for o in v)
+        for k, v in value.items()
+    )

@@ -41,7 +41,9 @@ def duel_state() -> dict[str, Any]:
     return state
 
 
-def start(app: Flask, api: ApiHelper, state: dict[str, Any]) -> str:
+def start(
+    app: Flask, api: ApiHelper, state: dict[str, Any], labels: dict[str, Any] | None = None
+) -> str:
     svc = app.extensions["arbiter"]
     for name in [*SIDES.values(), "judge"]:
         api.user(name)
@@ -55,7 +57,7 @@ def start(app: Flask, api: ApiHelper, state: dict[str, Any]) -> str:
         seed=seed,
         sides={side: ids[name] for side, name in SIDES.items()},
         created_by=ids["franco"],
-        labels={"title": "Strategic movers at E5"},
+        labels={"title": "Strategic movers at E5", **(labels or {})},
         ports=svc.store.ports,
         names={uid: name for name, uid in ids.items()},
     )
@@ -267,3 +269,72 @@ def test_the_audit_catches_a_reused_die_that_is_not_the_one_first_rolled(
     assert caught.exit_code == 1, caught.output
     assert f"FAILED at event {tampered['seq']}" in caught.output
     assert "reused die" in caught.output and "does not match the roll recorded" in caught.output
+
+
+def test_a_club_ruling_makes_the_adopted_reading_the_clubs_default_for_new_games(
+    app: Flask, api: ApiHelper
+) -> None:
+    for name in [*SIDES.values(), "judge"]:
+        api.user(name)
+    made = api.client.post("/api/clubs", json={"name": "Mérida Circle"}, headers=api.user("franco"))
+    assert made.status_code == 201, made.get_json()
+    club = made.get_json()["id"]
+    for name, roles in (("rojo", ["player"]), ("judge", ["arbiter"])):
+        r = api.client.post(f"/api/clubs/{club}/members", json={"username": name, "roles": roles},
+                            headers=api.user("franco"))  # fmt: skip
+        assert r.status_code == 201, r.get_json()
+    gid = start(app, api, duel_state(), labels={"club": club})
+    combat = fought(api, gid)
+    dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    ruling = {"heading": "Rule 5's -2 for strategic movers", "text": "The attacker subtracts 2.",
+              "event_types": ["CombatResolved"]}  # fmt: skip
+    url = f"/api/games/{gid}/disputes/{dispute.get_json()['dispute']}/resolution"
+    upheld = api.client.post(
+        url,
+        json={
+            "verdict": "upheld",
+            "citations": [RULE_5],
+            "club_ruling": ruling | {"default_reading": True},
+        },  # fmt: skip
+        headers=api.user("judge"),
+    )  # an upheld event adopts no reading: nothing to make the club's default
+    assert (
+        upheld.status_code == 422 and "club_ruling.default_reading" in upheld.get_json()["details"]
+    )
+    resolved = api.client.post(
+        url,
+        json={
+            "verdict": "overturned",
+            "remedy": "rebase",
+            "citations": [RULE_5],
+            "club_ruling": ruling | {"default_reading": True},
+        },  # fmt: skip
+        headers=api.user("judge"),
+    )
+    assert resolved.status_code == 201, resolved.get_json()
+    policies = api.client.get(f"/api/clubs/{club}", headers=api.user("rojo")).get_json()["policies"]
+    assert policies["readings"] == {"merida": {"strategic_modifier": -2}}
+    new = api.client.post(
+        "/api/games",
+        json={
+            "system": "merida",
+            "scenario": "merida-1938",
+            "club": club,
+            "sides": {"nationalist": "franco", "republican": "rojo"},
+        },  # fmt: skip
+        headers=api.user("franco"),
+    )
+    assert new.status_code == 201, new.get_json()
+    assert new.get_json()["options"]["strategic_modifier"] == -2
+    chosen = api.client.post(
+        "/api/games",
+        json={
+            "system": "merida",
+            "scenario": "merida-1938",
+            "club": club,
+            "options": {"strategic_modifier": 2},
+            "sides": {"nationalist": "franco", "republican": "rojo"},
+        },  # fmt: skip
+        headers=api.user("franco"),
+    )  # a game may still choose the other reading
+    assert chosen.get_json()["options"]["strategic_modifier"] == 2

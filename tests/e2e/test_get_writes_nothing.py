@@ -304,6 +304,12 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/games/<game_id>/events/<int:seq>/rulings": [
             f"/api/games/{ids['active']}/events/2/rulings"
         ],
+        "/api/games/<game_id>/events/<int:seq>/readings": [
+            f"/api/games/{ids['active']}/events/2/readings"
+        ],
+        "/api/games/<game_id>/disputes/<dispute>/what-if": [
+            f"/api/games/{ids['active']}/disputes/{ids['dispute']}/what-if"
+        ],
         "/api/games/<game_id>/stream": [f"/api/games/{ids['active']}/stream?window=1"],
         "/api/ladders/<ladder_id>": [f"/api/ladders/{lid}"],
         "/api/ladders/<ladder_id>/challenges": [f"/api/ladders/{lid}/challenges"],
@@ -346,6 +352,9 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/disputes": ["/disputes"],
         "/games/<game_id>": [f"/games/{g}" for g in games],
         "/games/<game_id>/audit": [f"/games/{ids['ended']}/audit"],
+        "/games/<game_id>/disputes/<dispute>": [
+            f"/games/{ids['active']}/disputes/{ids['dispute']}"
+        ],
         "/healthz": ["/healthz"],
         "/ladders/<ladder_id>": [f"/ladders/{lid}"],
         "/reset-password": ["/reset-password"],

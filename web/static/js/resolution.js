@@ -47,6 +47,9 @@ export function resolutionForm({ dispute, eventType, cited, done, whatIf = null 
       h("label", {}, "Text of the ruling", h("textarea", { name: "ruling_text", rows: 4 })),
       h("label", {}, "Rule references (comma separated)", h("input", { name: "ruling_refs", placeholder: "e.g. 8.2, 8.3" })),
       h("label", {}, "Event types it governs (comma separated)", h("input", { name: "ruling_types", value: eventType || "" })),
+      claim && (claim.reading || []).length
+        ? h("label", { class: "choice" }, h("input", { type: "checkbox", name: "ruling_default" }), ` Make ${claimWords(claim)} the club's reading for its new games (with a rebase under the claim)`)
+        : null,
     ),
     h("button", { type: "submit" }, `Resolve the dispute of event #${dispute.seq}`),
     h("p", { class: "error", role: "alert" }),
@@ -68,6 +71,7 @@ export function resolutionForm({ dispute, eventType, cited, done, whatIf = null 
         rule_refs: csv(data.ruling_refs),
         event_types: csv(data.ruling_types),
       };
+      if (data.ruling_default) body.club_ruling.default_reading = true;
     }
     const result = await api(`/api/games/${dispute.game}/disputes/${dispute.dispute}/resolution`, { method: "POST", body });
     done(result);
