@@ -338,3 +338,33 @@ def test_a_club_ruling_makes_the_adopted_reading_the_clubs_default_for_new_games
         headers=api.user("franco"),
     )  # a game may still choose the other reading
     assert chosen.get_json()["options"]["strategic_modifier"] == 2
+
+
+def test_a_claimed_command_instead_is_decided_in_the_what_if_or_refused_with_its_rule(
+    app: Flask, api: ApiHelper
+) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    far = {"type": "attack", "attackers": ["w"], "hex": "E5"}  # w stands at B2, far from E5
+    opened = open_dispute(api, gid, combat["seq"], instead=far)
+    assert opened.status_code == 201, opened.get_json()
+    url = f"/api/games/{gid}/disputes/{opened.get_json()['dispute']}/what-if"
+    shown = api.client.get(url, headers=api.user("judge")).get_json()
+    refused = shown["alternative"]["refused"]
+    assert refused is not None and refused["rule"] and refused["reason"]
+    assert shown["alternative"]["events"] == [] and shown["alternative"]["instead"] == far
+
+    assert "must attack" in refused["reason"] or refused["rule"] == "8"
+
+    state = duel_state()
+    state["units"]["b"] = {**state["units"]["w"], "id": "b", "name": "b", "hex": "E6"}
+    gid = start(app, api, state)
+    combat = fought(api, gid)
+    both = {"type": "attack", "attackers": ["a", "b"], "hex": "E5"}
+    opened = open_dispute(api, gid, combat["seq"], instead=both)
+    url = f"/api/games/{gid}/disputes/{opened.get_json()['dispute']}/what-if"
+    shown = api.client.get(url, headers=api.user("judge")).get_json()
+    assert shown["alternative"]["refused"] is None, shown["alternative"]
+    alt = next(e for e in shown["alternative"]["events"] if e["kind"] == "CombatResolved")
+    assert alt["data"]["attackers"] == ["a", "b"] and alt["data"]["attack_strength"] == 9
+    assert alt["data"]["die"] == combat["payload"]["data"]["die"]  # the same luck
