@@ -427,7 +427,12 @@ def test_the_arbiter_policy_puts_a_claim_before_the_clubs_arbiter(
 
 def test_a_clubs_policies_apply_to_its_games(api: ApiHelper) -> None:
     club = ok(post(api, "/api/clubs", "ann", {"name": "Hex Club"}), 201)
-    assert club["policies"] == {"takeback": "always", "pause_on_dispute": True, "clock": None}
+    assert club["policies"] == {
+        "takeback": "always",
+        "pause_on_dispute": True,
+        "clock": None,
+        "readings": {},  # the readings its new games start with (issue 28)
+    }
     for name in ("alice", "bob"):
         api.user(name)
         ok(post(api, f"/api/clubs/{club['id']}/members", "ann", {"username": name}), 201)
