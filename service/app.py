@@ -62,6 +62,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         systems_api.blp,
         games_api.blp,
         clubs_api.blp,
+        clubs_api.me_blp,
         ladders_api.blp,
         campaigns_api.blp,
         disputes_api.blp,
