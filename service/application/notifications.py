@@ -66,6 +66,8 @@ GAME_EVENTS = (
     "TakebackRequested",
     "DisputeOpened",
     "DisputeResolved",
+    "VerdictProposed",
+    "VerdictAgreed",
     "Ended",
     "Invited",
     "InvitationAccepted",
@@ -433,6 +435,24 @@ class NotificationProcess(ProcessApplication[UUID]):
                 players,
                 lambda u: f"{arbiter} decided the dispute in {title}: {verdict}.",
                 f"{arbiter} decided the dispute in {title}: {verdict}.",
+            )
+        elif name == "VerdictProposed":
+            verdict = "the event stands" if event.verdict == "upheld" else "the event was wrong"
+            note(
+                "dispute",
+                others,
+                lambda u: (
+                    f"{who} proposes to settle the dispute in {title} by agreement: {verdict}. "
+                    "Accept it or propose another on the game page."
+                ),
+                f"{who} proposed to settle a dispute in {title} by agreement.",
+            )
+        elif name == "VerdictAgreed":
+            note(
+                "dispute",
+                players,
+                lambda u: f"Both players agreed on the dispute in {title}: {event.verdict}.",
+                f"Both players agreed on a dispute in {title}: {event.verdict}.",
             )
         elif name == "DrawOffered":
             note(

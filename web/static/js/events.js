@@ -36,6 +36,8 @@ const SENTENCES = {
   Retracted: (p) => `Events retracted (${p.reason || "take back"}${p.ref ? " " + p.ref : ""}): the board is restored`,
   DisputeOpened: (p, e) => `${e.side || p.side} disputed event #${p.seq} (${p.dispute}): “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations.map(citationWords))}` : ""}`,
   DisputeResolved: (p) => `Dispute ${p.dispute} ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
+  VerdictProposed: (p, e) => `${e.side || p.side} proposed to settle a dispute by agreement: ${p.verdict}${p.note ? ` (“${p.note}”)` : ""}`,
+  VerdictAgreed: (p, e) => `${e.side || p.side} accepted: the dispute is settled by both players' agreement, ${p.verdict}`,
   GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
   // the game's life (issue 17: web/static/js/lifecycle.js): invitations, draws, resignation, clocks
   Invited: (p) => `Invitation sent: ${(p.pending || []).length} player(s) must accept before the game starts`,
@@ -122,7 +124,7 @@ function fields(data) {
 }
 
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
-export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired", "HeadReconciled"]);
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeResolved", "VerdictProposed", "VerdictAgreed", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired", "HeadReconciled"]);
 
 export function describe(event, names = PLAIN) {
   const p = event.payload || {};
