@@ -90,7 +90,11 @@ class ClubsArgs(PageFields, Strict):
 
 
 class MembersArgs(PageFields, Strict):
-    pass
+    role = fields.String(
+        load_default=None,
+        validate=validate.OneOf(ROLES),
+        metadata={"description": "only the members holding this role (e.g. the arbiters)"},
+    )
 
 
 @blp.route("")
@@ -143,12 +147,14 @@ class Members(MethodView):
     def get(
         self, args: dict[str, Any], club: str
     ) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
-        """The club's members with their roles, in the order they joined (the founder first), a
-        page of ``limit`` (default 50, at most 100); ``X-Next-Cursor`` (and ``Link``) names the
+        """The club's members with their roles (``role``: only those who hold it), in the order
+        they joined (the founder first), a page of ``limit`` (default 50, at most 100); ``X-Next-Cursor`` (and ``Link``) names the
         next page, passed back as ``after``."""
         clubs = services().clubs
         found = clubs.get(club)
-        rows, key = clubs.members_page(found, limit=args["limit"], after=args["after"])
+        rows, key = clubs.members_page(
+            found, limit=args["limit"], after=args["after"], role=args["role"]
+        )
         path = f"/api/clubs/{found.id}/members"
         return rows, 200, next_page(path, args, key) if key is not None else {}
 

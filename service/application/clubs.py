@@ -236,12 +236,20 @@ class ClubService:
         return out, key
 
     def members_page(
-        self, club: Club, *, limit: int = 50, after: MemberKey | None = None
+        self,
+        club: Club,
+        *,
+        limit: int = 50,
+        after: MemberKey | None = None,
+        role: str | None = None,
     ) -> tuple[list[dict[str, Any]], MemberKey | None]:
         """A page of ``club``'s members in the order they joined (the founder first), after the
-        key ``after``, each with their roles; and the key to the next page (None: the last).
-        Read from the view by ``(club, position)``; the roles are the loaded club's."""
+        key ``after``, each with their roles (``role``: only those who hold it); and the key to
+        the next page (None: the last).  Read from the view by ``(club, position)``; the roles
+        are the loaded club's."""
         limit = page_limit(limit)
+        if role is not None:
+            return self._members_with(club, role, limit, after)
         rows, key = cut_page(
             self._view.member_page(str(club.id), limit + 1, after), limit, lambda r: r["key"]
         )
@@ -253,6 +261,33 @@ class ClubService:
             }
             for row in rows
             if row["user"] in club.members  # a view behind the club (another process's write)
+        ]
+        return members, key
+
+    def _members_with(
+        self, club: Club, role: str, limit: int, after: MemberKey | None
+    ) -> tuple[list[dict[str, Any]], MemberKey | None]:
+        """A page of the members holding ``role``: the view's pages read on until ``limit`` of
+        them are found or the members end."""
+        chosen: list[dict[str, Any]] = []
+        while True:
+            rows = self._view.member_page(str(club.id), PAGE_MAX + 1, after)
+            for row in rows[:PAGE_MAX]:
+                if role in club.members.get(row["user"], ()):
+                    chosen.append(row)
+                    if len(chosen) > limit:
+                        break
+            if len(chosen) > limit or len(rows) <= PAGE_MAX:
+                break
+            after = rows[PAGE_MAX - 1]["key"]
+        key = chosen[limit - 1]["key"] if len(chosen) > limit else None
+        members = [
+            {
+                "user": row["user"],
+                "username": self.users.username(row["user"]),
+                "roles": sorted(club.members[row["user"]]),
+            }
+            for row in chosen[:limit]
         ]
         return members, key
 

@@ -82,7 +82,7 @@ GAME_EVENTS = (
 CHALLENGE = "service.domain.ladders:Challenge.Issued"
 #: a club's invitations and join requests: the invited user, the club's admins, the asker are told
 CLUB = "service.domain.clubs:Club."
-CLUB_EVENTS = ("Invited", "InvitationAnswered", "JoinRequested", "JoinAnswered")
+CLUB_EVENTS = ("MemberAdded", "Invited", "InvitationAnswered", "JoinRequested", "JoinAnswered")
 CLUB_TOPICS = tuple(CLUB + name for name in CLUB_EVENTS)
 TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE, *CLUB_TOPICS)
 NOTIFIED = frozenset(TOPICS)
@@ -618,7 +618,11 @@ class NotificationProcess(ProcessApplication[UUID]):
         url = f"/clubs/{cid}"
         who = self.names(event.user)
         admins = sorted(u for u, roles in club.members.items() if "admin" in roles)
-        if name == "Invited":
+        if name == "MemberAdded":  # added by an admin at once, with no invitation
+            roles = " and ".join(event.roles)
+            text = f"{self.names(event.by)} added you to the club {title} as {roles}."
+            texts, public = {event.user: text}, f"{who} joined {title}."
+        elif name == "Invited":
             roles = " and ".join(event.roles)
             text = (
                 f"{self.names(event.by)} invites you to join the club {title} as {roles}: "

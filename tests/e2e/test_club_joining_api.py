@@ -212,3 +212,32 @@ def test_bad_input_names_the_field_and_writes_nothing(api: ApiHelper, club: dict
     assert api.client.post(f"{path}/requests").status_code == 401
     assert ok(api.client.get(f"{path}/invitations", headers=ann)) == []
     assert ok(api.client.get(f"{path}/requests", headers=ann)) == []
+
+
+def test_a_member_added_at_once_is_told_and_the_arbiters_are_listed_by_role(
+    api: ApiHelper, club: dict[str, Any]
+) -> None:
+    ann = api.user("ann")
+    path = f"/api/clubs/{club['id']}"
+    for name, roles in (("bob", ["player"]), ("cat", ["arbiter"]), ("dan", ["player"])):
+        api.user(name)
+        ok(
+            api.client.post(
+                f"{path}/members", json={"username": name, "roles": roles}, headers=ann
+            ),
+            201,
+        )
+    assert [n["text"] for n in notices(api, "cat")] == [
+        "ann added you to the club “Hex Club” as arbiter."
+    ]
+    ok(api.client.put(f"{path}/members/dan/roles/arbiter", headers=ann))
+    first = api.client.get(f"{path}/members?role=arbiter&limit=2")
+    assert [m["username"] for m in ok(first)] == ["ann", "cat"]
+    rest = ok(
+        api.client.get(
+            f"{path}/members?role=arbiter&limit=2&after={first.headers['X-Next-Cursor']}"
+        )
+    )
+    assert [m["username"] for m in rest] == ["dan"]
+    bad = api.client.get(f"{path}/members?role=king")
+    assert bad.status_code == 400 and "role" in bad.get_json()["details"]
