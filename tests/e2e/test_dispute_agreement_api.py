@@ -92,6 +92,12 @@ def test_a_two_member_clubs_game_says_nobody_may_rule_and_the_players_agree(
         "note": "the wood costs 2: my mistake",
     }
     assert proposed["status"] == "open"
+    api.work()  # the notification worker: the other side is asked
+    told = ok(api.client.get("/api/me/notifications", headers=api.user("bob")))["notifications"]
+    assert told[0]["text"] == (
+        "alice proposes to settle the dispute in “Meeting at the Mill” by agreement: the event "
+        "was wrong. Accept it or propose another on the game page."
+    )
     r = api.client.post(f"{base}/agreement", json={}, headers=api.user("alice"))
     assert r.status_code == 403 and "side" in r.get_json()["details"]
     agreed = ok(api.client.post(f"{base}/agreement", json={}, headers=api.user("bob")), 201)
@@ -100,6 +106,12 @@ def test_a_two_member_clubs_game_says_nobody_may_rule_and_the_players_agree(
     assert game["disputes"][dispute]["status"] == "overturned"
     assert game["disputes"][dispute]["agreed"] is True
     assert game["paused_by"] is None  # play goes on
+    api.work()
+    told = ok(api.client.get("/api/me/notifications", headers=api.user("alice")))["notifications"]
+    assert (
+        told[0]["text"]
+        == "Both players agreed on the dispute in “Meeting at the Mill”: overturned."
+    )
     listed = ok(api.client.get(f"/api/games/{gid}/disputes", headers=api.user("bob")))
     resolution = listed[0]["resolution"]
     assert resolution["agreed_by"] == ["alice", "bob"] and resolution["arbiter"] is None
