@@ -216,5 +216,12 @@ def test_a_club_game_from_the_home_page_and_a_dispute_settled_by_agreement(
     expect(bpanel).to_be_empty()
     disputes = server.api("GET", f"/api/games/{gid}/disputes", "gann")
     assert disputes[0]["resolution"]["agreed_by"] == ["gann", "gbob"]
+    # the audit says how it was settled, in words
+    bob.goto(f"/games/{gid}/audit")
+    expect(bob.locator("#dispute-list")).to_contain_text(
+        "Settled by both players' agreement (gann and gbob), with no arbiter: overturned — "
+        "“my mistake: the wood costs 2”."
+    )
+    both_sizes(bob, "#audit-page[data-ready=true]", shots, "audit-agreed")
     ann.context.close()
     bob.context.close()
