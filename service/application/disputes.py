@@ -269,9 +269,7 @@ class DisputeService:
                 }
             elif isinstance(event, Game.Rebased):
                 out[event.dispute]["resolution"]["report"] = event.report
-            elif isinstance(
-                event, Game.VerdictAgreed
-            ):  # settled by the players (dispute_agreement)
+            elif isinstance(event, Game.VerdictAgreed):  # settled by the players' agreement
                 out[event.dispute]["status"] = event.verdict
                 out[event.dispute]["resolution"] = {
                     "arbiter": None,
