@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Flask, jsonify
 
+from service.api import agreements as agreements_api
 from service.api import campaigns as campaigns_api
 from service.api import clubs as clubs_api
 from service.api import disputes as disputes_api
@@ -62,9 +63,11 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         systems_api.blp,
         games_api.blp,
         clubs_api.blp,
+        clubs_api.me_blp,
         ladders_api.blp,
         campaigns_api.blp,
         disputes_api.blp,
+        agreements_api.blp,
         rules_api.blp,
         seeks_api.blp,
         profiles_api.blp,

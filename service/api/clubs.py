@@ -13,6 +13,7 @@ from service.api.blueprint import Blueprint
 from service.api.paging import next_page
 from service.api.schemas import PageFields, Strict, page_cursor
 from service.domain.clubs import ROLES
+from service.domain.errors import Forbidden
 
 blp = Blueprint("clubs", __name__, url_prefix="/api/clubs", description="Clubs, members, roles")
 
@@ -58,6 +59,19 @@ class ClubOut(Schema):
             "its new games start with by system (set by an arbiter's verdict)"
         }
     )
+    viewer_invitation = fields.Dict(
+        allow_none=True,
+        metadata={"description": "the caller's invitation waiting for an answer: roles, by"},
+    )
+    viewer_requested = fields.Boolean(
+        metadata={"description": "whether the caller's join request waits for an admin"}
+    )
+    invitations_waiting = fields.Integer(
+        allow_none=True, metadata={"description": "invitations waiting (admins; else null)"}
+    )
+    requests_waiting = fields.Integer(
+        allow_none=True, metadata={"description": "join requests waiting (admins; else null)"}
+    )
 
 
 class PoliciesIn(Strict):
@@ -79,7 +93,11 @@ class ClubsArgs(PageFields, Strict):
 
 
 class MembersArgs(PageFields, Strict):
-    pass
+    role = fields.String(
+        load_default=None,
+        validate=validate.OneOf(ROLES),
+        metadata={"description": "only the members holding this role (e.g. the arbiters)"},
+    )
 
 
 @blp.route("")
@@ -132,12 +150,14 @@ class Members(MethodView):
     def get(
         self, args: dict[str, Any], club: str
     ) -> tuple[list[dict[str, Any]], int, dict[str, str]]:
-        """The club's members with their roles, in the order they joined (the founder first), a
-        page of ``limit`` (default 50, at most 100); ``X-Next-Cursor`` (and ``Link``) names the
+        """The club's members with their roles (``role``: only those who hold it), in the order
+        they joined (the founder first), a page of ``limit`` (default 50, at most 100); ``X-Next-Cursor`` (and ``Link``) names the
         next page, passed back as ``after``."""
         clubs = services().clubs
         found = clubs.get(club)
-        rows, key = clubs.members_page(found, limit=args["limit"], after=args["after"])
+        rows, key = clubs.members_page(
+            found, limit=args["limit"], after=args["after"], role=args["role"]
+        )
         path = f"/api/clubs/{found.id}/members"
         return rows, 200, next_page(path, args, key) if key is not None else {}
 
@@ -175,3 +195,154 @@ class Role(MethodView):
         clubs = services().clubs
         user = require_user()
         return clubs.view(clubs.revoke(club, user, username, role), user)
+
+
+# -- invitations and join requests ------------------------------------------------------------------
+class InvitationIn(Strict):
+    username = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    roles = fields.List(
+        fields.String(validate=validate.OneOf(ROLES)),
+        load_default=lambda: ["player"],
+        validate=validate.Length(min=1, max=3),
+        metadata={"description": "the roles the member will hold (default: player)"},
+    )
+
+
+class AnswerIn(Strict):
+    accept = fields.Boolean(required=True, metadata={"description": "true: yes; false: no"})
+
+
+class PendingOut(Schema):
+    username = fields.String()
+    roles = fields.List(fields.String(), metadata={"description": "an invitation's roles"})
+    by = fields.String(metadata={"description": "the admin who invited"})
+
+
+class MinePendingOut(Schema):
+    club = fields.String()
+    club_name = fields.String()
+    roles = fields.List(fields.String(), metadata={"description": "an invitation's roles"})
+    by = fields.String(metadata={"description": "the admin who invited"})
+
+
+class PendingArgs(PageFields, Strict):
+    after = page_cursor(int, str)
+
+
+def _pending(club: str, kind: str, args: dict[str, Any], name: str) -> Any:
+    clubs = services().clubs
+    found = clubs.get(club)
+    rows, key = clubs.pending_page(
+        found, require_user(), kind, limit=args["limit"], after=args["after"]
+    )
+    path = f"/api/clubs/{found.id}/{name}"
+    return rows, 200, next_page(path, args, key) if key is not None else {}
+
+
+@blp.route("/<club>/invitations")
+class Invitations(MethodView):
+    @blp.arguments(PendingArgs, location="query")
+    @blp.response(200, PendingOut(many=True))
+    def get(self, args: dict[str, Any], club: str) -> Any:
+        """The invitations waiting for an answer, oldest first (admins only), a page of
+        ``limit``; ``X-Next-Cursor`` (and ``Link``) names the next page."""
+        return _pending(club, "invitation", args, "invitations")
+
+    @blp.arguments(InvitationIn)
+    @blp.response(201, ClubOut)
+    def post(self, body: dict[str, Any], club: str) -> dict[str, Any]:
+        """Invite a user with roles (admins only): they are notified and accept or decline.  A
+        club has at most 100 invitations waiting, a user at most 20 (409 ``limit_reached``)."""
+        clubs = services().clubs
+        user = require_user()
+        return clubs.view(clubs.invite(club, user, body["username"], body["roles"]), user)
+
+
+@blp.route("/<club>/invitations/<username>")
+class Invitation(MethodView):
+    @blp.response(200, ClubOut)
+    def delete(self, club: str, username: str) -> dict[str, Any]:
+        """Withdraw an invitation (admins only)."""
+        clubs = services().clubs
+        user = require_user()
+        return clubs.view(clubs.withdraw_invitation(club, user, username), user)
+
+
+@blp.route("/<club>/invitation")
+class MyInvitation(MethodView):
+    @blp.arguments(AnswerIn)
+    @blp.response(200, ClubOut)
+    def post(self, body: dict[str, Any], club: str) -> dict[str, Any]:
+        """Accept (a member, with the invitation's roles) or decline the caller's invitation."""
+        clubs = services().clubs
+        user = require_user()
+        return clubs.view(clubs.answer_invitation(club, user, body["accept"]), user)
+
+
+@blp.route("/<club>/requests")
+class JoinRequests(MethodView):
+    @blp.arguments(PendingArgs, location="query")
+    @blp.response(200, PendingOut(many=True))
+    def get(self, args: dict[str, Any], club: str) -> Any:
+        """The join requests waiting for an admin, oldest first (admins only), a page of
+        ``limit``; ``X-Next-Cursor`` (and ``Link``) names the next page."""
+        return _pending(club, "request", args, "requests")
+
+    @blp.response(201, ClubOut)
+    def post(self, club: str) -> dict[str, Any]:
+        """Ask to join the club: its admins are notified and approve or refuse.  A club has at most
+        100 requests waiting, a user at most 10 (409 ``limit_reached``)."""
+        clubs = services().clubs
+        user = require_user()
+        return clubs.view(clubs.request_to_join(club, user), user)
+
+
+@blp.route("/<club>/requests/<username>")
+class JoinRequest(MethodView):
+    @blp.arguments(AnswerIn)
+    @blp.response(200, ClubOut)
+    def post(self, body: dict[str, Any], club: str, username: str) -> dict[str, Any]:
+        """Approve (a member, a player) or refuse a join request (admins only)."""
+        clubs = services().clubs
+        user = require_user()
+        return clubs.view(clubs.answer_request(club, user, username, body["accept"]), user)
+
+    @blp.response(200, ClubOut)
+    def delete(self, club: str, username: str) -> dict[str, Any]:
+        """Withdraw your own join request."""
+        clubs = services().clubs
+        user = require_user()
+        if username.lower() != user.username.lower():
+            raise Forbidden("only the one who asked withdraws a request", {"username": ["not you"]})
+        return clubs.view(clubs.withdraw_request(club, user), user)
+
+
+me_blp = Blueprint(
+    "my_clubs", __name__, url_prefix="/api/me", description="The caller's club invitations"
+)
+
+
+def _mine(kind: str, args: dict[str, Any], name: str) -> Any:
+    rows, key = services().clubs.mine_page(
+        require_user(), kind, limit=args["limit"], after=args["after"]
+    )
+    return rows, 200, next_page(f"/api/me/{name}", args, key) if key is not None else {}
+
+
+@me_blp.route("/club-invitations")
+class MyClubInvitations(MethodView):
+    @me_blp.arguments(PendingArgs, location="query")
+    @me_blp.response(200, MinePendingOut(many=True))
+    def get(self, args: dict[str, Any]) -> Any:
+        """The club invitations waiting for the caller's answer, oldest first, a page of
+        ``limit``; ``X-Next-Cursor`` (and ``Link``) names the next page."""
+        return _mine("invitation", args, "club-invitations")
+
+
+@me_blp.route("/club-requests")
+class MyJoinRequests(MethodView):
+    @me_blp.arguments(PendingArgs, location="query")
+    @me_blp.response(200, MinePendingOut(many=True))
+    def get(self, args: dict[str, Any]) -> Any:
+        """The caller's join requests waiting for clubs' admins, oldest first, a page."""
+        return _mine("request", args, "club-requests")

@@ -373,6 +373,19 @@ class DisputeService:
                 }
             elif isinstance(event, Game.Rebased):
                 out[event.dispute]["resolution"]["report"] = event.report
+            elif isinstance(event, Game.VerdictAgreed):  # settled by the players' agreement
+                out[event.dispute]["status"] = event.verdict
+                out[event.dispute]["resolution"] = {
+                    "arbiter": None,
+                    "agreed_by": [name(event.proposed_by), name(event.user)],
+                    "verdict": event.verdict,
+                    "remedy": None,
+                    "citations": [],
+                    "note": event.note,
+                    "club_ruling": None,
+                    "at": event.timestamp.isoformat(),
+                    "seq": event.originator_version,
+                }
         return list(out.values())
 
     def _event_in_words(self, game: Game, seq: int) -> dict[str, Any]:

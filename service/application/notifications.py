@@ -66,6 +66,8 @@ GAME_EVENTS = (
     "TakebackRequested",
     "DisputeOpened",
     "DisputeResolved",
+    "VerdictProposed",
+    "VerdictAgreed",
     "Ended",
     "Invited",
     "InvitationAccepted",
@@ -78,7 +80,11 @@ GAME_EVENTS = (
     "Claimed",
 )
 CHALLENGE = "service.domain.ladders:Challenge.Issued"
-TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE,)
+#: a club's invitations and join requests: the invited user, the club's admins, the asker are told
+CLUB = "service.domain.clubs:Club."
+CLUB_EVENTS = ("MemberAdded", "Invited", "InvitationAnswered", "JoinRequested", "JoinAnswered")
+CLUB_TOPICS = tuple(CLUB + name for name in CLUB_EVENTS)
+TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE, *CLUB_TOPICS)
 NOTIFIED = frozenset(TOPICS)
 #: what the process follows: the events notified about and every other game event, which tells
 #: nobody anything but keeps the games it keeps up to date from the log itself (a command's
@@ -362,6 +368,8 @@ class NotificationProcess(ProcessApplication[UUID]):
         topic = get_topic(type(event))
         if topic == CHALLENGE:
             return self._challenge(event)
+        if topic in CLUB_TOPICS:
+            return self._club_event(topic[len(CLUB) :], event)
         if topic not in NOTIFIED:  # a game event that tells nobody anything
             if not self.replay:
                 self._follow(event)
@@ -427,6 +435,24 @@ class NotificationProcess(ProcessApplication[UUID]):
                 players,
                 lambda u: f"{arbiter} decided the dispute in {title}: {verdict}.",
                 f"{arbiter} decided the dispute in {title}: {verdict}.",
+            )
+        elif name == "VerdictProposed":
+            verdict = "the event stands" if event.verdict == "upheld" else "the event was wrong"
+            note(
+                "dispute",
+                others,
+                lambda u: (
+                    f"{who} proposes to settle the dispute in {title} by agreement: {verdict}. "
+                    "Accept it or propose another on the game page."
+                ),
+                f"{who} proposed to settle a dispute in {title} by agreement.",
+            )
+        elif name == "VerdictAgreed":
+            note(
+                "dispute",
+                players,
+                lambda u: f"Both players agreed on the dispute in {title}: {event.verdict}.",
+                f"Both players agreed on a dispute in {title}: {event.verdict}.",
             )
         elif name == "DrawOffered":
             note(
@@ -580,6 +606,41 @@ class NotificationProcess(ProcessApplication[UUID]):
         public = f"{who} challenged {self.names(event.opponent)} on the ladder {name}."
         url = f"/ladders/{event.ladder_id}"
         return Derived([Note("challenge", {event.opponent: text}, public, None, club, url)])
+
+    def _club_event(self, name: str, event: Any) -> Derived:
+        """An invitation to a club (the invited user is told), its answer (the club's admins),
+        a join request (the admins) and its answer (the one who asked)."""
+        club: Any = self._get(event.originator_id)
+        if club is None:
+            return Derived()
+        cid = str(event.originator_id)
+        title = f"“{club.name}”"
+        url = f"/clubs/{cid}"
+        who = self.names(event.user)
+        admins = sorted(u for u, roles in club.members.items() if "admin" in roles)
+        if name == "MemberAdded":  # added by an admin at once, with no invitation
+            roles = " and ".join(event.roles)
+            text = f"{self.names(event.by)} added you to the club {title} as {roles}."
+            texts, public = {event.user: text}, f"{who} joined {title}."
+        elif name == "Invited":
+            roles = " and ".join(event.roles)
+            text = (
+                f"{self.names(event.by)} invites you to join the club {title} as {roles}: "
+                "accept or decline it on the club's page."
+            )
+            texts, public = {event.user: text}, f"{who} was invited to join {title}."
+        elif name == "InvitationAnswered":
+            verb = "accepted" if event.accept else "declined"
+            public = f"{who} {verb} the invitation to join {title}."
+            texts = {u: public for u in admins if u != event.user}
+        elif name == "JoinRequested":
+            public = f"{who} asks to join the club {title}."
+            texts = {u: f"{public} Approve or refuse it on the club's page." for u in admins}
+        else:  # JoinAnswered
+            verb = "approved" if event.accept else "refused"
+            text = f"{self.names(event.by)} {verb} your request to join the club {title}."
+            texts, public = {event.user: text}, f"{who}'s request to join {title} was {verb}."
+        return Derived([Note("club", texts, public, None, cid, url)])
 
     def _club_of(self, game: Any) -> str | None:
         club = getattr(game, "club", None) or game.labels.get("club")

@@ -8,7 +8,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from service.domain.errors import Conflict, Forbidden, Invalid, NotFound
+from service.domain.errors import Conflict, Forbidden, Invalid, LimitReached, NotFound
 from service.domain.game import check_clock
 
 CLUBS_NAMESPACE = UUID("0b6f4c1e-3d2a-4e8f-9c7b-5a1d2e3f4a5b")
@@ -24,6 +24,9 @@ DEFAULT_POLICIES: dict[str, Any] = {
     "readings": {},
 }
 CLUB_NAME = re.compile(r"^[^\s].{1,58}[^\s]$")
+#: invitations a club may have waiting for an answer, and join requests waiting for its admins;
+#: one more is refused with 409 ``limit_reached`` until one is answered or withdrawn
+PENDING_PER_CLUB = 100
 
 
 def club_id(name: str) -> UUID:
@@ -48,6 +51,8 @@ class Club(Aggregate):
             aggregate.founder = self.founder
             aggregate.members = {self.founder: list(ROLES)}
             aggregate.policies = None
+            aggregate.invitations = {}
+            aggregate.requests = {}
 
     class MemberAdded(Aggregate.Event):
         user: str
@@ -89,9 +94,65 @@ class Club(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.members[self.user].remove(self.role)
 
+    # -- invitations (an admin invites; the user accepts or declines) and join requests (a user
+    # asks; an admin approves or refuses).  Either one waits until answered or withdrawn.
+    class Invited(Aggregate.Event):
+        user: str
+        roles: list[str]
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.pending_invitations()[self.user] = {"roles": list(self.roles), "by": self.by}
+
+    class InvitationAnswered(Aggregate.Event):
+        """The invited user accepted (a member with the invitation's roles) or declined."""
+
+        user: str
+        accept: bool
+
+        def apply(self, aggregate: Any) -> None:
+            invitation = aggregate.pending_invitations().pop(self.user)
+            if self.accept:
+                aggregate.members[self.user] = list(invitation["roles"])
+
+    class InvitationWithdrawn(Aggregate.Event):
+        user: str
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.pending_invitations().pop(self.user, None)
+
+    class JoinRequested(Aggregate.Event):
+        user: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.pending_requests()[self.user] = {}
+
+    class JoinAnswered(Aggregate.Event):
+        """An admin approved the request (a member, a player) or refused it."""
+
+        user: str
+        accept: bool
+        by: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.pending_requests().pop(self.user, None)
+            if self.accept:
+                aggregate.members[self.user] = ["player"]
+
+    class JoinWithdrawn(Aggregate.Event):
+        user: str
+
+        def apply(self, aggregate: Any) -> None:
+            aggregate.pending_requests().pop(self.user, None)
+
     name: str
     founder: str
     members: dict[str, list[str]]  # user id -> roles
+    #: user id -> {"roles", "by"}: invited, not yet answered
+    invitations: dict[str, dict[str, Any]]
+    #: user id -> {}: asked to join, not yet answered
+    requests: dict[str, dict[str, Any]]
     #: set by PoliciesChanged; a club that never set any has the defaults (:meth:`game_policies`)
     policies: dict[str, Any] | None
 
@@ -124,6 +185,18 @@ class Club(Aggregate):
             raise NotFound("not a member of the club", {"user": ["not a member"]})
         return self.members[user]
 
+    def pending_invitations(self) -> dict[str, dict[str, Any]]:
+        """The invitations waiting for an answer (a club founded before invitations: none)."""
+        if getattr(self, "invitations", None) is None:
+            self.invitations = {}
+        return self.invitations
+
+    def pending_requests(self) -> dict[str, dict[str, Any]]:
+        """The join requests waiting for an admin (a club founded before them: none)."""
+        if getattr(self, "requests", None) is None:
+            self.requests = {}
+        return self.requests
+
     def game_policies(self) -> dict[str, Any]:
         return {**DEFAULT_POLICIES, **(self.policies or {})}
 
@@ -135,6 +208,10 @@ class Club(Aggregate):
         if user in self.members:
             raise Conflict("already a member", {"user": ["already a member of the club"]})
         self.trigger_event(self.MemberAdded, user=user, roles=roles, by=by)
+        if user in self.pending_invitations():  # added directly: nothing is left waiting
+            self.trigger_event(self.InvitationWithdrawn, user=user, by=by)
+        if user in self.pending_requests():
+            self.trigger_event(self.JoinWithdrawn, user=user)
 
     def remove_member(self, by: str, user: str) -> None:
         if by != user:  # anyone may leave; only an admin removes someone else
@@ -200,6 +277,66 @@ class Club(Aggregate):
         if role == "admin" and self._admins() == [user]:
             raise Conflict("the club needs an admin", {"role": ["the club's last admin"]})
         self.trigger_event(self.RoleRevoked, user=user, role=role, by=by)
+
+    # -- invitations and join requests ------------------------------------------------------------
+    def invite(self, by: str, user: str, roles: list[str]) -> None:
+        """Invite ``user`` with ``roles`` (admins).  A user who asked to join is invited too: their
+        request stays until they accept the invitation (which answers both) or it is answered."""
+        self.require_role(by, "admin")
+        roles = list(dict.fromkeys(roles or ["player"]))
+        check_roles(roles)
+        if user in self.members:
+            raise Conflict("already a member", {"username": ["already a member of the club"]})
+        if user in self.pending_invitations():
+            raise Conflict("already invited", {"username": ["already invited: waiting for them"]})
+        if len(self.pending_invitations()) >= PENDING_PER_CLUB:
+            raise LimitReached(
+                f"the club has {PENDING_PER_CLUB} invitations waiting",
+                {"username": [f"at most {PENDING_PER_CLUB} invitations wait at once"]},
+            )
+        self.trigger_event(self.Invited, user=user, roles=roles, by=by)
+
+    def answer_invitation(self, user: str, accept: bool) -> None:
+        if user not in self.pending_invitations():
+            raise NotFound("no invitation", {"invitation": ["you are not invited to this club"]})
+        self.trigger_event(self.InvitationAnswered, user=user, accept=accept)
+        if accept and user in self.pending_requests():
+            self.trigger_event(self.JoinWithdrawn, user=user)
+
+    def withdraw_invitation(self, by: str, user: str) -> None:
+        self.require_role(by, "admin")
+        if user not in self.pending_invitations():
+            raise NotFound("no invitation", {"username": ["not invited"]})
+        self.trigger_event(self.InvitationWithdrawn, user=user, by=by)
+
+    def request_to_join(self, user: str) -> None:
+        if user in self.members:
+            raise Conflict("already a member", {"club": ["you are already a member"]})
+        if user in self.pending_requests():
+            raise Conflict("already asked", {"club": ["your request is waiting for an admin"]})
+        if user in self.pending_invitations():
+            raise Conflict(
+                "already invited", {"club": ["you are invited: accept the invitation instead"]}
+            )
+        if len(self.pending_requests()) >= PENDING_PER_CLUB:
+            raise LimitReached(
+                f"the club has {PENDING_PER_CLUB} join requests waiting",
+                {"club": [f"at most {PENDING_PER_CLUB} requests wait at once; try again later"]},
+            )
+        self.trigger_event(self.JoinRequested, user=user)
+
+    def answer_request(self, by: str, user: str, accept: bool) -> None:
+        self.require_role(by, "admin")
+        if user not in self.pending_requests():
+            raise NotFound("no join request", {"username": ["has not asked to join"]})
+        self.trigger_event(self.JoinAnswered, user=user, accept=accept, by=by)
+        if accept and user in self.pending_invitations():
+            self.trigger_event(self.InvitationWithdrawn, user=user, by=by)
+
+    def withdraw_request(self, user: str) -> None:
+        if user not in self.pending_requests():
+            raise NotFound("no join request", {"club": ["you have not asked to join"]})
+        self.trigger_event(self.JoinWithdrawn, user=user)
 
 
 def _readings_shape(value: Any) -> bool:

@@ -22,7 +22,7 @@ from eventsourcing.domain import Snapshot as AggregateSnapshot
 
 from service.domain import dice as dice_mod
 from service.domain.chain import GENESIS, SEALED_FIELDS, event_hash, every_form, seal_forms
-from service.domain.errors import Conflict, Forbidden, Invalid, Unprocessable
+from service.domain.errors import Conflict, Forbidden, Invalid, NotFound, Unprocessable
 from service.domain.systems import GamePorts, RulesPort
 
 ACTIVE = "active"
@@ -348,6 +348,43 @@ class Game(Aggregate):
         def on(self, game: Game) -> None:
             game.disputes[self.dispute]["status"] = self.verdict
             game.disputes[self.dispute]["arbiter"] = self.arbiter
+
+    class VerdictProposed(Event):
+        """A player proposes how to settle an open dispute between the players themselves, with
+        no arbiter (``service.application.dispute_agreement``): the other side's player accepts
+        it, or proposes another in its place."""
+
+        bookkeeping = True
+        dispute: str
+        side: str
+        user: str
+        verdict: str
+        note: str
+
+        def on(self, game: Game) -> None:
+            game.disputes[self.dispute]["proposal"] = {
+                "side": self.side,
+                "verdict": self.verdict,
+                "note": self.note,
+            }
+
+    class VerdictAgreed(Event):
+        """The other side's player accepted the proposed verdict: the dispute is resolved by both
+        players' agreement (no remedy: nothing is retracted)."""
+
+        bookkeeping = True
+        dispute: str
+        side: str
+        user: str
+        verdict: str
+        proposed_by: str
+        note: str
+
+        def on(self, game: Game) -> None:
+            info = game.disputes[self.dispute]
+            info.pop("proposal", None)
+            info["status"] = self.verdict
+            info["agreed"] = True
 
     class Rebased(Event):
         """What a rebase did with each later command: kept, re-rolled or dropped."""
@@ -1251,6 +1288,60 @@ class Game(Aggregate):
                 instead=copy_json(dict(instead)) if instead else None,
             )
         return dispute
+
+    def propose_verdict(
+        self, *, dispute: str, side: str, user: str, verdict: str, note: str, ports: GamePorts
+    ) -> None:
+        """A player of an open dispute's game proposes to settle it by agreement."""
+        info = self._open_dispute_of(dispute, side, user)
+        if verdict not in ("upheld", "overturned"):
+            raise Unprocessable(
+                "verdict must be upheld or overturned", {"verdict": ["upheld or overturned"]}
+            )
+        proposal = info.get("proposal")
+        if proposal and proposal["side"] == side and proposal["verdict"] == verdict:
+            raise Conflict("you proposed this verdict already", {"verdict": ["already proposed"]})
+        self._record(
+            ports,
+            self.VerdictProposed,
+            dispute=dispute,
+            side=side,
+            user=user,
+            verdict=verdict,
+            note=note,
+        )
+
+    def accept_verdict(self, *, dispute: str, side: str, user: str, ports: GamePorts) -> None:
+        """The other side's player accepts the proposed verdict: the dispute is resolved."""
+        info = self._open_dispute_of(dispute, side, user)
+        proposal = info.get("proposal")
+        if not proposal:
+            raise Conflict("no verdict is proposed", {"dispute": ["nothing to accept yet"]})
+        if proposal["side"] == side or self.sides.get(proposal["side"]) == user:
+            raise Forbidden(
+                "the other side's player accepts a proposal",
+                {"side": ["you proposed it: the other side accepts it"]},
+            )
+        self._record(
+            ports,
+            self.VerdictAgreed,
+            dispute=dispute,
+            side=side,
+            user=user,
+            verdict=proposal["verdict"],
+            proposed_by=self.sides.get(proposal["side"], ""),
+            note=proposal["note"],
+        )
+
+    def _open_dispute_of(self, dispute: str, side: str, user: str) -> dict[str, Any]:
+        if self.sides.get(side) != user:
+            raise Forbidden("you do not play this side", {"side": ["not your side"]})
+        info = self.disputes.get(dispute)
+        if info is None:
+            raise NotFound(f"no dispute {dispute} in this game", {"dispute": ["unknown dispute"]})
+        if info["status"] != "open":
+            raise Conflict("the dispute is already decided", {"dispute": ["already decided"]})
+        return info
 
     def resolve_dispute(
         self,

@@ -24,7 +24,17 @@ from service.domain.errors import Invalid
 NAMESPACE = UUID("0e5c6a52-8d57-4c1b-9d0f-6a9b3f7e2c41")
 
 #: what a user can be told about
-KINDS = ("turn", "invitation", "challenge", "takeback", "draw", "dispute", "clock", "ended")
+KINDS = (
+    "turn",
+    "invitation",
+    "challenge",
+    "takeback",
+    "draw",
+    "dispute",
+    "clock",
+    "ended",
+    "club",
+)
 KIND_WORDS = {
     "turn": "your turn",
     "invitation": "invitations",
@@ -34,6 +44,7 @@ KIND_WORDS = {
     "dispute": "disputes opened or decided",
     "clock": "clocks running low or expired",
     "ended": "games ended",
+    "club": "club invitations and requests to join",
 }
 CHANNELS = ("web", "email", "webhook")
 EMAIL = re.compile(r"^[^@\s<>,;\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.)+[A-Za-z]{2,63}$")

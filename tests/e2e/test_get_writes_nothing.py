@@ -92,6 +92,10 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
             ),
             201,
         )
+    # an invitation and a join request waiting (eve's), for their lists
+    api.user("fay")
+    ok(post(f"/api/clubs/{cid}/invitations", json={"username": "fay"}, headers=ann), 201)
+    ok(post(f"/api/clubs/{cid}/requests", headers=api.user("eve")), 201)
     # a ladder with a game result and a face-to-face result
     ladder = ok(
         post(
@@ -273,7 +277,12 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/clubs/<club>": [f"/api/clubs/{cid}", "/api/clubs/Hex Club"],
         "/api/clubs/<club>/campaigns": [f"/api/clubs/{cid}/campaigns"],
         "/api/clubs/<club>/ladders": [f"/api/clubs/{cid}/ladders"],
-        "/api/clubs/<club>/members": [f"/api/clubs/{cid}/members"],
+        "/api/clubs/<club>/members": [
+            f"/api/clubs/{cid}/members",
+            f"/api/clubs/{cid}/members?role=arbiter",
+        ],
+        "/api/clubs/<club>/invitations": [f"/api/clubs/{cid}/invitations"],
+        "/api/clubs/<club>/requests": [f"/api/clubs/{cid}/requests"],
         "/api/clubs/<club>/scenarios": [f"/api/clubs/{cid}/scenarios"],
         "/api/clubs/<club>/webhooks": [f"/api/clubs/{cid}/webhooks"],
         "/api/clubs/<club>/webhooks/<hook_id>/deliveries": [
@@ -299,6 +308,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/games/<game_id>/board": [f"/api/games/{g}/board" for g in games],
         "/api/games/<game_id>/dice": [f"/api/games/{g}/dice" for g in games],
         "/api/games/<game_id>/disputes": [f"/api/games/{g}/disputes" for g in games],
+        "/api/games/<game_id>/arbiters": [f"/api/games/{g}/arbiters" for g in games],
         "/api/games/<game_id>/events": [f"/api/games/{g}/events" for g in games],
         "/api/games/<game_id>/events.ndjson": [f"/api/games/{g}/events.ndjson" for g in games],
         "/api/games/<game_id>/events/<int:seq>/rulings": [
@@ -320,6 +330,8 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/ladders/<ladder_id>/stream": [f"/api/ladders/{lid}/stream?window=1"],
         "/api/me": ["/api/me"],
         "/api/me/ladders": ["/api/me/ladders"],
+        "/api/me/club-invitations": ["/api/me/club-invitations"],
+        "/api/me/club-requests": ["/api/me/club-requests"],
         "/api/me/notification-preferences": ["/api/me/notification-preferences"],
         "/api/me/notifications": ["/api/me/notifications"],
         "/api/me/notifications/stream": ["/api/me/notifications/stream?window=1"],

@@ -2,7 +2,8 @@
 ``clubs``, ``club_members`` and ``club_roster`` (tracking ``clubs_tracking``): a user's clubs read
 by ``club_members``'s index, the clubs a page at a time by name (``(name_key, id)``), a club's
 members a page at a time in the order they joined (``club_roster``: ``(club, position,
-user_id)``)."""
+user_id)``), and the invitations and join requests waiting (``club_pending``), a club's or a
+user's a page at a time, oldest first."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from eventsourcing.persistence import Tracking
 
 from service.adapters.views.sql import SqlView, Table
-from service.application.projections.clubs import ClubKey, ClubsView, MemberKey
+from service.application.projections.clubs import ClubKey, ClubsView, MemberKey, PendingKey
 
 MEMBER = (
     "INSERT INTO {club_members} (club, user_id) VALUES (%s, %s) "
@@ -45,7 +46,72 @@ class ClubsTables(SqlView, ClubsView):
             fill="INSERT INTO {club_roster} (club, user_id, position) "
             "SELECT club, user_id, 0 FROM {club_members}",
         ),
+        Table(
+            "club_pending",
+            "club TEXT NOT NULL, user_id TEXT NOT NULL, kind TEXT NOT NULL, "
+            "position BIGINT NOT NULL, PRIMARY KEY (club, user_id, kind)",
+            indexes=(
+                ("of_club", "club, kind, position, user_id"),
+                ("of_user", "user_id, kind, position, club"),
+            ),
+        ),
     )
+
+    def set_pending(
+        self, club: str, user: str, kind: str, pending: bool, tracking: Tracking, joined: bool
+    ) -> None:
+        if pending:
+            self.write(
+                tracking,
+                (
+                    "INSERT INTO {club_pending} (club, user_id, kind, position) "
+                    "VALUES (%s, %s, %s, %s) ON CONFLICT (club, user_id, kind) DO NOTHING",
+                    [club, user, kind, tracking.notification_id],
+                ),
+            )
+            return
+        gone = (
+            "DELETE FROM {club_pending} WHERE club = %s AND user_id = %s AND kind = %s",
+            [club, user, kind],
+        )
+        if joined:
+            self.write(
+                tracking,
+                gone,
+                (MEMBER, [club, user]),
+                (ROSTER, [club, user, tracking.notification_id]),
+            )
+        else:
+            self.write(tracking, gone)
+
+    def pending_count(self, user: str, kind: str) -> int:
+        found = self.query(
+            "SELECT COUNT(*) AS n FROM {club_pending} WHERE user_id = %s AND kind = %s",
+            [user, kind],
+        )
+        return int(found[0]["n"]) if found else 0
+
+    def pending_page(
+        self, kind: str, limit: int, after: PendingKey | None, *, club: str = "", user: str = ""
+    ) -> list[dict[str, Any]]:
+        mine, other = ("club", "user_id") if club else ("user_id", "club")
+        where, params = f"{mine} = %s AND kind = %s", [club or user, kind]
+        if after is not None:
+            where += f" AND (position > %s OR (position = %s AND {other} > %s))"
+            params += [after[0], after[0], after[1]]  # type: ignore[list-item]
+        found = self.query(
+            f"SELECT club, user_id, position FROM {{club_pending}} WHERE {where} "
+            f"ORDER BY position, {other} LIMIT %s",
+            [*params, limit],
+        )
+        return [
+            {
+                "club": r["club"],
+                "user": r["user_id"],
+                "key": (int(r["position"]), r["user_id"] if club else r["club"]),
+            }
+            for r in found
+        ]
 
     def add_club(self, club: str, name: str, founder: str, tracking: Tracking) -> None:
         self.write(

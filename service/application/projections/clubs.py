@@ -20,6 +20,11 @@ from service.domain.clubs import Club
 ClubKey = tuple[str, str]
 #: a page's key of a club's members: (the notification id of their joining, the user's id)
 MemberKey = tuple[int, str]
+#: a page's key of invitations or join requests: (the notification id of the invitation or
+#: request, the other party's id: the user's in a club's list, the club's in a user's)
+PendingKey = tuple[int, str]
+#: what waits: an admin's invitation for the user, or the user's request for the admins
+PENDING_KINDS = ("invitation", "request")
 
 
 class ClubsView(View):
@@ -28,6 +33,24 @@ class ClubsView(View):
 
     @abstractmethod
     def set_member(self, club: str, user: str, member: bool, tracking: Tracking) -> None: ...
+
+    @abstractmethod
+    def set_pending(
+        self, club: str, user: str, kind: str, pending: bool, tracking: Tracking, joined: bool
+    ) -> None:
+        """An invitation or a join request (``kind``) made (``pending``) or answered, withdrawn;
+        ``joined``: answered by ``user`` becoming a member."""
+
+    @abstractmethod
+    def pending_count(self, user: str, kind: str) -> int:
+        """How many invitations for ``user``, or join requests by them, wait."""
+
+    @abstractmethod
+    def pending_page(
+        self, kind: str, limit: int, after: PendingKey | None, *, club: str = "", user: str = ""
+    ) -> list[dict[str, Any]]:
+        """Up to ``limit`` waiting invitations or requests (``kind``) of ``club`` or of ``user``,
+        oldest first after the key ``after``, each its ``club``, ``user`` and page ``key``."""
 
     @abstractmethod
     def clubs_of(self, user: str) -> list[str]:
@@ -52,7 +75,20 @@ class ClubsView(View):
 
 class ClubsProjection(Projection[ClubsView]):
     name = "clubs"
-    topics = tuple(get_topic(cls) for cls in (Club.Founded, Club.MemberAdded, Club.MemberRemoved))
+    topics = tuple(
+        get_topic(cls)
+        for cls in (
+            Club.Founded,
+            Club.MemberAdded,
+            Club.MemberRemoved,
+            Club.Invited,
+            Club.InvitationAnswered,
+            Club.InvitationWithdrawn,
+            Club.JoinRequested,
+            Club.JoinAnswered,
+            Club.JoinWithdrawn,
+        )
+    )
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -69,3 +105,36 @@ class ClubsProjection(Projection[ClubsView]):
     @process_event.register
     def _(self, event: Club.MemberRemoved, tracking: Tracking) -> None:
         self.view.set_member(str(event.originator_id), event.user, False, tracking)
+
+    @process_event.register
+    def _(self, event: Club.Invited, tracking: Tracking) -> None:
+        self.view.set_pending(
+            str(event.originator_id), event.user, "invitation", True, tracking, False
+        )
+
+    @process_event.register
+    def _(self, event: Club.InvitationAnswered, tracking: Tracking) -> None:
+        club = str(event.originator_id)
+        self.view.set_pending(club, event.user, "invitation", False, tracking, event.accept)
+
+    @process_event.register
+    def _(self, event: Club.InvitationWithdrawn, tracking: Tracking) -> None:
+        club = str(event.originator_id)
+        self.view.set_pending(club, event.user, "invitation", False, tracking, False)
+
+    @process_event.register
+    def _(self, event: Club.JoinRequested, tracking: Tracking) -> None:
+        self.view.set_pending(
+            str(event.originator_id), event.user, "request", True, tracking, False
+        )
+
+    @process_event.register
+    def _(self, event: Club.JoinAnswered, tracking: Tracking) -> None:
+        club = str(event.originator_id)
+        self.view.set_pending(club, event.user, "request", False, tracking, event.accept)
+
+    @process_event.register
+    def _(self, event: Club.JoinWithdrawn, tracking: Tracking) -> None:
+        self.view.set_pending(
+            str(event.originator_id), event.user, "request", False, tracking, False
+        )

@@ -63,11 +63,14 @@ class DisputesView(View):
 class DisputesProjection(Projection[DisputesView]):
     name = "disputes"
     topics = tuple(
-        get_topic(cls) for cls in (Game.Created, Game.DisputeOpened, Game.DisputeResolved)
+        get_topic(cls)
+        for cls in (Game.Created, Game.DisputeOpened, Game.DisputeResolved, Game.VerdictAgreed)
     )
     #: a request that opened or resolved a dispute reads its write; one that created a game need
     #: not wait for its club to be filed here (the worker does it, or the next dispute's catch-up)
-    seen_topics = tuple(get_topic(cls) for cls in (Game.DisputeOpened, Game.DisputeResolved))
+    seen_topics = tuple(
+        get_topic(cls) for cls in (Game.DisputeOpened, Game.DisputeResolved, Game.VerdictAgreed)
+    )
 
     @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
@@ -93,4 +96,9 @@ class DisputesProjection(Projection[DisputesView]):
 
     @process_event.register
     def _(self, event: Game.DisputeResolved, tracking: Tracking) -> None:
+        self.view.resolve_dispute(str(event.originator_id), event.dispute, event.verdict, tracking)
+
+    @process_event.register
+    def _(self, event: Game.VerdictAgreed, tracking: Tracking) -> None:
+        # settled by both players' agreement: off every arbiter's queue
         self.view.resolve_dispute(str(event.originator_id), event.dispute, event.verdict, tracking)

@@ -149,7 +149,11 @@ function disputesView(list) {
         "li",
         { "data-dispute": d.dispute },
         h("p", {}, `${d.by} (${d.side}) disputed event #${d.seq} ${when(d.opened_at)}: “${d.claim}” — ${d.status} · `, h("a", { href: `/games/${id}/disputes/${encodeURIComponent(d.dispute)}` }, "what the claim would change")),
-        d.resolution ? resolutionResult({ dispute: d.dispute, ...d.resolution }, id, d.seq) : null,
+        d.resolution && d.resolution.agreed_by
+          ? h("p", { class: "resolution-result", role: "status" }, `Settled by both players' agreement (${d.resolution.agreed_by.join(" and ")}), with no arbiter: ${d.resolution.verdict}${d.resolution.note ? ` — “${d.resolution.note}”` : ""}.`)
+          : d.resolution
+            ? resolutionResult({ dispute: d.dispute, ...d.resolution }, id, d.seq)
+            : null,
       ),
     ),
   );

@@ -1,6 +1,8 @@
-// A club: members and their roles (admins add and remove members, grant and revoke roles), its
-// ladders and campaigns (admins create them); each list a page at a time ("More …" appends the next).
-import { api, currentUser, explain } from "./api.js";
+// A club: how to join it (ask, or answer an invitation), members and their roles (admins invite,
+// add and remove members, grant and revoke roles, answer join requests), its arbiters (admins
+// appoint and remove them), its ladders and campaigns (admins create them); each list a page at a
+// time ("More …" appends the next).
+import { api, currentUser, explain, inWords } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { csv, onSubmit } from "./forms.js";
 import { pagedList } from "./paged.js";
@@ -28,6 +30,7 @@ async function change(method, path, text, row) {
     if (isAdmin() === wasAdmin) {
       if (!path.includes("/roles/")) row.remove();
       $("members-count").textContent = countWords();
+      if (path.endsWith("/roles/arbiter") || !path.includes("/roles/")) await renderArbiters();
       return;
     }
   } catch (err) {
@@ -74,6 +77,9 @@ async function renderMembers() {
   );
   $("members-count").textContent = countWords();
   $("member-form").hidden = !admin;
+  $("arbiter-form").hidden = !admin;
+  renderJoin();
+  await Promise.all([renderWaiting(), renderArbiters()]);
   $("ladder-form").hidden = !admin;
   $("campaign-form").hidden = !admin;
   try {
@@ -81,6 +87,153 @@ async function renderMembers() {
   } catch (err) {
     $("club-status").textContent = explain(err);
   }
+}
+
+const roleWords = (roles) => (roles.length > 1 ? `${roles.slice(0, -1).join(", ")} and ${roles[roles.length - 1]}` : roles.join(""));
+
+// How to join, for the one reading the page: a member's roles; an invitation to answer; a request
+// waiting; else a button to ask (signed out: sign in first).
+function renderJoin() {
+  const box = $("join");
+  const act = async (method, path, body, text) => {
+    try {
+      club = await api(`/api/clubs/${club.id}${path}`, { method, body });
+      toast(text);
+    } catch (err) {
+      $("club-status").textContent = inWords(err);
+      return;
+    }
+    await renderMembers();
+  };
+  const roles = club.viewer_roles || [];
+  const how = h("p", { class: "note" }, "A club's admins invite new members, and approve or refuse requests to join. Whoever is invited, or asks, is told the answer.");
+  if (!me) {
+    clear(box, h("p", {}, h("a", { href: `/?next=${encodeURIComponent(location.pathname)}` }, "Sign in"), " to ask to join, or to answer an invitation."), how);
+  } else if (roles.length) {
+    clear(box, h("p", {}, `You are a member of ${club.name}: ${roleWords(roles)}.`));
+  } else if (club.viewer_invitation) {
+    const inv = club.viewer_invitation;
+    clear(
+      box,
+      h("p", {}, `${inv.by} invites you to join ${club.name} as ${roleWords(inv.roles)}.`),
+      h("button", { type: "button", onclick: () => act("POST", "/invitation", { accept: true }, `You joined ${club.name}`) }, "Accept the invitation"),
+      " ",
+      h("button", { type: "button", class: "secondary", onclick: () => act("POST", "/invitation", { accept: false }, "Invitation declined") }, "Decline"),
+    );
+  } else if (club.viewer_requested) {
+    clear(
+      box,
+      h("p", {}, "You asked to join: the club's admins will approve or refuse it, and you will be told."),
+      h("button", { type: "button", class: "secondary", onclick: () => act("DELETE", `/requests/${encodeURIComponent(me.username)}`, undefined, "Request withdrawn") }, "Withdraw my request"),
+    );
+  } else {
+    clear(
+      box,
+      h("p", {}, "Ask to join: the club's admins are told, and approve or refuse your request. An admin may also invite you."),
+      h("button", { type: "button", onclick: () => act("POST", "/requests", undefined, "Request sent to the club's admins") }, "Ask to join"),
+    );
+  }
+  $("join-title").textContent = roles.length ? "Your membership" : "How to join";
+  $("join-box").hidden = false;
+}
+
+// For admins: the join requests to approve or refuse, and the invitations not yet answered
+// (withdraw one), each a page at a time.
+async function renderWaiting() {
+  const admin = isAdmin();
+  $("waiting").hidden = !admin;
+  if (!admin) return;
+  const answer = async (row, method, path, body, text) => {
+    try {
+      club = await api(`/api/clubs/${club.id}${path}`, { method, body });
+      toast(text);
+      row.remove();
+      if (body && body.accept) await renderMembers();
+    } catch (err) {
+      $("club-status").textContent = inWords(err);
+    }
+  };
+  try {
+    await Promise.all([
+      pagedList({
+        path: `/api/clubs/${club.id}/requests`,
+        list: $("requests"),
+        more: $("requests-more"),
+        empty: () => h("li", {}, "Nobody is asking to join."),
+        row: (r) => {
+          const user = encodeURIComponent(r.username);
+          const row = h("li", { "data-request": r.username }, `${r.username} asks to join `);
+          row.append(
+            h("button", { type: "button", "aria-label": `Approve ${r.username}`, onclick: () => answer(row, "POST", `/requests/${user}`, { accept: true }, `${r.username} joined the club`) }, "Approve"),
+            " ",
+            h("button", { type: "button", class: "secondary", "aria-label": `Refuse ${r.username}`, onclick: () => answer(row, "POST", `/requests/${user}`, { accept: false }, `${r.username}'s request refused`) }, "Refuse"),
+          );
+          return row;
+        },
+      }),
+      pagedList({
+        path: `/api/clubs/${club.id}/invitations`,
+        list: $("invitations"),
+        more: $("invitations-more"),
+        empty: () => h("li", {}, "No invitation is waiting."),
+        row: (r) => {
+          const row = h("li", { "data-invitation": r.username }, `${r.username} as ${roleWords(r.roles)} (invited by ${r.by}) `);
+          row.append(h("button", { type: "button", class: "link", "aria-label": `Withdraw the invitation of ${r.username}`, onclick: () => answer(row, "DELETE", `/invitations/${encodeURIComponent(r.username)}`, undefined, "Invitation withdrawn") }, "withdraw"));
+          return row;
+        },
+      }),
+    ]);
+  } catch (err) {
+    $("club-status").textContent = explain(err);
+  }
+}
+
+// The club's arbiters (GET …/members?role=arbiter), a page at a time; admins remove one here
+async function renderArbiters() {
+  const admin = isAdmin();
+  try {
+    await pagedList({
+      path: `/api/clubs/${club.id}/members?role=arbiter`,
+      list: $("arbiters"),
+      more: $("arbiters-more"),
+      empty: () => h("li", {}, "No arbiter yet."),
+      row: (m) => {
+        const row = h("li", { "data-arbiter": m.username }, m.username, " ");
+        if (admin) {
+          const path = `/members/${encodeURIComponent(m.username)}/roles/arbiter`;
+          const remove = async () => {
+            try {
+              club = await api(`/api/clubs/${club.id}${path}`, { method: "DELETE" });
+              toast(`${m.username}: arbiter revoked`);
+            } catch (err) {
+              $("club-status").textContent = inWords(err);
+            }
+            await renderMembers();
+          };
+          row.append(h("button", { type: "button", class: "link", "aria-label": `Remove ${m.username} as arbiter`, onclick: remove }, "remove as arbiter"));
+        }
+        return row;
+      },
+    });
+  } catch (err) {
+    $("club-status").textContent = explain(err);
+  }
+}
+
+// Appoint an arbiter: a member gets the role at once; anyone else is invited as an arbiter only
+async function appoint(data) {
+  const username = String(data.username || "").trim();
+  const user = encodeURIComponent(username);
+  try {
+    club = await api(`/api/clubs/${club.id}/members/${user}/roles/arbiter`, { method: "PUT" });
+    toast(`${username} is an arbiter of the club`);
+  } catch (err) {
+    if (!(err.status === 404 && err.details.user)) throw err; // not a member: invite them
+    club = await api(`/api/clubs/${club.id}/invitations`, { method: "POST", body: { username, roles: ["arbiter"] } });
+    toast(`${username} is invited as an arbiter: they rule once they accept`);
+  }
+  $("arbiter-form").reset();
+  await renderMembers();
 }
 
 function ladders() {
@@ -108,13 +261,19 @@ function campaigns() {
 }
 
 async function forms() {
-  onSubmit($("member-form"), async (data, form) => {
+  // Invite (they are told and answer) or add at once: the button pressed says which
+  const memberForm = $("member-form");
+  let how = "invite";
+  memberForm.querySelectorAll("button[type=submit]").forEach((b) => b.addEventListener("click", () => (how = b.value)));
+  onSubmit(memberForm, async (data, form) => {
     const roles = [...form.querySelectorAll("input[name=role]:checked")].map((x) => x.value);
-    club = await api(`/api/clubs/${club.id}/members`, { method: "POST", body: { username: data.username.trim(), roles } });
+    const body = { username: data.username.trim(), roles };
+    club = await api(`/api/clubs/${club.id}/${how === "add" ? "members" : "invitations"}`, { method: "POST", body });
     form.reset();
-    toast("Member added");
+    toast(how === "add" ? "Member added" : `${body.username} is invited: they are told, and accept or decline`);
     await renderMembers();
   });
+  onSubmit($("arbiter-form"), appoint);
   const [systems, clubScenarios] = await Promise.all([systemList(), playableClubScenarios()]);
   const form = $("ladder-form");
   const sys = form.elements.system;

@@ -30,6 +30,7 @@ export function takebackControls({ gameId, pending, offer, mySides, done }) {
 }
 
 const STATUS = { open: "open: waiting for an arbiter", upheld: "upheld (the event stands)", overturned: "overturned" };
+const AGREED = { upheld: "upheld by both players' agreement", overturned: "overturned by both players' agreement" };
 
 // The game's disputes ({id: {seq, side, status}}), each with its event's words from the log (never
 // the dispute's or the event kind's internal names).
@@ -46,12 +47,12 @@ export function disputesBox(el, game, events) {
         h(
           "li",
           { class: `dispute status-${d.status}`, "data-dispute": id },
-          `${humanize(d.side)} disputed event #${d.seq}${bySeq.has(d.seq) ? `: “${bySeq.get(d.seq).text}”` : ""} — ${STATUS[d.status] || d.status} · `,
+          `${humanize(d.side)} disputed event #${d.seq}${bySeq.has(d.seq) ? `: “${bySeq.get(d.seq).text}”` : ""} — ${(d.agreed && AGREED[d.status]) || STATUS[d.status] || d.status} · `,
           h("a", { href: `/games/${game.id}/disputes/${encodeURIComponent(id)}` }, "what the claim would change"),
         ),
       ),
     ),
-    game.paused_by ? h("p", { class: "paused" }, `The game is paused until an arbiter decides the dispute of event #${(game.disputes[game.paused_by] || {}).seq}.`) : null,
+    game.paused_by ? h("p", { class: "paused" }, `The game is paused until the dispute of event #${(game.disputes[game.paused_by] || {}).seq} is decided.`) : null,
     (game.readings || []).length ? h("ul", { class: "readings-in-force" }, game.readings.map((r) => h("li", {}, `${r.text}.`))) : null,
     h("p", {}, h("a", { href: `/games/${game.id}/audit#disputes` }, "Claims, rulings and remedies in the audit")),
   );

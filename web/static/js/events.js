@@ -44,6 +44,8 @@ const SENTENCES = {
   DisputeResolved: (p) => `A dispute was ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
   VerdictBasis: (p, e, names) =>
     `The verdict was decided on a what-if (digest ${String(p.what_if).slice(0, 12)}…)${p.adopted ? `; from event #${p.from_seq} ${alternativeWords(p, names)} applies` : ""}`,
+  VerdictProposed: (p, e) => `${e.side || p.side} proposed to settle a dispute by agreement: ${p.verdict}${p.note ? ` (“${p.note}”)` : ""}`,
+  VerdictAgreed: (p, e) => `${e.side || p.side} accepted: the dispute is settled by both players' agreement, ${p.verdict}`,
   GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
   // the game's life (issue 17: web/static/js/lifecycle.js): invitations, draws, resignation, clocks
   Invited: (p) => `Invitation sent: ${(p.pending || []).length} player(s) must accept before the game starts`,
@@ -140,7 +142,7 @@ function fields(data) {
 }
 
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
-export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeAlternative", "DisputeResolved", "VerdictBasis", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired", "HeadReconciled"]);
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeAlternative", "DisputeResolved", "VerdictBasis", "VerdictProposed", "VerdictAgreed", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired", "HeadReconciled"]);
 
 export function describe(event, names = PLAIN) {
   const p = event.payload || {};

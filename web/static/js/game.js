@@ -10,6 +10,7 @@ import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, rawFacts, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
+import { rulingPanel } from "./agreement.js";
 import { optionWords } from "./options.js";
 import { BOOKKEEPING, describe, orderNames } from "./events.js";
 import { openRulings } from "./rulings.js";
@@ -346,6 +347,7 @@ function render() {
   markPhase($("aid-tables"), shownPhase());
   renderLog();
   disputesBox($("disputes"), st.game, st.events);
+  rulingPanel($("dispute-ruling"), st.game, { mySides: mySides(), done: refresh });
   diceBox($("dice"), st.game, id);
 }
 
@@ -392,7 +394,7 @@ function turnLine(game) {
   const p = game.phase || {};
   const active = game.active_sides.map((side) => `${side} (${game.sides[side]})`).join(", ");
   const mine = mySides().filter((side) => game.active_sides.includes(side));
-  const paused = game.paused_by ? h("strong", { class: "paused" }, ` · Paused until an arbiter decides dispute ${game.paused_by}`) : null;
+  const paused = game.paused_by ? h("strong", { class: "paused" }, "Paused until the dispute is decided · ") : null;
   return h(
     "span",
     {},

@@ -1,8 +1,8 @@
 // Home: sign in / create an account, or my games (whose turn, from GET /api/games?mine=true), the
 // open disputes I am involved in or may resolve, my ladders, and a form to start a game (of a
 // system's own scenario, or of a published version of a club scenario I may read).
-import { api, currentUser } from "./api.js";
-import { clear, h, humanize } from "./dom.js";
+import { api, currentUser, explain } from "./api.js";
+import { clear, h, humanize, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
@@ -123,6 +123,35 @@ async function listLadders() {
   clear(list, h("li", {}, clubs.length ? "You play in no ladder of your clubs yet." : "You are in no club yet: ", clubs.length ? null : h("a", { href: "/clubs" }, "see the clubs")));
 }
 
+// The clubs inviting me (GET /api/me/club-invitations), a page at a time, each answered here
+async function clubInvitations() {
+  const box = document.getElementById("home-club-invitations-box");
+  const answer = async (row, inv, accept) => {
+    try {
+      await api(`/api/clubs/${inv.club}/invitation`, { method: "POST", body: { accept } });
+      toast(accept ? `You joined ${inv.club_name}` : "Invitation declined");
+      row.remove();
+    } catch (err) {
+      toast(explain(err));
+    }
+  };
+  const rows = await pagedList({
+    path: "/api/me/club-invitations",
+    list: document.getElementById("home-club-invitations"),
+    more: document.getElementById("home-club-invitations-more"),
+    row: (inv) => {
+      const row = h("li", { class: "invitation" }, h("a", { href: `/clubs/${inv.club}` }, inv.club_name), ` · ${inv.by} invites you as ${inv.roles.join(", ")} `);
+      row.append(
+        h("button", { type: "button", "aria-label": `Join ${inv.club_name}`, onclick: () => answer(row, inv, true) }, "Join"),
+        " ",
+        h("button", { type: "button", class: "secondary", "aria-label": `Decline ${inv.club_name}`, onclick: () => answer(row, inv, false) }, "Decline"),
+      );
+      return row;
+    },
+  }).catch(() => []);
+  box.hidden = !rows.length;
+}
+
 async function createForm(me) {
   const form = document.getElementById("create-form");
   const [systems, clubScenarios] = await Promise.all([systemList(), playableClubScenarios()]);
@@ -170,6 +199,12 @@ async function createForm(me) {
     );
     scenarioChanged();
   }
+  // the clubs I am in (the first 100, by name): a game of one is a club game (its arbiters rule);
+  // when I am in just one, it is chosen already
+  const clubSelect = form.elements.club;
+  const myClubs = await api("/api/clubs?mine=true&limit=100").catch(() => []);
+  clubSelect.append(...myClubs.map((c) => h("option", { value: c.id }, c.name)));
+  if (myClubs.length === 1) clubSelect.value = myClubs[0].id;
   systemSelect.addEventListener("change", systemChanged);
   scenarioSelect.addEventListener("change", scenarioChanged);
   systemChanged();
@@ -181,7 +216,7 @@ async function createForm(me) {
     const clock = clockFrom(data);
     const club = clubVersion(data.scenario);
     const scenario = club ? { scenario: club.scenario.id, scenario_version: club.version } : { scenario: data.scenario };
-    const game = await api("/api/games", { method: "POST", body: { system: data.system, ...scenario, sides: sidesMap, options, ...(clock ? { clock } : {}) } });
+    const game = await api("/api/games", { method: "POST", body: { system: data.system, ...scenario, sides: sidesMap, options, ...(clock ? { clock } : {}), ...(data.club ? { club: data.club } : {}) } });
     window.location.assign(`/games/${game.id}`);
   });
 }
@@ -191,7 +226,7 @@ async function main() {
   if (!me) return signedOut();
   document.getElementById("signed-in").hidden = false;
   const games = listGames(me);
-  await Promise.all([games.then(listDisputes), listLadders(), createForm(me), invitationsCard(me), seeksCard(me)]);
+  await Promise.all([games.then(listDisputes), listLadders(), createForm(me), invitationsCard(me), seeksCard(me), clubInvitations()]);
   document.body.dataset.ready = "true";
 }
 

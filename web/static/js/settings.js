@@ -12,6 +12,7 @@ const WORDS = {
   dispute: "Disputes opened or decided",
   clock: "Clocks running low or expired",
   ended: "Games ended",
+  club: "Club invitations and requests to join",
 };
 
 function fail(form, err) {
