@@ -17,7 +17,8 @@ from service.application.readings import option_specs
 from service.application.what_if import WhatIfService
 from service.domain.game import Game
 from service.fuzz import session
-from service.fuzz.runner import Harness
+from service.fuzz.player import RandomPlayer
+from service.fuzz.runner import GameOutcome, GameRun, Harness
 from service.rules.registry import build_registry
 
 #: commands each fuzz game is played for before the disputes (the game must still be going)
@@ -199,3 +200,47 @@ def _command_events(harness: Harness, game_id: Any, start: int) -> list[Any]:
             break
         out.append(event)
     return out
+
+
+def test_a_players_what_if_keeps_the_fog_of_war(harness: Harness) -> None:
+    """Limited intelligence (Backbone 19.2): a player's what-if shows every state in their side's
+    view and every event in the form the log shows them -- never the arbiter's full form."""
+    rules = harness.registry.get("backbone")
+    rng = random.Random("fog")
+    outcome = GameOutcome("backbone", 7)
+    run = GameRun(harness, outcome, RandomPlayer(rng), COMMANDS)
+    run.start(rules.scenarios()[0].id, {"limited_intelligence": True})
+    run.play()
+    assert outcome.problems == []
+    game = harness.games.get(outcome.game_id)
+    assert game.status == "active" and game.state["options"]["limited_intelligence"]
+    disputes = DisputeService(
+        harness.store, harness.games, knowledge=lambda: Knowledge(rules.document)
+    )
+    what_ifs = WhatIfService(disputes, harness.games)
+    disputes.what_ifs = what_ifs
+    live = [
+        e
+        for e in harness.store.events.get(game.id)
+        if isinstance(e, Game.Recorded) and e.originator_version not in set(game.retracted)
+    ]
+    fogged: list[bool] = []
+    for side in game.sides:  # a dispute by each side of the other's latest event
+        other = next(e for e in reversed(live) if e.side != side)
+        player = harness.users.get(game.sides[side])
+        _, dispute = disputes.open(
+            game.id, player, seq=other.originator_version, claim="wrong", cite=[], side=side
+        )
+        seen = what_ifs.for_caller(game.id, player, dispute)
+        full = what_ifs.for_caller(game.id, _arbiter(harness), dispute)
+        assert seen["viewer"] == side and full["viewer"] == "arbiter"
+        assert seen["digest"] == full["digest"]
+        fogged.append(seen["recorded"]["state"] != full["recorded"]["state"])
+        for part in ("before", "recorded", "alternative"):
+            assert seen[part]["state"] == rules.view(full[part]["state"], side), part
+        shown = harness.games.events(game.id, after=0, limit=10_000, viewer=side)
+        by_seq = {e["seq"]: e for e in shown}
+        for event in seen["recorded"]["events"]:
+            assert event["data"] == by_seq[event["seq"]]["payload"]["data"]  # as the log shows
+        game = harness.games.get(game.id)
+    assert any(fogged)  # the fog hid something: the test is not vacuous
