@@ -116,7 +116,7 @@ def test_the_arbiter_weighs_the_claim_side_by_side_and_adopts_it(
 
     form = judge.locator(".resolution-form")
     form.get_by_label("Overturn: the event was wrong").check()
-    form.get_by_label("Rebase under the claim").check()
+    form.get_by_role("radio", name=re.compile("^Rebase under the claim")).check()
     form.get_by_role("button", name=f"Resolve the dispute of event #{seq}").click()
     expect(judge.locator(".resolution-result")).to_contain_text(
         f"The dispute of event #{seq}: overturned — rebase"
