@@ -18,6 +18,7 @@ BENCHES = (
     "clocks",
     "history",
     "notify_lag",
+    "what_if",
 )
 
 

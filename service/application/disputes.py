@@ -54,6 +54,8 @@ class ClubRoles(Protocol):
 
 #: an arbiter's queue holds at most this many a page (``GET /api/disputes/queue?limit=``)
 PAGE_MAX = 100
+#: the events read at a time looking back for the command that caused a disputed event
+PLAN_PAGE = 64
 
 
 @dataclass(frozen=True)
@@ -641,22 +643,31 @@ class DisputeService:
 
     def plan(self, game: Game, seq: int) -> Plan:
         """The commands an overturn of event ``seq`` touches, read from the game's log up to
-        ``game.version`` (a game read at an earlier version plans as it stood then)."""
+        ``game.version`` (a game read at an earlier version plans as it stood then): from the
+        command that caused ``seq`` on, found reading back from ``seq`` a page at a time -- never
+        the whole log."""
         skip = set(game.retracted) | set(game.bookkeeping)
+        command: Game.CommandAccepted | None = None
+        upper = seq
+        while upper >= 1 and command is None:
+            page = list(self.store.events.get(game.id, lte=upper, desc=True, limit=PLAN_PAGE))
+            command = next(
+                (
+                    e
+                    for e in page
+                    if isinstance(e, Game.CommandAccepted) and e.originator_version not in skip
+                ),
+                None,
+            )
+            if len(page) < PLAN_PAGE:
+                break
+            upper = page[-1].originator_version - 1
+        start = command.originator_version if command is not None else seq
         live = [
             e
-            for e in self.store.events.get(game.id, lte=game.version)
+            for e in self.store.events.get(game.id, gt=start - 1, lte=game.version)
             if e.originator_version not in skip
         ]
-        command = next(
-            (
-                e
-                for e in reversed(live)
-                if isinstance(e, Game.CommandAccepted) and e.originator_version <= seq
-            ),
-            None,
-        )
-        start = command.originator_version if command is not None else seq
         after = [e for e in live if e.originator_version > seq]
         following = next(
             (e.originator_version for e in after if isinstance(e, Game.CommandAccepted)), None
@@ -730,6 +741,7 @@ class DisputeService:
         alternative: Alternative | None,
         what_if: str | None,
         dice: DiceChoice,
+        plan: Plan | None = None,
     ) -> dict[str, Any]:
         """Record a verdict on ``game`` (not saved): the resolution, the what-if it was decided on
         (``what_if``: its digest, with ``alternative``), and for an overturn the retraction and
@@ -737,7 +749,7 @@ class DisputeService:
         with ``dice`` that never draw the game's seed).  Returns the re-decided command's
         outcome (``redecided``) and the rebase report."""
         info = game.disputes[dispute]
-        plan = self.plan(game, info["seq"])
+        plan = plan or self.plan(game, info["seq"])
         adopt = alternative is not None and verdict == "overturned" and remedy == "rebase"
         restored: dict[str, Any] | None = None
         retract: list[int] = []

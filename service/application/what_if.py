@@ -195,6 +195,7 @@ class WhatIfService:
             alternative=alternative,
             what_if=None,
             dice=ExampleChoice(f"{game.id}|{dispute}", plan, plan.later_events),
+            plan=plan,
         )
         made = list(trial.pending_events)
         before = self.games.get(game.id, version=plan.start - 1).state
@@ -240,14 +241,19 @@ class WhatIfService:
         full = forms[id(FULL)]
         return full, forms[id(viewer)]
 
+    def _since(self, game: Game, dispute: str) -> Iterable[Any]:
+        """The log from the dispute's opening on (its id names the version that opened it)."""
+        opened = int(dispute[1:]) if dispute[1:].isdigit() else 0
+        return self.disputes.store.events.get(game.id, gt=max(opened - 1, 0))
+
     def _resolved_at(self, game: Game, dispute: str) -> int:
-        for event in self.disputes.store.events.get(game.id):
+        for event in self._since(game, dispute):
             if isinstance(event, Game.DisputeResolved) and event.dispute == dispute:
                 return int(event.originator_version)
         raise NotFound("the dispute's resolution is not in the log", {"dispute": ["unresolved"]})
 
     def _decided_alternative(self, game: Game, dispute: str) -> Alternative | None:
-        for event in self.disputes.store.events.get(game.id):
+        for event in self._since(game, dispute):
             if isinstance(event, Game.VerdictBasis) and event.dispute == dispute:
                 if not event.reading and not event.instead:
                     return None
