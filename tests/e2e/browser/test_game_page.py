@@ -373,10 +373,13 @@ def test_the_phone_bottom_sheet(browser: Any, server: Server, shots: Path) -> No
     now.scroll_into_view_if_needed()
     page.screenshot(path=shots / "sequence-phone.png")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    # the handle folds the sheet down to its title
-    page.locator("#sheet-handle").click()
-    expect(page.locator("#sheet-body")).to_be_hidden()
-    page.locator("#sheet-handle").click()
+    # the handle lets the sheet down to its peek height and pulls it up again
+    handle = page.locator("#sheet-handle")
+    opened = handle.get_attribute("aria-expanded") == "true"
+    handle.click()
+    expect(handle).to_have_attribute("aria-expanded", str(not opened).lower())
+    handle.click()
+    expect(handle).to_have_attribute("aria-expanded", str(opened).lower())
     expect(page.locator("#sheet-body")).to_be_visible()
     assert_words_only(page, "the game page on a phone")
     page.context.close()

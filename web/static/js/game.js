@@ -342,6 +342,7 @@ function render() {
   }
   renderSelection();
   renderResult();
+  followSheet();
   renderGeneral();
   markPhase($("aid-tables"), shownPhase());
   renderLog();
@@ -366,6 +367,20 @@ function pastLine(shown) {
     p.phase ? `, ${humanize(p.phase).toLowerCase()} phase` : "",
     " · orders off",
   );
+}
+
+// The orders sheet (a bottom sheet on a phone, see app.css): at a peek height while there is
+// nothing to decide, so the board keeps the first screen; open while a unit, hex or order is chosen
+// or a result is shown, and back to the peek once that is done. The handle overrides either way.
+function openSheet(open) {
+  $("orders-sheet").classList.toggle("open", open);
+  $("sheet-handle").setAttribute("aria-expanded", String(open));
+}
+
+function followSheet() {
+  const busy = Boolean(st.selection) || !$("result-box").hidden;
+  if (busy !== st.sheetBusy) openSheet(busy);
+  st.sheetBusy = busy;
 }
 
 // The last order's outcome where the player is looking: each of its events in the server's words,
@@ -740,11 +755,8 @@ async function main() {
     $("aids").scrollIntoView({ block: "start" });
     $("rules-q").focus();
   });
-  // the orders sheet on a phone: a handle folds it down to its title and back
-  $("sheet-handle").addEventListener("click", () => {
-    const open = $("orders-sheet").classList.toggle("folded");
-    $("sheet-handle").setAttribute("aria-expanded", String(!open));
-  });
+  // the orders sheet on a phone opens at a peek height; its handle pulls it up and back down
+  $("sheet-handle").addEventListener("click", () => openSheet(!$("orders-sheet").classList.contains("open")));
   $("slider").addEventListener("change", (ev) => showVersion(Number(ev.target.value)));
   $("slider").addEventListener("input", (ev) => ($("slider-value").textContent = `${ev.target.value} of ${st.game.version}`));
   $("live-button").addEventListener("click", () => showVersion(st.game.version));
