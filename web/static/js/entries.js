@@ -19,17 +19,113 @@ export function sourceLabel(item) {
   return h("span", { class: `source-label scope-${item.scope || "any"}${persuasive(item) ? " persuasive" : ""}` }, item.source);
 }
 
+// A rulebook's chart as the knowledge base keeps it (faq/parse_rulebooks.py keeps the book's tabs):
+// either a cell per line, each line starting with a tab and a blank line between rows (Merida), or
+// a row per line with its cells between tabs (Backbone). A plain line inside a table continues the
+// cell before it (the TEC's "Defenders ignore retreats"), when more of the table follows; the rest
+// are paragraphs. Returns paragraphs and tables, the first row of a table as its header.
+export function chartBlocks(text) {
+  const lines = String(text || "").split("\n");
+  const isCell = (line) => line.startsWith("\t") && line.indexOf("\t", 1) < 0;
+  const isRow = (line) => line.includes("\t") && !isCell(line);
+  const tableFollows = (i) => {
+    for (let j = i + 1; j < lines.length; j++) {
+      const line = lines[j];
+      if (!line.trim()) continue;
+      if (line.includes("\t")) return true;
+      if (line.length > 60) return false;
+    }
+    return false;
+  };
+  const blocks = [];
+  let table = null; // {rows: [[cell lines]]}
+  let row = null; // the row cells are being added to (one cell per line)
+  let joined = false; // a plain line just continued a cell: a cell right after it joins its row
+  let para = null;
+  lines.forEach((line, i) => {
+    if (!line.trim()) {
+      row = null;
+      joined = false;
+      para = null;
+      return;
+    }
+    if (isRow(line)) {
+      if (!table) blocks.push((table = { rows: [] }));
+      table.rows.push(line.split("\t").map((c) => [c.trim()]));
+      row = null;
+      para = null;
+      return;
+    }
+    if (isCell(line)) {
+      if (!table) blocks.push((table = { rows: [] }));
+      if (!row) {
+        row = joined ? table.rows[table.rows.length - 1] : [];
+        if (!joined) table.rows.push(row);
+      }
+      row.push([line.slice(1).trim()]);
+      joined = false;
+      para = null;
+      return;
+    }
+    const last = table && table.rows[table.rows.length - 1];
+    if (last && last.length && tableFollows(i)) {
+      last[last.length - 1].push(line.trim());
+      joined = true;
+      return;
+    }
+    table = null;
+    row = null;
+    if (para) para.text += ` ${line.trim()}`;
+    else blocks.push((para = { text: line.trim() }));
+  });
+  return blocks;
+}
+
+// A table's first row heads its columns when it reads as headings: an empty corner, a label
+// ending in a colon ("Roll:"), or words without figures ("Terrain", "Movement cost"); a first
+// row of figures ("Artillery", "4 mp's") is the first row of the chart itself.
+function hasHeader(rows) {
+  const first = rows[0] || [];
+  const corner = (first[0] || []).join(" ");
+  return rows.length > 1 && (corner === "" || corner.endsWith(":") || !first.some((c) => /\d/.test(c.join(" "))));
+}
+
+export function chartView(text) {
+  const cell = (tag, lines) => h(tag, tag === "th" ? { scope: "col" } : {}, lines.flatMap((l, k) => (k ? [h("br"), l] : [l])));
+  return h(
+    "div",
+    { class: "chart" },
+    chartBlocks(text).map((b) =>
+      b.rows
+        ? h(
+            "div",
+            { class: "chart-scroll" },
+            h(
+              "table",
+              { class: "chart-table" },
+              hasHeader(b.rows) ? h("thead", {}, h("tr", {}, b.rows[0].map((c) => cell("th", c)))) : null,
+              h("tbody", {}, b.rows.slice(hasHeader(b.rows) ? 1 : 0).map((r) => h("tr", {}, r.map((c, k) => (k ? cell("td", c) : h("th", { scope: "row" }, c.flatMap((l, n) => (n ? [h("br"), l] : [l])))))))),
+            ),
+          )
+        : h("p", {}, b.text),
+    ),
+  );
+}
+
+// An entry in a list: its title (a link to its page), where it comes from in words, and a snippet
+// with the matches marked -- a chart drawn as its table. Never the entry's id.
 export function entryItem(item) {
-  const title = item.heading || item.title || item.id;
+  const title = item.heading || item.title || "Untitled entry";
   const refs = item.rule_refs && item.rule_refs.length ? `rule ${item.rule_refs.join(", ")}` : null;
-  const where = [item.source ? null : item.document, item.kind, refs].filter(Boolean).join(" · ");
+  const kind = item.section_type === "chart" ? "chart" : item.kind;
+  const where = [kind, refs].filter(Boolean).join(" · ");
+  const chart = item.section_type === "chart" && item.text;
   return h(
     "li",
     { class: `entry${persuasive(item) ? " persuasive" : ""}`, "data-binding": item.binding === undefined ? null : String(item.binding) },
     item.id ? h("a", { href: `/rules/${encodeURIComponent(item.id)}` }, title) : h("strong", {}, title),
     sourceLabel(item),
     where ? h("span", { class: "meta" }, ` ${where}`) : null,
-    item.snippet || item.text ? h("p", { class: "snippet" }, highlighted(item.snippet || item.text)) : null,
-    item.id ? h("p", { class: "meta" }, "id: ", h("code", {}, item.id)) : null,
+    chart ? chartView(item.text) : item.snippet || item.text ? h("p", { class: "snippet" }, highlighted(item.snippet || item.text)) : null,
   );
 }

@@ -1,7 +1,7 @@
 // One knowledge-base entry (GET /api/rules/<id>): its question, answers, authorities, linked events.
 import { api, explain } from "./api.js";
 import { clear, h, humanize } from "./dom.js";
-import { highlighted } from "./entries.js";
+import { chartView, highlighted } from "./entries.js";
 
 const article = document.getElementById("entry");
 const entryId = article.dataset.entry;
@@ -27,7 +27,7 @@ async function main() {
       h("h1", {}, title),
       Object.entries(entry)
         .filter(([k, v]) => !skip.has(k) && v !== null && v !== "" && !(Array.isArray(v) && !v.length))
-        .map(([k, v]) => h("section", { class: `field field-${k}` }, h("h2", {}, humanize(k)), value(v))),
+        .map(([k, v]) => h("section", { class: `field field-${k}` }, h("h2", {}, humanize(k)), k === "text" && entry.section_type === "chart" ? chartView(v) : value(v))),
     );
   } catch (err) {
     clear(article, h("h1", {}, "Rule"), h("p", {}, err.status === 404 ? "This entry, or the rules knowledge base, is not available on this server." : explain(err)));
