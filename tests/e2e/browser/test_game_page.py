@@ -285,6 +285,14 @@ def test_an_attack_with_its_result_in_place(
     assert_in_view(page, f'.mark-target[data-hex="{hex_}"]')
     page.locator(f'.mark-target[data-hex="{hex_}"]').first.dispatch_event("click")
     expect(page.locator("#odds-column")).not_to_have_text("")
+    # the preview's column of the CRT fits its panel (issue 29, item 9: it stuck out by 23 px)
+    panel = page.locator("#selection").bounding_box()
+    crt = page.locator("#selection table.crt").bounding_box()
+    inner = page.locator("#selection").evaluate(
+        "el => el.getBoundingClientRect().right - parseFloat(getComputedStyle(el).paddingRight)"
+    )
+    assert panel and crt and crt["x"] + crt["width"] <= inner + 0.5, (crt, panel, inner)
+    page.locator("#selection").screenshot(path=shots / "attack-preview.png")
     page.locator("#confirm").click()
     result = page.locator("#result")
     expect(result).to_contain_text("attack")

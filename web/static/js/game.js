@@ -8,7 +8,7 @@ import { BoardView, describeCounter, featureMark, sideClass, terrainColour } fro
 import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
-import { clear, h, humanize, rawFacts, toast } from "./dom.js";
+import { clear, h, humanize, rawFacts, sideName, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
 import { optionWords } from "./options.js";
 import { BOOKKEEPING, describe, orderNames } from "./events.js";
@@ -402,10 +402,10 @@ function renderResult() {
 function turnLine(game) {
   if (game.status === "ended") {
     const winner = game.result && game.result.winner;
-    return h("strong", {}, winner ? `Game over: ${winner} (${game.sides[winner]}) wins` : "Game over");
+    return h("strong", {}, winner ? `Game over: ${sideName(winner)} (${game.sides[winner]}) wins` : "Game over");
   }
   const p = game.phase || {};
-  const active = game.active_sides.map((side) => `${side} (${game.sides[side]})`).join(", ");
+  const active = game.active_sides.map((side) => `${sideName(side)} (${game.sides[side]})`).join(", ");
   const mine = mySides().filter((side) => game.active_sides.includes(side));
   const paused = game.paused_by ? h("strong", { class: "paused" }, ` · Paused until an arbiter decides dispute ${game.paused_by}`) : null;
   return h(
@@ -418,7 +418,7 @@ function turnLine(game) {
     ["impulse", "step", "stage", "combat_stage", "weather"].filter((k) => p[k] !== null && p[k] !== undefined && p[k] !== 0).map((k) => ` · ${humanize(k).toLowerCase()} ${humanize(p[k]).toLowerCase()}`),
     active ? ` · ${active} to act` : "",
     mine.length ? h("strong", { class: "your-turn" }, " · Your turn") : mySides().length ? " · waiting for your opponent" : "",
-    mySides().length ? ` · you play ${mySides().join(", ")}` : "",
+    mySides().length ? ` · you play ${mySides().map(sideName).join(", ")}` : "",
   );
 }
 
@@ -528,7 +528,7 @@ function unitPanel(sel) {
 function orderButton(template, cls = "") {
   const form = needsForm(template);
   const act = () => (form ? openForm(template) : send(command(template)));
-  return h("button", { type: "button", class: cls || (template.type.startsWith("end_") ? "end-phase" : ""), onclick: act }, template.label + (form ? "…" : ""));
+  return h("button", { type: "button", class: cls || (template.type.startsWith("end_") ? "end-phase" : ""), onclick: act, title: form ? "Asks for more before it is sent" : "Acts at once: no second step" }, template.label + (form ? "…" : ""));
 }
 
 function openForm(template) {
@@ -560,8 +560,11 @@ function renderGeneral() {
   // many orders of one kind (e.g. one per unit) are one choice, not a wall of buttons
   const groups = new Map();
   for (const template of general) groups.set(template.type, [...(groups.get(template.type) || []), template]);
+  // a button acts on one click unless its label ends in "…" (it opens a form first): say so
+  const atOnce = general.some((t) => !needsForm(t));
   clear(
     box,
+    atOnce ? h("p", { class: "note acts-note" }, "A button here acts at once, with no second step; one ending in “…” asks for more first.") : null,
     [...groups].map(([type, templates]) => {
       if (templates.length <= 4) return templates.map((t) => orderButton(t));
       const select = h("select", { "aria-label": humanize(type), name: `choose-${type}` }, templates.map((t, i) => h("option", { value: i }, t.label)));
@@ -586,7 +589,7 @@ function renderLog() {
   const disputed = new Set(Object.values(st.game.disputes || {}).filter((d) => d.status === "open").map((d) => d.seq));
   const items = st.events.map((event) => {
     const current = event.seq === st.shown.version;
-    const who = event.user ? `${event.user}${event.side ? " (" + event.side + ")" : ""}` : event.side || "";
+    const who = event.user ? `${event.user}${event.side ? " (" + sideName(event.side) + ")" : ""}` : sideName(event.side);
     return h(
       "li",
       { class: `event${current ? " current" : ""}${event.seq > st.shown.version ? " future" : ""}${event.retracted ? " retracted" : ""}`, "data-seq": event.seq, "aria-current": current ? "step" : undefined },
