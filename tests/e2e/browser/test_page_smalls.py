@@ -89,5 +89,10 @@ def test_the_rules_page_lists_every_rulebook_by_title(
         first = page.locator("#results .entry").first
         expect(first).to_contain_text("Back to Barcelona")
         assert "id:" not in page.locator("#results").inner_text()
+        # its troop chart is a table, each troop one row under its column's heading
+        troops = page.locator("#results .entry", has_text="Troop Type").locator("table")
+        expect(troops.locator("thead th").last).to_have_text("Points")
+        carlists = troops.locator("tbody tr", has=page.locator("th", has_text="Carlists"))
+        expect(carlists.locator("td")).to_have_text(["", "3/4", "2", "5/6"])
         page.screenshot(path=shots / f"rules-page-{name}.png", full_page=True)
         page.close()

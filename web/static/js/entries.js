@@ -31,7 +31,7 @@ export function chartBlocks(text) {
   const tableFollows = (i) => {
     for (let j = i + 1; j < lines.length; j++) {
       const line = lines[j];
-      if (!line.trim()) continue;
+      if (!line.trim() && !line.includes("\t")) continue;
       if (line.includes("\t")) return true;
       if (line.length > 60) return false;
     }
@@ -43,7 +43,7 @@ export function chartBlocks(text) {
   let joined = false; // a plain line just continued a cell: a cell right after it joins its row
   let para = null;
   lines.forEach((line, i) => {
-    if (!line.trim()) {
+    if (!line.trim() && !line.includes("\t")) {
       row = null;
       joined = false;
       para = null;
@@ -90,26 +90,47 @@ function hasHeader(rows) {
   return rows.length > 1 && (corner === "" || corner.endsWith(":") || !first.some((c) => /\d/.test(c.join(" "))));
 }
 
+// A header row shorter than the rows under it lacks its first columns' headings (the chart's title
+// took the first: Barcelona's "Troop Type"): it is padded at the start, so each heading stands over
+// its own column.
+function padded(rows) {
+  const width = Math.max(...rows.map((r) => r.length));
+  return rows.length > 1 && rows[0].length < width ? [[...Array.from({ length: width - rows[0].length }, () => [""]), ...rows[0]], ...rows.slice(1)] : rows;
+}
+
+// The parse keeps no empty cell (a line that was only a tab is a blank line in the stored text):
+// a one-cell row followed by a row one cell short of the rest is one row with an empty second cell
+// (Barcelona's "Carlists", no attribute, "3/4", "2", "5/6").
+function mended(rows) {
+  const width = Math.max(...rows.map((r) => r.length));
+  const out = [];
+  for (let i = 0; i < rows.length; i++) {
+    const next = rows[i + 1];
+    if (rows[i].length === 1 && next && next.length > 1 && 1 + 1 + next.length === width) {
+      out.push([rows[i][0], [""], ...next]);
+      i++;
+    } else out.push(rows[i]);
+  }
+  return out;
+}
+
 export function chartView(text) {
-  const cell = (tag, lines) => h(tag, tag === "th" ? { scope: "col" } : {}, lines.flatMap((l, k) => (k ? [h("br"), l] : [l])));
-  return h(
-    "div",
-    { class: "chart" },
-    chartBlocks(text).map((b) =>
-      b.rows
-        ? h(
-            "div",
-            { class: "chart-scroll" },
-            h(
-              "table",
-              { class: "chart-table" },
-              hasHeader(b.rows) ? h("thead", {}, h("tr", {}, b.rows[0].map((c) => cell("th", c)))) : null,
-              h("tbody", {}, b.rows.slice(hasHeader(b.rows) ? 1 : 0).map((r) => h("tr", {}, r.map((c, k) => (k ? cell("td", c) : h("th", { scope: "row" }, c.flatMap((l, n) => (n ? [h("br"), l] : [l])))))))),
-            ),
-          )
-        : h("p", {}, b.text),
-    ),
-  );
+  const lines = (ls) => ls.flatMap((l, k) => (k ? [h("br"), l] : [l]));
+  const tableOf = (found) => {
+    const head = hasHeader(found);
+    const rows = mended(head ? padded(found) : found);
+    return h(
+      "div",
+      { class: "chart-scroll" },
+      h(
+        "table",
+        { class: "chart-table" },
+        head ? h("thead", {}, h("tr", {}, rows[0].map((c) => h("th", { scope: "col" }, lines(c))))) : null,
+        h("tbody", {}, rows.slice(head ? 1 : 0).map((r) => h("tr", {}, r.map((c, k) => (k ? h("td", {}, lines(c)) : h("th", { scope: "row" }, lines(c))))))),
+      ),
+    );
+  };
+  return h("div", { class: "chart" }, chartBlocks(text).map((b) => (b.rows ? tableOf(b.rows) : h("p", {}, b.text))));
 }
 
 // An entry in a list: its title (a link to its page), where it comes from in words, and a snippet
