@@ -96,3 +96,28 @@ def test_the_rules_page_lists_every_rulebook_by_title(
         expect(carlists.locator("td")).to_have_text(["", "3/4", "2", "5/6"])
         page.screenshot(path=shots / f"rules-page-{name}.png", full_page=True)
         page.close()
+
+
+def test_a_placeholder_maps_notes_in_words(browser: Any, server: Server, shots: Path) -> None:
+    """Backbone's placeholder map: the legend's notes say what each is about, not the field's
+    path ("map.terrain", "map.entries[0].hexes")."""
+    sides = {"allied": "pally", "spanish": "pspan"}
+    for name in sides.values():
+        server.user(name)
+    game = server.api(
+        "POST",
+        "/api/games",
+        "pally",
+        json={"system": "backbone", "scenario": "scenario-1", "sides": sides},
+    )
+    server.accept(game["id"], "pspan")
+    page = signed_in(browser, server, "pally", {**DESKTOP, "width": 1366})
+    page.goto(f"/games/{game['id']}")
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+    notes = page.locator(".placeholder-map li")
+    expect(notes.first).to_be_attached()
+    texts = notes.all_inner_texts()
+    assert not [t for t in texts if re.match(r"map\.|\w+\[\d+\]", t)], texts
+    assert any(t.startswith("Terrain: ") for t in texts), texts
+    page.locator(".placeholder-map").screenshot(path=shots / "placeholder-notes-1366.png")
+    page.context.close()

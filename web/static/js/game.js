@@ -658,9 +658,16 @@ function legend(board, sides) {
     ),
     (board.places || []).length ? h("p", {}, "Places: ", board.places.map((p) => `${p.name} (${p.hex}${p.kind ? ", " + p.kind : ""})`).join("; ")) : null,
     board.placeholder
-      ? h("div", { class: "note placeholder-map" }, h("p", {}, "A placeholder map a club may replace:"), h("ul", {}, (board.placeholders || []).map((p) => h("li", {}, `${p.place}: ${p.note}`))))
+      ? h("div", { class: "note placeholder-map" }, h("p", {}, "A placeholder map a club may replace:"), h("ul", {}, (board.placeholders || []).map((p) => h("li", {}, `${placeholderWords(p.place)}: ${p.note}`))))
       : null,
   );
+}
+
+// A placeholder's place in words: "map.hex_features" -> "Hex features", "map.entries[0].hexes" ->
+// "Entries hexes" (the scenario's field, never its path).
+function placeholderWords(place) {
+  const words = String(place || "").replace(/\[\d+\]/g, "").split(".").filter((w) => w && w !== "map");
+  return words.length ? humanize(words.join(" ")) : "The map";
 }
 
 // The first view of a map: as wide as the screen, around what the player must act on now -- the
