@@ -98,9 +98,10 @@ def test_the_rules_page_lists_every_rulebook_by_title(
         page.close()
 
 
-def test_a_placeholder_maps_notes_in_words(browser: Any, server: Server, shots: Path) -> None:
+def test_backbone_placeholder_notes_in_words_and_counters_legible_on_load(browser: Any, server: Server, shots: Path) -> None:
     """Backbone's placeholder map: the legend's notes say what each is about, not the field's
-    path ("map.terrain", "map.entries[0].hexes")."""
+    path ("map.terrain", "map.entries[0].hexes"); and the board opens at a zoom where counters
+    show their values (it fitted the whole map: one letter a counter, no strength)."""
     sides = {"allied": "pally", "spanish": "pspan"}
     for name in sides.values():
         server.user(name)
@@ -120,4 +121,15 @@ def test_a_placeholder_maps_notes_in_words(browser: Any, server: Server, shots: 
     assert not [t for t in texts if re.match(r"map\.|\w+\[\d+\]", t)], texts
     assert any(t.startswith("Terrain: ") for t in texts), texts
     page.locator(".placeholder-map").screenshot(path=shots / "placeholder-notes-1366.png")
+    # at the zoom the page opens at, a counter shows its type and values, not one letter
+    for viewport, name in (({**DESKTOP, "width": 1366}, "1366"), (PHONE, "390")):
+        page.set_viewport_size(viewport)
+        page.reload()
+        expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+        board = page.locator("#board")
+        assert float(board.get_attribute("data-zoom") or 0) >= 0.55, board.get_attribute("data-zoom")
+        values = page.locator(".counter .counter-values").first
+        expect(values).to_be_visible()
+        assert (values.text_content() or "").strip()
+        page.screenshot(path=shots / f"backbone-opening-{name}.png")
     page.context.close()

@@ -677,7 +677,11 @@ function startView() {
   const z = st.zoom;
   const box = $("board").getBoundingClientRect();
   const { width, height } = st.view.extent();
-  if (box.width / width >= 0.8 || (box.width / width) * height <= box.height * 1.15) return z.fit();
+  // the whole map only when its counters stay legible there (their type and values: the zoom-mid
+  // level, 0.55 px a unit); a map that fits the screen only at a smaller zoom (Backbone's) shows
+  // one letter a counter and no strength: it opens closer, around what the player acts on
+  const legible = Math.min(box.width / width, box.height / height) >= 0.55;
+  if (legible && (box.width / width >= 0.8 || (box.width / width) * height <= box.height * 1.15)) return z.fit();
   const targets = [...st.plan.targets.keys()];
   const units = [...st.plan.byUnit.keys()].map((uid) => unitById(uid)).filter((u) => u && u.hex).map((u) => u.hex);
   const hexes = (targets.length ? targets : units).map((hex) => st.view.at(hex)).filter(Boolean);
