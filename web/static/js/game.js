@@ -239,6 +239,16 @@ function selectUnit(uid) {
   render();
   const unit = unitById(uid);
   if (unit && unit.hex) bringIntoView(unit.hex);
+  else showDestinations();
+}
+
+// A unit not on the map yet (a landing, a reinforcement): its highlighted destinations are what the
+// player looks at next, so the board centres on them when none is in view.
+function showDestinations() {
+  if (!st.zoom || !st.view || !st.view.at) return;
+  const at = [...document.querySelectorAll("#board .mark-dest")].map((m) => st.view.at(m.dataset.hex)).filter(Boolean);
+  if (!at.length || at.some((c) => st.zoom.inView(c.x, c.y, 0.1))) return;
+  st.zoom.centreOn(at.reduce((a, c) => a + c.x, 0) / at.length, at.reduce((a, c) => a + c.y, 0) / at.length);
 }
 
 // Centre the board on a hex (zooming in to a legible size) unless it is well in view already.
