@@ -95,6 +95,13 @@ def test_the_rules_page_lists_every_rulebook_by_title(
         carlists = troops.locator("tbody tr", has=page.locator("th", has_text="Carlists"))
         expect(carlists.locator("td")).to_have_text(["", "3/4", "2", "5/6"])
         page.screenshot(path=shots / f"rules-page-{name}.png", full_page=True)
+        # the chart's own page draws it as the same table, and names no document by its id
+        page.locator("#results .entry", has_text="Troop Type").get_by_role("link").first.click()
+        expect(page.locator("#entry h1")).to_have_text("Troop Type")
+        expect(page.locator("#entry table thead th").last).to_have_text("Points")
+        (shots / f"entry-{name}.txt").write_text(page.locator("#entry").inner_text())
+        assert "barcelona" not in page.locator("#entry").inner_text()
+        page.screenshot(path=shots / f"rules-entry-{name}.png", full_page=True)
         page.close()
 
 
