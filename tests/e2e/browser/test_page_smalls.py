@@ -105,7 +105,9 @@ def test_the_rules_page_lists_every_rulebook_by_title(
         page.close()
 
 
-def test_backbone_placeholder_notes_in_words_and_counters_legible_on_load(browser: Any, server: Server, shots: Path) -> None:
+def test_backbone_placeholder_notes_in_words_and_counters_legible_on_load(
+    browser: Any, server: Server, shots: Path
+) -> None:
     """Backbone's placeholder map: the legend's notes say what each is about, not the field's
     path ("map.terrain", "map.entries[0].hexes"); and the board opens at a zoom where counters
     show their values (it fitted the whole map: one letter a counter, no strength)."""
@@ -134,7 +136,9 @@ def test_backbone_placeholder_notes_in_words_and_counters_legible_on_load(browse
         page.reload()
         expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
         board = page.locator("#board")
-        assert float(board.get_attribute("data-zoom") or 0) >= 0.55, board.get_attribute("data-zoom")
+        assert float(board.get_attribute("data-zoom") or 0) >= 0.55, board.get_attribute(
+            "data-zoom"
+        )
         values = page.locator(".counter .counter-values").first
         expect(values).to_be_visible()
         assert (values.text_content() or "").strip()
