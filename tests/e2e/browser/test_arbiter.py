@@ -57,7 +57,7 @@ def test_dispute_resolved_by_an_arbiter_rebases_both_boards_live(
     expect(bob.locator(".cite-picker .chosen li")).to_have_count(1)
     bob.screenshot(path=shots / "dispute-form.png")
     bob.get_by_role("button", name="Open the dispute").click()
-    expect(bob.locator("#log")).to_contain_text(f"blue disputed event #{seq}")
+    expect(bob.locator("#log")).to_contain_text(f"Blue disputed event #{seq}")
     # in words (issue 29, item 9: it read "d1: blue disputed event #7 (UnitMoved)")
     expect(alice.locator("#disputes")).to_contain_text(
         f"Blue disputed event #{seq}: “2nd Foot moves from D2 to Crossroads (D4)"

@@ -285,6 +285,14 @@ def test_an_attack_with_its_result_in_place(
     assert_in_view(page, f'.mark-target[data-hex="{hex_}"]')
     page.locator(f'.mark-target[data-hex="{hex_}"]').first.dispatch_event("click")
     expect(page.locator("#odds-column")).not_to_have_text("")
+    # the preview's column of the CRT fits its panel (issue 29, item 9: it stuck out by 23 px)
+    panel = page.locator("#selection").bounding_box()
+    crt = page.locator("#selection table.crt").bounding_box()
+    inner = page.locator("#selection").evaluate(
+        "el => el.getBoundingClientRect().right - parseFloat(getComputedStyle(el).paddingRight)"
+    )
+    assert panel and crt and crt["x"] + crt["width"] <= inner + 0.5, (crt, panel, inner)
+    page.locator("#selection").screenshot(path=shots / "attack-preview.png")
     page.locator("#confirm").click()
     result = page.locator("#result")
     expect(result).to_contain_text("attack")
@@ -373,10 +381,13 @@ def test_the_phone_bottom_sheet(browser: Any, server: Server, shots: Path) -> No
     now.scroll_into_view_if_needed()
     page.screenshot(path=shots / "sequence-phone.png")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    # the handle folds the sheet down to its title
-    page.locator("#sheet-handle").click()
-    expect(page.locator("#sheet-body")).to_be_hidden()
-    page.locator("#sheet-handle").click()
+    # the handle lets the sheet down to its peek height and pulls it up again
+    handle = page.locator("#sheet-handle")
+    opened = handle.get_attribute("aria-expanded") == "true"
+    handle.click()
+    expect(handle).to_have_attribute("aria-expanded", str(not opened).lower())
+    handle.click()
+    expect(handle).to_have_attribute("aria-expanded", str(opened).lower())
     expect(page.locator("#sheet-body")).to_be_visible()
     assert_words_only(page, "the game page on a phone")
     page.context.close()

@@ -69,7 +69,7 @@ def test_accept_on_the_home_page_then_decline_a_draw_and_resign(
     page = signed_in(browser, server, "bob", DESKTOP)
     page.goto("/")
     invitation = page.locator("#home-invitations li.invitation")
-    expect(invitation).to_contain_text("you play blue against alice (red)")
+    expect(invitation).to_contain_text("you play Blue against alice (Red)")
     page.screenshot(path=shots / "lifecycle-home-1366.png", full_page=True)
     invitation.get_by_role("button", name="Accept").click()
     page.wait_for_url(f"**/games/{gid}")
@@ -101,7 +101,7 @@ def test_accept_on_the_home_page_then_decline_a_draw_and_resign(
     page.once("dialog", dismiss)
     slot.get_by_role("button", name="Offer a draw").click()
     expect(slot.get_by_role("button", name="Offer a draw")).to_be_visible()
-    assert asked and "alice (red)" in asked[0], asked
+    assert asked and "alice (Red)" in asked[0], asked
     assert server.read(f"/api/games/{gid}").get("draw_offer") is None
     # the past cannot be drawn or resigned: the buttons go while an earlier version is shown
     page.goto(f"/games/{gid}?v=1")
@@ -114,14 +114,14 @@ def test_accept_on_the_home_page_then_decline_a_draw_and_resign(
     page.once("dialog", lambda dialog: dialog.accept())
     slot.get_by_role("button", name="Resign").click()
     expect(slot).to_have_attribute("data-status", "ended")
-    expect(slot).to_contain_text("bob (blue) resigned: alice (red) wins")
+    expect(slot).to_contain_text("bob (Blue) resigned: alice (Red) wins")
     page.screenshot(path=shots / "lifecycle-game-ended-1366.png")
     game = server.read(f"/api/games/{gid}")
     assert game["result"]["reason"] == "resignation" and game["dice"]["seed"]
     # the archive lists it with its replay link; bob's profile shows the loss
     page.goto("/archive")
     row = page.locator("#ended li", has_text="Meeting")
-    expect(row.first).to_contain_text("bob (blue) resigned: alice (red) wins")
+    expect(row.first).to_contain_text("bob (Blue) resigned: alice (Red) wins")
     # the system's title, not its id
     expect(row.first).to_contain_text("Skirmish (test fixture) · ")
     expect(row.first.get_by_role("link", name="Replay from the start")).to_have_attribute(

@@ -28,7 +28,7 @@ def test_two_browsers_see_each_others_moves_live(browser: Any, server: Server, s
     expect(bob.locator('.stack[data-hex="D4"] .counter[data-unit="r2"]')).to_have_count(1)
     expect(bob.locator("#log")).to_contain_text("2nd Foot moves from D2 to Crossroads (D4)")
 
-    for next_phase in ("Combat phase", "blue (lbob) to act"):
+    for next_phase in ("Combat phase", "Blue (lbob) to act"):
         alice.get_by_role("button", name=re.compile(r"^End the \w+ phase")).click()
         expect(alice.locator("#turn")).to_contain_text(next_phase)
     expect(alice.locator("#message")).to_be_empty()

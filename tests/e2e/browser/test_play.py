@@ -161,7 +161,7 @@ def test_orders_by_keyboard_alone(browser: Any, server: Server) -> None:
     page = signed_in(browser, server, "kalice")
     open_game(page, server, game["id"])
     stack = page.locator('.stack[data-hex="D2"]')
-    expect(stack).to_have_attribute("aria-label", re.compile(r"^D2: [^(]+\(red infantry"))
+    expect(stack).to_have_attribute("aria-label", re.compile(r"^D2: [^(]+\(Red infantry"))
     stack.focus()
     page.keyboard.press("Enter")
     dest = page.locator('.mark[data-hex="D4"]')

@@ -118,8 +118,12 @@ def test_the_rules_dialog_labels_another_games_rulings(
         expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
         page.locator(f"#log li[data-seq='{seq}']").get_by_role("button", name="rules").click()
         dialog = page.locator("#rules-dialog")
-        related = dialog.locator("section", has_text="Related rulings")
-        expect(related).to_contain_text("persuasive, not binding in this game")
+        # under a heading naming the game, after this game's own sections (issue 29, item 7)
+        related = dialog.locator("section.rulings-other-game")
+        expect(related.locator("h3")).to_have_text(
+            "Rulings of another game: For Whom the Bell Tolls"
+        )
+        expect(related).to_contain_text("persuasive at most, never binding here")
         labelled = related.locator(".entry.persuasive")
         expect(labelled).to_have_count(len(others))
         expect(labelled.first).to_contain_text(others[0]["heading"])
@@ -129,7 +133,7 @@ def test_the_rules_dialog_labels_another_games_rulings(
         )
         # the label and the line under the title in words: the game's title, not a document id
         expect(labelled.first.locator("span.meta")).not_to_contain_text("fwtbt")
-        governing = dialog.locator("section", has_text="Governing sections").locator(".entry")
+        governing = dialog.locator("section.rulings-own .entry")
         expect(governing.first.locator(".source-label")).to_have_text("Operation Backbone rulebook")
         page.screenshot(path=shots / f"rules-dialog-other-game-{name}.png", full_page=True)
         page.context.close()

@@ -83,8 +83,8 @@ def test_an_organiser_enters_the_map_and_publishes(
     strength = page.locator('tr[data-unit="n-19-div"] [data-field="values.strength"]')
     strength.fill("five")
     strength.press("Tab")
-    expect(page.locator("#ed-errors")).to_contain_text("unit n-19-div")
-    expect(page.locator('tr[data-unit="n-19-div"] td.error')).to_contain_text("values.strength")
+    expect(page.locator("#ed-errors")).to_contain_text("counter 19 Div, strength")
+    expect(page.locator('tr[data-unit="n-19-div"] td.error')).to_contain_text("strength: ")
     expect(page.get_by_role("button", name="Publish")).to_be_disabled()
     page.screenshot(path=str(shots / "scenario-editor-error-desktop.png"))
     strength = page.locator('tr[data-unit="n-19-div"] [data-field="values.strength"]')
@@ -160,7 +160,7 @@ def test_barcelona_table_in_the_editor(browser: Any, server: Server, shots: Path
     assert [o["name"] for o in objectives] == ["Chapel"]
     x, y = objectives[0]["point"]
     assert 0 <= x <= 48 and 0 <= y <= 36  # in inches, on the table
-    page.get_by_role("button", name="field placeholder (placeholder) is right as it stands").click()
+    page.get_by_role("button", name="the scenario as a whole is right as it stands").click()
     expect(page.locator("#ed-complete-text")).to_have_text("100% of the placeholders dealt with")
     expect(page.locator("#ed-placeholders li")).to_have_count(0)
     page.screenshot(path=str(shots / "scenario-editor-table-desktop.png"))

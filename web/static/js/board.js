@@ -1,6 +1,6 @@
 // Drawing the board as SVG from the server's board data: every hex's centre comes from the server
 // (units of the hex radius), so the browser does no hex arithmetic beyond drawing corners and edges.
-import { s } from "./dom.js";
+import { s, sideName } from "./dom.js";
 
 export const R = 40; // pixels per unit of hex radius
 
@@ -274,7 +274,15 @@ export function formatValue(v) {
 }
 
 // A hex feature's mark on the map: its first letter ("t" a town), explained in the legend.
-export const featureMark = (feature) => String(feature)[0];
+// A hex feature's mark on the map, explained in the legend: the map conventions for towns and
+// cities, an anchor for a landing, waves for a coast with the sea's initial; any other feature its
+// initials in capitals (never one bare lower-case letter, which read as a stray "t" or "c").
+const MARKS = { town: "⌂", city: "▣", landing: "⚓", atlantic_landing: "⚓A", coast: "≈", coast_atlantic: "≈A", coast_mediterranean: "≈M", coast_strait: "≈S", fortification: "▲", fortifications: "▲" };
+export const featureMark = (feature) => {
+  const name = String(feature);
+  if (MARKS[name]) return MARKS[name];
+  return name.split(/[\s_-]+/).filter(Boolean).map((w) => w[0].toUpperCase()).join("").slice(0, 2) || "?";
+};
 
 export function typeSymbol(type) {
   return { infantry: "INF", cavalry: "CAV", artillery: "ART", armor: "ARM", armour: "ARM", leader: "HQ", air: "AIR", train: "TRN" }[type] || String(type || "").slice(0, 4).toUpperCase();
@@ -285,7 +293,7 @@ export function describeCounter(unit) {
     .map(([k, v]) => `${k} ${formatValue(v)}`)
     .join(", ");
   const steps = unit.max_steps ? `, ${unit.steps} of ${unit.max_steps} steps` : "";
-  return `${unit.name || unit.id} (${unit.side} ${unit.type}; ${values}${steps})`;
+  return `${unit.name || unit.id} (${sideName(unit.side)} ${unit.type}; ${values}${steps})`;
 }
 
 // Click, Enter or Space.

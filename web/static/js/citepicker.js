@@ -52,7 +52,7 @@ export function citePicker({ label = "Search the rules to cite an entry", initia
               { "data-entry": id },
               h("a", { href: `/rules/${encodeURIComponent(id)}`, target: "_blank", rel: "noopener" }, heading),
               sourceLabel(labels.get(id)),
-              h("code", { class: "meta" }, ` ${id} `),
+              " ",
               h("button", { type: "button", class: "link", "aria-label": `Remove ${heading}`, onclick: () => (chosen.delete(id), renderChosen(), renderResults(last)) }, "remove"),
             ),
           )

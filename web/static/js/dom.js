@@ -50,6 +50,12 @@ export function toast(text) {
   toastTimer = setTimeout(() => el.classList.remove("show"), 4000);
 }
 
+// A side as a label: its name capitalised ("nationalist" -> "Nationalist"), never the lower-case
+// id as it is sent.
+export function sideName(side) {
+  return side ? humanize(side) : "";
+}
+
 export function humanize(name) {
   const words = String(name).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);

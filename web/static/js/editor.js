@@ -5,7 +5,7 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { drawHexes, drawTable, terrainColour } from "./editor_map.js";
-import { dragUnit, renderUnits, unwrap } from "./editor_units.js";
+import { dragUnit, fieldWords, renderUnits, unwrap } from "./editor_units.js";
 import { onSubmit } from "./forms.js";
 import { pagedList } from "./paged.js";
 
@@ -358,7 +358,28 @@ function jump(item) {
     if (input) input.focus();
     return;
   }
-  $("ed-hint").textContent = `${item.place}: ${item.reason || item.note}`;
+  $("ed-hint").textContent = `${placeWords(item)}: ${item.reason || item.note}`;
+}
+
+// Where a problem or placeholder is, in words: a counter by its printed name (the server's place
+// names it by id: "unit n-19-div"), a field of the scenario by what it is ("field map.orientation"
+// -> "the map's hex orientation"); a counter's field is added ("19 Div, strength").
+function placeWords(item) {
+  const place = String(item.place || "");
+  const named = (id) => {
+    const u = unitDoc(id);
+    return (u && unwrap(u.name)) || "a counter without a name";
+  };
+  const unit = /^unit (\S+)$/.exec(place);
+  if (unit) {
+    const field = fieldWords(item.field);
+    return `counter ${named(unit[1])}${field && field !== "name" ? `, ${field}` : ""}`;
+  }
+  const reinforcement = /^reinforcement of (\S+)$/.exec(place);
+  if (reinforcement) return `reinforcement of ${named(reinforcement[1])}`;
+  const field = /^field (.+)$/.exec(place);
+  if (field) return fieldWords(field[1]) || "the scenario";
+  return place;
 }
 
 function renderProblems(errors) {
@@ -367,7 +388,7 @@ function renderProblems(errors) {
   $("ed-placeholder-count").textContent = `(${sc.placeholders.length})`;
   clear(
     $("ed-errors"),
-    sc.errors.length ? sc.errors.map((e) => h("li", { class: "error" }, h("button", { type: "button", class: "link", onclick: () => jump(e) }, e.place), `: ${e.reason}`)) : h("li", {}, "None: the scenario can be published."),
+    sc.errors.length ? sc.errors.map((e) => h("li", { class: "error" }, h("button", { type: "button", class: "link", onclick: () => jump(e) }, placeWords(e)), `: ${e.reason}`)) : h("li", {}, "None: the scenario can be published."),
   );
   const shown = sc.placeholders.slice(0, 200);
   clear(
@@ -376,9 +397,9 @@ function renderProblems(errors) {
       h(
         "li",
         {},
-        h("button", { type: "button", class: "link", onclick: () => jump(p) }, p.place),
-        ` (${p.field}): ${p.note} `,
-        sc.may_edit ? h("button", { type: "button", class: "link", "aria-label": `${p.place} (${p.field}) is right as it stands`, onclick: () => confirmPlaceholder(p) }, "it is right") : null,
+        h("button", { type: "button", class: "link", onclick: () => jump(p) }, placeWords(p)),
+        `: ${p.note} `,
+        sc.may_edit ? h("button", { type: "button", class: "link", "aria-label": `${placeWords(p)} is right as it stands`, onclick: () => confirmPlaceholder(p) }, "it is right") : null,
       ),
     ),
     sc.placeholders.length > shown.length ? h("li", { class: "note" }, `and ${sc.placeholders.length - shown.length} more`) : null,

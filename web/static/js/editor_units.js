@@ -1,6 +1,6 @@
 // The scenario editor's counter sheet: one row per counter, one input per field and value, each
 // problem shown in its row.  A changed input is one `unit_edited` change sent by the page.
-import { clear, h } from "./dom.js";
+import { clear, h, sideName } from "./dom.js";
 
 const FIELDS = ["side", "type", "name", "steps", "hex"];
 
@@ -29,6 +29,28 @@ export function parseCell(text) {
   return /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : t;
 }
 
+// A scenario field's path in words, for the organiser: "units[1].values.strength" -> "strength",
+// "map.orientation" -> "the map's hex orientation"; never the path itself.
+const FIELD_WORDS = {
+  "map.orientation": "the map's hex orientation",
+  "map.offset": "the map's offset parity",
+  "map.default_terrain": "the map's default terrain",
+  "map.coordinates": "the map's hex numbering",
+  "map.bounds": "the map's size",
+  "map.terrain_types": "the map's terrain types",
+  "map.supply_sources": "the supply sources",
+  "map.notes": "the map's notes",
+  placeholder: "the scenario as a whole",
+  turns: "the game's length in turns",
+};
+export function fieldWords(path) {
+  const p = String(path || "");
+  if (FIELD_WORDS[p]) return FIELD_WORDS[p];
+  const words = p.replace(/^units\[\d+\]\.?/, "").replace(/\[\d+\]/g, "").split(".").filter(Boolean);
+  const last = words.filter((w) => !/^[A-Z]+\d+$/.test(w) && w !== "values").pop() || "";
+  return last.replace(/_/g, " ");
+}
+
 // Render the table.  `errors`: Map("unit <id>" -> [{field, reason}]); `onEdit(unit, field, value)`.
 export function renderUnits(table, doc, errors, onEdit) {
   const units = (unwrap(doc.units) || []).map((u) => unwrap(u));
@@ -50,7 +72,7 @@ export function renderUnits(table, doc, errors, onEdit) {
       onchange: (ev) => onEdit(unit.id, field, field === "side" || field === "type" || field === "name" ? ev.target.value || null : parseCell(ev.target.value)),
     };
     if (field === "side" && sides.length) {
-      return h("td", {}, h("select", { ...attrs, value: null, size: null }, sides.map((s) => h("option", { value: s, selected: s === value ? true : null }, s))));
+      return h("td", {}, h("select", { ...attrs, value: null, size: null }, sides.map((s) => h("option", { value: s, selected: s === value ? true : null }, sideName(s)))));
     }
     return h("td", {}, h("input", attrs));
   };
@@ -68,10 +90,10 @@ export function renderUnits(table, doc, errors, onEdit) {
         return h(
           "tr",
           { "data-unit": unit.id, class: unitErrors.length ? "has-error" : null },
-          h("th", { scope: "row" }, h("span", { draggable: "true", class: "ed-drag", title: "Drag onto a hex of the map to set this counter up there", "aria-label": `drag ${unit.name || unit.id} onto a hex`, ondragstart: (ev) => dragUnit(ev, unit.id) }, "⠿ ", unit.id)),
+          h("th", { scope: "row" }, h("span", { draggable: "true", class: "ed-drag", title: "Drag onto a hex of the map to set this counter up there", "aria-label": `drag ${unit.name || unit.id} onto a hex`, ondragstart: (ev) => dragUnit(ev, unit.id) }, "⠿ ", unit.name || `Counter ${index + 1}`)),
           FIELDS.map((f) => cell(unit, index, f, rawUnit[f])),
           keys.map((k) => cell(unit, index, `values.${k}`, (unwrap(rawUnit.values) || {})[k])),
-          h("td", { class: "error" }, unitErrors.map((e) => h("div", {}, `${e.field.replace(/^units\[\d+\]\.?/, "") || "counter"}: ${e.reason}`))),
+          h("td", { class: "error" }, unitErrors.map((e) => h("div", {}, `${fieldWords(e.field) || "counter"}: ${e.reason}`))),
         );
       }),
     ),

@@ -1,7 +1,7 @@
 // One knowledge-base entry (GET /api/rules/<id>): its question, answers, authorities, linked events.
 import { api, explain } from "./api.js";
 import { clear, h, humanize } from "./dom.js";
-import { highlighted } from "./entries.js";
+import { chartView, highlighted } from "./entries.js";
 
 const article = document.getElementById("entry");
 const entryId = article.dataset.entry;
@@ -18,16 +18,20 @@ function value(v) {
 
 async function main() {
   try {
-    const entry = await api(`/api/rules/${encodeURIComponent(entryId)}`);
+    const [entry, systems] = await Promise.all([api(`/api/rules/${encodeURIComponent(entryId)}`), api("/api/systems").catch(() => [])]);
+    // where the entry comes from, in words: the game's rulebook by its title, never the document id
+    const books = new Map([...systems.filter((s) => s.document).map((s) => [s.document, `${s.title.split(" - ")[0]} rulebook`]), ["fwtbt-faq", "For Whom the Bell Tolls FAQ"]]);
+    const from = books.get(entry.document) || (String(entry.document || "").startsWith("club") ? "Club ruling" : null);
     const title = entry.heading || entry.title || entryId;
     document.title = `${title} · Arbiter`;
-    const skip = new Set(["id", "title", "heading", "extra", "order", "heading_refs", "score", "snippet", "section_type"]);
+    const skip = new Set(["id", "title", "heading", "extra", "order", "heading_refs", "score", "snippet", "section_type", "document"]);
     clear(
       article,
       h("h1", {}, title),
+      from ? h("p", { class: "meta entry-source" }, `From: ${from}`) : null,
       Object.entries(entry)
         .filter(([k, v]) => !skip.has(k) && v !== null && v !== "" && !(Array.isArray(v) && !v.length))
-        .map(([k, v]) => h("section", { class: `field field-${k}` }, h("h2", {}, humanize(k)), value(v))),
+        .map(([k, v]) => h("section", { class: `field field-${k}` }, h("h2", {}, humanize(k)), k === "text" && entry.section_type === "chart" ? chartView(v) : value(v))),
     );
   } catch (err) {
     clear(article, h("h1", {}, "Rule"), h("p", {}, err.status === 404 ? "This entry, or the rules knowledge base, is not available on this server." : explain(err)));

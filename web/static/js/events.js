@@ -1,7 +1,7 @@
 // Each game event in words.  The game's own events (creation, orders, dice, take backs, disputes)
 // get a sentence here; a rules event (kind "Game.Recorded") is worded by its rules module: the
 // server sends that sentence as the event's `text`.
-import { humanize } from "./dom.js";
+import { humanize, sideName } from "./dom.js";
 
 const list = (xs) => (xs || []).join(", ");
 // A cited knowledge-base entry: its heading (or rule) rather than the record.
@@ -36,28 +36,28 @@ const SENTENCES = {
     const n = (status) => (p.report || []).filter((r) => r.status === status).length;
     return `A dispute's rebase: ${n("kept")} orders kept, ${n("re-rolled")} re-rolled, ${n("dropped")} dropped`;
   },
-  TakebackRequested: (p, e) => `${e.side || p.side} asked to take back everything from event #${p.from_seq}`,
-  TakebackAnswered: (p, e) => `${e.side || p.side} ${p.accepted ? "accepted" : "declined"} the take back`,
+  TakebackRequested: (p, e) => `${sideName(e.side || p.side)} asked to take back everything from event #${p.from_seq}`,
+  TakebackAnswered: (p, e) => `${sideName(e.side || p.side)} ${p.accepted ? "accepted" : "declined"} the take back`,
   Retracted: (p) => `Events retracted (${p.reason || "take back"}${p.ref ? " " + p.ref : ""}): the board is restored`,
-  DisputeOpened: (p, e) => `${e.side || p.side} disputed event #${p.seq}: “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations.map(citationWords))}` : ""}`,
+  DisputeOpened: (p, e) => `${sideName(e.side || p.side)} disputed event #${p.seq}: “${p.claim}”${p.citations && p.citations.length ? `, citing ${list(p.citations.map(citationWords))}` : ""}`,
   DisputeAlternative: (p, e, names) => `The dispute claims what should have happened: ${alternativeWords(p, names)}`,
   DisputeResolved: (p) => `A dispute was ${p.verdict}${p.remedy ? ` (${p.remedy})` : ""}${p.note ? `: ${p.note}` : ""}`,
   VerdictBasis: (p, e, names) =>
     `The verdict was decided on a what-if (digest ${String(p.what_if).slice(0, 12)}…)${p.adopted ? `; from event #${p.from_seq} ${alternativeWords(p, names)} applies` : ""}`,
-  VerdictProposed: (p, e) => `${e.side || p.side} proposed to settle a dispute by agreement: ${p.verdict}${p.note ? ` (“${p.note}”)` : ""}`,
-  VerdictAgreed: (p, e) => `${e.side || p.side} accepted: the dispute is settled by both players' agreement, ${p.verdict}`,
+  VerdictProposed: (p, e) => `${sideName(e.side || p.side)} proposed to settle a dispute by agreement: ${p.verdict}${p.note ? ` (“${p.note}”)` : ""}`,
+  VerdictAgreed: (p, e) => `${sideName(e.side || p.side)} accepted: the dispute is settled by both players' agreement, ${p.verdict}`,
   GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
   // the game's life (issue 17: web/static/js/lifecycle.js): invitations, draws, resignation, clocks
   Invited: (p) => `Invitation sent: ${(p.pending || []).length} player(s) must accept before the game starts`,
-  InvitationAccepted: (p, e) => `${e.user} accepted the invitation (${e.side})`,
-  InvitationDeclined: (p, e) => `${e.user} declined the invitation (${e.side}): the game will not start`,
-  DrawOffered: (p, e) => `${e.user} (${e.side}) offered a draw`,
-  DrawDeclined: (p, e) => `${e.user} (${e.side}) declined the draw`,
-  Resigned: (p, e) => `${e.user} (${e.side}) resigned`,
-  VacationTaken: (p, e) => `${e.user} (${e.side}) took ${p.days} day(s) of vacation: the clock stands still`,
-  ClockExpired: (p, e) => `${e.side}'s clock ran out`,
-  ClockLow: (p, e) => `${e.side}'s clock is running low`,
-  Claimed: (p, e) => `${e.user} (${e.side}) claimed the game on time`,
+  InvitationAccepted: (p, e) => `${e.user} accepted the invitation (${sideName(e.side)})`,
+  InvitationDeclined: (p, e) => `${e.user} declined the invitation (${sideName(e.side)}): the game will not start`,
+  DrawOffered: (p, e) => `${e.user} (${sideName(e.side)}) offered a draw`,
+  DrawDeclined: (p, e) => `${e.user} (${sideName(e.side)}) declined the draw`,
+  Resigned: (p, e) => `${e.user} (${sideName(e.side)}) resigned`,
+  VacationTaken: (p, e) => `${e.user} (${sideName(e.side)}) took ${p.days} day(s) of vacation: the clock stands still`,
+  ClockExpired: (p, e) => `${sideName(e.side)}'s clock ran out`,
+  ClockLow: (p, e) => `${sideName(e.side)}'s clock is running low`,
+  Claimed: (p, e) => `${e.user} (${sideName(e.side)}) claimed the game on time`,
   // the operator's account of breaks the server itself made in this log (docs/audit-and-disputes.md)
   ChainRepaired: (p) => `The operator recorded that the server stored ${list((p.repairs || []).map((r) => `event #${r.seq}`))} out of place (a lost race, since fixed): ${p.reason}`,
   HeadReconciled: (p, e) => `The operator recorded that this game's log was restored to an earlier point${p.lost_head ? `: the events #${e.seq} to #${p.lost_head.version} first recorded are lost` : ""} (${p.reason})`,

@@ -8,7 +8,7 @@ import { BoardView, describeCounter, featureMark, sideClass, terrainColour } fro
 import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
-import { clear, h, humanize, rawFacts, toast } from "./dom.js";
+import { clear, h, humanize, rawFacts, sideName, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
 import { rulingPanel } from "./agreement.js";
 import { optionWords } from "./options.js";
@@ -240,6 +240,16 @@ function selectUnit(uid) {
   render();
   const unit = unitById(uid);
   if (unit && unit.hex) bringIntoView(unit.hex);
+  else showDestinations();
+}
+
+// A unit not on the map yet (a landing, a reinforcement): its highlighted destinations are what the
+// player looks at next, so the board centres on them when none is in view.
+function showDestinations() {
+  if (!st.zoom || !st.view || !st.view.at) return;
+  const at = [...document.querySelectorAll("#board .mark-dest")].map((m) => st.view.at(m.dataset.hex)).filter(Boolean);
+  if (!at.length || at.some((c) => st.zoom.inView(c.x, c.y, 0.1))) return;
+  st.zoom.centreOn(at.reduce((a, c) => a + c.x, 0) / at.length, at.reduce((a, c) => a + c.y, 0) / at.length);
 }
 
 // Centre the board on a hex (zooming in to a legible size) unless it is well in view already.
@@ -343,6 +353,7 @@ function render() {
   }
   renderSelection();
   renderResult();
+  followSheet();
   renderGeneral();
   markPhase($("aid-tables"), shownPhase());
   renderLog();
@@ -370,6 +381,20 @@ function pastLine(shown) {
   );
 }
 
+// The orders sheet (a bottom sheet on a phone, see app.css): at a peek height while there is
+// nothing to decide, so the board keeps the first screen; open while a unit, hex or order is chosen
+// or a result is shown, and back to the peek once that is done. The handle overrides either way.
+function openSheet(open) {
+  $("orders-sheet").classList.toggle("open", open);
+  $("sheet-handle").setAttribute("aria-expanded", String(open));
+}
+
+function followSheet() {
+  const busy = Boolean(st.selection) || !$("result-box").hidden;
+  if (busy !== st.sheetBusy) openSheet(busy);
+  st.sheetBusy = busy;
+}
+
 // The last order's outcome where the player is looking: each of its events in the server's words,
 // and for a combat the table with the column and the roll's row marked, the die, the modified roll
 // and the key to the result codes.
@@ -389,10 +414,10 @@ function renderResult() {
 function turnLine(game) {
   if (game.status === "ended") {
     const winner = game.result && game.result.winner;
-    return h("strong", {}, winner ? `Game over: ${winner} (${game.sides[winner]}) wins` : "Game over");
+    return h("strong", {}, winner ? `Game over: ${sideName(winner)} (${game.sides[winner]}) wins` : "Game over");
   }
   const p = game.phase || {};
-  const active = game.active_sides.map((side) => `${side} (${game.sides[side]})`).join(", ");
+  const active = game.active_sides.map((side) => `${sideName(side)} (${game.sides[side]})`).join(", ");
   const mine = mySides().filter((side) => game.active_sides.includes(side));
   const paused = game.paused_by ? h("strong", { class: "paused" }, "Paused until the dispute is decided · ") : null;
   return h(
@@ -405,7 +430,7 @@ function turnLine(game) {
     ["impulse", "step", "stage", "combat_stage", "weather"].filter((k) => p[k] !== null && p[k] !== undefined && p[k] !== 0).map((k) => ` · ${humanize(k).toLowerCase()} ${humanize(p[k]).toLowerCase()}`),
     active ? ` · ${active} to act` : "",
     mine.length ? h("strong", { class: "your-turn" }, " · Your turn") : mySides().length ? " · waiting for your opponent" : "",
-    mySides().length ? ` · you play ${mySides().join(", ")}` : "",
+    mySides().length ? ` · you play ${mySides().map(sideName).join(", ")}` : "",
   );
 }
 
@@ -515,7 +540,7 @@ function unitPanel(sel) {
 function orderButton(template, cls = "") {
   const form = needsForm(template);
   const act = () => (form ? openForm(template) : send(command(template)));
-  return h("button", { type: "button", class: cls || (template.type.startsWith("end_") ? "end-phase" : ""), onclick: act }, template.label + (form ? "…" : ""));
+  return h("button", { type: "button", class: cls || (template.type.startsWith("end_") ? "end-phase" : ""), onclick: act, title: form ? "Asks for more before it is sent" : "Acts at once: no second step" }, template.label + (form ? "…" : ""));
 }
 
 function openForm(template) {
@@ -547,8 +572,11 @@ function renderGeneral() {
   // many orders of one kind (e.g. one per unit) are one choice, not a wall of buttons
   const groups = new Map();
   for (const template of general) groups.set(template.type, [...(groups.get(template.type) || []), template]);
+  // a button acts on one click unless its label ends in "…" (it opens a form first): say so
+  const atOnce = general.some((t) => !needsForm(t));
   clear(
     box,
+    atOnce ? h("p", { class: "note acts-note" }, "A button here acts at once, with no second step; one ending in “…” asks for more first.") : null,
     [...groups].map(([type, templates]) => {
       if (templates.length <= 4) return templates.map((t) => orderButton(t));
       const select = h("select", { "aria-label": humanize(type), name: `choose-${type}` }, templates.map((t, i) => h("option", { value: i }, t.label)));
@@ -573,7 +601,7 @@ function renderLog() {
   const disputed = new Set(Object.values(st.game.disputes || {}).filter((d) => d.status === "open").map((d) => d.seq));
   const items = st.events.map((event) => {
     const current = event.seq === st.shown.version;
-    const who = event.user ? `${event.user}${event.side ? " (" + event.side + ")" : ""}` : event.side || "";
+    const who = event.user ? `${event.user}${event.side ? " (" + sideName(event.side) + ")" : ""}` : sideName(event.side);
     return h(
       "li",
       { class: `event${current ? " current" : ""}${event.seq > st.shown.version ? " future" : ""}${event.retracted ? " retracted" : ""}`, "data-seq": event.seq, "aria-current": current ? "step" : undefined },
@@ -642,9 +670,16 @@ function legend(board, sides) {
     ),
     (board.places || []).length ? h("p", {}, "Places: ", board.places.map((p) => `${p.name} (${p.hex}${p.kind ? ", " + p.kind : ""})`).join("; ")) : null,
     board.placeholder
-      ? h("div", { class: "note placeholder-map" }, h("p", {}, "A placeholder map a club may replace:"), h("ul", {}, (board.placeholders || []).map((p) => h("li", {}, `${p.place}: ${p.note}`))))
+      ? h("div", { class: "note placeholder-map" }, h("p", {}, "A placeholder map a club may replace:"), h("ul", {}, (board.placeholders || []).map((p) => h("li", {}, `${placeholderWords(p.place)}: ${p.note}`))))
       : null,
   );
+}
+
+// A placeholder's place in words: "map.hex_features" -> "Hex features", "map.entries[0].hexes" ->
+// "Entries hexes" (the scenario's field, never its path).
+function placeholderWords(place) {
+  const words = String(place || "").replace(/\[\d+\]/g, "").split(".").filter((w) => w && w !== "map");
+  return words.length ? humanize(words.join(" ")) : "The map";
 }
 
 // The first view of a map: as wide as the screen, around what the player must act on now -- the
@@ -654,7 +689,11 @@ function startView() {
   const z = st.zoom;
   const box = $("board").getBoundingClientRect();
   const { width, height } = st.view.extent();
-  if (box.width / width >= 0.8 || (box.width / width) * height <= box.height * 1.15) return z.fit();
+  // the whole map only when its counters stay legible there (their type and values: the zoom-mid
+  // level, 0.55 px a unit); a map that fits the screen only at a smaller zoom (Backbone's) shows
+  // one letter a counter and no strength: it opens closer, around what the player acts on
+  const legible = Math.min(box.width / width, box.height / height) >= 0.55;
+  if (legible && (box.width / width >= 0.8 || (box.width / width) * height <= box.height * 1.15)) return z.fit();
   const targets = [...st.plan.targets.keys()];
   const units = [...st.plan.byUnit.keys()].map((uid) => unitById(uid)).filter((u) => u && u.hex).map((u) => u.hex);
   const hexes = (targets.length ? targets : units).map((hex) => st.view.at(hex)).filter(Boolean);
@@ -742,11 +781,8 @@ async function main() {
     $("aids").scrollIntoView({ block: "start" });
     $("rules-q").focus();
   });
-  // the orders sheet on a phone: a handle folds it down to its title and back
-  $("sheet-handle").addEventListener("click", () => {
-    const open = $("orders-sheet").classList.toggle("folded");
-    $("sheet-handle").setAttribute("aria-expanded", String(!open));
-  });
+  // the orders sheet on a phone opens at a peek height; its handle pulls it up and back down
+  $("sheet-handle").addEventListener("click", () => openSheet(!$("orders-sheet").classList.contains("open")));
   $("slider").addEventListener("change", (ev) => showVersion(Number(ev.target.value)));
   $("slider").addEventListener("input", (ev) => ($("slider-value").textContent = `${ev.target.value} of ${st.game.version}`));
   $("live-button").addEventListener("click", () => showVersion(st.game.version));

@@ -4,7 +4,7 @@
 // GET /api/games/<id> and every answer goes to its own endpoint (POST …/accept, …/decline,
 // …/resign, …/draw, …/claim, …/vacation); the page's stream redraws it when the game moves on.
 import { api, currentUser, explain } from "./api.js";
-import { clear, h, toast } from "./dom.js";
+import { clear, h, sideName, toast } from "./dom.js";
 import { follow } from "./live.js";
 
 const slot = document.getElementById("lifecycle-slot");
@@ -32,7 +32,7 @@ const REASONS = {
 };
 
 function player(side) {
-  return `${game.sides[side]} (${side})`;
+  return `${game.sides[side]} (${sideName(side)})`;
 }
 
 function mySides() {
@@ -100,7 +100,7 @@ function claimPart() {
   return h(
     "div",
     { class: "life-line invitation claim" },
-    h("strong", {}, `${claim.by} (${claim.side}) claims the game: ${player(claim.against)} ran out of time. `),
+    h("strong", {}, `${claim.by} (${sideName(claim.side)}) claims the game: ${player(claim.against)} ran out of time. `),
     arbiter ? null : "The game waits for an arbiter's decision.",
     arbiter ? button(`Forfeit ${claim.against}`, () => decide("forfeit", "Claim upheld: the game is over")) : null,
     arbiter ? button("Let the game go on", () => decide("continue", "The game goes on"), "secondary") : null,

@@ -1,7 +1,7 @@
 // The home page's invitations (GET /api/games?invited=true, answered with POST …/accept or
 // …/decline) and the newest open games (GET /api/seeks, joined with POST /api/seeks/<id>/join).
 import { api, explain } from "./api.js";
-import { clear, h, toast } from "./dom.js";
+import { clear, h, sideName, toast } from "./dom.js";
 import { clockText } from "./clocks.js";
 import { systemTitles, titled } from "./titles.js";
 
@@ -23,8 +23,8 @@ export async function invitationsCard(me) {
     list,
     rows.length
       ? rows.map((game) => {
-          const mine = Object.entries(game.sides).filter(([, name]) => name === me.username).map(([side]) => side);
-          const others = Object.entries(game.sides).filter(([, name]) => name !== me.username).map(([side, name]) => `${name} (${side})`);
+          const mine = Object.entries(game.sides).filter(([, name]) => name === me.username).map(([side]) => sideName(side));
+          const others = Object.entries(game.sides).filter(([, name]) => name !== me.username).map(([side, name]) => `${name} (${sideName(side)})`);
           return h(
             "li",
             { class: "invitation" },

@@ -3,7 +3,7 @@
 import { api, explain } from "./api.js";
 import { resultText } from "./results.js";
 import { ratingChart } from "./chart.js";
-import { clear, h, humanize } from "./dom.js";
+import { clear, h, humanize, sideName } from "./dom.js";
 import { when } from "./forms.js";
 import { systemTitles, titled } from "./titles.js";
 
@@ -18,7 +18,7 @@ function gameRow(game, titles) {
     "li",
     { class: "game" },
     h("a", { href: `/games/${game.id}` }, game.title),
-    h("span", { class: "meta" }, `${titled(titles, game.system)} · played ${game.played.join(", ")} against `, opponents.flatMap(([side, name], i) => [i ? ", " : "", h("a", { href: `/users/${encodeURIComponent(name)}` }, name), ` (${side})`])),
+    h("span", { class: "meta" }, `${titled(titles, game.system)} · played ${game.played.join(", ")} against `, opponents.flatMap(([side, name], i) => [i ? ", " : "", h("a", { href: `/users/${encodeURIComponent(name)}` }, name), ` (${sideName(side)})`])),
     h("span", { class: "turn" }, game.status === "ended" ? resultText(game) : STATUS[game.status] || humanize(game.status)),
     h("span", { class: "meta" }, when(game.ended_at || game.created_at)),
   );

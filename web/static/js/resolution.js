@@ -11,7 +11,9 @@ import { csv, onSubmit } from "./forms.js";
 // that adopts it, decided exactly as the what-if shows (its digest is sent with the verdict).
 export function resolutionForm({ dispute, eventType, cited, done, whatIf = null }) {
   const key = `${dispute.game}-${dispute.dispute}`;
-  const picker = citePicker({ label: "Search the rules for the entries your decision rests on" });
+  // scoped to the disputed game (its rulebook first, another game's sections not citable): the
+  // queue lists many games' disputes, so the page has no one game to take it from
+  const picker = citePicker({ label: "Search the rules for the entries your decision rests on", gameId: dispute.game });
   for (const c of cited) picker.add(c.id, c.heading, c);
   const radio = (name, value, text, checked) =>
     h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked, required: true }), ` ${text}`);

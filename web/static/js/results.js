@@ -1,9 +1,11 @@
 // How a game ended, in words: shared by the archive and profiles (a module of its own, so that
 // importing it runs no page's script: profile.js once imported archive.js, whose page script then
 // failed on the profile page).
+import { sideName } from "./dom.js";
+
 export function resultText(game) {
   const r = game.result || {};
-  const who = (side) => (side ? `${game.sides[side] || side} (${side})` : "");
+  const who = (side) => (side ? `${game.sides[side] || sideName(side)} (${sideName(side)})` : "");
   switch (r.reason) {
     case "resignation":
       return `${who(r.loser)} resigned: ${who(r.winner)} wins`;

@@ -11,7 +11,6 @@ const kindFilter = document.getElementById("kind");
 const gameFilter = document.getElementById("game");
 const status = document.getElementById("search-status");
 const results = document.getElementById("results");
-const seenDocuments = new Set();
 const seenKinds = new Set(["conflict"]);
 let timer;
 let controller;
@@ -49,7 +48,6 @@ async function search() {
   try {
     const found = await api(`/api/rules/search?${query}`, { signal: controller.signal });
     const items = found.results || [];
-    addOptions(documentFilter, seenDocuments, items.map((r) => r.document));
     addOptions(kindFilter, seenKinds, items.map((r) => r.kind));
     const shown = kindFilter.value ? items.filter((r) => r.kind === kindFilter.value) : items;
     status.textContent = `${shown.length} result${shown.length === 1 ? "" : "s"}${found.took_ms !== undefined ? ` in ${found.took_ms} ms` : ""}`;
@@ -122,6 +120,15 @@ const initial = new URLSearchParams(location.search);
 api("/api/systems")
   .then((systems) => {
     for (const s of systems) gameFilter.append(h("option", { value: s.name }, s.title || s.name));
+    // the documents by their titles, every game's rulebook whether or not a result named it yet
+    const chosen = documentFilter.value;
+    const documents = [
+      ...systems.filter((s) => s.document).map((s) => [s.document, `${s.title.split(" - ")[0]} rulebook`]),
+      ["fwtbt-faq", "For Whom the Bell Tolls FAQ"],
+      ["club", "Club rulings"],
+    ];
+    clear(documentFilter, h("option", { value: "" }, "All documents"), documents.map(([value, text]) => h("option", { value }, text)));
+    documentFilter.value = documents.some(([value]) => value === chosen) ? chosen : "";
     if (initial.get("game")) {
       gameFilter.value = initial.get("game");
       search();
@@ -130,7 +137,7 @@ api("/api/systems")
   .catch(() => {
     /* searching works without the game list */
   });
-for (const [select, seen, key] of [[documentFilter, seenDocuments, "document"], [kindFilter, seenKinds, "kind"]]) {
+for (const [select, seen, key] of [[documentFilter, new Set(), "document"], [kindFilter, seenKinds, "kind"]]) {
   if (initial.get(key)) {
     addOptions(select, seen, [initial.get(key)]);
     select.value = initial.get(key);

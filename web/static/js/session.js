@@ -18,3 +18,13 @@ async function showWho() {
 }
 
 showWho();
+
+// On a phone the header folds its links and the signed-in line behind one button (the CSS hides
+// them below 600 px unless the header is open), so a page's own content starts near the top.
+const menu = document.getElementById("menu-toggle");
+if (menu) {
+  menu.addEventListener("click", () => {
+    const open = menu.closest(".top").classList.toggle("open");
+    menu.setAttribute("aria-expanded", String(open));
+  });
+}
