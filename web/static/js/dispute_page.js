@@ -39,6 +39,8 @@ async function bothCells(system, recorded, alternative) {
   const mark = (c, cls) => (c ? { col: table.columns.indexOf(c.column), row: row(c), cls } : null);
   const marks = [mark(recorded, "cell-recorded"), mark(alternative, "cell-alternative")].filter(Boolean);
   const classes = (ri, ci) => marks.filter((m) => m.row === table.rows[ri].roll && m.col === ci).map((m) => m.cls).join(" ") || null;
+  // a region that may scroll sideways on a phone: reachable with the keyboard
+  Object.entries({ tabindex: "0", role: "region", "aria-label": "The combat results table, both cells marked" }).forEach(([k, v]) => box.setAttribute(k, v));
   const said = (c, label) => (c ? `${label}: column ${c.column}, row ${row(c)}, result ${c.result}` : null);
   clear(
     box,
@@ -66,6 +68,12 @@ function boardOf(board, system, sides, counters, focus, label) {
   svg.setAttribute("aria-label", label);
   const view = new BoardView(svg, board, { sides, colours: system.side_colours || {} });
   view.drawCounters(counters || [], () => {});
+  // a picture, not a board to play on: its stacks are not controls (the figure's caption and
+  // the events say what it shows)
+  for (const g of svg.querySelectorAll("[tabindex], [role=button]")) {
+    g.removeAttribute("tabindex");
+    g.removeAttribute("role");
+  }
   const points = (focus || []).map((x) => view.at(x)).filter(Boolean);
   if (points.length) {
     const pad = 2.2 * R;

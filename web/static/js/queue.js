@@ -1,7 +1,7 @@
 // The arbiter's queue (GET /api/disputes/queue): each open dispute with its claim, the cited entries,
 // the disputed event in words and links to the board at that version; the resolution form.
 import { api, apiPage, currentUser, explain } from "./api.js";
-import { clear, h, toast } from "./dom.js";
+import { clear, h, sideName, toast } from "./dom.js";
 import { sourceLabel } from "./entries.js";
 import { describe } from "./events.js";
 import { when } from "./forms.js";
@@ -34,7 +34,7 @@ async function card(d) {
     "article",
     { class: "card dispute-card", "data-dispute": d.dispute, "data-game": d.game, "aria-labelledby": `dh-${d.game}-${d.dispute}` },
     h("h2", { id: `dh-${d.game}-${d.dispute}` }, `${d.title} — event #${d.seq} disputed`),
-    h("p", { class: "meta" }, `${titled(titles, d.system)} · opened by ${d.by} (${d.side}) ${when(d.opened_at)}`),
+    h("p", { class: "meta" }, `${titled(titles, d.system)} · opened by ${d.by} (${sideName(d.side)}) ${when(d.opened_at)}`),
     h("blockquote", { class: "claim" }, d.claim),
     h(
       "p",

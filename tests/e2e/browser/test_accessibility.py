@@ -1,0 +1,63 @@
+"""Issue 29's accessibility check: axe-core (the axe-playwright-python package bundles it) finds no
+serious or critical violation on the game, rules, audit, dispute and queue pages and the home page,
+at 1366x900 and 390x844.  The game is Merida's rules on the drill scenario, a combat disputed
+under a claimed reading (tests.fixtures.merida_drill)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from tests.e2e.browser.conftest import PHONE, Server, signed_in
+from tests.e2e.browser.test_dispute_page import _disputed_combat
+
+DESKTOP = {"width": 1366, "height": 900}
+
+
+@pytest.fixture(scope="module")
+def drill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(
+        tmp_path_factory.mktemp("arbiter") / "var",
+        plugins="tests.fixtures.skirmish,tests.fixtures.merida_drill",
+    )
+    yield srv
+    srv.stop()
+
+
+def _serious(page: Any) -> list[str]:
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']} -- {v['help']}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_the_pages_of_a_game_have_no_serious_accessibility_violation(
+    browser: Any, drill: Server, shots: Path
+) -> None:
+    gid, _, dispute = _disputed_combat(drill)
+    drill.grant("wjudge", "arbiter")
+    pages = {
+        "wrojo": ["/", f"/games/{gid}", "/rules", f"/games/{gid}/audit"],
+        "wjudge": [f"/games/{gid}/disputes/{dispute}", "/disputes"],
+    }
+    problems: dict[str, list[str]] = {}
+    for user, paths in pages.items():
+        for viewport in (DESKTOP, PHONE):
+            page = signed_in(browser, drill, user, viewport)
+            for path in paths:
+                page.goto(path)
+                page.wait_for_load_state("networkidle")  # every page's data has come
+                if path.startswith(f"/games/{gid}") and path.count("/") == 2:
+                    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+                found = _serious(page)
+                if found:
+                    problems[f"{path} at {viewport['width']}"] = found
+            page.context.close()
+    assert problems == {}
