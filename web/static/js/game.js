@@ -5,6 +5,7 @@ import { api, ApiError, currentUser, explain } from "./api.js";
 import { blockedWords, command, interpret, needsForm } from "./actions.js";
 import { aidTables, loadTable, markPhase, rulesDrawer } from "./aids.js";
 import { BoardView, describeCounter, featureMark, sideClass, terrainColour } from "./board.js";
+import { boardText } from "./boardtext.js";
 import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
@@ -59,18 +60,34 @@ async function loadEvents() {
   // a retraction (take back, rewind, rebase) changes the flags of earlier events: read them again
   if (known && st.events.slice(known).some((e) => e.type === "Retracted")) {
     st.events = [];
-    await loadNewEvents();
+    await loadNewEvents(true);
   }
 }
 
-async function loadNewEvents() {
+async function loadNewEvents(quiet = false) {
   let after = st.events.length ? st.events[st.events.length - 1].seq : 0;
+  const fresh = [];
   for (;;) {
     const page = await api(`/api/games/${id}/events?after=${after}&limit=500`);
     st.events.push(...page.events);
+    fresh.push(...page.events);
     if (page.next_after === null || page.next_after === undefined) break;
     after = page.next_after;
   }
+  if (!quiet) announce(fresh);
+}
+
+// Every event and roll that arrives after the page opened, said through a live region (#announce,
+// read by screen readers, unseen): the log's own sentences, a few at a time, in order.
+function announce(fresh) {
+  const box = $("announce");
+  if (!box || !st.announced) {
+    st.announced = true; // the events already there when the page opened are the log's to read
+    return;
+  }
+  const words = orderNames(st.game.state, st.system);
+  const said = fresh.filter((e) => !e.retracted).map((e) => describe(e, words));
+  if (said.length) box.textContent = said.slice(-6).join(". ");
 }
 
 // The orders of the version just read.  The list in hand stays until the new one has arrived: a
@@ -348,6 +365,7 @@ function render() {
   } else if (st.view) {
     st.view.drawCounters(g.counters || [], onStack);
     st.view.highlight(marks(), onMark);
+    renderBoardText(g);
   } else {
     unitList(g.counters || []);
   }
@@ -360,6 +378,14 @@ function render() {
   disputesBox($("disputes"), st.game, st.events);
   rulingPanel($("dispute-ruling"), st.game, { mySides: mySides(), done: refresh });
   diceBox($("dice"), st.game, id);
+}
+
+// The board as text (boardtext.js), drawn only while its box is open: every stack, mark and place
+// by hex in words, with the map's own select and choose as buttons.
+function renderBoardText(g) {
+  const box = $("board-text-box");
+  if (!st.board || !box.open) return;
+  boardText($("board-text"), { board: st.board, counters: g.counters || [], marks: marks(), onStack, onMark, hexName, all: $("board-text-all").checked });
 }
 
 // The phase of the version shown (now, or the past version being viewed), for the sequence of play.
@@ -755,6 +781,10 @@ async function main() {
   } else if (Array.isArray(board.hexes) && board.hexes.length) {
     st.places = new Map((board.places || []).map((p) => [p.hex, p.name]));
     st.view = new BoardView($("board"), board, { sides, colours: system.side_colours || {}, onHex, onFocus: keepInView });
+    st.board = board;
+    $("board-text-box").hidden = false;
+    $("board-text-box").addEventListener("toggle", () => renderBoardText(st.shown));
+    $("board-text-all").addEventListener("change", () => renderBoardText(st.shown));
     st.view.hexWords = hexName;
     $("board").classList.add("hex-board");
     root.classList.add("has-map");
