@@ -77,11 +77,24 @@ def test_the_defender_chooses_loss_and_retreat_on_the_game_page(
     rojo.locator("#confirm").click()
     expect(rojo.locator("#log")).to_contain_text("chosen by the Republican player")
 
-    rojo.get_by_role("button", name=re.compile("^Choose the retreat of")).click()
+    # the retreat is chosen on the map: each candidate path drawn to the hex it ends in (issue 29)
+    decide = rojo.locator(".mark.mark-decide")
+    expect(decide.first).to_be_visible()
+    assert decide.count() >= 2 and rojo.locator(".mark-decide .mark-path").count() == decide.count()
+    rojo.locator("button", has_text=re.compile("^Choose the retreat of")).click()  # the list's
     paths = rojo.locator("select[name=path]")
     places = paths.locator("option").all_inner_texts()
     assert len(places) >= 2
-    paths.select_option(index=1)
+    rojo.get_by_role("button", name="Cancel").click()
+    second = rojo.locator(".mark.mark-decide")
+    target = next(
+        i for i in range(second.count())
+        if (second.nth(i).get_attribute("aria-label") or "").endswith(f": {places[1]}")
+    )  # fmt: skip
+    second.nth(target).click()  # the map picks it, as the list would
+    expect(rojo.locator("select[name=path] option:checked")).to_have_text(places[1])
+    expect(rojo.locator(".mark.mark-chosen .mark-path")).to_have_count(1)
+    rojo.screenshot(path=str(shots / "decisions-merida-retreat-on-map.png"))
     rojo.locator("#confirm").click()
     moved = re.compile(rf"retreats? from Guarena \(E5\) to {re.escape(places[1])}")
     expect(rojo.locator("#log")).to_contain_text(moved)

@@ -85,6 +85,15 @@ export function destinations(template, choice) {
   return out;
 }
 
+// A template with no unit of its own whose one real choice is a `path` (a retreat to choose):
+// drawn on the board as the paths' ends, each picked by a click as from the list.
+export function decisionChoice(template) {
+  if (unitsOf(template).length) return null;
+  const choices = choicesOf(template);
+  const paths = choices.filter((c) => !c.many && c.kind === "path" && c.options.length > 1);
+  return paths.length === 1 && choices.length === 1 ? paths[0] : null;
+}
+
 // Whether a template leaves the player a real choice besides `skip` (the field drawn on a board):
 // then it opens a form; otherwise it is sent as it is.
 export function needsForm(template, skip = null) {
@@ -97,7 +106,7 @@ export function needsForm(template, skip = null) {
 //   unitOther: unit id -> [template] (a unit's other orders, for units that have destinations);
 //   targets: hex -> [template]; general: [template]; blocked: [{type, label, reason, rule}].
 export function interpret(response) {
-  const plan = { byUnit: new Map(), unitOther: new Map(), targets: new Map(), general: [], blocked: (response && response.blocked) || [] };
+  const plan = { byUnit: new Map(), unitOther: new Map(), targets: new Map(), general: [], decisions: [], blocked: (response && response.blocked) || [] };
   const push = (map, key, item) => map.set(key, [...(map.get(key) || []), item]);
   for (const template of (response && response.actions) || []) {
     const target = targetOf(template);
@@ -111,6 +120,9 @@ export function interpret(response) {
       push(plan.unitOther, unitsOf(template)[0], template);
     } else {
       plan.general.push(template);
+      // a decision of no unit's own (a retreat path to choose): its places drawn on the map too
+      const path = decisionChoice(template);
+      if (path) plan.decisions.push({ template, choice: path, destinations: destinations(template, path) });
     }
   }
   // a unit with no destination to click keeps its orders among the buttons

@@ -187,6 +187,9 @@ export class BoardView {
         s("polygon", { points: corners(c.x, c.y, orientation) }),
         mark.note ? s("text", { class: "mark-note", x: c.x * R, y: (c.y + 0.55) * R }, mark.note) : null,
       );
+      // a candidate path (a retreat to choose): drawn from its first hex to the mark
+      const route = Array.isArray(mark.path) ? mark.path.map((hx) => this.centre(hx)).filter(Boolean) : [];
+      if (route.length > 1) g.prepend(s("polyline", { class: "mark-path", points: route.map((p) => `${(p.x * R).toFixed(1)},${(p.y * R).toFixed(1)}`).join(" ") }));
       if (onActivate && mark.kind !== "selected") activate(g, () => onActivate(label, mark));
       if (this.onFocus) g.addEventListener("focus", () => this.onFocus(label));
       layer.append(g);

@@ -26,7 +26,8 @@ export function boardText(el, { board, counters, marks, onStack, onMark, hexName
     const ground = [humanize(hx.terrain || "clear"), ...feats.map((f) => humanize(f).toLowerCase())].join(", ");
     const actions = [];
     if (units.length) actions.push(h("button", { type: "button", class: "link", onclick: () => onStack(hx.hex, units) }, `Select ${hx.hex}`));
-    if (mark && (mark.kind === "dest" || mark.kind === "target")) actions.push(h("button", { type: "button", class: "link", onclick: () => onMark(hx.hex, mark) }, mark.kind === "dest" ? `Move here (${hx.hex})` : `Attack ${hx.hex}`));
+    const verb = { dest: `Move here (${hx.hex})`, target: `Attack ${hx.hex}`, decide: `Choose this (${hx.hex})` }[mark && mark.kind];
+    if (verb) actions.push(h("button", { type: "button", class: "link", onclick: () => onMark(hx.hex, mark) }, verb));
     rows.push(
       h(
         "tr",

@@ -7,7 +7,7 @@ import { aidTables, loadTable, markPhase, rulesDrawer } from "./aids.js";
 import { BoardView, describeCounter, featureMark, sideClass, terrainColour } from "./board.js";
 import { boardText } from "./boardtext.js";
 import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.js";
-import { choiceFields, composeForm, picksOf } from "./compose.js";
+import { choiceFields, composeForm, key, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, rawFacts, sideName, toast } from "./dom.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
@@ -313,6 +313,13 @@ function onHex(hex) {
 }
 
 function onMark(hex, mark) {
+  if (mark.kind === "decide") {
+    // as picking that path in the decision's form: the form opens with it chosen, then Confirm
+    const { template, choice } = mark.decision;
+    st.selection = { kind: "compose", template, answers: { [choice.name]: key(mark.value) } };
+    $("hex-why").textContent = "";
+    return render();
+  }
   if (mark.kind === "dest") {
     const sel = st.selection;
     const option = st.plan.byUnit.get(sel.unit)[sel.option];
@@ -328,6 +335,16 @@ function marks() {
   const out = {};
   const sel = st.selection;
   if (!live()) return out;
+  // a pending decision chosen on the map (a retreat): each path's end, the path drawn under it
+  if (!sel || sel.kind === "compose") {
+    for (const decision of (st.plan && st.plan.decisions) || []) {
+      if (sel && sel.template !== decision.template) continue;
+      for (const [hex, dest] of Object.entries(decision.destinations)) {
+        const chosen = sel && sel.answers && sel.answers[decision.choice.name] === key(dest.value);
+        out[hex] = { kind: chosen ? "chosen" : "decide", label: `${decision.template.label}: ${dest.label}`, decision, value: dest.value, path: dest.value };
+      }
+    }
+  }
   if (sel && (sel.kind === "unit" || sel.kind === "move")) {
     const option = st.plan.byUnit.get(sel.unit)[sel.option];
     for (const [hex, dest] of Object.entries(option.destinations)) {
