@@ -16,9 +16,8 @@ from click.testing import CliRunner
 from flask import Flask
 
 from service.cli import main
-from service.domain import dice
-from service.domain.game import DiceSeed, Game
 from tests.support.api import ApiHelper
+from tests.support.boards import start_on_board
 from tests.unit.rules.merida.conftest import board_state, play, unit
 
 SIDES = {"nationalist": "franco", "republican": "rojo"}
@@ -47,25 +46,11 @@ def start(
     svc = app.extensions["arbiter"]
     for name in [*SIDES.values(), "judge"]:
         api.user(name)
-    ids = {name: str(svc.users.by_name(name).id) for name in SIDES.values()}
-    seed = dice.new_seed()
-    game = Game.start(
-        system="merida",
-        scenario="merida-1938",
-        options={},
-        initial_state=state,
-        seed=seed,
-        sides={side: ids[name] for side, name in SIDES.items()},
-        created_by=ids["franco"],
-        labels={"title": "Strategic movers at E5", **(labels or {})},
-        ports=svc.store.ports,
-        names={uid: name for name, uid in ids.items()},
-    )
-    svc.store.save(game, DiceSeed.for_game(game.id, seed))
+    gid = start_on_board(svc, state, SIDES, title="Strategic movers at E5", labels=labels)
     judge = svc.users.by_name("judge")
     judge.grant("arbiter")
     svc.store.save(judge)
-    return str(game.id)
+    return gid
 
 
 def send(api: ApiHelper, gid: str, side: str, command: dict[str, Any]) -> dict[str, Any]:

@@ -12,10 +12,9 @@ from click.testing import CliRunner
 
 from service.bootstrap import build_services
 from service.cli import main
-from service.domain import dice
-from service.domain.game import DiceSeed, Game
 from tests.conftest import make_config
 from tests.e2e.test_dispute_what_if import SIDES, duel_state
+from tests.support.boards import start_on_board
 
 
 @pytest.fixture
@@ -34,33 +33,21 @@ def run(*args: str) -> object:
 
 def fought(tmp_path: Path) -> tuple[str, int]:
     svc = build_services(make_config(tmp_path, secret_key="k"))
-    ids = {n: str(svc.users.register(n, "correct horse battery").id) for n in SIDES.values()}
+    for name in SIDES.values():
+        svc.users.register(name, "correct horse battery")
     judge = svc.users.register("judge", "correct horse battery")
     judge.grant("arbiter")
     svc.store.save(judge)
-    seed = dice.new_seed()
-    game = Game.start(
-        system="merida",
-        scenario="merida-1938",
-        options={},
-        initial_state=duel_state(),
-        seed=seed,
-        sides={side: ids[name] for side, name in SIDES.items()},
-        created_by=ids["franco"],
-        labels={"title": "Strategic movers at E5"},
-        ports=svc.store.ports,
-        names={uid: name for name, uid in ids.items()},
-    )
-    svc.store.save(game, DiceSeed.for_game(game.id, seed))
+    gid = start_on_board(svc, duel_state(), SIDES, title="Strategic movers at E5")
     done = svc.games.execute(
-        game.id,
+        gid,
         svc.users.by_name("franco"),
         {"type": "attack", "attackers": ["a"], "hex": "E5"},
-        expected_version=game.version,
+        expected_version=svc.games.get(gid).version,
     )
     seq = next(e["seq"] for e in done.events if e["type"] == "CombatResolved")
     svc.close()
-    return str(game.id), seq
+    return gid, seq
 
 
 def version(tmp_path: Path, gid: str) -> int:

@@ -16,10 +16,9 @@ from click.testing import CliRunner
 from flask import Flask
 
 from service.cli import main
-from service.domain import dice
-from service.domain.game import DiceSeed, Game
 from tests.e2e.test_merida_api import _next_command
 from tests.support.api import ApiHelper
+from tests.support.boards import start_on_board
 from tests.unit.rules.merida.conftest import board_state, unit
 
 SIDES = {"nationalist": "franco", "republican": "rojo"}
@@ -39,7 +38,6 @@ def start(app: Flask, api: ApiHelper) -> str:
     svc = app.extensions["arbiter"]
     for name in SIDES.values():
         api.user(name)
-    ids = {name: str(svc.users.by_name(name).id) for name in SIDES.values()}
     state = board_state(
         [
             unit("l", "nationalist", "leader", 0, "A1"),
@@ -50,21 +48,7 @@ def start(app: Flask, api: ApiHelper) -> str:
             unit("s", "republican", "infantry", 3, "I12"),
         ]
     )
-    seed = dice.new_seed()
-    game = Game.start(
-        system="merida",
-        scenario="merida-1938",
-        options={},
-        initial_state=state,
-        seed=seed,
-        sides={side: ids[name] for side, name in SIDES.items()},
-        created_by=ids["franco"],
-        labels={"title": "Rule 10 at E9"},
-        ports=svc.store.ports,
-        names={uid: name for name, uid in ids.items()},  # the names its log shows, covered
-    )
-    svc.store.save(game, DiceSeed.for_game(game.id, seed))
-    return str(game.id)
+    return start_on_board(svc, state, SIDES, title="Rule 10 at E9")
 
 
 def send(api: ApiHelper, gid: str, side: str, command: dict[str, Any]) -> dict[str, Any]:

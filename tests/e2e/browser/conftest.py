@@ -170,6 +170,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
+@pytest.fixture(scope="module")
+def drill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with Merida's rules on the decisions drill (``tests.fixtures.merida_drill``, as
+    ``merida-drill``): a 6-1 attack with armour on a five-unit stack at E5, whatever the die."""
+    srv = Server(
+        tmp_path_factory.mktemp("arbiter") / "var",
+        plugins="tests.fixtures.skirmish,tests.fixtures.merida_drill",
+    )
+    yield srv
+    srv.stop()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():

@@ -5,11 +5,9 @@ under a claimed reading (tests.fixtures.merida_drill)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
@@ -17,16 +15,6 @@ from tests.e2e.browser.conftest import PHONE, Server, signed_in
 from tests.e2e.browser.test_dispute_page import _disputed_combat
 
 DESKTOP = {"width": 1366, "height": 900}
-
-
-@pytest.fixture(scope="module")
-def drill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(
-        tmp_path_factory.mktemp("arbiter") / "var",
-        plugins="tests.fixtures.skirmish,tests.fixtures.merida_drill",
-    )
-    yield srv
-    srv.stop()
 
 
 def _serious(page: Any) -> list[str]:

@@ -8,27 +8,15 @@ Nationalist's orders up to the attack go through the API to keep the test small.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
 SIDES = {"nationalist": "dfranco", "republican": "drojo"}
-
-
-@pytest.fixture(scope="module")
-def drill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(
-        tmp_path_factory.mktemp("arbiter") / "var",
-        plugins="tests.fixtures.skirmish,tests.fixtures.merida_drill",
-    )
-    yield srv
-    srv.stop()
 
 
 def _actions(server: Server, game_id: str, user: str) -> list[dict[str, Any]]:

@@ -9,11 +9,9 @@ attack with armour on E5; the orders up to it go through the API to keep the tes
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -22,16 +20,6 @@ from tests.e2e.browser.conftest import PHONE, Server, signed_in
 SIDES = {"nationalist": "wfranco", "republican": "wrojo"}
 #: what a person must never read on the page
 IDS = re.compile(r"\bd\d+\b|\[object|\bn-[a-z0-9-]+\b|\br-[a-z0-9-]+\b|undefined|null")
-
-
-@pytest.fixture(scope="module")
-def drill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(
-        tmp_path_factory.mktemp("arbiter") / "var",
-        plugins="tests.fixtures.skirmish,tests.fixtures.merida_drill",
-    )
-    yield srv
-    srv.stop()
 
 
 def _state(server: Server, game_id: str) -> dict[str, Any]:

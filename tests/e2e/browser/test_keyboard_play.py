@@ -7,27 +7,15 @@ Merida's rules on the drill scenario (tests.fixtures.merida_drill)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import Server, signed_in
 
 SIDES = {"nationalist": "kfranco", "republican": "krojo"}
-
-
-@pytest.fixture(scope="module")
-def drill(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(
-        tmp_path_factory.mktemp("arbiter") / "var",
-        plugins="tests.fixtures.skirmish,tests.fixtures.merida_drill",
-    )
-    yield srv
-    srv.stop()
 
 
 def _game(drill: Server, gid: str) -> dict[str, Any]:
