@@ -14,10 +14,12 @@ import json
 import random
 import sys
 import time
+from typing import Any
 
 from service.fuzz.player import SeededDice, pick
 from service.rules.base import RulesEvent, RuleViolation, State
 from service.rules.merida import SYSTEM, reach
+from service.rules.registry import build_registry
 
 SEED = 11
 MID_TURN = 3
@@ -73,7 +75,7 @@ def measure(state: State, repeats: int, cold: bool) -> tuple[float, int, int]:
         started = time.perf_counter()
         actions = SYSTEM.actions(state, side)
         best = min(best, time.perf_counter() - started)
-    size = len(json.dumps(actions.as_dict()))
+    size = len(json.dumps(actions.as_dict(compact=True)))
     return best * 1000, size, len(actions.templates)
 
 
@@ -81,11 +83,58 @@ def main(repeats: int = REPEATS) -> None:
     for name, state in states().items():
         cold, size, templates = measure(state, repeats, cold=True)
         warm, _, _ = measure(state, repeats, cold=False)
+        listed = len(json.dumps(SYSTEM.actions(state, str(state["side"])).as_dict()))
         print(
             f"merida {name} movement ({state['side']}): {cold:6.1f} ms per actions call cold, "
             f"{warm:6.1f} ms with the enemy unchanged since the last call; "
-            f"{templates} templates, {size / 1024:.0f} KB of JSON"
+            f"{templates} templates, {size / 1024:.0f} KB of JSON with paths as trees "
+            f"(?paths=tree; {listed / 1024:.0f} KB as lists, {listed / size:.1f}x)"
         )
+    every_system()
+
+
+def every_system(steps: int = 40) -> None:
+    """Each system's largest action list over a seeded walk of ``steps`` commands from its first
+    scenario: the JSON with paths as trees (the game page's) beside the lists (the default)."""
+    for rules in build_registry():
+        rng = random.Random(SEED)
+        dice = SeededDice(rng)
+        scenario = rules.scenarios()[0].id
+        state = rules.initial_state(scenario, rules.default_options(scenario))
+        largest = (0, 0, "")
+        for _ in range(steps):
+            if rules.result(state) is not None or not rules.active_sides(state):
+                break
+            side = rules.active_sides(state)[0]
+            actions = rules.actions(state, side)
+            tree = len(json.dumps(actions.as_dict(compact=True)))
+            if tree > largest[0]:
+                phase = rules.phase(state)
+                where = f"turn {phase.get('turn')}, {phase.get('phase')}, {side}"
+                largest = (tree, len(json.dumps(actions.as_dict())), where)
+            state = _walk(rules, state, side, actions, rng, dice)
+        tree, listed, phase = largest
+        print(
+            f"{rules.name}: largest action list in {steps} commands {tree / 1024:.0f} KB with "
+            f"trees, {listed / 1024:.0f} KB as lists (at {phase})"
+        )
+
+
+def _walk(
+    rules: Any, state: State, side: str, actions: Any, rng: random.Random, dice: Any
+) -> State:
+    """One random legal command of ``actions`` applied (or the state as it was, when refused)."""
+    if not actions.templates:
+        return state
+    template = rng.choice(actions.templates)
+    command = template.command(**{k: pick(c, rng) for k, c in template.choose.items()})
+    try:
+        events = rules.decide(state, side, command, dice)
+    except RuleViolation:
+        return state
+    for event in events:
+        state = rules.apply(state, RulesEvent(event.type, event.data))
+    return state
 
 
 if __name__ == "__main__":

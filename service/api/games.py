@@ -121,14 +121,16 @@ class GameBoard(MethodView):
 
 @blp.route("/<game_id>/actions")
 class Actions(MethodView):
-    @blp.arguments(schemas.SideArgs, location="query")
+    @blp.arguments(schemas.ActionsArgs, location="query")
     @blp.response(200, schemas.ActionsOut)
     def get(self, args: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """The commands the caller's side may send now (empty when it is not its turn)."""
+        """The commands the caller's side may send now (empty when it is not its turn).
+        ``paths=tree``: a path choice whose paths form a tree comes as the tree (``paths``)."""
         games = services().games
         game = games.get(game_id)
         side, actions = games.actions(game, require_user(), args["side"])
-        return {"side": side, "version": game.version, **actions.as_dict()}
+        compact = args["paths"] == "tree"
+        return {"side": side, "version": game.version, **actions.as_dict(compact)}
 
 
 @blp.route("/<game_id>/preview")

@@ -279,6 +279,11 @@ class SideArgs(Lenient):
     side = fields.String(load_default=None)
 
 
+class ActionsArgs(SideArgs):
+    #: ``tree``: path choices written as trees where they form one (a phone parses a fifth)
+    paths = fields.String(load_default="list", validate=validate.OneOf(["list", "tree"]))
+
+
 class GameListArgs(PageFields, Lenient):
     mine = fields.Boolean(load_default=False)
     status = fields.String(
@@ -436,6 +441,14 @@ class ExecutedOut(Schema):
 
 class ChoiceOut(Schema):
     one_of = fields.List(fields.Raw(), metadata={"description": "pick one value"})
+    paths = fields.Dict(
+        metadata={
+            "description": "with ?paths=tree, a path one_of whose paths form a tree: "
+            '{"tree": "A1(B1(C1 C2) B2)", "named": {hex: label}} -- every path from the first '
+            "hex to each other hex is an option, depth first, labelled by named[its last hex] "
+            "else by that hex (docs/rules/contract.md)"
+        }
+    )
     some_of = fields.List(fields.Raw(), metadata={"description": "pick min..max values"})
     labels = fields.List(fields.String(), metadata={"description": "each option in words"})
     min = fields.Integer()

@@ -39,7 +39,14 @@ class Choice:
     min: int = 1
     max: int = 1
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, kind: str | None = None, compact: bool = False) -> dict[str, Any]:
+        """The choice on the wire.  ``compact`` and a ``path`` ``one_of`` whose options form a
+        tree (every option's path less its last hex is an option too, all from one hex): the
+        tree form ``{"paths": {"tree", "named"}}`` (:func:`path_tree`) instead of every path."""
+        if compact and kind == "path" and not self.many:
+            tree = path_tree(self.options, self.labels)
+            if tree is not None:
+                return {"paths": tree}
         out: dict[str, Any] = {
             ("some_of" if self.many else "one_of"): list(self.options),
             "labels": list(self.labels),
@@ -47,6 +54,55 @@ class Choice:
         if self.many:
             out["min"], out["max"] = self.min, self.max
         return out
+
+
+#: characters a hex in a path tree may not hold: they write the tree
+_TREE_MARKS = frozenset(" ()~")
+
+
+def path_tree(options: Sequence[Any], labels: Sequence[str]) -> dict[str, Any] | None:
+    """Paths from one hex that form a tree, written once each: ``{"tree": "A1(B1(C1 C2) ~B2(C3))",
+    "named": {hex: label}}`` -- every path from the first hex to each other hex of the tree is an
+    option, in the tree's order (depth first), except to a hex written ``~hex`` (one a path goes
+    through but none ends in), each labelled ``named[its last hex]``, else by that hex.  A path option's tree is a few bytes a destination where the list repeats every path from
+    its start (Merida's strategic moves: 600 destinations of up to 20 hexes).  None when the
+    options are not such a tree (a client then reads the list)."""
+    if not options:
+        return None
+    root = options[0][0] if isinstance(options[0], list) and options[0] else None
+    keys: set[tuple[str, ...]] = set()
+    children: dict[tuple[str, ...], list[str]] = {}
+    named: dict[str, str] = {}
+    for path, label in zip(options, labels, strict=True):
+        if not isinstance(path, list) or len(path) < 2 or path[0] != root:
+            return None
+        if any(not isinstance(h, str) or not h or _TREE_MARKS & set(h) for h in path):
+            return None
+        key = tuple(path)
+        if key in keys:
+            return None  # a repeated option
+        keys.add(key)
+        children.setdefault(key[:-1], []).append(path[-1])
+        if label != path[-1]:
+            if named.get(path[-1], label) != label:
+                return None  # one hex labelled two ways: the list says it
+            named[path[-1]] = label
+    if len({k[-1] for k in keys}) != len(keys):
+        return None  # a hex reached by two paths: a label by hex could not tell them apart
+    # a hex a path goes through where no path ends (a unit may cross it, not stop): in the tree,
+    # written "~hex", not an option
+    through = {k[:i] for k in keys for i in range(2, len(k))} - keys
+    for key in through:
+        children.setdefault(key[:-1], []).append(key[-1])
+
+    def write(prefix: tuple[str, ...]) -> str:
+        mark = "~" if prefix in through else ""
+        kids = children.get(prefix)
+        if not kids:
+            return mark + prefix[-1]
+        return mark + prefix[-1] + "(" + " ".join(write((*prefix, k)) for k in kids) + ")"
+
+    return {"tree": write((str(root),)), "named": named}
 
 
 def one_of(options: Sequence[Any], labels: Sequence[str] | None = None) -> Choice:
@@ -86,12 +142,12 @@ class Template:
     choose: dict[str, Choice] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, compact: bool = False) -> dict[str, Any]:
         return {
             "type": self.type,
             "label": self.label,
             "fixed": dict(self.fixed),
-            "choose": {k: c.as_dict() for k, c in self.choose.items()},
+            "choose": {k: c.as_dict(self.kinds.get(k), compact) for k, c in self.choose.items()},
             "kinds": dict(self.kinds),
         }
 
@@ -150,9 +206,10 @@ class Actions:
     def types(self) -> list[str]:
         return [t.type for t in self.templates]
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, compact: bool = False) -> dict[str, Any]:
+        """``compact``: path choices as trees where they are (:func:`path_tree`)."""
         return {
-            "actions": [t.as_dict() for t in self.templates],
+            "actions": [t.as_dict(compact) for t in self.templates],
             "blocked": [b.as_dict() for b in self.blocked],
         }
 

@@ -19,11 +19,46 @@ const BOARD_KINDS = new Set(["hex", "path"]);
 // Every choice a template leaves, in order: {name, kind, many, options, labels, min, max}.
 export function choicesOf(template) {
   return Object.entries(template.choose || {}).map(([name, c]) => {
+    if (c.paths) c = pathChoice(c.paths); // read once: the template keeps the list form
     const many = Array.isArray(c.some_of);
     const options = (many ? c.some_of : c.one_of) || [];
     const labels = Array.isArray(c.labels) && c.labels.length === options.length ? c.labels : options.map(String);
     return { name, kind: kindOf(template, name), many, options, labels, min: many ? (c.min ?? 0) : 1, max: many ? (c.max ?? options.length) : 1 };
   });
+}
+
+// A path choice sent as a tree (`?paths=tree`: {tree: "A1(B1(C1 C2) ~B2(C3))", named: {hex: label}})
+// as the list it stands for: every path from the first hex to each other hex, depth first, but to
+// a "~hex" (crossed, where no path ends), labelled by `named` or by its last hex.  Decoded once per choice (kept on the tree object).
+const decoded = new WeakMap();
+export function pathChoice(paths) {
+  if (decoded.has(paths)) return decoded.get(paths);
+  const options = [];
+  let parent = [];
+  let last = null;
+  let token = "";
+  const read = () => {
+    if (!token) return;
+    const through = token.startsWith("~"); // a hex crossed, where no path ends
+    last = [...parent, through ? token.slice(1) : token];
+    if (last.length > 1 && !through) options.push(last);
+    token = "";
+  };
+  for (const ch of paths.tree) {
+    if (ch === "(") {
+      read();
+      parent = last;
+    } else if (ch === ")") {
+      read();
+      parent = parent.slice(0, -1);
+    } else if (ch === " ") read();
+    else token += ch;
+  }
+  read();
+  const named = paths.named || {};
+  const out = { one_of: options, labels: options.map((p) => named[p[p.length - 1]] || p[p.length - 1]) };
+  decoded.set(paths, out);
+  return out;
 }
 
 export const kindOf = (template, name) => (template.kinds || {})[name] || "text";
