@@ -33,13 +33,20 @@ def _next_state(state: State, rng: random.Random, dice: SeededDice) -> State:
     others = [t for t in actions.templates if t.type != "end_phase"]
     ends = actions.of_type("end_phase")
     template = rng.choice(ends if ends and (not others or rng.random() < 0.15) else others)
+    return _played(SYSTEM, state, side, template, rng, dice)
+
+
+def _played(
+    rules: Any, state: State, side: str, template: Any, rng: random.Random, dice: Any
+) -> State:
+    """``template`` with a random pick per choice, decided and applied (``state`` if refused)."""
     command = template.command(**{k: pick(c, rng) for k, c in template.choose.items()})
     try:
-        events = SYSTEM.decide(state, side, command, dice)
+        events = rules.decide(state, side, command, dice)
     except RuleViolation:
         return state
     for event in events:
-        state = SYSTEM.apply(state, RulesEvent(event.type, event.data))
+        state = rules.apply(state, RulesEvent(event.type, event.data))
     return state
 
 
@@ -126,15 +133,7 @@ def _walk(
     """One random legal command of ``actions`` applied (or the state as it was, when refused)."""
     if not actions.templates:
         return state
-    template = rng.choice(actions.templates)
-    command = template.command(**{k: pick(c, rng) for k, c in template.choose.items()})
-    try:
-        events = rules.decide(state, side, command, dice)
-    except RuleViolation:
-        return state
-    for event in events:
-        state = rules.apply(state, RulesEvent(event.type, event.data))
-    return state
+    return _played(rules, state, side, rng.choice(actions.templates), rng, dice)
 
 
 if __name__ == "__main__":

@@ -365,10 +365,8 @@ class KnowledgeBase:
         chosen: dict[str, str] = {}  # id -> why
         lowered = [f.lower() for f in facts]
         for link in self._links(document):
-            if event_type not in link.events:
-                continue
-            hit = _trigger(link.when, lowered)
-            if link.when and hit is None:
+            hit = link.holds(event_type, lowered)
+            if hit is None:
                 continue
             entry_id = f"{document}:{link.entry.replace('.', '-')}"
             if entry_id in by_id and entry_id not in chosen:
@@ -569,15 +567,6 @@ def _specific_terms(plan: Plan, generic: set[str]) -> list[str]:
             continue
         out += [t for t in stems if t.isalpha() and len(t) >= 3]
     return out
-
-
-def _trigger(words: tuple[str, ...], facts: list[str]) -> str | None:
-    """The first fact that holds one of ``words`` (whole words, any case)."""
-    for fact in facts:
-        for w in words:
-            if re.search(rf"(?<!\w){re.escape(w.lower())}(?!\w)", fact):
-                return fact
-    return None
 
 
 def _matched_words(entry: dict[str, Any], pattern: re.Pattern[str] | None) -> list[str]:

@@ -18,6 +18,7 @@ from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
 from service.application.clubs import ClubService
+from service.application.dispute_agreement import DisputeAgreements
 from service.application.disputes import DisputeService
 from service.application.game_index import GameIndex
 from service.application.games import GameService
@@ -129,6 +130,7 @@ def build_services(
     )
     what_ifs = WhatIfService(disputes, games)
     disputes.what_ifs = what_ifs
+    agreements = DisputeAgreements(disputes, clubs)
     audit = AuditService(store, games, seal_key, store.heads)
     index = GameIndex(projections["games"], clubs.clubs_of)
     store.on_commit = projections.seen  # read-your-writes
@@ -161,6 +163,7 @@ def build_services(
         knowledge=knowledge,
         disputes=disputes,
         what_ifs=what_ifs,
+        agreements=agreements,
         audit=audit,
         scenarios=scenarios,
         lifecycle=lifecycle,

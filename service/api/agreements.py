@@ -21,8 +21,7 @@ blp = Blueprint(
 
 
 def agreements() -> DisputeAgreements:
-    svc = services()
-    return DisputeAgreements(svc.disputes, svc.clubs)
+    return services().agreements  # made by the bootstrap
 
 
 class ProposalIn(Strict):

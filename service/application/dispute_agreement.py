@@ -16,7 +16,7 @@ from uuid import UUID
 
 from service.application.clubs import ClubService
 from service.application.disputes import DisputeService
-from service.domain.errors import NotFound, StaleVersion
+from service.domain.errors import NotFound
 from service.domain.game import Game
 from service.domain.users import User
 
@@ -50,7 +50,7 @@ class DisputeAgreements:
             note=note.strip(),
             ports=self.disputes.ports,
         )
-        return self._save(game)
+        return self.disputes.save(game)
 
     def accept(
         self, game_id: UUID | str, user: User, *, dispute: str, side: str | None = None
@@ -60,7 +60,7 @@ class DisputeAgreements:
         game.accept_verdict(
             dispute=dispute, side=side, user=str(user.id), ports=self.disputes.ports
         )
-        return self._save(game)
+        return self.disputes.save(game)
 
     def who_rules(self, game_id: UUID | str, viewer: User | None) -> dict[str, Any]:
         """Who may rule on the game's disputes: its club's arbiters who play no side (named, up to
@@ -92,8 +92,3 @@ class DisputeAgreements:
         out["arbiter_count"] = len(eligible)
         out["viewer_may_appoint"] = viewer is not None and club.has_role(str(viewer.id), "admin")
         return out
-
-    def _save(self, game: Game) -> Game:
-        conflict = StaleVersion("the game moved on; try again", {"game": ["changed meanwhile"]})
-        self.disputes.store.commit(game, conflict=conflict)
-        return game

@@ -41,7 +41,9 @@ class KnowledgePort(Protocol):
 
 
 class WhatIfPort(Protocol):
-    def basis(self, game: Game, dispute: str, alternative: Alternative | None) -> str | None: ...
+    def basis(
+        self, game: Game, dispute: str, alternative: Alternative | None, plan: Plan
+    ) -> str | None: ...
 
 
 class ClubRoles(Protocol):
@@ -61,7 +63,8 @@ PLAN_PAGE = 64
 @dataclass(frozen=True)
 class Plan:
     """The commands an overturn of event ``seq`` touches: the command that caused it (``start``,
-    ``command``, its live events ``own``) and the later live events and commands."""
+    ``command``, its live events ``own``), the later live events and commands, and the rules
+    state just before ``start`` (``before``: read once; copy it before changing it)."""
 
     seq: int
     start: int
@@ -70,6 +73,21 @@ class Plan:
     later_events: list[Any]
     later: list[Game.CommandAccepted]
     ended: bool
+    before: dict[str, Any]
+
+    def state_before(self, rules: Any, seq: int) -> dict[str, Any]:
+        """A copy of the state just before event ``seq`` of the disputed command: ``before``
+        with the command's own rules events ahead of ``seq`` applied (nothing read again)."""
+        return replayed(rules, self.before, [e for e in self.own if e.originator_version < seq])
+
+
+def replayed(rules: Any, state: Mapping[str, Any], events: Iterable[Any]) -> dict[str, Any]:
+    """A copy of ``state`` with the rules events among ``events`` applied, in order."""
+    out = copy_json(dict(state))
+    for event in events:
+        if isinstance(event, Game.Recorded):
+            out = rules.apply(out, RulesEvent(event.kind, copy_json(event.data)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -154,7 +172,7 @@ class DisputeService:
         game = self.games.get(game_id)
         side = self.games.acting_side(game, user, side, must_be_active=False)
         game.request_takeback(side=side, user=str(user.id), from_seq=from_seq, ports=self.ports)
-        return self._save(game)
+        return self.save(game)
 
     def answer_takeback(
         self, game_id: UUID | str, user: User, *, accept: bool, side: str | None
@@ -167,7 +185,7 @@ class DisputeService:
         game.answer_takeback(
             side=side, user=str(user.id), accept=accept, restored_state=restored, ports=self.ports
         )
-        return self._save(game)
+        return self.save(game)
 
     # -- disputes ----------------------------------------------------------------------------------
     def open(
@@ -206,7 +224,7 @@ class DisputeService:
             reading=reading,
             instead=instead,
         )
-        return self._save(game), dispute
+        return self.save(game), dispute
 
     def resolve(
         self,
@@ -232,6 +250,16 @@ class DisputeService:
         info = game.disputes.get(dispute)
         if info is None:
             raise NotFound(f"no dispute {dispute} in this game", {"dispute": ["unknown dispute"]})
+        if info["status"] != "open":
+            raise Conflict(
+                f"this dispute is already {info['status']}", {"dispute": ["already resolved"]}
+            )
+        explicit = reading is not None or instead is not None
+        if explicit and verdict == "overturned" and remedy != "rebase":
+            raise Unprocessable(
+                "a reading or another command is adopted by a rebase",
+                {"remedy": ["rebase, to adopt the alternative"]},
+            )
         citations = self._citations(cite, required=True, game=game)
         self._check_binding(game, citations)
         ruling = (
@@ -239,21 +267,17 @@ class DisputeService:
             if club_ruling
             else None
         )
-        if info["status"] != "open":
-            raise Conflict(
-                f"this dispute is already {info['status']}", {"dispute": ["already resolved"]}
-            )
-        alternative = self.alternative_of(game, dispute, reading, instead)
-        evidence = self.what_ifs.basis(game, dispute, alternative) if self.what_ifs else None
+        plan = self.plan(game, info["seq"])
+        alternative = self.alternative_of(game, dispute, reading, instead, plan=plan)
+        adopt = alternative is not None and verdict == "overturned" and remedy == "rebase"
+        club = self._club_default(
+            game, arbiter, club_ruling, alternative.reading if adopt and alternative else None
+        )
+        evidence = self.what_ifs.basis(game, dispute, alternative, plan) if self.what_ifs else None
         if what_if is not None and (evidence is None or evidence != what_if):
             raise Conflict(
                 "the what-if changed since it was shown: look at it again before deciding",
                 {"what_if": ["does not match the what-if of the game as it stands"]},
-            )
-        if alternative is not None and verdict == "overturned" and remedy != "rebase":
-            raise Unprocessable(
-                "a reading or another command is adopted by a rebase",
-                {"remedy": ["rebase, to adopt the alternative"]},
             )
         applied = self.overturn(
             game,
@@ -267,10 +291,10 @@ class DisputeService:
             alternative=alternative,
             what_if=evidence,
             dice=SeededDice(lambda: self.games.seed_of(game)),
+            plan=plan,
         )
         report = applied["report"]
-        club = self._club_default(game, arbiter, club_ruling, applied)
-        self._save(game, *([ruling] if ruling else []), *([club] if club else []))
+        self.save(game, *([ruling] if ruling else []), *([club] if club else []))
         if ruling is not None:
             self._on_club_ruling(ruling)
         return {
@@ -416,14 +440,17 @@ class DisputeService:
         dispute: str,
         reading: Mapping[str, Any] | None = None,
         instead: Mapping[str, Any] | None = None,
+        plan: Plan | None = None,
     ) -> Alternative | None:
-        """The alternative a verdict (or a what-if) weighs: the one given (checked), else the one
-        the dispute claimed, else None (an overturn then removes the disputed event)."""
+        """The alternative a verdict (or a what-if) weighs: the one given (checked, on ``plan``
+        or the dispute's own), else the one the dispute claimed, else None (an overturn then
+        removes the disputed event)."""
         info = game.disputes[dispute]
         if reading is None and instead is None:
             reading, instead = info.get("reading") or {}, info.get("instead")
         else:
-            self._check_alternative(game, self.plan(game, info["seq"]), reading or {}, instead)
+            plan = plan or self.plan(game, info["seq"])
+            self._check_alternative(game, plan, reading or {}, instead)
         if not reading and not instead:
             return None
         return Alternative(copy_json(dict(reading or {})), copy_json(dict(instead or {})) or None)
@@ -448,9 +475,8 @@ class DisputeService:
             if plan.command is None:
                 problems["instead"] = ["the disputed event has no command to replace"]
             else:
-                before = self.games.get(game.id, version=plan.start - 1).state
                 try:
-                    rules.parse_command(before, dict(instead))
+                    rules.parse_command(plan.before, dict(instead))
                 except InvalidCommand as exc:
                     for key, reasons in (exc.details or {"": [exc.message]}).items():
                         problems[f"instead.{key}" if key else "instead"] = list(reasons)
@@ -592,16 +618,15 @@ class DisputeService:
         game: Game,
         arbiter: User,
         club_ruling: Mapping[str, Any] | None,
-        applied: Mapping[str, Any],
+        adopted: Mapping[str, Any] | None,
     ) -> Any:
         """The club, its new games' default reading changed, when the verdict's club ruling asks
-        (``club_ruling.default_reading``): only for a verdict that adopts a reading, in a club
-        game.  422 naming ``club_ruling.default_reading`` otherwise."""
+        (``club_ruling.default_reading``): only for a verdict that adopts a reading (``adopted``),
+        in a club game.  422 naming ``club_ruling.default_reading`` otherwise."""
         if not club_ruling or not club_ruling.get("default_reading"):
             return None
-        adopted = game.disputes[applied["dispute"]].get("adopted") if applied else None
         field = "club_ruling.default_reading"
-        if not adopted or not adopted.get("reading"):
+        if not adopted:
             raise Unprocessable(
                 "only a verdict that adopts a reading can make it the club's default",
                 {field: ["overturn by a rebase under a claimed reading"]},
@@ -612,7 +637,7 @@ class DisputeService:
             raise Unprocessable(
                 "a game of no club has no club default to set", {field: ["not a club game"]}
             )
-        return clubs.adopted_reading(str(club), str(arbiter.id), game.system, adopted["reading"])
+        return clubs.adopted_reading(str(club), str(arbiter.id), game.system, dict(adopted))
 
     def _club_ruling(
         self,
@@ -689,6 +714,7 @@ class DisputeService:
             later_events=later_events,
             later=[e for e in later_events if isinstance(e, Game.CommandAccepted)],
             ended=any(isinstance(e, Game.Ended) for e in after),
+            before=self.games.get(game.id, version=start - 1).state,
         )
 
     def _remedy(
@@ -707,23 +733,19 @@ class DisputeService:
         seq, start = plan.seq, plan.start
         if plan.ended:
             raise Unprocessable("the game has ended", {"remedy": ["the game has ended"]})
+        everything = [e.originator_version for e in plan.own + plan.later_events]
         if remedy == "rewind":
-            retract = [e.originator_version for e in plan.own + plan.later_events]
-            return retract, self.games.get(game.id, version=start - 1).state, []
+            return everything, copy_json(plan.before), []
         if reading is not None:
-            restored = self.games.get(game.id, version=start - 1).state
+            restored = copy_json(plan.before)
             restored["options"] = {**(restored.get("options") or {}), **copy_json(dict(reading))}
-            retract = [e.originator_version for e in plan.own + plan.later_events]
-            return retract, restored, plan.later
-        after = [e for e in plan.own if e.originator_version > seq] + plan.later_events
+            return everything, restored, plan.later
         if seq == start:  # the command itself is disputed: none of it stands
-            retract = [seq, *(e.originator_version for e in after)]
-            return retract, self.games.get(game.id, version=seq - 1).state, plan.later
+            return everything, copy_json(plan.before), plan.later
         rules = self.games.system(game.system)
-        corrected = self.games.get(game.id, version=seq - 1).state
-        for event in plan.own:
-            if event.originator_version > seq and isinstance(event, Game.Recorded):
-                corrected = rules.apply(corrected, RulesEvent(event.kind, copy_json(event.data)))
+        corrected = replayed(
+            rules, plan.before, [e for e in plan.own if e.originator_version != seq]
+        )  # the rest of its command applied
         retract = [seq, *(e.originator_version for e in plan.later_events)]
         return retract, corrected, plan.later
 
@@ -787,7 +809,7 @@ class DisputeService:
             if remedy == "rebase" and verdict == "overturned"
             else []
         )
-        return {"redecided": redecided, "report": report, "plan": plan, "dispute": dispute}
+        return {"redecided": redecided, "report": report}
 
     def _redecide(
         self, game: Game, plan: Plan, alternative: Alternative, dice: DiceChoice
@@ -829,7 +851,7 @@ class DisputeService:
         game: Game,
         dispute: str,
         later: list[Game.CommandAccepted],
-        dice: DiceChoice | None = None,
+        dice: DiceChoice,
     ) -> list[dict[str, Any]]:
         report = []
         for command in later:
@@ -845,10 +867,10 @@ class DisputeService:
                     side=command.side,
                     user=command.user,
                     command=command.command,
-                    seed=dice.seed() if dice is not None else self.games.seed_of(game),
+                    seed=dice.seed(),
                     ports=self.ports,
                     origin=command.originator_version,
-                    dice=dice.later(command) if dice is not None else None,
+                    dice=dice.later(command),
                 )
             except RuleViolation as exc:
                 entry.update(
@@ -868,7 +890,8 @@ class DisputeService:
         game.finish_rebase(dispute=dispute, report=report, ports=self.ports)
         return report
 
-    def _save(self, game: Game, *others: Any) -> Game:
+    def save(self, game: Game, *others: Any) -> Game:
+        """Commit ``game`` (and ``others``); a game that moved on meanwhile is a 409."""
         conflict = StaleVersion("the game moved on; try again", {"game": ["changed meanwhile"]})
         self.store.commit(game, *others, conflict=conflict)
         return game

@@ -299,10 +299,7 @@ class GameService:
         def read(game: Game) -> dict[str, Any]:
             return {
                 "version": game.version,
-                "disputes": {
-                    d: {k: v for k, v in info.items() if k not in ("arbiter", "basis")}
-                    for d, info in game.disputes.items()
-                },
+                "disputes": disputes_shown(game),
                 "paused_by": game.paused_by(),
                 "active_sides": game.active_sides(),
                 "phase": self.system(game.system).phase(game.state),
@@ -354,10 +351,7 @@ class GameService:
             },
             "takeback": game.takeback,
             "takeback_offer": game.takeback_offer(),
-            "disputes": {
-                d: {k: v for k, v in info.items() if k not in ("arbiter", "basis")}
-                for d, info in game.disputes.items()
-            },
+            "disputes": disputes_shown(game),
             "paused_by": game.paused_by(),
             **lifecycle_view(game, names),
             "labels": {k: v for k, v in game.labels.items() if k != "title"},
@@ -366,8 +360,8 @@ class GameService:
         }
 
     def _readings(self, game: Game, names: Mapping[str, str]) -> list[dict[str, Any]]:
-        """Each reading a verdict adopted, in words: "From event 35: Strategic modifier -2,
-        decided by judge (dispute of event 37)"."""
+        """Each reading a verdict adopted, in words: "From event 35, Strategic modifier: -2 is in
+        force, decided by judge"."""
         out = []
         for dispute, info in game.disputes.items():
             adopted = info.get("adopted")
@@ -557,6 +551,15 @@ class GameService:
             raise NotFound(f"no game {game_id}", {"game": ["not a game id"]}) from None
 
 
+def disputes_shown(game: Game) -> dict[str, dict[str, Any]]:
+    """A game's disputes as its readers see them: not who ruled (a user id, named in the log's
+    words elsewhere) nor the digest of the what-if a verdict was decided on."""
+    return {
+        d: {k: v for k, v in info.items() if k not in ("arbiter", "basis")}
+        for d, info in game.disputes.items()
+    }
+
+
 def lifecycle_view(game: Game, names: Mapping[str, str]) -> dict[str, Any]:
     """A game's invitation, pending draw offer and clock as a reader sees them (names, not ids)."""
     invitation = None
@@ -611,6 +614,15 @@ def with_states_before(
         yield event, state
         if isinstance(event, Game.Recorded) and state is not None:
             state = rules.apply(state, RulesEvent(event.kind, copy_json(event.data)))
+
+
+def states_before(
+    rules: RulesSystem, stored: Iterable[Any], state: State
+) -> Iterator[tuple[Any, State]]:
+    """:func:`with_states_before` from a known state (a copy is the caller's): never None."""
+    for event, before in with_states_before(rules, stored, state):
+        assert before is not None
+        yield event, before
 
 
 def in_words(rules: RulesSystem, event: RulesEvent, state_before: State | None) -> str:

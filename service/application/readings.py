@@ -98,17 +98,13 @@ def governing_readings(
             key = link.entry.removeprefix("conflict-")
             if event.type not in link.events or key == link.entry or key not in conflicts:
                 continue
-            if link.when:
-                if facts is None:
-                    try:
-                        facts = [f.lower() for f in rules.event_facts(event, before)]
-                    except (KeyError, TypeError, ValueError, IndexError):
-                        facts = []
-                words = [w.lower() for w in link.when]
-                if not any(
-                    re.search(rf"(?<!\w){re.escape(w)}(?!\w)", f) for w in words for f in facts
-                ):
-                    continue
+            if facts is None:
+                try:
+                    facts = rules.event_facts(event, before)
+                except (KeyError, TypeError, ValueError, IndexError):
+                    facts = []
+            if link.holds(event.type, facts) is None:
+                continue
             conflict = conflicts[key]
             name = _option_of(conflict.option, specs)
             if name is None or name in chosen:

@@ -9,6 +9,7 @@ from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
 from service.application.clubs import ClubService
+from service.application.dispute_agreement import DisputeAgreements
 from service.application.disputes import DisputeService
 from service.application.game_index import GameIndex
 from service.application.games import GameService
@@ -42,6 +43,8 @@ class Services:
     disputes: DisputeService
     #: what a dispute's claim would change (``service.application.what_if``)
     what_ifs: WhatIfService
+    #: who rules on a game's disputes, and settling one by agreement
+    agreements: DisputeAgreements
     audit: AuditService
     scenarios: ScenarioLibrary
     lifecycle: LifecycleService

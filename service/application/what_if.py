@@ -23,8 +23,9 @@ from service.application.disputes import (
     DisputeService,
     Plan,
     recorded_rolls,
+    replayed,
 )
-from service.application.games import GameService, in_words
+from service.application.games import GameService, in_words, states_before
 from service.application.readings import governing_readings, option_label, value_words
 from service.domain.chain import canonical_json
 from service.domain.errors import Conflict, Forbidden, NotFound
@@ -43,9 +44,9 @@ _NO_SEED = "00" * 32
 class ExampleChoice:
     """A what-if's dice: recorded dice first; any other die an example, never the seed's."""
 
-    def __init__(self, label: str, plan: Plan, events: list[Any]) -> None:
+    def __init__(self, label: str, plan: Plan) -> None:
         self._label = label
-        self._by_command = _commands_events(plan.later, events)
+        self._by_command = _commands_events(plan.later_events)
 
     def seed(self) -> str:
         return _NO_SEED
@@ -59,15 +60,15 @@ class ExampleChoice:
         return lambda server: ReusedDice(recorded, ExampleDice(label))
 
 
-def _commands_events(
-    commands: list[Game.CommandAccepted], events: list[Any]
-) -> dict[int, list[Any]]:
-    starts = [c.originator_version for c in commands]
-    out: dict[int, list[Any]] = {s: [] for s in starts}
+def _commands_events(events: list[Any]) -> dict[int, list[Any]]:
+    """``events`` (in order, from a command on) by the command they belong to."""
+    out: dict[int, list[Any]] = {}
+    owner: list[Any] | None = None
     for event in events:
-        owner = max((s for s in starts if s <= event.originator_version), default=None)
+        if isinstance(event, Game.CommandAccepted):
+            owner = out.setdefault(event.originator_version, [])
         if owner is not None:
-            out[owner].append(event)
+            owner.append(event)
     return out
 
 
@@ -139,27 +140,37 @@ class WhatIfService:
         out["focus"] = list(dict.fromkeys(focus))
 
     def readings(self, game_id: UUID | str, seq: int, user: User | None) -> list[dict[str, Any]]:
-        """The readings that govern event ``seq`` (its command's events), as choices in words."""
+        """The readings that govern event ``seq`` (its command's events), as choices in words,
+        found from the events and states as ``user``'s side may see them (a spectator's form for
+        anyone else): what governs a hidden event is not told to whom it is hidden."""
         game = self.games.get(game_id)
         if not 1 < seq <= game.version:
             raise NotFound(f"no event {seq}", {"seq": [f"2 to {game.version}"]})
+        viewer = self.games.viewer_side(game, user, None)
         rules = self.games.system(game.system)
         plan = self.disputes.plan(game, seq)
-        before = self.games.get(game.id, version=plan.start - 1).state
-        events = [
-            (RulesEvent(e.kind, copy_json(e.data)), state)
-            for e, state in _states(rules, plan.own, before)
-            if isinstance(e, Game.Recorded)
-        ]
-        return governing_readings(rules, game.scenario, before.get("options") or {}, events)
+        seen = []
+        for event, before in states_before(rules, plan.own, copy_json(plan.before)):
+            if isinstance(event, Game.Recorded):
+                shown = RulesEvent(event.kind, copy_json(event.data))
+                if game.status != "ended":
+                    shown, before = (
+                        rules.event_view(shown, before, viewer),
+                        rules.view(copy_json(before), viewer),
+                    )
+                seen.append((shown, before))
+        options = plan.before.get("options") or {}
+        return governing_readings(rules, game.scenario, options, seen)
 
-    def basis(self, game: Game, dispute: str, alternative: Alternative | None) -> str | None:
-        """The digest of the what-if a verdict on ``game`` as it stands is decided on (None: an
-        ended game, whose verdict can only uphold or make a club ruling)."""
-        plan = self.disputes.plan(game, game.disputes[dispute]["seq"])
+    def basis(
+        self, game: Game, dispute: str, alternative: Alternative | None, plan: Plan
+    ) -> str | None:
+        """The digest of the what-if a verdict on ``game`` as it stands is decided on, on the
+        verdict's own ``plan`` (None: an ended game, whose verdict can only uphold or make a
+        club ruling)."""
         if game.status != ACTIVE or plan.ended:
             return None
-        full, _ = self._compute(game, dispute, alternative, FULL)
+        full, _ = self._compute(game, dispute, alternative, FULL, plan)
         return self.digest(full)
 
     @staticmethod
@@ -168,11 +179,16 @@ class WhatIfService:
 
     # -- the computation -------------------------------------------------------------------------
     def _compute(
-        self, game: Game, dispute: str, alternative: Alternative | None, viewer: Any
+        self,
+        game: Game,
+        dispute: str,
+        alternative: Alternative | None,
+        viewer: Any,
+        plan: Plan | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """(the full form, the form ``viewer`` sees)."""
         info = game.disputes[dispute]
-        plan = self.disputes.plan(game, info["seq"])
+        plan = plan or self.disputes.plan(game, info["seq"])
         if game.status != ACTIVE or plan.ended:
             raise Conflict(
                 "the game has ended: a verdict can uphold the event or make a club ruling, "
@@ -194,13 +210,12 @@ class WhatIfService:
             club_ruling=None,
             alternative=alternative,
             what_if=None,
-            dice=ExampleChoice(f"{game.id}|{dispute}", plan, plan.later_events),
+            dice=ExampleChoice(f"{game.id}|{dispute}", plan),
             plan=plan,
         )
         made = list(trial.pending_events)
-        before = self.games.get(game.id, version=plan.start - 1).state
-        last_own = max(e.originator_version for e in plan.own)
-        recorded_after = self.games.get(game.id, version=last_own).state
+        before = plan.before
+        recorded_after = replayed(rules, before, plan.own)
         restored = next(e for e in made if isinstance(e, Game.Retracted)).restored_state
         redecided = applied["redecided"]
         if redecided is not None:
@@ -213,9 +228,9 @@ class WhatIfService:
             span = [e for e in plan.own if e.originator_version > info["seq"]]
             if info["seq"] == plan.start:
                 span = []
-            alt_start = self.games.get(game.id, version=info["seq"] - 1).state
+            alt_start = plan.state_before(rules, info["seq"])
             alt_after = restored
-        context = _Context(rules, self.games.users.username, plan, redecided)
+        context = _Context(rules, redecided)
         forms = {}
         for form in (FULL,) if viewer is FULL else (FULL, viewer):
             forms[id(form)] = {
@@ -270,27 +285,11 @@ def _reading_words(alternative: Alternative | None) -> list[dict[str, Any]]:
     ]
 
 
-def _states(rules: RulesSystem, events: Iterable[Any], state: State) -> Iterable[tuple[Any, State]]:
-    state = copy_json(state)
-    for event in events:
-        yield event, state
-        if isinstance(event, Game.Recorded):
-            state = rules.apply(state, RulesEvent(event.kind, copy_json(event.data)))
-
-
 class _Context:
     """Words and views for one what-if."""
 
-    def __init__(
-        self,
-        rules: RulesSystem,
-        username: Callable[[str], str],
-        plan: Plan,
-        redecided: Mapping[str, Any] | None,
-    ) -> None:
+    def __init__(self, rules: RulesSystem, redecided: Mapping[str, Any] | None) -> None:
         self.rules = rules
-        self.username = username
-        self.plan = plan
         self.redecided = redecided
 
     def view(self, state: State, form: Any) -> State:
@@ -300,7 +299,7 @@ class _Context:
         self, events: Iterable[Any], start: State, form: Any, *, with_seq: bool
     ) -> list[dict[str, Any]]:
         out = []
-        for event, before in _states(self.rules, events, start):
+        for event, before in states_before(self.rules, events, copy_json(start)):
             if not isinstance(event, Game.Recorded):
                 continue
             shown = RulesEvent(event.kind, copy_json(event.data))
@@ -361,7 +360,7 @@ class _Context:
         sees them, worded from the states of the log as recorded."""
         texts: dict[int, list[str]] = {}
         owner: int | None = None
-        for event, before in _states(self.rules, plan.later_events, start):
+        for event, before in states_before(self.rules, plan.later_events, copy_json(start)):
             if isinstance(event, Game.CommandAccepted):
                 owner = event.originator_version
                 texts[owner] = []

@@ -230,12 +230,14 @@ class _Verifier:
             if not isinstance(roll, Mapping):
                 self.report.add(seq, "a reused die is not a roll")
                 continue
-            first = next((r for s, r in self.rolls if r.index == roll.get("index")), None)
-            origin = next((s for s, r in self.rolls if r is first), None)
-            same = first is not None and (
-                (first.sides, first.value, first.entropy)
-                == (roll.get("sides"), roll.get("value"), roll.get("entropy"))
-                and origin == roll.get("from_seq")
+            origin, first = next(
+                ((s, r) for s, r in self.rolls if r.index == roll.get("index")), (None, None)
+            )
+            same = first is not None and (first.sides, first.value, first.entropy, origin) == (
+                roll.get("sides"),
+                roll.get("value"),
+                roll.get("entropy"),
+                roll.get("from_seq"),
             )
             if not same:
                 self.report.add(

@@ -22,7 +22,14 @@ from eventsourcing.domain import Snapshot as AggregateSnapshot
 
 from service.domain import dice as dice_mod
 from service.domain.chain import GENESIS, SEALED_FIELDS, event_hash, every_form, seal_forms
-from service.domain.errors import Conflict, Forbidden, Invalid, NotFound, Unprocessable
+from service.domain.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    LimitReached,
+    NotFound,
+    Unprocessable,
+)
 from service.domain.systems import GamePorts, RulesPort
 
 ACTIVE = "active"
@@ -32,6 +39,9 @@ DECLINED = "declined"  # a named player said no: never started, no result
 DAY = 86400.0
 CLOCK_KINDS = ("per-turn", "per-move")
 TIMEOUT_POLICIES = ("forfeit", "claim", "arbiter")
+#: the verdicts a dispute's players may propose to each other in all (each is an event of the
+#: game's log): one more is refused with 409 ``limit_reached`` -- past it, an arbiter rules
+PROPOSALS_PER_DISPUTE = 10
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -82,6 +92,8 @@ class ServerDice:
         self._next = start
         self._entropy = entropy
         self.rolled: list[Roll] = []
+        #: none: a re-decision's dice (``reused_dice.ReusedDice``) give recorded ones again
+        self.reused: tuple[Any, ...] = ()
 
     def roll(self, sides: int = 6, purpose: str = "") -> Roll:
         value = dice_mod.derive_roll(self._seed, self._game_id, self._next, self._entropy, sides)
@@ -362,11 +374,9 @@ class Game(Aggregate):
         note: str
 
         def on(self, game: Game) -> None:
-            game.disputes[self.dispute]["proposal"] = {
-                "side": self.side,
-                "verdict": self.verdict,
-                "note": self.note,
-            }
+            info = game.disputes[self.dispute]
+            info["proposal"] = {"side": self.side, "verdict": self.verdict, "note": self.note}
+            info["proposals"] = info.get("proposals", 0) + 1
 
     class VerdictAgreed(Event):
         """The other side's player accepted the proposed verdict: the dispute is resolved by both
@@ -782,9 +792,10 @@ class Game(Aggregate):
             command=copy_json(parsed),
             origin=origin,
         )
-        reused = getattr(rolling, "reused", ())
-        if reused:
-            self._record(ports, self.DiceReused, side=side, rolls=[r.record() for r in reused])
+        if rolling.reused:
+            self._record(
+                ports, self.DiceReused, side=side, rolls=[r.record() for r in rolling.reused]
+            )
         if rolling.rolled:
             self._record(
                 ports, self.DiceRolled, side=side, rolls=[r.as_dict() for r in rolling.rolled]
@@ -1301,6 +1312,11 @@ class Game(Aggregate):
         proposal = info.get("proposal")
         if proposal and proposal["side"] == side and proposal["verdict"] == verdict:
             raise Conflict("you proposed this verdict already", {"verdict": ["already proposed"]})
+        if info.get("proposals", 0) >= PROPOSALS_PER_DISPUTE:
+            raise LimitReached(
+                f"a dispute takes at most {PROPOSALS_PER_DISPUTE} proposals: ask an arbiter",
+                {"verdict": [f"{PROPOSALS_PER_DISPUTE} proposals made; no more"]},
+            )
         self._record(
             ports,
             self.VerdictProposed,

@@ -10,16 +10,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-
-class RollLike(Protocol):
-    index: int
-    sides: int
-    value: int
-    purpose: str
-
-    def as_dict(self) -> dict[str, Any]: ...
+from service.domain.game import Roll
 
 
 class FreshDice(Protocol):
@@ -28,29 +22,14 @@ class FreshDice(Protocol):
     def roll(self, sides: int = 6, purpose: str = "") -> Any: ...
 
 
-class ReusedRoll:
-    """A recorded die given again: its index, entropy and value are the recorded ones."""
+@dataclass(frozen=True)
+class ReusedRoll(Roll):
+    """A recorded die given again: the very roll (its index, entropy and value) as the rules see
+    it, and the event that first recorded it (``from_seq``) for the log's ``DiceReused``."""
 
-    def __init__(self, recorded: Mapping[str, Any], purpose: str) -> None:
-        self.index = int(recorded["index"])
-        self.sides = int(recorded["sides"])
-        self.value = int(recorded["value"])
-        self.entropy = str(recorded.get("entropy", ""))
-        self.purpose = purpose
-        self.from_seq = recorded.get("seq")
-
-    def as_dict(self) -> dict[str, Any]:
-        """As the rules see it: the very roll that was recorded."""
-        return {
-            "index": self.index,
-            "sides": self.sides,
-            "value": self.value,
-            "purpose": self.purpose,
-            "entropy": self.entropy,
-        }
+    from_seq: int | None = None
 
     def record(self) -> dict[str, Any]:
-        """As the log's ``DiceReused`` keeps it: with the event that first recorded it."""
         return {**self.as_dict(), "from_seq": self.from_seq}
 
 
@@ -74,7 +53,14 @@ class ReusedDice:
         for i, recorded in enumerate(self._left):
             if int(recorded["sides"]) == sides and recorded.get("purpose", "") == purpose:
                 del self._left[i]
-                again = ReusedRoll(recorded, purpose)
+                again = ReusedRoll(
+                    int(recorded["index"]),
+                    sides,
+                    int(recorded["value"]),
+                    purpose,
+                    str(recorded.get("entropy", "")),
+                    recorded.get("seq"),
+                )
                 self.reused.append(again)
                 self.trail.append((again, True))
                 return again
@@ -82,40 +68,21 @@ class ReusedDice:
         self.trail.append((roll, False))
         return roll
 
-    @property
-    def unused(self) -> list[dict[str, Any]]:
-        """The recorded dice the re-decision never asked for."""
-        return [dict(r) for r in self._left]
-
-
-class ExampleRoll:
-    def __init__(self, index: int, sides: int, value: int, purpose: str) -> None:
-        self.index, self.sides, self.value, self.purpose = index, sides, value, purpose
-        self.entropy = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "sides": self.sides,
-            "value": self.value,
-            "purpose": self.purpose,
-            "entropy": "",
-        }
-
 
 class ExampleDice:
     """Dice for a what-if that would be rolled afresh: a public example value derived from
     ``label`` (never from the game's seed, whose next values are the next real rolls), so a
-    what-if is the same each time it is asked and tells nothing of the dice to come."""
+    what-if is the same each time it is asked and tells nothing of the dice to come.  Their
+    indexes are negative: no index of the game's."""
 
     def __init__(self, label: str) -> None:
         self._label = label
-        self.rolled: list[ExampleRoll] = []
+        self.rolled: list[Roll] = []
 
-    def roll(self, sides: int = 6, purpose: str = "") -> ExampleRoll:
+    def roll(self, sides: int = 6, purpose: str = "") -> Roll:
         n = len(self.rolled)
         digest = hashlib.sha256(f"{self._label}|{n}|{purpose}".encode()).digest()
         value = int.from_bytes(digest[:8], "big") % sides + 1
-        roll = ExampleRoll(-(n + 1), sides, value, purpose)
+        roll = Roll(-(n + 1), sides, value, purpose, "")
         self.rolled.append(roll)
         return roll

@@ -64,9 +64,10 @@ def path_tree(options: Sequence[Any], labels: Sequence[str]) -> dict[str, Any] |
     """Paths from one hex that form a tree, written once each: ``{"tree": "A1(B1(C1 C2) ~B2(C3))",
     "named": {hex: label}}`` -- every path from the first hex to each other hex of the tree is an
     option, in the tree's order (depth first), except to a hex written ``~hex`` (one a path goes
-    through but none ends in), each labelled ``named[its last hex]``, else by that hex.  A path option's tree is a few bytes a destination where the list repeats every path from
-    its start (Merida's strategic moves: 600 destinations of up to 20 hexes).  None when the
-    options are not such a tree (a client then reads the list)."""
+    through but none ends in), each labelled ``named[its last hex]``, else by that hex.  A few
+    bytes a destination where the list repeats every path from its start (Merida's strategic
+    moves: 600 destinations of up to 20 hexes).  None when the options are not such a tree (a
+    client then reads the list)."""
     if not options:
         return None
     root = options[0][0] if isinstance(options[0], list) and options[0] else None
@@ -84,15 +85,13 @@ def path_tree(options: Sequence[Any], labels: Sequence[str]) -> dict[str, Any] |
         keys.add(key)
         children.setdefault(key[:-1], []).append(path[-1])
         if label != path[-1]:
-            if named.get(path[-1], label) != label:
-                return None  # one hex labelled two ways: the list says it
             named[path[-1]] = label
     if len({k[-1] for k in keys}) != len(keys):
         return None  # a hex reached by two paths: a label by hex could not tell them apart
     # a hex a path goes through where no path ends (a unit may cross it, not stop): in the tree,
-    # written "~hex", not an option
+    # written "~hex", not an option (in hex order: the same tree from every server)
     through = {k[:i] for k in keys for i in range(2, len(k))} - keys
-    for key in through:
+    for key in sorted(through):
         children.setdefault(key[:-1], []).append(key[-1])
 
     def write(prefix: tuple[str, ...]) -> str:

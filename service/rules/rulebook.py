@@ -91,6 +91,20 @@ class Link:
     why: str
     when: tuple[str, ...] = ()
 
+    def holds(self, event_type: str | None, facts: Iterable[str]) -> str | None:
+        """Whether the link holds for an event of ``event_type`` with ``facts`` (its sentences):
+        None if not; else the first fact holding one of ``when`` (whole words, any case), or ""
+        for a link with no ``when``."""
+        if event_type not in self.events:
+            return None
+        if not self.when:
+            return ""
+        for fact in facts:
+            for word in self.when:
+                if re.search(rf"(?<!\w){re.escape(word.lower())}(?!\w)", fact.lower()):
+                    return fact
+        return None
+
 
 def rulebooks_of(systems: Iterable[RulesSystem]) -> list[Rulebook]:
     """The rulebooks of the given systems (a registry): each system's ``rulebook`` capability, or,

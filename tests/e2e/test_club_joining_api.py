@@ -62,6 +62,8 @@ def test_an_invited_user_is_told_and_accepts_with_the_invitations_roles(
         {"username": "bob", "roles": ["arbiter"], "by": "ann"}
     ]
     assert api.client.get(f"{path}/invitations", headers=bob).status_code == 403  # admins only
+    for listed in (f"{path}/invitations", f"{path}/requests", "/api/me/club-invitations"):
+        assert api.client.get(listed).status_code == 401  # signed out: nobody's list
     seen = ok(api.client.get(path, headers=bob))
     assert seen["viewer_invitation"] == {"roles": ["arbiter"], "by": "ann"}
     assert seen["invitations_waiting"] is None  # not an admin

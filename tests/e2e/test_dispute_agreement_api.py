@@ -185,3 +185,34 @@ def test_bad_proposals_name_the_field_and_write_nothing(
     )
     assert stranger.status_code == 404  # a private game: not even its existence
     assert api.game(gid, "alice")["version"] == version
+
+
+def test_proposals_to_each_other_are_capped_per_dispute(api: ApiHelper) -> None:
+    """Each proposal is an event of the game's log: a dispute takes at most 10 (a documented
+    limit); the 11th is a 409 ``limit_reached`` naming ``verdict``, and nothing is written."""
+    gid = club_game(api, club_of(api, "bob"))
+    d = disputed(api, gid)
+    url = f"/api/games/{gid}/disputes/{d}/proposal"
+    verdicts = ["upheld", "overturned"]
+    for n in range(10):  # the two sides alternate, each changing its mind
+        who = ("alice", "bob")[n % 2]
+        ok(api.client.post(url, json={"verdict": verdicts[(n // 2) % 2]},
+                           headers=api.user(who)), 201)  # fmt: skip
+    before = api.game(gid, "alice")["version"]
+    refused = api.client.post(url, json={"verdict": "overturned"}, headers=api.user("alice"))
+    assert refused.status_code == 409 and refused.get_json()["error"] == "limit_reached"
+    assert "verdict" in refused.get_json()["details"]
+    assert api.game(gid, "alice")["version"] == before
+
+
+def test_who_rules_a_private_game_is_not_there_for_strangers(api: ApiHelper) -> None:
+    gid = club_game(api, club_of(api, "bob"))
+    d = disputed(api, gid)
+    api.user("eve")
+    for url in (f"/api/games/{gid}/arbiters",):
+        assert api.client.get(url, headers=api.user("eve")).status_code == 404
+        assert api.client.get(url).status_code == 404
+    proposal = f"/api/games/{gid}/disputes/{d}/proposal"
+    stranger = api.client.post(proposal, json={"verdict": "upheld"}, headers=api.user("eve"))
+    assert stranger.status_code == 404  # a private game is not there for them
+    assert api.client.post(proposal, json={"verdict": "upheld"}).status_code in (401, 404)

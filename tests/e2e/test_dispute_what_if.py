@@ -357,3 +357,65 @@ def test_a_claimed_command_instead_is_decided_in_the_what_if_or_refused_with_its
     alt = next(e for e in shown["alternative"]["events"] if e["kind"] == "CombatResolved")
     assert alt["data"]["attackers"] == ["a", "b"] and alt["data"]["attack_strength"] == 9
     assert alt["data"]["die"] == combat["payload"]["data"]["die"]  # the same luck
+
+
+def test_a_private_games_what_if_and_readings_are_not_there_for_strangers(
+    app: Flask, api: ApiHelper
+) -> None:
+    """Private unless public: a stranger and a signed-out client find neither the what-if nor the
+    readings of a private game's event (404, as for the game itself)."""
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    urls = [
+        f"/api/games/{gid}/disputes/{dispute.get_json()['dispute']}/what-if",
+        f"/api/games/{gid}/events/{combat['seq']}/readings",
+    ]
+    api.user("stranger")
+    for url in urls:
+        assert api.client.get(url, headers=api.user("stranger")).status_code == 404, url
+        assert api.client.get(url).status_code in (401, 404), url
+        assert api.client.get(url, headers=api.user("rojo")).status_code == 200, url
+
+
+def test_a_rewind_of_a_dispute_that_claimed_a_reading_needs_no_reading(
+    app: Flask, api: ApiHelper
+) -> None:
+    """The claim's reading is adopted only by a rebase; a rewind of the same dispute stands on its
+    own (it was refused with a 422 naming ``remedy``), and records the what-if it was shown."""
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    d = dispute.get_json()["dispute"]
+    shown = api.client.get(f"/api/games/{gid}/disputes/{d}/what-if", headers=api.user("judge"))
+    resolved = api.client.post(
+        f"/api/games/{gid}/disputes/{d}/resolution",
+        json={
+            "verdict": "overturned",
+            "remedy": "rewind",
+            "citations": [RULE_5],
+            "what_if": shown.get_json()["digest"],
+        },  # fmt: skip
+        headers=api.user("judge"),
+    )
+    assert resolved.status_code == 201, resolved.get_json()
+    game = api.game(gid, "rojo")
+    assert game["readings"] == [] and game["options"].get("strategic_modifier", 2) == 2
+
+    # a reading named with the verdict itself asks for a rebase: with a rewind, 422, nothing written
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    d = open_dispute(api, gid, combat["seq"]).get_json()["dispute"]
+    before = api.game(gid, "rojo")["version"]
+    refused = api.client.post(
+        f"/api/games/{gid}/disputes/{d}/resolution",
+        json={
+            "verdict": "overturned",
+            "remedy": "rewind",
+            "citations": [RULE_5],
+            "reading": {"strategic_modifier": -2},
+        },  # fmt: skip
+        headers=api.user("judge"),
+    )
+    assert refused.status_code == 422 and "remedy" in refused.get_json()["details"]
+    assert api.game(gid, "rojo")["version"] == before

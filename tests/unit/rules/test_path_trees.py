@@ -6,17 +6,15 @@ that is not such a tree stays a list.  Merida's movement phase fits in under 100
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
+import random
 from typing import Any
 
 import pytest
 
+from bench.bench_actions import SEED, _walk, states
+from service.fuzz.player import SeededDice
 from service.rules.actions import one_of, path_tree
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from bench.bench_actions import states  # noqa: E402
-from service.rules.merida import SYSTEM  # noqa: E402
+from service.rules.merida import SYSTEM
 
 #: the size a side's action list must stay under, before compression (issue 29)
 LIMIT = 100_000
@@ -79,10 +77,6 @@ def test_paths_that_are_no_such_tree_stay_a_list(options: list[list[str]]) -> No
 
 def _walked(steps: int) -> Any:
     """The largest action list of a seeded walk of Merida (``bench actions``'s per system)."""
-    import random
-
-    from bench.bench_actions import SEED, _walk
-    from service.fuzz.player import SeededDice
 
     rng = random.Random(SEED)
     dice = SeededDice(rng)

@@ -12,8 +12,9 @@ import { when } from "./forms.js";
 import { resolutionForm, resolutionResult } from "./resolution.js";
 
 const root = document.getElementById("dispute-page");
-const gameId = root.dataset.game;
-const disputeId = root.dataset.dispute;
+// from the page's address: sent back only as path segments of the API, encoded
+const gameId = encodeURIComponent(root.dataset.game);
+const disputeId = encodeURIComponent(root.dataset.dispute);
 const $ = (id) => document.getElementById(id);
 
 const FATES = { kept: "kept", "re-rolled": "rolls again", dropped: "dropped" };
@@ -169,7 +170,7 @@ async function main() {
     clear($("claim"), h("p", {}, explain(err)));
     return;
   }
-  const dispute = disputes.find((d) => d.dispute === disputeId);
+  const dispute = disputes.find((d) => d.dispute === root.dataset.dispute);
   if (!dispute) {
     clear($("claim"), h("p", {}, "This game has no such dispute."));
     return;
@@ -179,7 +180,7 @@ async function main() {
   clear($("claim"), claimBox(game, dispute));
   let whatIf = null;
   try {
-    const [w, system, board] = await Promise.all([api(`/api/games/${gameId}/disputes/${disputeId}/what-if`), api(`/api/systems/${game.system}`), api(`/api/games/${gameId}/board`).catch(() => null)]);
+    const [w, system, board] = await Promise.all([api(`/api/games/${gameId}/disputes/${disputeId}/what-if`), api(`/api/systems/${encodeURIComponent(game.system)}`), api(`/api/games/${gameId}/board`).catch(() => null)]);
     whatIf = w;
     await render(game, dispute, whatIf, system, board);
   } catch (err) {
