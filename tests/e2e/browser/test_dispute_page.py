@@ -68,6 +68,17 @@ def test_the_arbiter_weighs_the_claim_side_by_side_and_adopts_it(
     browser: Any, drill: Server, shots: Path
 ) -> None:
     gid, seq, dispute = _disputed_combat(drill)
+    # the player who disputed it: the claim weighed, no form, and what happens next
+    player = signed_in(browser, drill, "wrojo")
+    player.goto(f"/games/{gid}/disputes/{dispute}")
+    expect(player.locator("body[data-ready=true]")).to_have_count(1)
+    expect(player.locator(".outcome.alternative h3")).to_contain_text("Strategic modifier: -2")
+    expect(player.locator(".resolution-form")).to_have_count(0)
+    expect(player.locator("#verdict")).to_contain_text("An arbiter who plays neither side decides")
+    expect(
+        player.get_by_role("link", name="Who can rule, and settling it by agreement")
+    ).to_be_visible()
+    player.context.close()
     drill.grant("wjudge", "arbiter")
     judge = signed_in(browser, drill, "wjudge", {"width": 1366, "height": 900})
     judge.goto("/disputes")

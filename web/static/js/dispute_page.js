@@ -190,6 +190,13 @@ async function main() {
     $("verdict-box").hidden = false;
     const r = dispute.resolution || {};
     clear($("verdict"), resolutionResult({ ...r, dispute: dispute.dispute, citations: r.citations || [], report: r.report || [] }, gameId, dispute.seq));
+  } else if (whatIf && !whatIf.may_rule) {
+    // a player (or an arbiter who may not rule on it): what happens next, and where
+    $("verdict-box").hidden = false;
+    clear(
+      $("verdict"),
+      h("p", {}, "An arbiter who plays neither side decides, looking at this page; you are notified of the verdict. ", h("a", { href: `/games/${gameId}#disputes-box` }, "Who can rule, and settling it by agreement"), " are on the game page."),
+    );
   } else if (whatIf && whatIf.may_rule) {
     $("verdict-box").hidden = false;
     const cited = (dispute.citations || []).map((c) => ({ ...c, heading: c.heading || c.id }));
