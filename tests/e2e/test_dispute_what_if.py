@@ -419,3 +419,23 @@ def test_a_rewind_of_a_dispute_that_claimed_a_reading_needs_no_reading(
     )
     assert refused.status_code == 422 and "remedy" in refused.get_json()["details"]
     assert api.game(gid, "rojo")["version"] == before
+
+
+def test_a_malformed_digest_or_event_is_named_and_nothing_is_written(
+    app: Flask, api: ApiHelper
+) -> None:
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    d = open_dispute(api, gid, combat["seq"]).get_json()["dispute"]
+    before = api.game(gid, "rojo")["version"]
+    bad = api.client.post(
+        f"/api/games/{gid}/disputes/{d}/resolution",
+        json={"verdict": "upheld", "citations": [RULE_5], "what_if": "not a digest"},
+        headers=api.user("judge"),
+    )
+    assert bad.status_code == 400 and "what_if" in bad.get_json()["details"]
+    assert api.game(gid, "rojo")["version"] == before
+    far = api.client.get(
+        f"/api/games/{gid}/events/{before + 50}/readings", headers=api.user("rojo")
+    )
+    assert far.status_code == 404 and "seq" in far.get_json()["details"]
