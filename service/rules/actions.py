@@ -68,40 +68,60 @@ def path_tree(options: Sequence[Any], labels: Sequence[str]) -> dict[str, Any] |
     bytes a destination where the list repeats every path from its start (Merida's strategic
     moves: 600 destinations of up to 20 hexes).  None when the options are not such a tree (a
     client then reads the list)."""
-    if not options:
+    if not options or not isinstance(options[0], list) or not options[0]:
         return None
-    root = options[0][0] if isinstance(options[0], list) and options[0] else None
-    keys: set[tuple[str, ...]] = set()
-    children: dict[tuple[str, ...], list[str]] = {}
+    root = options[0][0]
+    path_of: dict[Any, list[Any]] = {}  # each hex of the tree -> the path to it (one each)
     named: dict[str, str] = {}
     for path, label in zip(options, labels, strict=True):
         if not isinstance(path, list) or len(path) < 2 or path[0] != root:
             return None
-        if any(not isinstance(h, str) or not h or _TREE_MARKS & set(h) for h in path):
-            return None
-        key = tuple(path)
-        if key in keys:
-            return None  # a repeated option
-        keys.add(key)
-        children.setdefault(key[:-1], []).append(path[-1])
-        if label != path[-1]:
-            named[path[-1]] = label
-    if len({k[-1] for k in keys}) != len(keys):
-        return None  # a hex reached by two paths: a label by hex could not tell them apart
+        end = path[-1]
+        if end in path_of or end == root:
+            return None  # two options end at one hex: a label by hex could not tell them apart
+        path_of[end] = path
+        if label != end:
+            named[end] = label
     # a hex a path goes through where no path ends (a unit may cross it, not stop): in the tree,
-    # written "~hex", not an option (in hex order: the same tree from every server)
-    through = {k[:i] for k in keys for i in range(2, len(k))} - keys
-    for key in sorted(through):
-        children.setdefault(key[:-1], []).append(key[-1])
-
-    def write(prefix: tuple[str, ...]) -> str:
-        mark = "~" if prefix in through else ""
-        kids = children.get(prefix)
-        if not kids:
-            return mark + prefix[-1]
-        return mark + prefix[-1] + "(" + " ".join(write((*prefix, k)) for k in kids) + ")"
-
-    return {"tree": write((str(root),)), "named": named}
+    # written "~hex", not an option; found walking up from each path to a hex already known
+    through: set[Any] = set()
+    children: dict[Any, list[Any]] = {}
+    for path in list(path_of.values()):
+        node = path
+        while True:
+            parent = node[:-1]
+            children.setdefault(parent[-1], []).append(node[-1])
+            if len(parent) == 1:
+                break  # the first hex
+            known = path_of.get(parent[-1])
+            if known is not None:
+                if known != parent:
+                    return None  # a hex reached two ways: no tree
+                break
+            path_of[parent[-1]] = parent
+            through.add(parent[-1])
+            node = parent
+    if any(not isinstance(h, str) or not h or not _TREE_MARKS.isdisjoint(h) for h in path_of):
+        return None
+    if not isinstance(root, str) or not root or not _TREE_MARKS.isdisjoint(root):
+        return None
+    parts: list[str] = []
+    stack: list[tuple[str, bool]] = [(root, True)]  # (a hex to write, or a mark to write)
+    while stack:  # depth first, children in hex order: the same tree from every server
+        item, is_hex = stack.pop()
+        if not is_hex:
+            parts.append(item)
+            continue
+        parts.append(("~" if item in through else "") + item)
+        kids = sorted(children.get(item, ()))
+        if kids:
+            stack.append((")", False))
+            for i, kid in enumerate(reversed(kids)):
+                stack.append((kid, True))
+                if i < len(kids) - 1:
+                    stack.append((" ", False))
+            stack.append(("(", False))
+    return {"tree": "".join(parts), "named": named}
 
 
 def one_of(options: Sequence[Any], labels: Sequence[str] | None = None) -> Choice:

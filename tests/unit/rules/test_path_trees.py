@@ -55,8 +55,8 @@ def test_a_tree_of_paths_reads_back_as_its_options_and_labels() -> None:
 def test_a_hex_crossed_where_no_path_ends_is_in_the_tree_but_no_option() -> None:
     options = [["A1", "B1", "C1"], ["A1", "B2"]]  # B1 is crossed (a stack there is full)
     tree = path_tree(options, ["C1", "B2"])
-    assert tree == {"tree": "A1(B2 ~B1(C1))", "named": {}}
-    assert read_tree(tree) == ([["A1", "B2"], ["A1", "B1", "C1"]], ["B2", "C1"])
+    assert tree == {"tree": "A1(~B1(C1) B2)", "named": {}}  # children in hex order
+    assert read_tree(tree) == ([["A1", "B1", "C1"], ["A1", "B2"]], ["C1", "B2"])
 
 
 @pytest.mark.parametrize(
