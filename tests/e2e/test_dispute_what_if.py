@@ -64,6 +64,13 @@ def fought(api: ApiHelper, gid: str) -> dict[str, Any]:
     return next(e for e in events["events"] if e["type"] == "CombatResolved")
 
 
+def resolve(api: ApiHelper, gid: str, dispute: str, **body: Any) -> Any:
+    """The judge's verdict on ``dispute``, as the HTTP answer."""
+    return api.client.post(
+        f"/api/games/{gid}/disputes/{dispute}/resolution", json=body, headers=api.user("judge")
+    )
+
+
 def open_dispute(api: ApiHelper, gid: str, seq: int, **extra: Any) -> Any:
     body = {"seq": seq, "claim": "rule 5: the attacker subtracts 2", "citations": [RULE_5]}
     return api.client.post(
@@ -120,16 +127,17 @@ def test_the_what_if_shows_the_same_die_read_under_rule_5_and_the_verdict_applie
     player = api.client.get(url, headers=api.user("rojo")).get_json()
     assert player["digest"] == what_if["digest"] and player["dice"] == what_if["dice"]
 
-    resolved = api.client.post(
-        f"/api/games/{gid}/disputes/{dispute}/resolution",
-        json={
+    resolved = resolve(
+        api,
+        gid,
+        dispute,
+        **{
             "verdict": "overturned",
             "remedy": "rebase",
             "citations": [RULE_5],
             "reading": {"strategic_modifier": -2},
             "what_if": what_if["digest"],
         },
-        headers=api.user("judge"),
     )
     assert resolved.status_code == 201, resolved.get_json()
     assert [r["status"] for r in resolved.get_json()["report"]] == ["kept"]
@@ -164,15 +172,16 @@ def test_a_stale_what_if_is_refused_and_nothing_is_written(app: Flask, api: ApiH
     dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
     dispute = dispute.get_json()["dispute"]
     before = api.game(gid, "rojo")["version"]
-    r = api.client.post(
-        f"/api/games/{gid}/disputes/{dispute}/resolution",
-        json={
+    r = resolve(
+        api,
+        gid,
+        dispute,
+        **{
             "verdict": "overturned",
             "remedy": "rebase",
             "citations": [RULE_5],
             "what_if": "0" * 64,
-        },  # fmt: skip
-        headers=api.user("judge"),
+        },
     )
     assert r.status_code == 409 and "what_if" in r.get_json()["details"]
     assert api.game(gid, "rojo")["version"] == before
@@ -231,10 +240,11 @@ def test_the_audit_catches_a_reused_die_that_is_not_the_one_first_rolled(
     gid = start(app, api, duel_state())
     combat = fought(api, gid)
     dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
-    resolved = api.client.post(
-        f"/api/games/{gid}/disputes/{dispute.get_json()['dispute']}/resolution",
-        json={"verdict": "overturned", "remedy": "rebase", "citations": [RULE_5]},
-        headers=api.user("judge"),
+    resolved = resolve(
+        api,
+        gid,
+        dispute.get_json()["dispute"],
+        **{"verdict": "overturned", "remedy": "rebase", "citations": [RULE_5]},
     )
     assert resolved.status_code == 201, resolved.get_json()
     export = tmp_path / "reused.ndjson"
@@ -277,28 +287,15 @@ def test_a_club_ruling_makes_the_adopted_reading_the_clubs_default_for_new_games
     dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
     ruling = {"heading": "Rule 5's -2 for strategic movers", "text": "The attacker subtracts 2.",
               "event_types": ["CombatResolved"]}  # fmt: skip
-    url = f"/api/games/{gid}/disputes/{dispute.get_json()['dispute']}/resolution"
-    upheld = api.client.post(
-        url,
-        json={
-            "verdict": "upheld",
-            "citations": [RULE_5],
-            "club_ruling": ruling | {"default_reading": True},
-        },  # fmt: skip
-        headers=api.user("judge"),
-    )  # an upheld event adopts no reading: nothing to make the club's default
+    d = dispute.get_json()["dispute"]
+    default = ruling | {"default_reading": True}
+    # an upheld event adopts no reading: nothing to make the club's default
+    upheld = resolve(api, gid, d, verdict="upheld", citations=[RULE_5], club_ruling=default)
     assert (
         upheld.status_code == 422 and "club_ruling.default_reading" in upheld.get_json()["details"]
     )
-    resolved = api.client.post(
-        url,
-        json={
-            "verdict": "overturned",
-            "remedy": "rebase",
-            "citations": [RULE_5],
-            "club_ruling": ruling | {"default_reading": True},
-        },  # fmt: skip
-        headers=api.user("judge"),
+    resolved = resolve(
+        api, gid, d, verdict="overturned", remedy="rebase", citations=[RULE_5], club_ruling=default
     )
     assert resolved.status_code == 201, resolved.get_json()
     policies = api.client.get(f"/api/clubs/{club}", headers=api.user("rojo")).get_json()["policies"]
@@ -388,15 +385,16 @@ def test_a_rewind_of_a_dispute_that_claimed_a_reading_needs_no_reading(
     dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
     d = dispute.get_json()["dispute"]
     shown = api.client.get(f"/api/games/{gid}/disputes/{d}/what-if", headers=api.user("judge"))
-    resolved = api.client.post(
-        f"/api/games/{gid}/disputes/{d}/resolution",
-        json={
+    resolved = resolve(
+        api,
+        gid,
+        d,
+        **{
             "verdict": "overturned",
             "remedy": "rewind",
             "citations": [RULE_5],
             "what_if": shown.get_json()["digest"],
-        },  # fmt: skip
-        headers=api.user("judge"),
+        },
     )
     assert resolved.status_code == 201, resolved.get_json()
     game = api.game(gid, "rojo")
@@ -407,15 +405,16 @@ def test_a_rewind_of_a_dispute_that_claimed_a_reading_needs_no_reading(
     combat = fought(api, gid)
     d = open_dispute(api, gid, combat["seq"]).get_json()["dispute"]
     before = api.game(gid, "rojo")["version"]
-    refused = api.client.post(
-        f"/api/games/{gid}/disputes/{d}/resolution",
-        json={
+    refused = resolve(
+        api,
+        gid,
+        d,
+        **{
             "verdict": "overturned",
             "remedy": "rewind",
             "citations": [RULE_5],
             "reading": {"strategic_modifier": -2},
-        },  # fmt: skip
-        headers=api.user("judge"),
+        },
     )
     assert refused.status_code == 422 and "remedy" in refused.get_json()["details"]
     assert api.game(gid, "rojo")["version"] == before
@@ -428,10 +427,8 @@ def test_a_malformed_digest_or_event_is_named_and_nothing_is_written(
     combat = fought(api, gid)
     d = open_dispute(api, gid, combat["seq"]).get_json()["dispute"]
     before = api.game(gid, "rojo")["version"]
-    bad = api.client.post(
-        f"/api/games/{gid}/disputes/{d}/resolution",
-        json={"verdict": "upheld", "citations": [RULE_5], "what_if": "not a digest"},
-        headers=api.user("judge"),
+    bad = resolve(
+        api, gid, d, **{"verdict": "upheld", "citations": [RULE_5], "what_if": "not a digest"}
     )
     assert bad.status_code == 400 and "what_if" in bad.get_json()["details"]
     assert api.game(gid, "rojo")["version"] == before
