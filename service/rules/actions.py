@@ -71,7 +71,29 @@ def path_tree(options: Sequence[Any], labels: Sequence[str]) -> dict[str, Any] |
     if not options or not isinstance(options[0], list) or not options[0]:
         return None
     root = options[0][0]
-    path_of: dict[Any, list[Any]] = {}  # each hex of the tree -> the path to it (one each)
+    ends = _by_end(options, labels, root)
+    if ends is None:
+        return None
+    path_of, named = ends
+    tree = _crossed(path_of)
+    if tree is None:
+        return None
+    children, through = tree
+    if any(not _writable(h) for h in (root, *path_of)):
+        return None
+    return {"tree": _written(root, children, through), "named": named}
+
+
+def _writable(hex_: Any) -> bool:
+    return isinstance(hex_, str) and bool(hex_) and _TREE_MARKS.isdisjoint(hex_)
+
+
+def _by_end(
+    options: Sequence[Any], labels: Sequence[str], root: Any
+) -> tuple[dict[Any, list[Any]], dict[str, str]] | None:
+    """Each option by the hex it ends in, and the labels that are not that hex; None when an
+    option does not start at ``root`` or two end at one hex."""
+    path_of: dict[Any, list[Any]] = {}
     named: dict[str, str] = {}
     for path, label in zip(options, labels, strict=True):
         if not isinstance(path, list) or len(path) < 2 or path[0] != root:
@@ -82,32 +104,37 @@ def path_tree(options: Sequence[Any], labels: Sequence[str]) -> dict[str, Any] |
         path_of[end] = path
         if label != end:
             named[end] = label
-    # a hex a path goes through where no path ends (a unit may cross it, not stop): in the tree,
-    # written "~hex", not an option; found walking up from each path to a hex already known
+    return path_of, named
+
+
+def _crossed(path_of: dict[Any, list[Any]]) -> tuple[dict[Any, list[Any]], set[Any]] | None:
+    """Each hex's children, and the hexes a path crosses where no path ends (added to
+    ``path_of``), found walking up from each path to a hex already known; None when a hex is
+    reached two ways."""
     through: set[Any] = set()
     children: dict[Any, list[Any]] = {}
     for path in list(path_of.values()):
         node = path
-        while True:
+        while len(node) > 1:
             parent = node[:-1]
             children.setdefault(parent[-1], []).append(node[-1])
-            if len(parent) == 1:
-                break  # the first hex
             known = path_of.get(parent[-1])
-            if known is not None:
-                if known != parent:
+            if len(parent) == 1 or known is not None:
+                if known is not None and known != parent:
                     return None  # a hex reached two ways: no tree
                 break
             path_of[parent[-1]] = parent
             through.add(parent[-1])
             node = parent
-    if any(not isinstance(h, str) or not h or not _TREE_MARKS.isdisjoint(h) for h in path_of):
-        return None
-    if not isinstance(root, str) or not root or not _TREE_MARKS.isdisjoint(root):
-        return None
+    return children, through
+
+
+def _written(root: str, children: dict[Any, list[Any]], through: set[Any]) -> str:
+    """The tree depth first, children in hex order (the same tree from every server), crossed
+    hexes marked ``~``; without recursion (a path may be long)."""
     parts: list[str] = []
     stack: list[tuple[str, bool]] = [(root, True)]  # (a hex to write, or a mark to write)
-    while stack:  # depth first, children in hex order: the same tree from every server
+    while stack:
         item, is_hex = stack.pop()
         if not is_hex:
             parts.append(item)
@@ -121,7 +148,7 @@ def path_tree(options: Sequence[Any], labels: Sequence[str]) -> dict[str, Any] |
                 if i < len(kids) - 1:
                     stack.append((" ", False))
             stack.append(("(", False))
-    return {"tree": "".join(parts), "named": named}
+    return "".join(parts)
 
 
 def one_of(options: Sequence[Any], labels: Sequence[str] | None = None) -> Choice:
