@@ -227,7 +227,7 @@ class Names:
             places = (self.state.get("map") or {}).get("places") or []
             self._places = {}
             for place in places:
-                self._places.setdefault(str(place["hex"]), str(place["name"]))
+                self._places.setdefault(str(place["hex"]), str(place.get("label") or place["name"]))
         name = self._places.get(hex_id)
         return f"{name} ({hex_id})" if name else str(hex_id)
 

@@ -43,7 +43,7 @@ class HexNames(Names):
 
     def hex(self, hex_id: str) -> str:
         places = map_of(self.state).places_at(hex_id) if "map" in self.state else []
-        return f"{places[0].name} ({hex_id})" if places else str(hex_id)
+        return f"{places[0].shown} ({hex_id})" if places else str(hex_id)
 
 
 def counters(state: State) -> list[dict[str, Any]]:

@@ -19,15 +19,28 @@ from service.rules.kernel.grid import HexGrid, hexside_key
 
 @dataclass(frozen=True)
 class Place:
-    """A named place (town, objective, bridge ...) at one hex, with free-form numeric values."""
+    """A named place (town, objective, bridge ...) at one hex, with free-form numeric values.
+
+    ``name`` is the place's key (unique on a map); ``label`` is what a player reads where it differs
+    (two tables of a rulebook naming one town at two hexes: both read "Guarena", the keys differ),
+    and ``note`` says why, beside the label."""
 
     name: str
     hex: str
     kind: str = ""
     values: Mapping[str, float] = field(default_factory=dict)
+    label: str = ""
+    note: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The place's name as a player reads it."""
+        return self.label or self.name
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "hex": self.hex, "kind": self.kind, "values": dict(self.values)}
+        out = {"name": self.name, "hex": self.hex, "kind": self.kind, "values": dict(self.values)}
+        out.update({k: v for k, v in (("label", self.label), ("note", self.note)) if v})
+        return out
 
 
 @dataclass(frozen=True)
@@ -134,7 +147,14 @@ class MapData:
                 for side in data.get("hexsides", [])
             },
             places=[
-                Place(p["name"], p["hex"], p.get("kind", ""), dict(p.get("values", {})))
+                Place(
+                    p["name"],
+                    p["hex"],
+                    p.get("kind", ""),
+                    dict(p.get("values", {})),
+                    p.get("label", ""),
+                    p.get("note", ""),
+                )
                 for p in data.get("places", [])
             ],
             supply_sources=data.get("supply_sources", {}),

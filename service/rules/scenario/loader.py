@@ -75,7 +75,12 @@ def build(data: Mapping[str, Any], placeholders: list[Placeholder]) -> Scenario:
         terrain=m["terrain"],
         hex_features=m["hex_features"],
         hexsides={(s["hexes"][0], s["hexes"][1]): s["features"] for s in m["hexsides"]},
-        places=[Place(p["name"], p["hex"], p["kind"], p["values"]) for p in m["places"]],
+        places=[
+            Place(
+                p["name"], p["hex"], p["kind"], p["values"], p.get("label", ""), p.get("notes", "")
+            )
+            for p in m["places"]
+        ],
         supply_sources=m["supply_sources"],
         entries=entries,
     )

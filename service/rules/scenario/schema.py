@@ -62,6 +62,8 @@ class PlaceSchema(Schema):
     hex = fields.String(required=True)
     kind = fields.String(load_default="")
     values = fields.Dict(keys=fields.String(), values=fields.Float(), load_default=dict)
+    #: what a player reads where it is not the name (the name stays the place's unique key)
+    label = fields.String(validate=validate.Length(min=1, max=60))
     notes = fields.String()
 
 

@@ -56,6 +56,12 @@ def test_sides_marks_and_one_click_actions_on_the_game_page(
     expect(marks.filter(has_text="City").locator(".mark-letter")).to_have_text("▣")
     for text in page.locator(".hex-feature").all_text_contents():
         assert not re.fullmatch(r"[a-z]+", text.strip()), text
+    # place labels read as the map's towns: the set-up table's Guarena (AA3) reads "Guarena", and
+    # its title says which table puts the town where (never "Guarena (Set up table)")
+    labels = page.locator(".places .place text").all_text_contents()
+    assert labels.count("Guarena") == 2 and not [t for t in labels if "(" in t], labels
+    guarena = page.locator(".places .place-set-up", has=page.locator("text", has_text="Guarena"))
+    expect(guarena.locator("title")).to_contain_text("Victory Point table at M3")
     # "End the movement phase" acts on one click: the Actions box says so
     page.locator("#selection").get_by_role("button", name="Cancel").click()
     actions = page.locator("#actions-box")

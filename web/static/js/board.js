@@ -145,9 +145,9 @@ export class BoardView {
         s(
           "g",
           { class: `place place-${place.kind}` },
-          s("title", {}, `${place.name}, ${place.kind}${vp}, ${place.hex}`),
+          s("title", {}, `${placeName(place)}, ${place.kind}${vp}, ${place.hex}${place.note ? `. ${place.note}` : ""}`),
           place.kind === "objective" ? s("circle", { cx: c.x * R, cy: (c.y + 0.42) * R, r: 4 }) : null,
-          s("text", { x: c.x * R, y: (c.y + 0.72) * R }, place.name),
+          s("text", { x: c.x * R, y: (c.y + 0.72) * R }, placeName(place)),
         ),
       );
     }
@@ -290,6 +290,9 @@ export const featureMark = (feature) => {
 export function typeSymbol(type) {
   return { infantry: "INF", cavalry: "CAV", artillery: "ART", armor: "ARM", armour: "ARM", leader: "HQ", air: "AIR", train: "TRN" }[type] || String(type || "").slice(0, 4).toUpperCase();
 }
+
+// A place's name as a player reads it: its label where the scenario gives one (the name is its key).
+export const placeName = (place) => place.label || place.name;
 
 export function describeCounter(unit) {
   const values = Object.entries(unit.values || {})

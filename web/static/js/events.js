@@ -73,7 +73,7 @@ const PLAIN = { unit: (x) => x, hex: (x) => x, kinds: () => ({}) };
 // state), each command's fields by the kinds its declaration gives (`system.commands`).
 export function orderNames(state, system) {
   const units = (state && state.units) || {};
-  const places = new Map(((state && state.map && state.map.places) || []).map((p) => [String(p.hex), p.name]));
+  const places = new Map(((state && state.map && state.map.places) || []).map((p) => [String(p.hex), p.label || p.name]));
   const specs = new Map(((system && system.commands) || []).map((c) => [c.type, c]));
   return {
     unit: (uid) => (units[uid] && units[uid].name) || uid,

@@ -4,7 +4,7 @@ import { follow } from "./live.js";
 import { api, ApiError, currentUser, explain } from "./api.js";
 import { blockedWords, command, interpret, needsForm } from "./actions.js";
 import { aidTables, loadTable, markPhase, rulesDrawer } from "./aids.js";
-import { BoardView, describeCounter, featureMark, sideClass, terrainColour } from "./board.js";
+import { BoardView, describeCounter, featureMark, placeName, sideClass, terrainColour } from "./board.js";
 import { boardText } from "./boardtext.js";
 import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, key, picksOf } from "./compose.js";
@@ -712,7 +712,8 @@ function legend(board, sides) {
       h("li", {}, h("span", { class: "swatch pip-swatch" }), "Steps left (hollow: lost)"),
       (board.places || []).some((p) => p.kind === "objective") ? h("li", {}, h("span", { class: "swatch objective-swatch" }), "Objective") : null,
     ),
-    (board.places || []).length ? h("p", {}, "Places: ", board.places.map((p) => `${p.name} (${p.hex}${p.kind ? ", " + p.kind : ""})`).join("; ")) : null,
+    (board.places || []).length ? h("p", {}, "Places: ", board.places.map((p) => `${placeName(p)} (${p.hex}${p.kind ? ", " + p.kind : ""})`).join("; ")) : null,
+    (board.places || []).some((p) => p.note) ? h("ul", { class: "place-notes" }, board.places.filter((p) => p.note).map((p) => h("li", {}, `${placeName(p)} (${p.hex}): ${p.note}`))) : null,
     board.placeholder
       ? h("div", { class: "note placeholder-map" }, h("p", {}, "A placeholder map a club may replace:"), h("ul", {}, (board.placeholders || []).map((p) => h("li", {}, `${placeholderWords(p.place)}: ${p.note}`))))
       : null,
@@ -797,7 +798,7 @@ async function main() {
     $("board").style.minWidth = `${Math.round(board.width * 14)}px`; // legible figures; the table scrolls
     tableLegend(board);
   } else if (Array.isArray(board.hexes) && board.hexes.length) {
-    st.places = new Map((board.places || []).map((p) => [p.hex, p.name]));
+    st.places = new Map((board.places || []).map((p) => [p.hex, placeName(p)]));
     st.view = new BoardView($("board"), board, { sides, colours: system.side_colours || {}, onHex, onFocus: keepInView });
     st.board = board;
     $("board-text-box").hidden = false;

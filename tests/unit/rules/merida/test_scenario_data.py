@@ -81,3 +81,25 @@ def test_13_errata_the_5_3_cav_is_one_of_the_3_cav_units_at_zalamea() -> None:
     assert sorted(cavalry) == ["r-3-cav-1", "r-3-cav-2"]
     assert {u["hex"] for u in cavalry.values()} == {"AF10"}
     assert SYSTEM.names(state).unit("r-3-cav-1") == "5/3 Cav"
+
+
+@pytest.mark.parametrize(
+    ("town", "set_up", "vp"), [("Guarena", "AA3", "M3"), ("Talarrubia", "V18", "V19")]
+)
+def test_12_a_town_the_two_tables_place_apart_reads_as_the_town_at_both_hexes(
+    town: str, set_up: str, vp: str
+) -> None:
+    """Rule 12's Set up table: "Guarena (AA3): 1/21 Div, 2/21 Div"; the Victory Point table of rule
+    11: "Guarena (M3)". Both hexes read as the town (orders, the log: "Guarena (AA3)"), never as
+    "Guarena (Set up table)"; the set-up hex's note says which table puts it where."""
+    from service.rules.hexgame import HexNames
+
+    state = SYSTEM.initial_state("merida-1938", {})
+    names = HexNames(state)
+    assert names.hex(set_up) == f"{town} ({set_up})"
+    assert names.hex(vp) == f"{town} ({vp})"
+    places = {p["hex"]: p for p in state["map"]["places"]}
+    assert places[set_up]["label"] == town
+    assert f"Set up table places {town} at {set_up}" in places[set_up]["note"]
+    assert f"Victory Point table at {vp}" in places[set_up]["note"]
+    assert all("(" not in (p.get("label") or p["name"]) for p in state["map"]["places"])
