@@ -5,9 +5,11 @@
 One :class:`Planner` serves one listing (an ``actions`` call, an end-of-phase check) and computes
 once what the units' searches share: the enemy's ZOCs and units, the stacks, the lines of supply and
 command, each area once per start, kind of unit and mode.  What depends only on the enemy's
-positions -- each kind of unit's permitted steps out of each hex, each search from a start hex --
-is kept across listings for as long as the enemy stands still (:class:`_Shared`), so a player's
-successive moves in a phase search again only for the units that moved."""
+positions -- each kind of unit's permitted steps out of each hex, each search from a start hex, each
+unit's and each stack's destinations as if every hex were empty -- is kept across listings for as
+long as the enemy stands still (:class:`_Shared`), so a player's successive moves in a phase search
+again only for the units that moved, and each listing applies only rule 6 (the stacks as they now
+stand) to what was kept."""
 
 from __future__ import annotations
 
@@ -125,20 +127,35 @@ class Planner:
     def destinations(self, unit: dict[str, Any], mode: str) -> Paths:
         """Where ``unit`` may end a move in ``mode``, with a path to each, in hex order."""
         start = unit["hex"]
+        key = (start, self.kind(unit, mode), allowance(unit, mode), bool(unit["out_of_supply"]))
+        if key not in self._areas:
+            self._areas[key] = self._unstacked(self._open_area(unit, mode), [unit], start)
+        return self._areas[key]
+
+    def _open_area(self, unit: dict[str, Any], mode: str) -> Paths:
+        """Where ``unit`` may end a move in ``mode`` if every hex were empty (rule 6 aside): what
+        holds while the enemy stands still, kept across listings."""
+        start = unit["hex"]
         if mode in ("strategic", "rail") and self.began_in_zoc(start):
             return {}
         if mode == "rail" and unit["type"] not in ("train", "leader") and self.state["rail_used"]:
             return {}  # rule 5: one brigade a turn by rail
         key = (start, self.kind(unit, mode), allowance(unit, mode), bool(unit["out_of_supply"]))
-        if key not in self._areas:
-            alone = stacking.fits([unit])  # on an empty hex
-            self._areas[key] = {
+        area = self.shared.areas.get(key)
+        if area is None:
+            alone = stacking.fits([unit])
+            area = self.shared.areas[key] = {
                 hex_: list(path)
                 for hex_, path in self.reached(unit, mode)
-                if (alone if hex_ not in self.stacks else self.can_end(hex_, [unit], start))
-                and not (unit["out_of_supply"] and self.towards_enemy(start, hex_))
+                if alone and not (unit["out_of_supply"] and self.towards_enemy(start, hex_))
             }
-        return self._areas[key]
+        return area
+
+    def _unstacked(self, area: Paths, units: list[dict[str, Any]], start: str) -> Paths:
+        """``area`` without the hexes whose stack ``units`` may not join (rule 6).  Adding a unit
+        never lowers a stack's points, so a hex ``units`` may not end on alone is never in it."""
+        blocked = {h for h in self.stacks if h in area and not self.can_end(h, units, start)}
+        return {h: p for h, p in area.items() if h not in blocked} if blocked else area
 
     def reached(self, unit: dict[str, Any], mode: str) -> list[tuple[str, tuple[str, ...]]]:
         """Every hex ``unit`` reaches in ``mode`` whether or not it may end there (rule 6), with
@@ -174,8 +191,30 @@ class Planner:
             check_mode(self.state, side, units, mode, start)
         except RuleViolation:
             return {}
-        each = [self.destinations(unit, mode) for unit in units]
-        accepts = self._accepts(units, mode, start)
+        if any(u["type"] == "guerrilla" for u in units):  # their ZOC ignored depends on the path
+            return self._group_area(units, mode, start)
+        key = (
+            start,
+            mode,
+            mode == "rail" and bool(self.state["rail_used"]),
+            tuple(
+                (self.kind(u, mode), allowance(u, mode), bool(u["out_of_supply"])) for u in units
+            ),
+        )
+        area = self.shared.groups.get(key)
+        if area is None:
+            area = self.shared.groups[key] = self._group_area(units, mode, start, stacked=False)
+        return self._unstacked(area, units, start)
+
+    def _group_area(
+        self, units: list[dict[str, Any]], mode: str, start: str, stacked: bool = True
+    ) -> Paths:
+        """The hexes every unit of a stack reaches on its own, by the first of their paths
+        ``check_move`` accepts for all; ``stacked=False``: on the map's empty hexes (rule 6 is the
+        caller's, so that the area holds while the enemy stands still)."""
+        area = self.destinations if stacked else self._open_area
+        each = [area(unit, mode) for unit in units]
+        accepts = self._accepts(units, mode, start, stacked)
         found: Paths = {}
         for hex_ in sorted(set(each[0]).intersection(*each[1:])):
             path = next((p[hex_] for p in each if accepts(p[hex_])), None)
@@ -184,7 +223,7 @@ class Planner:
         return found
 
     def _accepts(
-        self, units: list[dict[str, Any]], mode: str, start: str
+        self, units: list[dict[str, Any]], mode: str, start: str, stacked: bool = True
     ) -> Callable[[list[str]], bool]:
         """Does ``moves.walk_costs`` accept a listed path (on the map, hex by hex) from ``start``
         for all of ``units`` together?"""
@@ -199,7 +238,7 @@ class Planner:
                 return False
             if not all(afford(path) for afford in affords):
                 return False
-            if not self.can_end(end, units, start):
+            if stacked and not self.can_end(end, units, start):
                 return False
             return not supply or not self.towards_enemy(start, end)
 
@@ -259,6 +298,9 @@ class _Shared:
     def __init__(self) -> None:
         self.steps: dict[tuple[Any, ...], dict[str, Steps]] = {}
         self.searches: dict[tuple[Any, ...], list[tuple[str, tuple[str, ...]]]] = {}
+        #: each unit's and each stack's destinations on the map's empty hexes (read, never changed)
+        self.areas: dict[tuple[Any, ...], Paths] = {}
+        self.groups: dict[tuple[Any, ...], Paths] = {}
 
 
 _SHARED: dict[tuple[Any, ...], _Shared] = {}

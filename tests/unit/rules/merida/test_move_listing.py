@@ -98,3 +98,72 @@ def test_5_6_successive_listings_in_a_phase_equal_listings_from_nothing() -> Non
     state["units"]["c"]["hex"] = "C4"  # three infantry: the stack is full (rule 6)
     assert "C4" not in tactical(state, "d")
     assert listing(state, "nationalist") == cold(state, "nationalist")
+
+
+def test_5_6_a_seeded_walk_of_the_shipped_game_lists_warm_what_it_lists_from_nothing() -> None:
+    """Rules 5 and 6 over the shipped scenario: along a seeded walk of play (stacks that move as
+    one, units out of supply, rail), every movement listing made with what earlier listings kept
+    (each unit's and each stack's area on empty hexes, rule 6 applied per listing) equals the one
+    computed from nothing."""
+    import random
+
+    from service.fuzz.player import SeededDice, pick
+    from service.rules.base import RulesEvent, RuleViolation
+
+    rng = random.Random(5)
+    dice = SeededDice(rng)
+    state = SYSTEM.initial_state("merida-1938", SYSTEM.default_options("merida-1938"))
+    compared = 0
+    reach.forget()
+    for _ in range(400):
+        if SYSTEM.result(state) is not None or compared >= 25:
+            break
+        side = SYSTEM.active_sides(state)[0]
+        if state["phase"] == "movement":
+            warm = listing(state, side)
+            assert warm == cold(state, side)
+            compared += 1
+        templates = SYSTEM.actions(state, side).templates
+        others = [t for t in templates if t.type != "end_phase"]
+        ends = [t for t in templates if t.type == "end_phase"]
+        template = rng.choice(ends if ends and (not others or rng.random() < 0.1) else others)
+        command = template.command(**{k: pick(c, rng) for k, c in template.choose.items()})
+        try:
+            events = SYSTEM.decide(state, side, command, dice)
+        except RuleViolation:
+            continue
+        for event in events:
+            state = SYSTEM.apply(state, RulesEvent(event.type, event.data))
+    assert compared >= 25
+
+
+def test_6_a_stack_moving_as_one_is_not_listed_onto_a_stack_it_no_longer_fits() -> None:
+    """Rule 6: "Three ground units of any type" a hex; the Set up table note: on turn 1 units set up
+    with a leader move with it as one stack.  The leader's stack of two infantry may join a lone
+    infantry in C4 (three units); once a second infantry of theirs stands there, the next listing
+    (reusing what the first kept) no longer offers C4, and equals the listing from nothing."""
+    units = [
+        unit("L", "nationalist", "leader", 0, "C2"),
+        unit("a", "nationalist", "infantry", 3, "C2"),
+        unit("b", "nationalist", "infantry", 3, "C2"),
+        unit("x", "nationalist", "infantry", 3, "C4"),
+        unit("y", "nationalist", "infantry", 3, "F4"),
+        unit("r", "republican", "infantry", 3, "J10"),
+    ]
+    state = board_state(units, turn=1)
+    for uid in ("a", "b"):  # bound to L as the Set up table's stacks are (setup.bind)
+        state["units"][uid]["stay_with"] = "L"
+
+    def group_ends(state: State) -> set[str]:
+        [found] = [
+            t
+            for t in SYSTEM.actions(state, "nationalist").of_type("move")
+            if t.fixed == {"units": ["L", "a", "b"], "mode": "tactical"}
+        ]
+        return {path[-1] for path in found.choose["path"].options}
+
+    reach.forget()
+    assert "C4" in group_ends(state)
+    state["units"]["y"]["hex"] = "C4"
+    assert "C4" not in group_ends(state)
+    assert listing(state, "nationalist") == cold(state, "nationalist")
