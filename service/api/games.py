@@ -110,13 +110,17 @@ class GameBoard(MethodView):
     @blp.response(200)
     def get(self, game_id: str) -> Any:
         """The game's map as data for drawing (its scenario's, or the club scenario version it
-        pinned), for whoever may read the game."""
+        pinned), for whoever may read the game; ``placeholder_topics``: the scenario's placeholder
+        data by topic (what a player should know is a stand-in)."""
         svc = services()
         game = svc.games.get(game_id)
         ref, at, version = game.scenario.partition("@")
         if at and version.isdigit():
             return svc.scenarios.game_board(ref, int(version))
-        return drawing_of(svc.games.system(game.system)).board(game.scenario)
+        rules = svc.games.system(game.system)
+        infos = [s for s in rules.scenarios() if s.id == game.scenario]
+        topics = [dict(t) for info in infos for t in info.placeholder_topics]
+        return {**drawing_of(rules).board(game.scenario), "placeholder_topics": topics}
 
 
 @blp.route("/<game_id>/actions")

@@ -498,6 +498,12 @@ class ScenarioOptionOut(Schema):
     max = fields.Raw(allow_none=True, metadata={"description": "the greatest value (a number)"})
 
 
+class PlaceholderTopicOut(Schema):
+    topic = fields.String(metadata={"description": "what the values are, in words: `Terrain`"})
+    count = fields.Integer(metadata={"description": "how many values of it are placeholders"})
+    notes = fields.List(fields.String(), metadata={"description": "the first distinct notes"})
+
+
 class ScenarioOut(Schema):
     id = fields.String()
     system = fields.String()
@@ -508,6 +514,10 @@ class ScenarioOut(Schema):
     options = fields.List(
         fields.Nested(ScenarioOptionOut),
         metadata={"description": "what a game of it may be created with (`options` of a new game)"},
+    )
+    placeholder_topics = fields.List(
+        fields.Nested(PlaceholderTopicOut),
+        metadata={"description": "its placeholder data by topic, for players (empty: none)"},
     )
 
 

@@ -42,7 +42,7 @@ from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, Place
 from service.rules.registry import Registry
 from service.rules.scenario.model import describe_options, with_declared
-from service.rules.scenario.placeholders import unwrap
+from service.rules.scenario.placeholders import topics, unwrap
 
 
 # -- the one check path (shared with `arbiter scenarios check`) ----------------------------------
@@ -466,6 +466,7 @@ class PinnedScenario:
             description=str(plain(self.document.get("description", ""))),
             placeholder=bool(placeholders),
             options=tuple(options_of(self.document, self.rules.declared_options)),
+            placeholder_topics=tuple(topics(placeholders)),
         )
 
     def _custom(self) -> Any:
@@ -803,6 +804,11 @@ class ScenarioLibrary:
         return self._board(self.document(ref, user, version))
 
     def _board(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The map as data for drawing, with its placeholder data by topic (what players read)."""
+        found = topics(unwrap(document)[1])
+        return {**self._drawn(document), "placeholder_topics": found}
+
+    def _drawn(self, document: dict[str, Any]) -> dict[str, Any]:
         if "table" in document:  # a table in inches (Barcelona): the shapes as they are
             raw = plain(document)
             return {

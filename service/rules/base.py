@@ -119,6 +119,8 @@ class ScenarioInfo:
     #: the options a game of it may be created with (its optional rules, its length...), each
     #: ``{"name", "default", "description", "kind", "choices", "min", "max"}`` (None where unset)
     options: tuple[Mapping[str, Any], ...] = ()
+    #: its placeholders by topic (``scenario.placeholders.topics``), for players to read
+    placeholder_topics: tuple[Mapping[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +130,7 @@ class ScenarioInfo:
             "sides": list(self.sides),
             "description": self.description,
             "placeholder": self.placeholder,
+            "placeholder_topics": [dict(t) for t in self.placeholder_topics],
             "options": [dict(o) for o in self.options],
         }
 

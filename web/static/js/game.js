@@ -720,6 +720,26 @@ function legend(board, sides) {
   );
 }
 
+// Issue 32: what in the scenario in play is a stand-in (the rulebooks print no map, most counter
+// values are not in the text), said where a player looks first, with where a club replaces it.
+function placeholderNotice(el, topics, club) {
+  if (!topics.length) return;
+  const where = club
+    ? h("p", {}, "Your club's admins can replace them in the club's ", h("a", { href: `/clubs/${encodeURIComponent(club)}/scenarios` }, "scenario library"), ", and start games from the new version.")
+    : h("p", {}, "A club replaces them in its own copy of the scenario (", h("a", { href: "/clubs" }, "Clubs"), " → a club → Scenarios).");
+  clear(
+    el,
+    h("summary", {}, `Placeholder data: ${topics.map((t) => t.topic.toLowerCase()).join(", ")}`),
+    h(
+      "ul",
+      {},
+      topics.map((t) => h("li", {}, h("strong", {}, t.topic), t.count > 1 ? ` (${t.count} values): ` : ": ", t.notes.join("; "))),
+    ),
+    where,
+  );
+  el.hidden = false;
+}
+
 // A placeholder's place in words: "map.hex_features" -> "Hex features", "map.entries[0].hexes" ->
 // "Entries hexes" (the scenario's field, never its path).
 function placeholderWords(place) {
@@ -790,6 +810,7 @@ async function main() {
   st.system = system;
   const scenario = (system.scenarios || []).find((x) => x.id === st.game.scenario);
   gameOptions(scenario);
+  placeholderNotice($("placeholder-notice"), board.placeholder_topics || [], (st.game.labels || {}).club);
   const sides = scenario ? scenario.sides : Object.keys(st.game.sides);
   if (board.kind === "table") {
     st.view = new TableView($("board"), board, { sideClass: (side) => sideClass(sides, side) });
