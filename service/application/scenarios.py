@@ -822,7 +822,9 @@ class ScenarioLibrary:
                 "objectives": raw.get("objectives", []),
                 "placeholder": raw.get("placeholder", False),
             }
-        return hex_board(document)
+        drawn = hex_board(document)
+        drawing = self._system(str(plain(document).get("system"))).drawing
+        return drawing.as_drawn(drawn) if drawing is not None else drawn
 
     def pinned(self, ref: str, user: User | None, version: int | None) -> PinnedScenario:
         """A published version to start a game from (the latest when ``version`` is None)."""
@@ -1045,7 +1047,14 @@ def hex_board(document: Mapping[str, Any]) -> dict[str, Any]:
         if len(pair) == 2 and all(map(on, pair)) and grid.adjacent(pair[0], pair[1]):
             sides[(pair[0], pair[1])] = list(_l(side.get("features")))
     places = [
-        Place(str(p.get("name")), p["hex"], str(p.get("kind", "")), _d(p.get("values")))
+        Place(
+            str(p.get("name")),
+            p["hex"],
+            str(p.get("kind", "")),
+            _d(p.get("values")),
+            str(p.get("label") or ""),
+            str(p.get("notes") or ""),
+        )
         for p in _l(m.get("places"))
         if isinstance(p, dict) and on(p.get("hex"))
     ]

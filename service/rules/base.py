@@ -163,6 +163,11 @@ class Drawing(Protocol):
         """The map to draw (hex games: ``kernel.layout.board_json``) or a table's shapes."""
         ...
 
+    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
+        """A board drawn from a club's document as this game draws its own (Backbone turns the
+        printed map; the others leave it)."""
+        ...
+
     def counters(self, state: State) -> list[dict[str, Any]]:
         """``[{"id", "side", "hex", "type", "name", "values", "steps", "max_steps"}]`` of a viewed
         state."""

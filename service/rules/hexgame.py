@@ -82,6 +82,11 @@ class HexDrawing:
     def board(self, scenario: str) -> dict[str, Any]:
         return board_json(self._map(scenario))
 
+    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
+        """A board drawn from a club's document (``board_json``'s shape) as this game draws its
+        own: as it is, unless the printed map is turned (Backbone)."""
+        return drawn
+
     def counters(self, state: State) -> list[dict[str, Any]]:
         return self._pieces(state)
 

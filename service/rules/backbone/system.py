@@ -23,7 +23,7 @@ from service.rules.backbone.preview import BackbonePreviews
 from service.rules.backbone.rulebook import OPTIONS, RULEBOOK
 from service.rules.backbone.scenario_checks import BackboneScenarioChecks
 from service.rules.backbone.units import State
-from service.rules.hexgame import HexRulesSystem
+from service.rules.hexgame import HexCustomScenarios, HexRulesSystem
 
 
 class BackboneRules(HexRulesSystem):
@@ -38,6 +38,9 @@ class BackboneRules(HexRulesSystem):
     previews = BackbonePreviews()
     drawing = BackboneDrawing()
     scenario_checks = BackboneScenarioChecks()
+    custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
+        "backbone", lambda scen, options: setup.build_state(scen, options), OPTIONS
+    )
     rulebook = RULEBOOK
     declared_options = OPTIONS  # readings clubs differ on (rulebook.py's conflicts)
 
