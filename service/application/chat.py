@@ -41,7 +41,7 @@ from service.domain.users import User
 PLAYER, ARBITER = "player", "arbiter"
 #: how many times a write that lost a race to another write of the same chat is tried again
 RETRIES = 3
-HEX_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,%d}$" % (conv.HEX_NAME_MAX - 1))
+HEX_NAME = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9._-]{{0,{conv.HEX_NAME_MAX - 1}}}$")
 HIDDEN = "hidden by the arbiter: "
 
 

@@ -35,8 +35,8 @@ from service.application.ports import Broker
 from service.application.projections.notices import NoticesView
 from service.application.store import ArbiterStore
 from service.config import Config
-from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
 from service.domain.conversations import Conversation
+from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
 from service.domain.game import Game, low_threshold
 from service.domain.notifications import (
     KIND_WORDS,

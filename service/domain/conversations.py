@@ -17,8 +17,8 @@ pinned to hexes, read by its author alone unless they share the notepad.  It is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import time
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, cast
 from uuid import UUID, uuid5
