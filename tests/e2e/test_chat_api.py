@@ -464,3 +464,25 @@ def test_the_hex_notes_cap(api: ApiHelper, club_game: dict[str, str], monkeypatc
             f"/api/games/{game}/notes/hexes/A2", json={"text": "y"}, headers=api.user("ann")
         )
     )
+
+
+def test_in_a_game_of_no_club_the_site_arbiters_moderate(api: ApiHelper) -> None:
+    game = api.create_game("skirmish", "meeting", {"red": "alice", "blue": "bob"})["id"]
+    ok(say(api, game, "alice", "rude words"), 201)
+    api.reader(None)  # "referee", a site arbiter who plays no side
+    page = ok(chat(api, game, "referee"))
+    assert (
+        page["role"] == "arbiter"
+        and page["may_hide"]
+        and page["messages"][0]["text"] == "rude words"
+    )
+    ok(
+        api.client.post(
+            f"/api/games/{game}/chat/1/hide",
+            json={"reason": "be kind"},
+            headers=api.user("referee"),
+        )
+    )
+    assert ok(chat(api, game, "bob"))["messages"][0]["text"] == "hidden by the arbiter: be kind"
+    # a club's arbiter rules only the club's games: not this one (not even readable)
+    assert chat(api, game, "eve").status_code == 404
