@@ -137,3 +137,34 @@ def test_the_game_page_with_chat_open_has_no_serious_accessibility_violation(
             problems[str(viewport["width"])] = found
         page.context.close()
     assert problems == {}
+
+
+def test_an_arbiter_hides_a_message_and_the_players_read_the_reason(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    game = server.create_game({"red": "fenn", "blue": "gale"})
+    gid = str(game["id"])
+    server.grant("hugo", "arbiter")  # a site arbiter: moderates the games of no club
+    server.api("POST", f"/api/games/{gid}/chat", "fenn", json={"text": "You cheat, gale."})
+    gale = signed_in(browser, server, "gale", PHONE)
+    hugo = signed_in(browser, server, "hugo", DESKTOP)
+    for page in (gale, hugo):
+        _ready(page, gid)
+    expect(gale.locator("#chat-log")).to_contain_text("You cheat, gale.")
+    expect(gale.get_by_role("button", name="Hide message 1 by fenn")).to_have_count(0)
+    hugo.get_by_role("button", name="Hide message 1 by fenn").click()
+    reason = hugo.get_by_label("Why it is hidden (the players read this)")
+    expect(reason).to_be_focused()
+    hugo.keyboard.type("accusations go to a dispute")
+    hugo.keyboard.press("Enter")
+    expect(hugo.locator("#chat-log")).to_contain_text(
+        "Hidden from the players by hugo: accusations go to a dispute"
+    )
+    expect(hugo.locator("#chat-log")).to_contain_text("You cheat, gale.")  # the arbiter reads it
+    expect(gale.locator("#chat-log")).to_contain_text(
+        "hidden by the arbiter: accusations go to a dispute"
+    )
+    expect(gale.locator("#chat-log")).not_to_contain_text("You cheat")
+    hugo.screenshot(path=shots / "chat-arbiter-1366.png", full_page=True)
+    for page in (gale, hugo):
+        page.context.close()
