@@ -486,3 +486,41 @@ def test_in_a_game_of_no_club_the_site_arbiters_moderate(api: ApiHelper) -> None
     assert ok(chat(api, game, "bob"))["messages"][0]["text"] == "hidden by the arbiter: be kind"
     # a club's arbiter rules only the club's games: not this one (not even readable)
     assert chat(api, game, "eve").status_code == 404
+
+
+def test_a_replay_of_the_log_derives_the_same_chat_notices(
+    api: ApiHelper, club_game: dict[str, str], tmp_path: Any
+) -> None:
+    """Who had muted the chat is read from the conversation at each message's version: a new
+    notification store replayed from the log tells the same players of the same messages, though
+    the mutes have changed since."""
+    import shutil
+    from dataclasses import replace
+
+    from service.application.worker import NotificationWorker
+    from service.domain.notifications import KINDS
+
+    game = club_game["game"]
+    mute = f"/api/games/{game}/chat/mute"
+    ok(say(api, game, "ann", "one"), 201)
+    ok(api.client.put(mute, json={"muted": True}, headers=api.user("cat")))
+    ok(say(api, game, "ann", "two"), 201)
+    ok(api.client.put(mute, json={"muted": False}, headers=api.user("cat")))
+    ok(say(api, game, "ann", "three"), 201)
+    ok(api.client.put(mute, json={"muted": True}, headers=api.user("cat")))  # muted at the end
+    api.work()
+    svc = api.client.application.extensions["arbiter"]  # type: ignore[attr-defined]
+    cat = str(svc.users.by_name("cat").id)
+    first = ok(api.client.get("/api/me/notifications", headers=api.user("cat")))["notifications"]
+    told = [(n["id"], n["text"]) for n in first if n["kind"] == "chat"]
+    assert len(told) == 2  # "one" and "three"
+    folder = tmp_path / "replay"
+    folder.mkdir()
+    shutil.copy(svc.config.sqlite_file, folder / "arbiter.sqlite")
+    config = replace(svc.config, sqlite_path=folder / "arbiter.sqlite")
+    replayed = NotificationWorker(config, svc.store, names=svc.users.username)
+    replayed.process.pull_and_process(svc.store.name)
+    book = replayed.process.views["notices"].view
+    again = [(n["id"], n["text"]) for n in book.page(cat, KINDS, limit=1000) if n["kind"] == "chat"]
+    replayed.process.close()
+    assert sorted(again) == sorted(told)
