@@ -10,6 +10,7 @@ from flask import Flask, jsonify
 
 from service.api import agreements as agreements_api
 from service.api import campaigns as campaigns_api
+from service.api import chat as chat_api
 from service.api import clubs as clubs_api
 from service.api import disputes as disputes_api
 from service.api import games as games_api
@@ -74,6 +75,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         scenarios_api.blp,
         notifications_api.blp,
         webhooks_api.blp,
+        chat_api.blp,
     ):
         api.register_blueprint(blueprint)
     faults = StoreFaults.of_config(config)

@@ -17,6 +17,7 @@ from service.adapters.smtp import Mailer
 from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
+from service.application.chat import ChatService
 from service.application.clubs import ClubService
 from service.application.dispute_agreement import DisputeAgreements
 from service.application.disputes import DisputeService
@@ -171,6 +172,16 @@ def build_services(
         access=GameAccess(games, clubs),
         projections=projections,
         notifications=notifications,
+    )
+    svc.chat = ChatService(
+        store,
+        games,
+        users,
+        clubs,
+        svc.access,
+        projections["chat"],
+        projections["notes"],
+        broker,
     )
     svc.outbox = outbox
     svc.password_resets = PasswordResets(

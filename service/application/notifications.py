@@ -35,6 +35,7 @@ from service.application.ports import Broker
 from service.application.projections.notices import NoticesView
 from service.application.store import ArbiterStore
 from service.config import Config
+from service.domain.conversations import Conversation
 from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
 from service.domain.game import Game, low_threshold
 from service.domain.notifications import (
@@ -84,7 +85,9 @@ CHALLENGE = "service.domain.ladders:Challenge.Issued"
 CLUB = "service.domain.clubs:Club."
 CLUB_EVENTS = ("MemberAdded", "Invited", "InvitationAnswered", "JoinRequested", "JoinAnswered")
 CLUB_TOPICS = tuple(CLUB + name for name in CLUB_EVENTS)
-TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE, *CLUB_TOPICS)
+#: a message in a game's chat: the other players are told, unless they muted that chat
+CHAT = get_topic(Conversation.Posted)
+TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE, *CLUB_TOPICS, CHAT)
 NOTIFIED = frozenset(TOPICS)
 #: what the process follows: the events notified about and every other game event, which tells
 #: nobody anything but keeps the games it keeps up to date from the log itself (a command's
@@ -370,6 +373,8 @@ class NotificationProcess(ProcessApplication[UUID]):
             return self._challenge(event)
         if topic in CLUB_TOPICS:
             return self._club_event(topic[len(CLUB) :], event)
+        if topic == CHAT:
+            return self._chat(event)
         if topic not in NOTIFIED:  # a game event that tells nobody anything
             if not self.replay:
                 self._follow(event)
@@ -606,6 +611,30 @@ class NotificationProcess(ProcessApplication[UUID]):
         public = f"{who} challenged {self.names(event.opponent)} on the ladder {name}."
         url = f"/ladders/{event.ladder_id}"
         return Derived([Note("challenge", {event.opponent: text}, public, None, club, url)])
+
+    def _chat(self, event: Any) -> Derived:
+        """A chat message: the game's other players are told (in words, without the message:
+        an arbiter may hide it later), except those who had muted that game's chat when it was
+        written -- read from the conversation at the message's version, so a replay of the log
+        derives the same notices.  Never a club's webhooks: a game's chat is its players' own."""
+        assert self.leader is not None
+        try:
+            chat: Any = self.leader.repository.get(
+                event.originator_id, version=event.originator_version
+            )
+        except AggregateNotFoundError:
+            return Derived()
+        told = set(chat.players) - {event.author} - set(chat.muted)
+        if not told:
+            return Derived()
+        title = f"“{chat.title}”"
+        who = event.name
+        role = " (arbiter)" if event.role == "arbiter" else ""
+        text = f"{who}{role} wrote to you in the chat of {title}."
+        url = f"/games/{chat.game}#chat"
+        return Derived(
+            [Note("chat", dict.fromkeys(sorted(told), text), text, chat.game, None, url)]
+        )
 
     def _club_event(self, name: str, event: Any) -> Derived:
         """An invitation to a club (the invited user is told), its answer (the club's admins),

@@ -8,6 +8,7 @@ from typing import Any
 from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
+from service.application.chat import ChatService
 from service.application.clubs import ClubService
 from service.application.dispute_agreement import DisputeAgreements
 from service.application.disputes import DisputeService
@@ -53,6 +54,9 @@ class Services:
     access: GameAccess
     #: the persisted views and their runners (``service.application.projections``)
     projections: Projections
+
+    #: the chat beside each game and each player's notes (``service.application.chat``)
+    chat: ChatService = None  # type: ignore[assignment]
 
     #: (fields with defaults stay last) ``NotificationService`` and, when the notification
     #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``

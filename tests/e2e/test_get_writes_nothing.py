@@ -237,6 +237,14 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
     )
     play_to_the_end(api, late, "ann")
     play_to_the_end(api, step["game"], "ann")
+    for game in (active, invited):  # a chat and notes to read (issue 30)
+        ok(
+            api.client.post(
+                f"/api/games/{game}/chat", json={"text": "hi"}, headers=api.user("bob")
+            ),
+            201,
+        )
+        ok(api.client.put(f"/api/games/{game}/notes", json={"text": "n"}, headers=api.user("bob")))
     bob_user = svc.users.by_name("bob")
     return {
         "campaign_id": campaign["id"],
@@ -321,6 +329,10 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
             f"/api/games/{ids['active']}/disputes/{ids['dispute']}/what-if"
         ],
         "/api/games/<game_id>/stream": [f"/api/games/{ids['active']}/stream?window=1"],
+        "/api/games/<game_id>/chat": [f"/api/games/{g}/chat" for g in games],
+        "/api/games/<game_id>/chat/stream": [f"/api/games/{ids['active']}/chat/stream?window=1"],
+        "/api/games/<game_id>/notes": [f"/api/games/{g}/notes" for g in games],
+        "/api/games/<game_id>/notes/shared": [f"/api/games/{g}/notes/shared" for g in games],
         "/api/ladders/<ladder_id>": [f"/api/ladders/{lid}"],
         "/api/ladders/<ladder_id>/challenges": [f"/api/ladders/{lid}/challenges"],
         "/api/ladders/<ladder_id>/history/<username>": [f"/api/ladders/{lid}/history/bob"],

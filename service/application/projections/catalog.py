@@ -10,6 +10,7 @@ from typing import Any
 from eventsourcing.utils import get_topic
 
 from service.adapters.views.campaigns import CampaignsTables
+from service.adapters.views.chat import ChatTables, NotesTables
 from service.adapters.views.clocks import ClocksTables
 from service.adapters.views.clubs import ClubsTables
 from service.adapters.views.disputes import DisputesTables
@@ -23,6 +24,7 @@ from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
 from service.adapters.views.tokens import TokensTables
 from service.application.projections.campaigns import CampaignsProjection
+from service.application.projections.chat import ChatProjection, NotesProjection
 from service.application.projections.clocks import ClocksProjection
 from service.application.projections.clubs import ClubsProjection
 from service.application.projections.disputes import DisputesProjection
@@ -50,6 +52,8 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "disputes": (DisputesProjection, DisputesTables),
     "rulings": (RulingsProjection, RulingsTables),
     "ladders": (LaddersProjection, LaddersTables),
+    "chat": (ChatProjection, ChatTables),
+    "notes": (NotesProjection, NotesTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {

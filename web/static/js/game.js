@@ -10,6 +10,7 @@ import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.j
 import { choiceFields, composeForm, key, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, rawFacts, sideName, toast } from "./dom.js";
+import { chatPanel, notesPanel } from "./chat.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
 import { rulingPanel } from "./agreement.js";
 import { optionWords } from "./options.js";
@@ -297,7 +298,13 @@ function chooseTarget(hex) {
 
 // A click on a hex that is not highlighted: why it is no target, in the server's words where the
 // server has them (what it refuses now, with the rule), else what the page was offered.
+// The hex last chosen on the map, told to the notes panel (a hex note is pinned to it).
+function tellHex(hex) {
+  document.dispatchEvent(new CustomEvent("arbiter:hex", { detail: { hex, name: hexName(hex) } }));
+}
+
 function onHex(hex) {
+  tellHex(hex);
   const why = $("hex-why");
   if (!live()) return (why.textContent = `${hexName(hex)}: orders are off while viewing the past.`);
   const sel = st.selection;
@@ -314,6 +321,7 @@ function onHex(hex) {
 }
 
 function onMark(hex, mark) {
+  tellHex(hex);
   if (mark.kind === "decide") {
     // as picking that path in the decision's form: the form opens with it chosen, then Confirm
     const { template, choice } = mark.decision;
@@ -871,6 +879,9 @@ async function main() {
   if (asked && asked < st.game.version) await showVersion(asked);
   else if (st.zoom) startView();
   connect();
+  // the author's hex notes, drawn as small marks on the map (the notes panel tells which)
+  document.addEventListener("arbiter:hex-notes", (ev) => st.view && st.view.noteMarks && st.view.noteMarks(ev.detail.hexes));
+  await Promise.all([chatPanel(id), notesPanel(id)]).catch((err) => console.error(err));
   root.dataset.ready = "true";
 }
 

@@ -13,6 +13,7 @@ const WORDS = {
   clock: "Clocks running low or expired",
   ended: "Games ended",
   club: "Club invitations and requests to join",
+  chat: "Chat messages in your games",
 };
 
 function fail(form, err) {
