@@ -222,6 +222,21 @@ class Export(MethodView):
         return Response(lines(), mimetype="application/x-ndjson", headers=headers)
 
 
+@blp.route("/<game_id>/record")
+class Record(MethodView):
+    @blp.response(200, content_type="text/plain")
+    def get(self, game_id: str) -> Response:
+        """The open game record (docs/game-record.md): the game's headers, every event in words
+        and as data, and its anchored head, as the caller may read them (what a side may not see
+        stays withheld until the end, as in the NDJSON export); ``side`` as for the game."""
+        svc = services()
+        game = svc.games.get(game_id)
+        viewer = svc.games.viewer_side(game, optional_user(), request.args.get("side"))
+        text = "".join(svc.records.lines(game.id, viewer=viewer))
+        headers = {"Content-Disposition": f'attachment; filename="game-{game.id}.record"'}
+        return Response(text, mimetype="text/plain", headers=headers)
+
+
 @blp.route("/<game_id>/dice")
 class Dice(MethodView):
     @blp.response(200)
