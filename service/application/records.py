@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -199,16 +200,15 @@ class RecordService:
         if not parsed.events:
             raise RecordError(parsed.head_line, "the record holds no event")
         items = [item for _, item in parsed.events]
-        game_id = self._game_id(parsed, headers)
-        self._scenario(parsed, headers, rules)
-        report = verify_log(items, game=str(game_id), head=parsed.head)
+        game_id = self._game_id(parsed, headers, items)
+        report = self._verified(parsed, items, game_id)
         if not report.ok:
-            first = report.first_bad or {"seq": 0, "reason": "?"}
-            raise RecordError(
-                parsed.line_of(int(first["seq"])), f"event {first['seq']}: {first['reason']}"
-            )
+            raise self._first_bad(parsed, report.problems)
         self._headers_match(parsed, headers, items)
+        self._scenario(parsed, headers, rules)
         self._finished_and_full(parsed, headers, items)
+        if not report.dice.get("verified"):
+            raise RecordError(0, f"the dice cannot be verified: {report.dice.get('reason')}")
         game = self._replayed(parsed, game_id, headers)
         if list(self.store.events.get(game_id, limit=1)):
             raise Conflict(
@@ -257,11 +257,62 @@ class RecordService:
         return rules
 
     @staticmethod
-    def _game_id(parsed: Parsed, headers: Mapping[str, Any]) -> UUID:
+    def _game_id(
+        parsed: Parsed, headers: Mapping[str, Any], items: Sequence[Mapping[str, Any]]
+    ) -> UUID:
+        line = parsed.headers["Game"][0]
         try:
-            return UUID(str(headers["Game"]))
+            game_id = UUID(str(headers["Game"]))
         except ValueError:
-            raise RecordError(parsed.headers["Game"][0], "[Game] is not a game id") from None
+            raise RecordError(line, "[Game] is not a game id") from None
+        games = {str(item.get("game")) for item in items}
+        if len(games) == 1 and str(headers["Game"]) not in games:
+            raise RecordError(line, f"[Game] does not match the events, which say {games.pop()}")
+        return game_id
+
+    @staticmethod
+    def _verified(parsed: Parsed, items: Sequence[Mapping[str, Any]], game_id: UUID) -> Any:
+        """The audit of the record's events (``verify_log``: chain, sealed forms, derived fields,
+        head, dice); an event whose payload the audit cannot even read is refused at its line."""
+        for number, item in parsed.events:  # the dice are derived from the revealed seed
+            seed = (
+                (item.get("payload") or {}).get("seed") if item.get("kind") == "Game.Ended" else ""
+            )
+            if seed and not (isinstance(seed, str) and re.fullmatch(r"[0-9a-f]{64}", seed)):
+                raise RecordError(number, f"event {item['seq']}: the seed is not 64 hex digits")
+        try:
+            return verify_log(items, game=str(game_id), head=parsed.head)
+        except Exception as exc:  # noqa: BLE001 - which line: each event checked alone
+            for number, item in parsed.events:
+                try:
+                    verify_log([item], game=str(game_id))
+                except Exception as alone:  # noqa: BLE001
+                    raise RecordError(
+                        number,
+                        f"event {item['seq']} cannot be read ({type(alone).__name__}: {alone})",
+                    ) from None
+            raise RecordError(
+                0, f"the events cannot be checked ({type(exc).__name__}: {exc})"
+            ) from None
+
+    @staticmethod
+    def _first_bad(parsed: Parsed, problems: Sequence[Mapping[str, Any]]) -> RecordError:
+        """The refusal naming the line of the first problem: an event's own (its content, its
+        chain, its fields) before what follows from another line (the dice against the seed the
+        last event reveals, the anchored head at the end)."""
+
+        def rank(problem: Mapping[str, Any]) -> tuple[int, int]:
+            reason = str(problem["reason"])
+            if "anchored head" in reason:
+                return 2, int(problem["seq"])
+            if reason.startswith(("the seed does not match", "die ")):
+                return 1, int(problem["seq"])
+            return 0, int(problem["seq"])
+
+        first = min(problems, key=rank)
+        line = parsed.head_line if rank(first)[0] == 2 else parsed.line_of(int(first["seq"]))
+        where = "the head" if line == parsed.head_line else f"event {first['seq']}"
+        return RecordError(line, f"{where}: {first['reason']}")
 
     def _scenario(self, parsed: Parsed, headers: Mapping[str, Any], rules: RulesSystem) -> None:
         """A system's own scenario must be the version this server ships (the same initial state
@@ -299,7 +350,7 @@ class RecordService:
         for tag in DERIVED:
             if tag in expected and tag not in headers:
                 raise RecordError(0, f"the header [{tag}] is missing")
-            if tag in headers and tag not in expected:
+            if tag in headers and tag not in expected and tag != "ScenarioHash":
                 raise RecordError(parsed.headers[tag][0], f"[{tag}] is given, the events hold none")
             if tag in expected and headers[tag] != expected[tag]:
                 raise RecordError(

@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 FORMAT = "arbiter-game-record"
@@ -51,9 +52,15 @@ TAGS = (
 OPTIONAL = frozenset({"ScenarioVersion", "Ended", "Result", "Seed"})
 #: the event fields a record leaves out: words (in the comments) and the server's private seal
 LEFT_OUT = ("text", "seal")
+#: the fields of every event line, and those some have (docs/game-record.md)
+EVENT_FIELDS = frozenset(
+    {"game", "seq", "kind", "type", "at", "payload", "prev_hash", "hash", "retracted"}
+)
+EVENT_OPTIONAL = frozenset({"sealed", "shown", "salt", "side", "user", "redacted"})
 #: events that belong to the entry of the command (or other action) before them
 _FOLLOWING = frozenset({"Game.DiceRolled", "Game.DiceReused", "Game.Recorded", "Game.Ended"})
 _HEADER = re.compile(r"\[([A-Za-z]+) (.*)\]")
+_WRITTEN = "one JSON value: keys sorted, ', ' and ': ' between items, non-ASCII as \\u escapes"
 
 
 class RecordError(Exception):
@@ -161,6 +168,8 @@ def _header(parsed: Parsed, number: int, line: str) -> None:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise RecordError(number, f"the value of [{tag}] is not JSON: {exc.msg}") from None
+    if f"[{tag} {dumps(value)}]" != line:
+        raise RecordError(number, f"[{tag}] is not written as a record writes it ({_WRITTEN})")
     parsed.headers[tag] = (number, value)
     if tag == "Format":
         _format(number, value)
@@ -187,15 +196,29 @@ def _data(parsed: Parsed, number: int, line: str) -> None:
         raise RecordError(number, f"not a JSON object: {exc.msg} at column {exc.colno}") from None
     if not isinstance(value, dict):
         raise RecordError(number, "not a JSON object")
+    if dumps(value) != line:
+        raise RecordError(number, f"not written as a record writes it ({_WRITTEN})")
     if set(value) == {"head"}:
         parsed.head, parsed.head_line = value["head"], number
         return
     seq = value.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
         raise RecordError(number, "an event line without its seq")
-    for name in LEFT_OUT:
-        if name in value:
-            raise RecordError(number, f"an event line holds {name!r}, which a record leaves out")
+    expected = parsed.events[-1][1]["seq"] + 1 if parsed.events else 1
+    if seq != expected:
+        raise RecordError(number, f"event {expected} was expected here, not event {seq}")
+    missing = sorted(EVENT_FIELDS - set(value))
+    unknown = sorted(set(value) - EVENT_FIELDS - EVENT_OPTIONAL)
+    if missing or unknown:
+        what = ", ".join([f"no {n!r}" for n in missing] + [f"an unknown {n!r}" for n in unknown])
+        raise RecordError(number, f"event {seq} has {what}")
+    at = value["at"]
+    try:
+        written = datetime.fromisoformat(at).isoformat() if isinstance(at, str) else None
+    except ValueError:
+        written = None
+    if written != at:
+        raise RecordError(number, f"event {seq}: 'at' is not a time as a record writes it")
     parsed.events.append((number, value))
 
 

@@ -44,14 +44,21 @@ def play_at_random(
     )
     player = RandomPlayer(random.Random(seed))
     sent = 0
+
+    def actions_of(side: str) -> Any:
+        return svc.games.actions(svc.games.get(game.id), seats[side], side)[1]
+
     while sent < commands and game.status != "ended":
-        active = game.active_sides()
-        move = player.next(active, lambda side: svc.games.actions(game, seats[side], side)[1])
+        move = player.next(game.active_sides(), actions_of)
         if move is None:
             break
         try:
             executed = svc.games.execute(
-                game.id, seats[move.side], move.command, expected_version=game.version, side=move.side
+                game.id,
+                seats[move.side],
+                move.command,
+                expected_version=game.version,
+                side=move.side,
             )
         except RuleRefused:
             continue

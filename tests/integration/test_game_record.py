@@ -1,0 +1,192 @@
+"""The open game record (docs/game-record.md): a game of each shipped system, played at random,
+exported as a record on one server, imports into a fresh server (SQLite and PostgreSQL) under its
+own id, replays to the same state digest and verifies there -- its chain, its sealed forms, its
+dice and its anchored head.  A one-byte change to any checked line, an unknown rules or scenario
+version, a malformed line, a game in progress are each refused naming the line, writing nothing."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from service.application.records import RecordRefused, state_digest
+from service.bootstrap import build_services
+from service.config import Config
+from service.domain.errors import Conflict
+from tests.conftest import make_config
+from tests.support.records import play_at_random
+
+SYSTEMS = ("merida", "backbone", "bizkaya", "barcelona")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, dict[str, Any]]]:
+    """One finished game of each system on a source server: its record, id and final state."""
+    svc = build_services(make_config(tmp_path_factory.mktemp("source")))
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        for seed, system in enumerate(SYSTEMS, start=1):
+            gid = play_at_random(svc, system, seed, commands=40)
+            game = svc.games.get(gid)
+            out[system] = {
+                "id": gid,
+                "text": "".join(svc.records.lines(gid, full=True)),
+                "digest": state_digest(game.state),
+                "version": game.version,
+                "rolls": svc.games.verify_dice(gid)["rolls"],
+            }
+        yield out
+    finally:
+        svc.close()
+
+
+@pytest.fixture
+def target(store_config: Config) -> Iterator[Any]:
+    """A fresh server under another key (its own seals and heads)."""
+    from dataclasses import replace
+
+    svc = build_services(replace(store_config, secret_key="another-servers-secret"))
+    try:
+        yield svc
+    finally:
+        svc.close()
+
+
+def refusal(svc: Any, text: str) -> RecordRefused:
+    with pytest.raises(RecordRefused) as caught:
+        svc.records.import_text(text, by="operator")
+    return caught.value
+
+
+def line_of(text: str, startswith: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(startswith))
+
+
+def with_line(text: str, number: int, line: str) -> str:
+    lines = text.split("\n")
+    lines[number - 1] = line
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_record_of_each_system_imports_replays_and_verifies(
+    played: dict[str, dict[str, Any]], target: Any, system: str
+) -> None:
+    game = played[system]
+    found = target.records.import_text(game["text"], by="operator")
+    assert found["game"] == game["id"] and found["status"] == "ended"
+    assert found["state_digest"] == game["digest"]
+    audit = found["audit"]
+    assert audit["ok"], audit["problems"]
+    assert audit["seals"] == "checked" and audit["anchor"]["head"] == game["version"]
+    assert audit["dice"] == {"rolls": game["rolls"], "verified": True}
+    # the game is this server's now: read it, travel in time, verify it, export it again
+    here = target.games.get(game["id"])
+    assert state_digest(here.state) == game["digest"] and here.version == game["version"]
+    assert target.games.get(game["id"], version=2).version == 2
+    assert target.audit.verify(game["id"])["ok"]
+    assert target.games.verify_dice(game["id"])["ok"]
+    assert "".join(target.records.lines(game["id"], full=True)) == game["text"]
+    view = target.games.view(here, None)
+    assert set(view["sides"].values()) == {f"{system}-player-{i}" for i in range(2)}
+    again = refusal_or_conflict(target, game["text"])
+    assert isinstance(again, Conflict) and "already on this server" in again.message
+
+
+def refusal_or_conflict(svc: Any, text: str) -> Exception:
+    try:
+        svc.records.import_text(text, by="operator")
+    except (RecordRefused, Conflict) as exc:
+        return exc
+    raise AssertionError("imported twice")
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("system", ["bizkaya", "barcelona"])
+def test_a_one_byte_change_to_any_checked_line_is_refused_naming_it(
+    played: dict[str, dict[str, Any]], target: Any, system: str
+) -> None:
+    text = played[system]["text"]
+    rng = random.Random(31)
+    checked = [
+        (number, line)
+        for number, line in enumerate(text.split("\n"), 1)
+        if line.strip() and not line.startswith("#")
+    ]
+    assert len(checked) > 40
+    for number, line in checked:
+        # a byte inside the line (not its first: a "[" or "{" changed is a malformed line)
+        at = rng.randrange(1, len(line))
+        old = line[at]
+        new = "7" if old != "7" else "3"
+        changed = with_line(text, number, line[:at] + new + line[at + 1 :])
+        refused = refusal(target, changed)
+        assert refused.details.get("line") == [str(number)], (number, line[:80], refused.message)
+    assert not list(target.store.events.get(played[system]["id"], limit=1))  # nothing written
+    assert target.records.import_text(text, by="operator")["audit"]["ok"]
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_what_is_not_a_record_or_not_this_servers_is_refused_saying_which(
+    played: dict[str, dict[str, Any]], target: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = played["merida"]["text"]
+    number = line_of(text, "[RulesVersion ")
+    refused = refusal(target, with_line(text, number, '[RulesVersion "7"]'))
+    assert refused.details["line"] == [str(number)]
+    assert "unknown rules version" in refused.message and "version 7" in refused.message
+    number = line_of(text, "[Format ")
+    refused = refusal(target, with_line(text, number, '[Format "arbiter-game-record 2"]'))
+    assert refused.details["line"] == ["1"] and "format version 2" in refused.message
+    number = line_of(text, "[System ")
+    refused = refusal(target, with_line(text, number, '[System "chess"]'))
+    assert "unknown rules system 'chess'" in refused.message
+    # a malformed line, an event line cut out, the head cut off
+    lines = text.split("\n")
+    first_event = line_of(text, "{")
+    malformed = "\n".join([*lines[:first_event], "this is not a record line", *lines[first_event:]])
+    refused = refusal(target, malformed)
+    assert refused.details["line"] == [str(first_event + 1)]
+    cut = "\n".join(lines[: first_event + 2] + lines[first_event + 3 :])
+    refused = refusal(target, cut)
+    third = next(i for i, line in enumerate(cut.split("\n"), 1) if '"seq": 3,' in line)
+    assert refused.details["line"] == [str(third)], refused.message
+    assert "event 2 was expected here, not event 3" in refused.message
+    headless = "\n".join(line for line in lines if not line.startswith('{"head"'))
+    assert "without its head line" in refusal(target, headless).message
+    # the scenario this server ships is another version than the record's
+    rules = target.registry.get("merida")
+    real = type(rules).initial_state
+
+    def changed(self: Any, scenario: str, options: Any) -> Any:
+        state = real(self, scenario, options)
+        state["turn"] = 99
+        return state
+
+    monkeypatch.setattr(type(rules), "initial_state", changed)
+    refused = refusal(target, text)
+    assert "unknown scenario version" in refused.message
+    assert refused.details["line"] == [str(line_of(text, "[ScenarioHash "))]
+    monkeypatch.undo()
+    assert not list(target.store.events.get(played["merida"]["id"], limit=1))
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_a_game_in_progress_or_a_players_record_is_refused(tmp_path: Path, target: Any) -> None:
+    source = build_services(make_config(tmp_path / "source"))
+    try:
+        gid = play_at_random(source, "barcelona", 5, commands=6, end=False)
+        full = "".join(source.records.lines(gid, full=True))
+        side = next(iter(source.games.get(gid).sides))
+        players = "".join(source.records.lines(gid, viewer=side))
+    finally:
+        source.close()
+    refused = refusal(target, full)
+    assert "only a finished game's record" in refused.message
+    assert refused.details["line"] == [str(line_of(full, "[Status "))]
+    assert '"redacted": true' in players and '[Shown "' + side + '"]' in players
+    assert "only a finished game's record" in refusal(target, players).message
