@@ -187,8 +187,8 @@ class RecordService:
         try:
             return self._import(text, by)
         except RecordError as exc:
-            where = {"line": [str(exc.line)]} if exc.line else {}
-            raise RecordRefused(str(exc), {"record": [exc.message], **where}) from None
+            where = {"line": [str(exc.line)]} if exc.line else {"record": ["not importable"]}
+            raise RecordRefused(str(exc), where) from None
 
     def _import(self, text: str, by: str) -> dict[str, Any]:
         parsed = parse(text)
@@ -415,6 +415,7 @@ class RecordService:
         if not isinstance(payload, Mapping):
             raise RecordError(number, f"event {item.get('seq')}: its payload is not an object")
         fields = {n for k in cls.__mro__ for n in getattr(k, "__annotations__", {})}
+        fields -= {"originator_id_type", "originator_topic", "bookkeeping"}
         unknown = sorted(set(payload) - fields)
         if unknown:
             raise RecordError(
