@@ -289,6 +289,10 @@ class GameService:
             pass
         ports = self.ports
         try:
+            self.bindings(game_id)  # no game (yet): nothing to keep
+        except NotFound:
+            return ports
+        try:
             found: Any = self.store.repository.get(import_id(game_id))
         except AggregateNotFoundError:
             found = None
