@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from service.application.projections.games import GameQuery
 from service.application.records import RecordRefused, state_digest
 from service.bootstrap import build_services
 from service.config import Config
@@ -93,6 +94,11 @@ def test_a_record_of_each_system_imports_replays_and_verifies(
     assert "".join(target.records.lines(game["id"], full=True)) == game["text"]
     view = target.games.view(here, None)
     assert set(view["sides"].values()) == {f"{system}-player-{i}" for i in range(2)}
+    events = target.games.events(game["id"], limit=5, viewer=None)
+    players = {f"{system}-player-{i}" for i in range(2)}
+    assert events[1]["user"] in players  # the name the record holds, not an id
+    listed = target.index.every(GameQuery(everything=True, status="ended"))
+    assert game["id"] in {row["id"] for row in listed}  # the games view has it too
     again = refusal_or_conflict(target, game["text"])
     assert isinstance(again, Conflict) and "already on this server" in again.message
 
@@ -106,7 +112,7 @@ def refusal_or_conflict(svc: Any, text: str) -> Exception:
 
 
 @pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
-@pytest.mark.parametrize("system", ["bizkaya", "barcelona"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_a_one_byte_change_to_any_checked_line_is_refused_naming_it(
     played: dict[str, dict[str, Any]], target: Any, system: str
 ) -> None:
@@ -190,3 +196,36 @@ def test_a_game_in_progress_or_a_players_record_is_refused(tmp_path: Path, targe
     assert refused.details["line"] == [str(line_of(full, "[Status "))]
     assert '"redacted": true' in players and '[Shown "' + side + '"]' in players
     assert "only a finished game's record" in refusal(target, players).message
+
+
+@pytest.mark.parametrize("store_config", ["sqlite"], indirect=True)
+def test_a_game_with_a_takeback_imports_with_what_it_took_back(tmp_path: Path, target: Any) -> None:
+    source = build_services(make_config(tmp_path / "source"))
+    try:
+        alice = source.users.register("alice", "correct horse")
+        bob = source.users.register("bob", "battery staple")
+        game = source.games.create(
+            system="skirmish",
+            scenario="meeting",
+            sides={"red": "alice", "blue": "bob"},
+            creator=alice,
+            labels={"takeback_policy": "always"},
+        )
+        move = {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}
+        moved = source.games.execute(game.id, alice, move, expected_version=1)
+        source.disputes.request_takeback(game.id, alice, side="red", from_seq=None)
+        source.disputes.answer_takeback(game.id, bob, accept=True, side="blue")
+        again = source.games.get(game.id)
+        source.games.execute(game.id, alice, move, expected_version=again.version)
+        source.lifecycle.resign(game.id, bob, "blue")
+        text = "".join(source.records.lines(game.id, full=True))
+        retracted = [e["seq"] for e in source.games.events(game.id, limit=100) if e["retracted"]]
+        digest = state_digest(source.games.get(game.id).state)
+    finally:
+        source.close()
+    assert retracted and moved.game.version in retracted
+    assert '"kind": "Game.Retracted"' in text
+    found = target.records.import_text(text, by="operator")
+    assert found["audit"]["ok"] and found["state_digest"] == digest
+    here = [e["seq"] for e in target.games.events(str(game.id), limit=100) if e["retracted"]]
+    assert here == retracted
