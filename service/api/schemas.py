@@ -254,6 +254,14 @@ class SeekOut(Schema):
     opened_at = fields.String()
 
 
+class RecordIn(Strict):
+    record = fields.String(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "a finished game's record, as text (docs/game-record.md)"},
+    )
+
+
 class CommandIn(Strict):
     expected_version = fields.Integer(
         required=True,

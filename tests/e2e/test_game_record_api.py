@@ -11,10 +11,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from service.bootstrap import build_services
 from service.cli import main
 from service.domain.chain import canonical_json
+from tests.conftest import make_config
 from tests.support.api import ApiHelper
 from tests.support.hidden_games import backbone_hiding_a_unit
+from tests.support.records import play_at_random
 
 
 def record(api: ApiHelper, gid: str, user: str | None, status: int = 200) -> str:
@@ -63,3 +66,42 @@ def test_each_readers_record_shows_what_they_may_see_and_verifies(
         result = CliRunner().invoke(main, ["audit", "verify", "--file", str(path)])
         assert result.exit_code == 0, result.output[-500:]
         assert json.loads(result.output)["ok"]
+
+
+def test_a_site_admin_imports_a_record_from_another_server(api: ApiHelper, tmp_path: Path) -> None:
+    source = build_services(make_config(tmp_path / "source"))
+    try:
+        gid = play_at_random(source, "bizkaya", 2, commands=12)
+        text = "".join(source.records.lines(gid, full=True))
+    finally:
+        source.close()
+    svc = api.client.application.extensions["arbiter"]
+    root = api.user("root")
+    admin = svc.users.by_name("root")
+    admin.grant("admin")
+    svc.store.commit(admin)
+    referee = api.reader(None)  # a site arbiter: reads a private game of no club
+
+    r = api.client.post("/api/games/import", json={"record": text}, headers=api.user("eve"))
+    assert r.status_code == 403 and r.get_json()["details"] == {"record": ["site admins only"]}
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("[Events "))
+    tampered = "\n".join(lines[:at] + ["[Events 9999]"] + lines[at + 1 :])
+    r = api.client.post("/api/games/import", json={"record": tampered}, headers=root)
+    assert r.status_code == 400 and r.get_json()["details"] == {"line": [str(at + 1)]}
+    assert api.client.get(f"/api/games/{gid}", headers=referee).status_code == 404
+
+    r = api.client.post("/api/games/import", json={"record": text}, headers=root)
+    assert r.status_code == 201, r.get_json()
+    found = r.get_json()
+    assert found["game"] == gid and found["audit"]["ok"] and found["audit"]["dice"]["verified"]
+    game = api.client.get(f"/api/games/{gid}", headers=referee).get_json()
+    assert game["status"] == "ended"
+    assert set(game["sides"].values()) == {"bizkaya-player-0", "bizkaya-player-1"}
+    assert api.client.get(f"/api/games/{gid}/audit", headers=referee).get_json()["ok"]
+    assert (
+        api.client.get(f"/api/games/{gid}/record", headers=referee).get_data(as_text=True) == text
+    )
+    assert api.client.get(f"/api/games/{gid}/record", headers=api.user("eve")).status_code == 404
+    r = api.client.post("/api/games/import", json={"record": text}, headers=root)
+    assert r.status_code == 409

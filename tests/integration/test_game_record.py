@@ -15,7 +15,7 @@ import pytest
 
 from service.application.projections.games import GameQuery
 from service.application.records import RecordRefused, state_digest
-from service.bootstrap import build_services
+from service.bootstrap import build_services, build_worker
 from service.config import Config
 from service.domain.errors import Conflict
 from tests.conftest import make_config
@@ -99,6 +99,7 @@ def test_a_record_of_each_system_imports_replays_and_verifies(
     assert events[1]["user"] in players  # the name the record holds, not an id
     listed = target.index.every(GameQuery(everything=True, status="ended"))
     assert game["id"] in {row["id"] for row in listed}  # the games view has it too
+    build_worker(target, process=target.notifications.process).step()  # its players: no users here
     again = refusal_or_conflict(target, game["text"])
     assert isinstance(again, Conflict) and "already on this server" in again.message
 
