@@ -210,11 +210,12 @@ class RecordService:
         if not report.dice.get("verified"):
             raise RecordError(0, f"the dice cannot be verified: {report.dice.get('reason')}")
         game = self._replayed(parsed, game_id, headers)
+        here = Conflict(
+            f"game {game_id} is already on this server: a record is imported once",
+            {"record": ["that game is already here"]},
+        )
         if list(self.store.events.get(game_id, limit=1)):
-            raise Conflict(
-                f"game {game_id} is already on this server: a record is imported once",
-                {"record": ["that game is already here"]},
-            )
+            raise here
         seed = str(headers["Seed"])
         salts = {str(i["seq"]): str(i["salt"]) for i in items if "sealed" in i and "salt" in i}
         provenance = GameImport.record(
@@ -226,7 +227,7 @@ class RecordService:
             imported_by=by,
             events=len(items),
         )
-        self.store.commit(game, DiceSeed.for_game(game_id, seed), provenance)
+        self.store.commit(game, DiceSeed.for_game(game_id, seed), provenance, conflict=here)
         return {
             "game": str(game_id),
             "title": headers["Title"],
