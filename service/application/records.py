@@ -25,10 +25,11 @@ from eventsourcing.utils import get_topic
 from service.application.audit import AuditService
 from service.application.games import GameService
 from service.application.store import ArbiterStore
+from service.domain import dice as dice_mod
 from service.domain.audit import verify_log
 from service.domain.chain import canonical_json
 from service.domain.errors import Conflict, Invalid
-from service.domain.game import DiceSeed, Game, copy_json, projector
+from service.domain.game import DiceSeed, Game, ServerDice, copy_json, projector
 from service.domain.imports import GameImport
 from service.domain.record import (
     OPTIONAL,
@@ -233,6 +234,7 @@ class RecordService:
             "title": headers["Title"],
             "system": headers["System"],
             "events": len(items),
+            "commands_decided_again": self.decided,
             "status": game.status,
             "state_digest": headers["StateDigest"],
             "audit": self.audit.verify(game_id),
@@ -383,10 +385,14 @@ class RecordService:
         """The game rebuilt from the record's events with this server's rules, its events to
         store (sealed under this server's key, which vouches that it checked them)."""
         project = projector(self.store.ports)
+        rules = self.games.system(str(headers["System"]))
         game: Any = None
         events = []
-        for number, item in parsed.events:
+        self.decided = 0
+        for index, (number, item) in enumerate(parsed.events):
             event = self._event(number, item, game_id)
+            if item["kind"] == "Game.CommandAccepted" and game is not None:
+                self._decided_again(rules, game, parsed.events[index:], str(headers["Seed"]))
             try:
                 game = project(game, [event])
             except Exception as exc:  # noqa: BLE001 - whatever does not replay is the finding
@@ -405,6 +411,64 @@ class RecordService:
             )
         game._pending_events = events
         return game  # type: ignore[no-any-return]
+
+    def _decided_again(
+        self,
+        rules: RulesSystem,
+        game: Game,
+        entry: Sequence[tuple[int, dict[str, Any]]],
+        seed: str,
+    ) -> None:
+        """Decide the command of ``entry`` (its ``CommandAccepted`` line and what follows) again
+        with this server's rules, on the state before it, with the dice the revealed seed gives
+        at the game's next roll index: the rules must decide the events and dice the record holds.
+        A command a verdict re-decided with recorded dice (``Game.DiceReused``) is replayed, not
+        decided again."""
+        number, item = entry[0]
+        payload = item["payload"]
+        following = []
+        for _, later in entry[1:]:
+            if later["kind"] not in ("Game.DiceRolled", "Game.DiceReused", "Game.Recorded"):
+                break
+            following.append(later)
+        if any(later["kind"] == "Game.DiceReused" for later in following):
+            return
+        dice: Any = ServerDice(seed, game.id, game.next_roll, dice_mod.entropy_digest(game.entropy))
+        seq, side = item["seq"], payload.get("side")
+        try:
+            command = rules.parse_command(copy_json(game.state), copy_json(payload["command"]))
+            decided = rules.decide(copy_json(game.state), str(side), command, dice)
+        except Exception as exc:  # noqa: BLE001 - a refusal or a crash: not this server's rules
+            raise RecordError(
+                number,
+                f"event {seq}: this server's {rules.name} rules refuse the command "
+                f"({type(exc).__name__}: {exc})",
+            ) from None
+        recorded = {
+            "rolls": [
+                r
+                for e in following
+                if e["kind"] == "Game.DiceRolled"
+                for r in e["payload"]["rolls"]
+            ],
+            "events": [
+                [e["payload"]["kind"], e["payload"]["data"]]
+                for e in following
+                if e["kind"] == "Game.Recorded"
+            ],
+        }
+        again = {
+            "rolls": [r.as_dict() for r in dice.rolled],
+            "events": [[e.type, e.data] for e in decided],
+        }
+        if canonical_json(recorded) != canonical_json(again):
+            what = "dice" if recorded["rolls"] != again["rolls"] else "events"
+            raise RecordError(
+                number,
+                f"event {seq}: this server's {rules.name} rules decide the command to other "
+                f"{what} than the record holds",
+            )
+        self.decided += 1
 
     def _event(self, number: int, item: Mapping[str, Any], game_id: UUID) -> Any:
         kind = str(item.get("kind"))

@@ -4,8 +4,9 @@ A record is UTF-8 text, one item a line (``\\n``):
 
 - ``[Tag value]`` header lines first, PGN-like, each value one JSON value (``[System "merida"]``,
   ``[Options {"crt": "fwtbt"}]``); the first is ``[Format "arbiter-game-record 1"]``;
-- then one line per stored event of the game, in order: the JSON object the NDJSON export writes
-  for it (``service.application.events.present_event``) without ``text`` and ``seal``;
+- then one line per stored event of the game, in order: the event as the NDJSON export shows it
+  (``service.application.events.present_event``) without ``text`` and ``seal``, its keys in the
+  stored event's order;
 - last, the anchored head: ``{"head": {"game", "version", "hash"}}`` (``{"head": null}``: none);
 - ``#`` lines are words for people (each event in words, each command's entry) and blank lines
   group the entries: both are ignored by a reader.
@@ -61,6 +62,7 @@ EVENT_OPTIONAL = frozenset({"sealed", "shown", "salt", "side", "user", "redacted
 _FOLLOWING = frozenset({"Game.DiceRolled", "Game.DiceReused", "Game.Recorded", "Game.Ended"})
 _HEADER = re.compile(r"\[([A-Za-z]+) (.*)\]")
 _WRITTEN = "one JSON value: keys sorted, ', ' and ': ' between items, non-ASCII as \\u escapes"
+_WRITTEN_DATA = "one JSON object: ', ' and ': ' between items, non-ASCII as \\u escapes"
 
 
 class RecordError(Exception):
@@ -73,13 +75,20 @@ class RecordError(Exception):
 
 
 def dumps(value: Any) -> str:
-    """One JSON value on one line, as every record writes it (keys sorted, ASCII)."""
+    """A header's value on one line, as a record writes it (keys sorted, ASCII)."""
     return json.dumps(value, sort_keys=True)
+
+
+def data(value: Any) -> str:
+    """A data line's JSON, as a record writes it: ASCII, and every object's keys in the order
+    the stored event holds them (a game's state keeps its order: rules that go through a dict
+    decide in its order, so a replay must read it as it was)."""
+    return json.dumps(value)
 
 
 def data_line(item: Mapping[str, Any]) -> str:
     """An event as its record line: the export's object without words and seal."""
-    return dumps({k: v for k, v in item.items() if k not in LEFT_OUT})
+    return data({k: v for k, v in item.items() if k not in LEFT_OUT})
 
 
 def render(
@@ -104,7 +113,7 @@ def render(
         yield data_line(item) + "\n"
     yield "\n"
     shown = None if head is None else {k: head.get(k) for k in ("game", "version", "hash")}
-    yield dumps({"head": shown}) + "\n"
+    yield data({"head": shown}) + "\n"
 
 
 @dataclass
@@ -196,8 +205,8 @@ def _data(parsed: Parsed, number: int, line: str) -> None:
         raise RecordError(number, f"not a JSON object: {exc.msg} at column {exc.colno}") from None
     if not isinstance(value, dict):
         raise RecordError(number, "not a JSON object")
-    if dumps(value) != line:
-        raise RecordError(number, f"not written as a record writes it ({_WRITTEN})")
+    if data(value) != line:
+        raise RecordError(number, f"not written as a record writes it ({_WRITTEN_DATA})")
     if set(value) == {"head"}:
         parsed.head, parsed.head_line = value["head"], number
         return
