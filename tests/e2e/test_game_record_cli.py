@@ -16,8 +16,8 @@ from tests.conftest import make_config
 from tests.support.records import play_at_random
 
 
-def run(env: dict[str, str], *args: str) -> Result:
-    return CliRunner().invoke(main, list(args), env=env, catch_exceptions=False)
+def run(env: dict[str, str], *args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(main, list(args), env=env, input=input, catch_exceptions=False)
 
 
 def server(folder: Path, secret: str) -> dict[str, str]:
@@ -98,3 +98,8 @@ def test_a_tampered_or_unknown_record_is_refused_naming_the_line(tmp_path: Path)
     # nothing was written
     missing = run(third, "games", "show", gid)
     assert missing.exit_code != 0 and "no game" in missing.output
+    # the record as it was, from standard input, with the result as JSON
+    imported = run(third, "games", "import", "-", "--json", input=text)
+    assert imported.exit_code == 0, imported.output
+    found = json.loads(imported.output)
+    assert found["game"] == gid and found["audit"]["ok"] and found["commands_decided_again"] > 0
