@@ -533,6 +533,9 @@ class SystemOut(Schema):
     name = fields.String()
     title = fields.String()
     document = fields.String()
+    rules_version = fields.String(
+        metadata={"description": "what its replay makes of recorded events: a game record names it"}
+    )
     tables = fields.List(fields.String())
     scenarios = fields.List(fields.Nested(ScenarioOut))
     capabilities = fields.List(

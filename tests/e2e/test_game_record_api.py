@@ -45,6 +45,8 @@ def test_a_private_games_record_is_its_readers_only(api: ApiHelper) -> None:
     assert text.startswith('[Format "arbiter-game-record 1"]\n')
     assert header(text, "Sides") == {"red": "alice", "blue": "bob"}
     assert header(text, "Status") == "active" and header(text, "Events") >= 1
+    system = api.client.get("/api/systems/skirmish").get_json()
+    assert header(text, "RulesVersion") == system["rules_version"] == "1"
 
 
 def test_each_readers_record_shows_what_they_may_see_and_verifies(
