@@ -210,7 +210,7 @@ class RecordService:
         self._finished_and_full(parsed, headers, items)
         if not report.dice.get("verified"):
             raise RecordError(0, f"the dice cannot be verified: {report.dice.get('reason')}")
-        game = self._replayed(parsed, game_id, headers)
+        game, decided = self._replayed(parsed, game_id, headers)
         here = Conflict(
             f"game {game_id} is already on this server: a record is imported once",
             {"record": ["that game is already here"]},
@@ -234,7 +234,7 @@ class RecordService:
             "title": headers["Title"],
             "system": headers["System"],
             "events": len(items),
-            "commands_decided_again": self.decided,
+            "commands_decided_again": decided,
             "status": game.status,
             "state_digest": headers["StateDigest"],
             "audit": self.audit.verify(game_id),
@@ -381,18 +381,23 @@ class RecordService:
                 "is imported",
             )
 
-    def _replayed(self, parsed: Parsed, game_id: UUID, headers: Mapping[str, Any]) -> Game:
+    def _replayed(
+        self, parsed: Parsed, game_id: UUID, headers: Mapping[str, Any]
+    ) -> tuple[Game, int]:
         """The game rebuilt from the record's events with this server's rules, its events to
-        store (sealed under this server's key, which vouches that it checked them)."""
+        store (sealed under this server's key, which vouches that it checked them), and how many
+        commands were decided again on the way."""
         project = projector(self.store.ports)
         rules = self.games.system(str(headers["System"]))
         game: Any = None
         events = []
-        self.decided = 0
+        decided = 0
         for index, (number, item) in enumerate(parsed.events):
             event = self._event(number, item, game_id)
             if item["kind"] == "Game.CommandAccepted" and game is not None:
-                self._decided_again(rules, game, parsed.events[index:], str(headers["Seed"]))
+                decided += self._decided_again(
+                    rules, game, parsed.events[index:], str(headers["Seed"])
+                )
             try:
                 game = project(game, [event])
             except Exception as exc:  # noqa: BLE001 - whatever does not replay is the finding
@@ -410,7 +415,7 @@ class RecordService:
                 f"{headers['StateDigest']})",
             )
         game._pending_events = events
-        return game  # type: ignore[no-any-return]
+        return game, decided
 
     def _decided_again(
         self,
@@ -418,12 +423,12 @@ class RecordService:
         game: Game,
         entry: Sequence[tuple[int, dict[str, Any]]],
         seed: str,
-    ) -> None:
+    ) -> int:
         """Decide the command of ``entry`` (its ``CommandAccepted`` line and what follows) again
         with this server's rules, on the state before it, with the dice the revealed seed gives
         at the game's next roll index: the rules must decide the events and dice the record holds.
         A command a verdict re-decided with recorded dice (``Game.DiceReused``) is replayed, not
-        decided again."""
+        decided again: 1 when the command was decided again, else 0."""
         number, item = entry[0]
         payload = item["payload"]
         following = []
@@ -432,7 +437,7 @@ class RecordService:
                 break
             following.append(later)
         if any(later["kind"] == "Game.DiceReused" for later in following):
-            return
+            return 0
         dice: Any = ServerDice(seed, game.id, game.next_roll, dice_mod.entropy_digest(game.entropy))
         seq, side = item["seq"], payload.get("side")
         try:
@@ -468,7 +473,7 @@ class RecordService:
                 f"event {seq}: this server's {rules.name} rules decide the command to other "
                 f"{what} than the record holds",
             )
-        self.decided += 1
+        return 1
 
     def _event(self, number: int, item: Mapping[str, Any], game_id: UUID) -> Any:
         kind = str(item.get("kind"))
