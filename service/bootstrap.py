@@ -30,6 +30,7 @@ from service.application.notifications import NotificationProcess, NotificationS
 from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
+from service.application.records import RecordService
 from service.application.restoring import require_restored
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
@@ -184,6 +185,7 @@ def build_services(
         broker,
     )
     svc.outbox = outbox
+    svc.records = RecordService(store, games, audit)
     svc.password_resets = PasswordResets(
         users,
         secret=config.secret_key,

@@ -18,7 +18,7 @@ from service.api.stream import game_plan, respond
 from service.api.systems import drawing_of
 from service.application.events import export_lines
 from service.application.projections.games import GameQuery
-from service.domain.errors import Invalid
+from service.domain.errors import Forbidden, Invalid
 
 blp = Blueprint(
     "games", __name__, url_prefix="/api/games", description="Games, commands and events"
@@ -220,6 +220,38 @@ class Export(MethodView):
 
         headers = {"Content-Disposition": f'attachment; filename="game-{game.id}.ndjson"'}
         return Response(lines(), mimetype="application/x-ndjson", headers=headers)
+
+
+@blp.route("/import")
+class Import(MethodView):
+    @blp.arguments(schemas.RecordIn)
+    @blp.response(201)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Import a finished game's record from another server (site admins; the same as
+        ``arbiter games import``, docs/game-record.md): stored under the game's own id once every
+        line checks and the events replay to the state it names.  A refusal is a 400 naming the
+        first bad line (``details.line``), and nothing is written; a game already here is a 409.
+        The body is JSON within the input gate's 1 MiB: a longer record goes by the CLI."""
+        user = require_user()
+        if "admin" not in user.roles:
+            raise Forbidden("only a site admin imports a game", {"record": ["site admins only"]})
+        found: dict[str, Any] = services().records.import_text(body["record"], by=user.username)
+        return found
+
+
+@blp.route("/<game_id>/record")
+class Record(MethodView):
+    @blp.response(200, content_type="text/plain")
+    def get(self, game_id: str) -> Response:
+        """The open game record (docs/game-record.md): the game's headers, every event in words
+        and as data, and its anchored head, as the caller may read them (what a side may not see
+        stays withheld until the end, as in the NDJSON export); ``side`` as for the game."""
+        svc = services()
+        game = svc.games.get(game_id)
+        viewer = svc.games.viewer_side(game, optional_user(), request.args.get("side"))
+        text = "".join(svc.records.lines(game.id, viewer=viewer))
+        headers = {"Content-Disposition": f'attachment; filename="game-{game.id}.record"'}
+        return Response(text, mimetype="text/plain", headers=headers)
 
 
 @blp.route("/<game_id>/dice")

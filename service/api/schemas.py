@@ -254,6 +254,14 @@ class SeekOut(Schema):
     opened_at = fields.String()
 
 
+class RecordIn(Strict):
+    record = fields.String(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "a finished game's record, as text (docs/game-record.md)"},
+    )
+
+
 class CommandIn(Strict):
     expected_version = fields.Integer(
         required=True,
@@ -525,6 +533,9 @@ class SystemOut(Schema):
     name = fields.String()
     title = fields.String()
     document = fields.String()
+    rules_version = fields.String(
+        metadata={"description": "what its replay makes of recorded events: a game record names it"}
+    )
     tables = fields.List(fields.String())
     scenarios = fields.List(fields.Nested(ScenarioOut))
     capabilities = fields.List(

@@ -46,12 +46,13 @@ class AuditService:
         """The game's rows exactly as stored, decoded one by one (a row that does not decode is
         reported, not skipped silently)."""
         after = 0
+        salting = self.games.presenting(game_id).salt
         while True:
             rows = self.store.recorder.select_events(game_id, gt=after or None, limit=PAGE)
             for row in rows:
                 try:
                     event = self.store.mapper.to_domain_event(row)
-                    yield present_event(event, salting=self.store.ports.salt)
+                    yield present_event(event, salting=salting)
                 except Exception as exc:  # noqa: BLE001 - any decoding failure is a finding
                     yield Broken(
                         row.originator_version, f"cannot be decoded ({type(exc).__name__}: {exc})"

@@ -66,6 +66,8 @@ class Services:
     #: that sends them (None without ``ARBITER_SMTP_URL``)
     password_resets: Any = None
     outbox: Any = None
+    #: the open game record: export and import (``service.application.records``)
+    records: Any = None
 
     def close(self) -> None:
         if self.worker is not None:

@@ -268,6 +268,10 @@ class RulesSystem(ABC):
     title: str = ""
     #: the knowledge-base document of its rulebook (``merida`` ...), see faq/
     document: str = ""
+    #: the version of what ``apply`` makes of the recorded events (and ``decide`` of commands):
+    #: raised when a stored game would replay to another state.  A game record names it, and a
+    #: server imports only records of the version it runs (docs/game-record.md)
+    rules_version: str = "1"
 
     #: the declared commands and events (set by each game)
     commands: Commands

@@ -319,6 +319,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/games/<game_id>/arbiters": [f"/api/games/{g}/arbiters" for g in games],
         "/api/games/<game_id>/events": [f"/api/games/{g}/events" for g in games],
         "/api/games/<game_id>/events.ndjson": [f"/api/games/{g}/events.ndjson" for g in games],
+        "/api/games/<game_id>/record": [f"/api/games/{g}/record" for g in games],
         "/api/games/<game_id>/events/<int:seq>/rulings": [
             f"/api/games/{ids['active']}/events/2/rulings"
         ],
