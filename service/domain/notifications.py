@@ -34,6 +34,7 @@ KINDS = (
     "clock",
     "ended",
     "club",
+    "event",
 )
 KIND_WORDS = {
     "turn": "your turn",
@@ -45,6 +46,7 @@ KIND_WORDS = {
     "clock": "clocks running low or expired",
     "ended": "games ended",
     "club": "club invitations and requests to join",
+    "event": "club events: new rounds, deadlines, results",
 }
 CHANNELS = ("web", "email", "webhook")
 EMAIL = re.compile(r"^[^@\s<>,;\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.)+[A-Za-z]{2,63}$")
