@@ -16,7 +16,8 @@ follow the rule above round by round.  A double round robin plays the cycle twic
 with every game's sides swapped, so each pair plays both sides.
 
 Swiss (``swiss``).  Players are ranked by points, then by their seed (the order they joined);
-with an odd number the lowest-ranked player who has had no bye gets it (scored as the event says).
+with an odd number the lowest-ranked player who has had no bye gets it (scored as the event says;
+a second bye only when the others cannot be paired otherwise).
 The highest-ranked unpaired player is paired first, with candidates in this order: the same score
 first (the "fold": the top half of a score group meets the bottom half, so in a group of ``k`` the
 candidate ``k // 2`` places down comes first), then the nearest scores.  No pair meets twice; when
@@ -148,19 +149,22 @@ def swiss_round(
     if len(ranked) < 2:
         raise PairingImpossible("a Swiss round needs two players or more")
     order = list(ranked)
-    candidates_for_bye: list[str | None] = [None]
+    # who may sit out: the lowest-ranked without a bye first; a second bye only when no pairing
+    # of the others exists otherwise
+    groups: list[list[str | None]] = [[None]]
     if len(order) % 2:
-        low_first = [p for p in reversed(order) if p not in history.byes]
-        if not low_first:  # everyone had one: the lowest again
-            low_first = list(reversed(order))
-        candidates_for_bye = list(low_first)
-    for strict in (True, False):
-        for bye in candidates_for_bye:
-            rest = [p for p in order if p != bye]
-            found = _pair(rest, points, history, strict)
-            if found is not None:
-                pairings = [assign_sides(a, b, history, round_number) for a, b in found]
-                return Round(pairings, bye)
+        groups = [
+            [p for p in reversed(order) if p not in history.byes],
+            [p for p in reversed(order) if p in history.byes],
+        ]
+    for group in groups:
+        for strict in (True, False):
+            for bye in group:
+                rest = [p for p in order if p != bye]
+                found = _pair(rest, points, history, strict)
+                if found is not None:
+                    pairings = [assign_sides(a, b, history, round_number) for a, b in found]
+                    return Round(pairings, bye)
     raise PairingImpossible("every pairing of the players repeats a game already played")
 
 
