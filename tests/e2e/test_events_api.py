@@ -153,7 +153,7 @@ def test_a_six_player_swiss_of_five_rounds(api: ApiHelper, club: dict[str, Any])
     assert body["status"] == "finished"
     assert all(g["state"] == "scored" for r in body["rounds"] for g in r["games"])
     # every player's count of each side differs by at most one
-    counts = {p: Counter() for p in SIX}
+    counts: dict[str, Counter[str]] = {p: Counter() for p in SIX}
     for rnd in body["rounds"]:
         for g in rnd["games"]:
             for side, name in g["sides"].items():

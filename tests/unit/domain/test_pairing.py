@@ -221,7 +221,7 @@ def test_swiss_never_repeats_a_pairing_and_keeps_sides_within_one_where_it_can(
             )
             return
         balanced = balanced_pairing_exists(players, history)
-        seen = set()
+        seen: set[str] = set()
         for g in rnd.pairings:
             pair = frozenset((g.first, g.second))
             assert pair not in history.met  # never a rematch
