@@ -13,6 +13,7 @@ const WORDS = {
   clock: "Clocks running low or expired",
   ended: "Games ended",
   club: "Club invitations and requests to join",
+  event: "Club events: new rounds, deadlines, results",
 };
 
 function fail(form, err) {
