@@ -176,7 +176,7 @@ def build_services(
     )
     svc.outbox = outbox
     svc.tournaments = TournamentService(
-        store, users, clubs, games, lifecycle, feed, projections["tournaments"]
+        store, users, clubs, games, lifecycle, feed, projections["tournaments"], ladders=ladders
     )
     svc.password_resets = PasswordResets(
         users,

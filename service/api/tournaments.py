@@ -40,6 +40,13 @@ class ClubEventCreate(Strict):
         strict=True, load_default=7, validate=validate.Range(min=1, max=MAX_ROUND_DAYS)
     )
     scoring = fields.Nested(EventScoringIn, load_default=dict)
+    ladder = fields.String(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "a ladder of the club (same system and scenario) that rates the games"
+        },
+    )
 
 
 class EventPlayerIn(Strict):
@@ -75,6 +82,7 @@ class ClubEventOut(Schema):
     double = fields.Boolean()
     round_days = fields.Integer()
     scoring = fields.Dict()
+    ladder = fields.String(allow_none=True)
     players = fields.List(fields.String())
     rounds = fields.List(fields.Dict())
     standings = fields.List(fields.Dict())

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 
 from service.application.clubs import ClubService
 from service.application.games import GameService
+from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.tournaments import TournamentsView
@@ -36,6 +39,7 @@ from service.domain.errors import (
     Unprocessable,
 )
 from service.domain.game import check_clock
+from service.domain.ladders import LadderResult
 from service.domain.pairing import FIRST, SECOND, Round
 from service.domain.tournaments import STARTED, Tournament
 from service.domain.users import User
@@ -62,7 +66,9 @@ class TournamentService:
         feed: LadderFeed,
         runner: ProjectionRunner,
         clock: Callable[[], datetime] = utcnow,
+        ladders: LadderService | None = None,
     ) -> None:
+        """``ladders``: the club's ladders, one of which may rate an event's games."""
         self.store = store
         self.users = users
         self.clubs = clubs
@@ -71,6 +77,7 @@ class TournamentService:
         self.feed = feed
         self.runner = runner
         self.clock = clock
+        self.ladders = ladders
         feed.on_event_game_ended = self.game_ended
 
     @property
@@ -95,6 +102,7 @@ class TournamentService:
         clock = spec.get("clock")
         if clock is not None:
             clock = check_clock(clock)
+        ladder = self._fitting_ladder(spec.get("ladder"), str(found.id), system, scenario)
         event = Tournament.create(
             club_id=str(found.id),
             spec=spec,
@@ -104,6 +112,7 @@ class TournamentService:
             options=dict(spec.get("options") or {}),
             clock=clock,
             created_by=str(by.id),
+            ladder=ladder,
         )
         return self._save(event)
 
@@ -168,8 +177,13 @@ class TournamentService:
         self._score(event, result, by, field="game")
         return self._save(event)
 
-    def game_ended(self, event_id: str, game_id: str, result: dict[str, Any]) -> None:
-        """The worker's: a game of the event ended (its result: ``winner`` side or None)."""
+    def game_ended(
+        self, event_id: str, game_id: str, result: dict[str, Any], ended_at: str | None = None
+    ) -> None:
+        """The worker's: a game of the event ended (its result: ``winner`` side or None).  A rated
+        event's game is recorded in its ladder first (keyed by the game: once, whoever records
+        it), then in the event -- a worker stopped between the two records the event's on its next
+        step, the game staying pending until the event has it."""
         event = self._get(event_id, copy=True)
         try:
             _, game = event.find_game(game_id)
@@ -179,6 +193,23 @@ class TournamentService:
             return
         winner = result.get("winner")
         index = event.sides.index(winner) if winner in event.sides else None
+        if event.ladder:
+            with suppress(IntegrityError):  # recorded already
+                self.store.save(
+                    LadderResult.record(
+                        ladder_id=event.ladder,
+                        scenario=event.scenario,
+                        sides={
+                            event.sides[FIRST]: game["first"],
+                            event.sides[SECOND]: game["second"],
+                        },
+                        winner=event.sides[index] if index is not None else None,
+                        level=result.get("level"),
+                        source="game",
+                        source_id=game_id,
+                        timestamp=datetime.fromisoformat(ended_at) if ended_at else None,
+                    )
+                )
         event.score(game_id, index, "game", None)
         try:
             self.store.commit(event)
@@ -257,6 +288,7 @@ class TournamentService:
             "double": event.double,
             "round_days": event.round_days,
             "scoring": event.scoring,
+            "ladder": event.ladder,
             "players": [name(p) for p in event.players],
             "rounds": rounds,
             "standings": [
@@ -305,7 +337,8 @@ class TournamentService:
                 options=event.options,
                 club=event.club_id,
                 clock=event.clock,
-                labels={"event": str(event.id), "title": f"{event.name}, round {number}"},
+                labels={"event": str(event.id), "title": f"{event.name}, round {number}"}
+                | ({"rated": True} if event.ladder else {}),
             )
             ids.append(str(game.id))
         event.release(rnd, ids, str(by.id), self.clock())
@@ -327,6 +360,28 @@ class TournamentService:
         except DomainError as exc:
             exc.details = {f"{field}" if k == "game" else k: v for k, v in exc.details.items()}
             raise
+
+    def _fitting_ladder(
+        self, ladder_id: Any, club_id: str, system: str, scenario: str
+    ) -> str | None:
+        """The club's ladder that is to rate the event's games, if it fits (422 naming ``ladder``
+        otherwise): of the same club and system, and of this scenario or of any."""
+        if ladder_id is None:
+            return None
+        if self.ladders is None:
+            raise Unprocessable("no ladders here", {"ladder": ["unknown ladder"]})
+        try:
+            ladder = self.ladders.get(str(ladder_id))
+        except (DomainError, ValueError):
+            raise Unprocessable(f"no ladder {ladder_id}", {"ladder": ["unknown ladder"]}) from None
+        if ladder.club_id != club_id:
+            raise Unprocessable("the ladder is another club's", {"ladder": ["not this club's"]})
+        if ladder.system != system or ladder.scenario not in (None, scenario):
+            raise Unprocessable(
+                "the ladder rates other games",
+                {"ladder": [f"it plays {ladder.system} {ladder.scenario or '(any scenario)'}"]},
+            )
+        return str(ladder.id)
 
     def _user(self, username: str) -> User:
         try:

@@ -97,11 +97,13 @@ class Tournament(Aggregate):
         round_days: int
         scoring: dict[str, int]
         created_by: str
+        #: the club's ladder that rates the event's games (None: not rated)
+        ladder: str | None
 
         def apply(self, aggregate: Any) -> None:
             for key in (
                 "club_id", "name", "format", "system", "scenario", "clock", "rounds",
-                "double", "round_days", "created_by",
+                "double", "round_days", "created_by", "ladder",
             ):  # fmt: skip
                 setattr(aggregate, key, getattr(self, key))
             aggregate.sides = list(self.sides)
@@ -193,6 +195,7 @@ class Tournament(Aggregate):
     round_days: int
     scoring: dict[str, int]
     created_by: str
+    ladder: str | None
     status: str
     players: list[str]
     released: list[dict[str, Any]]
@@ -213,6 +216,7 @@ class Tournament(Aggregate):
         options: Mapping[str, Any],
         clock: Mapping[str, Any] | None,
         created_by: str,
+        ladder: str | None = None,
     ) -> Tournament:
         checked = check_definition(spec)
         if len(sides) != 2:
@@ -229,6 +233,7 @@ class Tournament(Aggregate):
             options=dict(options),
             clock=dict(clock) if clock else None,
             created_by=created_by,
+            ladder=ladder,
             **checked,
         )
 

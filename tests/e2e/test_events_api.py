@@ -337,3 +337,49 @@ def test_bad_input_is_refused_and_writes_nothing(api: ApiHelper, club: dict[str,
         api.client.delete(f"/api/events/{eid}/players/bob", headers=api.user("ann")), 409, "event"
     )
     refused(api.client.get("/api/events/not-an-event"), 404, "event")
+
+
+def test_a_rated_event_feeds_the_clubs_ladder(api: ApiHelper, club: dict[str, Any]) -> None:
+    ladder = ok(
+        api.client.post(
+            f"/api/clubs/{club['id']}/ladders",
+            json={"name": "Mill ladder", "system": "skirmish", "scenario": "meeting"},
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    other = ok(
+        api.client.post("/api/clubs", json={"name": "Other Club"}, headers=api.user("hal")), 201
+    )
+    foreign = ok(
+        api.client.post(
+            f"/api/clubs/{other['id']}/ladders",
+            json={"name": "Their ladder", "system": "skirmish"},
+            headers=api.user("hal"),
+        ),
+        201,
+    )
+    url = f"/api/clubs/{club['id']}/events"
+    base = {"name": "Rated", "system": "skirmish", "scenario": "meeting", "format": "round_robin"}
+    refused(
+        api.client.post(url, json=base | {"ladder": foreign["id"]}, headers=api.user("ann")),
+        422,
+        "ladder",
+    )
+    refused(
+        api.client.post(url, json=base | {"ladder": "nope"}, headers=api.user("ann")), 422, "ladder"
+    )
+    eid = create(api, club, **base | {"ladder": ladder["id"]})["id"]
+    for name in SIX[:2]:
+        ok(api.client.post(f"/api/events/{eid}/join", headers=api.user(name)), 201)
+    body = ok(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 201)
+    game = body["rounds"][0]["games"][0]
+    assert api.game(game["game"], game["sides"]["red"])["labels"]["rated"] is True
+    accept(api, game)
+    finish(api, game, "blue")
+    api.work()
+    body = event(api, eid)
+    assert body["status"] == "finished" and body["ladder"] == ladder["id"]
+    results = ok(api.client.get(f"/api/ladders/{ladder['id']}"))["recent_results"]
+    assert [(r["winner"], r["source"]) for r in results] == [("blue", "game")]
+    assert {r["sides"]["blue"] for r in results} == {game["sides"]["blue"]}

@@ -540,10 +540,15 @@ class LaddersProjection(Projection[LaddersView]):
                     e.timestamp.isoformat(),
                 ]
             )
-            if e.source == "game":  # the game's result is recorded: no longer pending
+            if e.source == "game":  # the game's result is recorded: no longer pending (a club
+                # event's game waits for the event's own record: Tournament.GameScored)
                 self.view.write(
                     tracking,
-                    ("UPDATE {ladder_games} SET state = 'done' WHERE game = %s", [e.source_id]),
+                    (
+                        "UPDATE {ladder_games} SET state = 'done' WHERE game = %s "
+                        "AND kind <> 'event'",
+                        [e.source_id],
+                    ),
                 )
             else:
                 self.view.insert_tracking(tracking)
