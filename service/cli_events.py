@@ -19,8 +19,10 @@ def _user(ctx: click.Context, username: str) -> Any:
     return _services(ctx).users.by_name(username)
 
 
-def _show(ctx: click.Context, event: Any) -> None:
-    _json(_services(ctx).tournaments.view(event))
+def _show(ctx: click.Context, event: str) -> None:
+    svc = _services(ctx)
+    svc.projections["tournaments"].run()  # the operator's: the view brought up to the log
+    _json(svc.tournaments.view(event))
 
 
 @click.group()
@@ -100,7 +102,7 @@ def events_list(ctx: click.Context, club: str, limit: int) -> None:
 @domain_errors
 def events_show(ctx: click.Context, event: str) -> None:
     """Print EVENT with its rounds and standings as JSON."""
-    _show(ctx, _services(ctx).tournaments.get(event))
+    _show(ctx, event)
 
 
 @events.command("join")

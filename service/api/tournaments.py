@@ -102,7 +102,8 @@ class ClubEventsArgs(PageFields, Strict):
 
 
 def _out(event: Any) -> dict[str, Any]:
-    return services().tournaments.view(event, optional_user())
+    """The event as the view has it (a writing request's: brought up to its write first)."""
+    return services().tournaments.view(str(event.id), optional_user())
 
 
 @blp.route("/clubs/<club>/events")
@@ -133,7 +134,7 @@ class EventResource(MethodView):
     def get(self, event_id: str) -> dict[str, Any]:
         """The event: its status, rounds (each game's sides, state and result; the bye; the
         deadline) and standings in rank order with Buchholz, Sonneborn-Berger and side counts."""
-        return _out(services().tournaments.get(event_id))
+        return services().tournaments.view(event_id, optional_user())
 
 
 @blp.route("/events/<event_id>/join")

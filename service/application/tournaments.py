@@ -236,60 +236,69 @@ class TournamentService:
     def get(self, event_id: str) -> Tournament:
         return self._get(event_id)
 
-    def view(self, event: Tournament, viewer: User | None = None) -> dict[str, Any]:
+    def view(self, event_id: str, viewer: User | None = None) -> dict[str, Any]:
+        """The event as its persisted view has it (``projections.tournaments``): settings, rounds
+        with each game's sides, state and result, standings in rank order; and what ``viewer``
+        may do.  Names, never ids, for players."""
+        row = self._view.event_row(str(event_id))
+        if row is None:
+            raise NotFound(f"no event {event_id}", {"event": ["unknown"]})
         name = self.users.username
-        sides = event.sides
+        detail = row["detail"]
+        sides = detail["sides"]
         uid = str(viewer.id) if viewer else ""
-        club = self.clubs.get(event.club_id)
-        rows = event.standings()
+        club = self.clubs.get(row["club"])
+        players = self._view.players(row["id"])
+        now = self.clock()
         rounds = []
-        for rnd in event.released:
+        for rnd in self._view.rounds(row["id"]):
             games = []
             for g in rnd["games"]:
-                res = g["result"]
+                scored = g["source"] is not None
+                winner = g["winner"]
                 games.append(
                     {
                         "game": g["game"],
                         "sides": {sides[FIRST]: name(g["first"]), sides[SECOND]: name(g["second"])},
-                        "result": None
-                        if res is None
-                        else {
-                            "winner": None if res["winner"] is None else sides[res["winner"]],
-                            "source": res["source"],
-                        },
-                        "state": "scored" if res else "playing",
+                        "result": {
+                            "winner": None if winner is None else sides[int(winner)],
+                            "source": g["source"],
+                        }
+                        if scored
+                        else None,
+                        "state": "scored" if scored else "playing",
                     }
                 )
             rounds.append(
                 {
-                    "number": rnd["number"],
+                    "number": int(rnd["number"]),
                     "games": games,
                     "bye": name(rnd["bye"]) if rnd["bye"] else None,
                     "deadline": rnd["deadline"],
                     "overdue": bool(
-                        any(g["result"] is None for g in rnd["games"])
-                        and self.clock() >= datetime.fromisoformat(rnd["deadline"])
+                        int(rnd["open_games"]) > 0
+                        and now >= datetime.fromisoformat(rnd["deadline"])
                     ),
                 }
             )
         return {
-            "id": str(event.id),
+            "id": row["id"],
             "club": str(club.id),
             "club_name": club.name,
-            "name": event.name,
-            "status": event.status,
-            "format": event.format,
-            "system": event.system,
-            "scenario": event.scenario,
+            "name": row["name"],
+            "status": row["status"],
+            "format": row["format"],
+            "system": detail["system"],
+            "scenario": detail["scenario"],
             "sides": sides,
-            "options": event.options,
-            "clock": event.clock,
-            "rounds_total": event.rounds,
-            "double": event.double,
-            "round_days": event.round_days,
-            "scoring": event.scoring,
-            "ladder": event.ladder,
-            "players": [name(p) for p in event.players],
+            "options": detail["options"],
+            "clock": detail["clock"],
+            "rounds_total": row["rounds"],
+            "double": detail["double"],
+            "round_days": detail["round_days"],
+            "scoring": detail["scoring"],
+            "ladder": detail["ladder"],
+            "players": [name(p) for p in players],
             "rounds": rounds,
             "standings": [
                 {
@@ -304,10 +313,10 @@ class TournamentService:
                     "losses": r["losses"],
                     "byes": r["byes"],
                 }
-                for r in rows
+                for r in self._view.standings(row["id"])
             ],
             "viewer": {
-                "joined": uid in event.players,
+                "joined": uid in players,
                 "member": uid in club.members,
                 "admin": club.has_role(uid, "admin"),
                 "arbiter": club.has_role(uid, "arbiter"),

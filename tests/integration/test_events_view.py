@@ -90,3 +90,8 @@ def test_a_clubs_events_paged_and_their_deadlines(api: ApiHelper) -> None:
     assert svc.tournaments.check_deadlines(now + timedelta(days=5)) == 0
     statuses = [e["status"] for e in ok(api.client.get(f"/api/clubs/{club['id']}/events"))]
     assert statuses == ["started", "finished", "open", "open", "open"]
+    # the view is the log's: rebuilt from it while the server runs, every event reads the same
+    before = [ok(api.client.get(f"/api/events/{e['id']}")) for e in made]
+    svc.projections.rebuild("tournaments")
+    assert [ok(api.client.get(f"/api/events/{e['id']}")) for e in made] == before
+    assert [r["player"] for r in before[1]["standings"]][1] == game["sides"]["red"]  # resigned
