@@ -34,8 +34,10 @@ FORMATS = ("round_robin", "swiss")
 OPEN, STARTED, FINISHED = "open", "started", "finished"
 #: how a game's result was recorded: its end, or the club's arbiter after the deadline
 SOURCES = ("game", "forfeit", "adjudication")
-#: players an event holds (a round robin of 64 is 63 rounds of 32 games)
+#: players a Swiss holds; a round robin, whose every game is created at its start, fewer (24: 276
+#: games, 552 in a double round robin)
 MAX_PLAYERS = 64
+MAX_ROUND_ROBIN = 24
 #: a Swiss's rounds, and a round's days
 MAX_ROUNDS = 30
 MAX_ROUND_DAYS = 365
@@ -54,7 +56,7 @@ def check_definition(spec: Mapping[str, Any]) -> dict[str, Any]:
     if fmt == "swiss":
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
             problems["rounds"] = [f"a Swiss needs its number of rounds, 1..{MAX_ROUNDS}"]
-    elif rounds is not None:
+    elif rounds is not None and fmt in FORMATS:
         problems["rounds"] = ["only a Swiss sets its rounds (a round robin's follow its players)"]
     if fmt == "swiss" and spec.get("double"):
         problems["double"] = ["only a round robin is double"]
@@ -246,8 +248,9 @@ class Tournament(Aggregate):
         self._require_open("nobody joins it now")
         if user in self.players:
             raise Conflict("already a player of the event", {"username": ["already playing"]})
-        if len(self.players) >= MAX_PLAYERS:
-            raise LimitReached("the event is full", {"players": [f"at most {MAX_PLAYERS} players"]})
+        most = MAX_PLAYERS if self.format == "swiss" else MAX_ROUND_ROBIN
+        if len(self.players) >= most:
+            raise LimitReached("the event is full", {"players": [f"at most {most} players"]})
         self.trigger_event(self.PlayerJoined, user=user, by=by)
 
     def remove(self, user: str, by: str) -> None:
