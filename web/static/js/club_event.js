@@ -124,7 +124,7 @@ function roundItem(e, rnd) {
           rnd.overdue && !g.result && e.viewer.arbiter ? arbiterForm(e, g) : null,
         ),
       ),
-      rnd.bye ? h("li", { class: "meta" }, `${rnd.bye} has the bye`) : null,
+      rnd.bye ? h("li", { class: "meta" }, e.format === "swiss" ? `${rnd.bye} has the bye (${e.scoring.bye} points)` : `${rnd.bye} sits out this round`) : null,
     ),
   );
 }
