@@ -102,6 +102,13 @@ class TournamentService:
         clock = spec.get("clock")
         if clock is not None:
             clock = check_clock(clock)
+        if self.ladders is not None:  # the games' options, checked as a ladder's are (400)
+            try:
+                self.ladders.check_ladder_options(
+                    system, scenario, dict(spec.get("options") or {}), "options"
+                )
+            except Invalid as exc:
+                raise Invalid("invalid game options", exc.details) from None
         ladder = self._fitting_ladder(spec.get("ladder"), str(found.id), system, scenario)
         event = Tournament.create(
             club_id=str(found.id),

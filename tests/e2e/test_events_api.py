@@ -301,6 +301,11 @@ def test_bad_input_is_refused_and_writes_nothing(api: ApiHelper, club: dict[str,
         400,
         "scoring",
     )
+    bad_options = base | {"options": {"turns": "abc", "nope": 1}}
+    body = refused(
+        api.client.post(url, json=bad_options, headers=api.user("ann")), 400, "options.turns"
+    )
+    assert "options.nope" in body["details"]
     assert ok(api.client.get(url)) == []
     eid = create(api, club, **base)["id"]
     ok(api.client.post(f"/api/events/{eid}/join", headers=api.user("bob")), 201)
