@@ -257,10 +257,12 @@ def standings(
     scoring: Mapping[str, float],
     *,
     swiss: bool,
+    paired: Sequence[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """Every player's row, in rank order: ``player``, ``points``, ``buchholz`` (Swiss; else None),
-    ``sonneborn_berger``, ``sides`` ([first count, second count] of scored and unscored games is the
-    caller's; here the scored ones), ``wins``, ``draws``, ``losses``, ``byes``, ``rank``."""
+    ``sonneborn_berger``, ``sides`` ([first count, second count] of the games ``paired`` -- every
+    game released, scored or not, as ``(first, second)``; by default the scored ones), ``wins``,
+    ``draws``, ``losses``, ``byes``, ``rank``."""
     seed = {p: i for i, p in enumerate(players)}
     pts = dict.fromkeys(players, 0.0)
 
@@ -275,11 +277,13 @@ def standings(
         pts[g.second] = pts.get(g.second, 0) + b
         for who, side in ((g.first, FIRST), (g.second, SECOND)):
             row = rows.setdefault(who, blank(who))
-            row["sides"][side] += 1
             if g.winner is None:
                 row["draws"] += 1
             else:
                 row["wins" if g.winner == side else "losses"] += 1
+    for first, second in paired if paired is not None else [(g.first, g.second) for g in games]:
+        rows.setdefault(first, blank(first))["sides"][FIRST] += 1
+        rows.setdefault(second, blank(second))["sides"][SECOND] += 1
     for p in byes:
         pts[p] = pts.get(p, 0) + bye_points
         rows[p]["byes"] += 1

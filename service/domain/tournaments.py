@@ -396,6 +396,8 @@ class Tournament(Aggregate):
         return [r["bye"] for r in self.released if r["bye"] is not None]
 
     def standings(self) -> list[dict[str, Any]]:
+        paired = [(g["first"], g["second"]) for r in self.released for g in r["games"]]
+        swiss = self.format == "swiss"
         return standings(
-            self.players, self.played(), self.byes(), self.scoring, swiss=self.format == "swiss"
+            self.players, self.played(), self.byes(), self.scoring, swiss=swiss, paired=paired
         )

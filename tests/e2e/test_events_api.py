@@ -227,6 +227,11 @@ def test_the_arbiter_records_a_result_after_the_deadline(
     rnd = body["rounds"][0]
     assert rnd["bye"] == "dan"  # the lowest-ranked player without a bye
     game = rnd["games"][0]
+    # the side counts are of the games released, at every moment: played or not yet
+    counts = {r["player"]: r["sides"] for r in body["standings"]}
+    assert counts[game["sides"]["red"]] == {"red": 1, "blue": 0}
+    assert counts[game["sides"]["blue"]] == {"red": 0, "blue": 1}
+    assert counts["dan"] == {"red": 0, "blue": 0}
     result = {"game": game["game"], "winner": "blue", "kind": "forfeit"}
     # before the deadline the game is still played
     refused(

@@ -36,10 +36,13 @@ def standing_rows(
     byes: Sequence[str],
 ) -> list[dict[str, Any]]:
     """The standings of an event from the view's rows: its ``detail``, players in seed order, games
-    (``first``, ``second``, ``winner`` or None while unscored, ``scored``) and the Swiss byes."""
+    (``first``, ``second``, ``winner`` or None while unscored, ``scored``) and the Swiss byes.
+    Each player's side counts are of every game released to them, played or not."""
     played = [Played(g["first"], g["second"], g["winner"]) for g in games if g["scored"]]
     swiss = detail["format"] == "swiss"
-    return standings(players, played, byes if swiss else [], detail["scoring"], swiss=swiss)
+    paired = [(g["first"], g["second"]) for g in games]
+    scoring = detail["scoring"]
+    return standings(players, played, byes if swiss else [], scoring, swiss=swiss, paired=paired)
 
 
 class TournamentsView(View):

@@ -1,6 +1,7 @@
-"""A club event in the browser (issue 30): a member joins a Swiss from the club's page, the admin
-starts it from the event's page, the player sees the round's pairing, opens the game, accepts it
-and resigns, and the standings show the result -- at 1366x900 and on a 390x844 phone."""
+"""A club event in the browser (issue 30): one member joins a Swiss from the club's page at
+1366x900, another from the event's page on a 390x844 phone; the admin starts it from the event's
+page; each player sees the round's pairing and opens the game (the phone's player accepts it there,
+the other accepts and resigns); both see the standings."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.browser.conftest import Server, on_a_phone, signed_in
+from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
 from tests.e2e.browser.test_lifecycle_page import visible_text_is_words
 
 WIDE = {"width": 1366, "height": 900}
@@ -46,7 +47,13 @@ def test_join_see_the_pairing_play_and_see_the_standings(
     bob.get_by_role("button", name="Join the event").click()
     expect(bob.locator("#event-join")).to_contain_text("You are playing in this event")
     expect(bob.get_by_role("button", name="Start the event")).to_have_count(0)  # not an admin
-    server.api("POST", f"/api/events/{eid}/join", "ecat")
+    # ecat joins on a phone, from the event's page
+    cat = signed_in(browser, server, "ecat", PHONE)
+    cat.goto(f"/events/{eid}")
+    expect(cat.locator("#event-page[data-ready=true]")).to_have_count(1)
+    cat.get_by_role("button", name="Join the event").click()
+    expect(cat.locator("#event-join")).to_contain_text("You are playing in this event")
+    assert cat.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # the admin starts it from the event's page
     ann = signed_in(browser, server, "eann", WIDE)
     ann.goto(f"/events/{eid}")
@@ -64,13 +71,23 @@ def test_join_see_the_pairing_play_and_see_the_standings(
     expect(bob.locator('.event-round[data-round="1"]')).to_contain_text("Deadline ")
     bob.screenshot(path=shots / "event-round-1366.png", full_page=True)
     visible_text_is_words(bob)
+    # ecat sees the same pairing on the phone and accepts the game there
+    cat.reload()
+    expect(cat.locator("#event-page[data-ready=true]")).to_have_count(1)
+    mine = cat.locator('.event-round[data-round="1"] .event-game.mine')
+    expect(mine).to_contain_text("ebob")
+    cat.screenshot(path=shots / "event-round-390.png", full_page=True)
+    assert cat.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    mine.get_by_role("link").click()
+    expect(cat.locator(".game-page[data-ready=true]")).to_have_count(1)
+    cat_slot = cat.locator("#lifecycle-slot")
+    cat_slot.get_by_role("button", name="Accept the invitation").click()
+    expect(cat_slot.get_by_role("button", name="Accept the invitation")).to_have_count(0)
     game.get_by_role("link").click()
     expect(bob.locator(".game-page[data-ready=true]")).to_have_count(1)
-    gid = bob.url.rsplit("/", 1)[1]
     slot = bob.locator("#lifecycle-slot")
     slot.get_by_role("button", name="Accept the invitation").click()
     expect(slot.get_by_role("button", name="Accept the invitation")).to_have_count(0)
-    server.api("POST", f"/api/games/{gid}/accept", "ecat")
     bob.reload()
     expect(slot.get_by_role("button", name="Resign")).to_be_visible()
     bob.once("dialog", lambda dialog: dialog.accept())
@@ -96,6 +113,12 @@ def test_join_see_the_pairing_play_and_see_the_standings(
     expect(bob.locator("#event-standings")).to_be_visible()
     visible_text_is_words(bob)
     bob.context.close()
+    # and ecat, on the phone, sees them too
+    cat.goto(f"/events/{eid}")
+    expect(cat.locator("#event-page[data-ready=true]")).to_have_count(1)
+    expect(cat.locator("#event-standings tbody tr").first).to_have_attribute("data-player", "ecat")
+    expect(cat.locator('#event-standings tr[data-player="ecat"] .record')).to_have_text("1-0-0")
+    cat.context.close()
 
 
 def test_the_admin_creates_an_event_on_a_phone(browser: Any, server: Server, shots: Path) -> None:
