@@ -21,10 +21,14 @@ a second bye only when the others cannot be paired otherwise).
 The highest-ranked unpaired player is paired first, with candidates in this order: the same score
 first (the "fold": the top half of a score group meets the bottom half, so in a group of ``k`` the
 candidate ``k // 2`` places down comes first), then the nearest scores.  No pair meets twice; when
-the simple fold leads to a dead end the search backtracks (depth first, bounded by ``STEPS``).  Side
+the simple fold leads to a dead end the search backtracks (depth first; a round's whole search,
+every bye and both passes, is bounded by ``STEPS`` nodes).  Side
 balance is first a hard constraint (two players who both must have the same side are not paired);
 only if no pairing exists with it is it relaxed (a pairing that breaks the balance is still
-better than none).  No pairing without a rematch: :class:`PairingImpossible`.
+better than none).  Should the bounded search run out before it can say, Edmonds' maximum weight
+matching (networkx) over the pairs that have not met decides: a pairing of everyone if one exists,
+with the most pairs whose sides can stay balanced, then the nearest scores.  No pairing without a
+rematch: :class:`PairingImpossible`.
 
 Scoring and tie-breaks.  Points per result as the event sets them (default win 2, draw 1, loss 0:
 any victory level counts as a win); a bye scores ``bye`` (default: a win).  Buchholz: the sum of the
@@ -40,8 +44,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FIRST, SECOND = 0, 1
-#: nodes the Swiss search may visit before it gives up (a pairing of 64 players takes far fewer)
-STEPS = 200_000
+#: nodes a Swiss round's search may visit (a pairing of 64 players takes far fewer) before the
+#: exact matching decides
+STEPS = 20_000
 
 
 class PairingImpossible(Exception):
@@ -157,15 +162,54 @@ def swiss_round(
             [p for p in reversed(order) if p not in history.byes],
             [p for p in reversed(order) if p in history.byes],
         ]
+    budget = [STEPS]  # shared by every attempt: a round's search is bounded as a whole
     for group in groups:
         for strict in (True, False):
             for bye in group:
                 rest = [p for p in order if p != bye]
-                found = _pair(rest, points, history, strict)
+                found = _pair(rest, points, history, strict, budget)
+                if found is not None:
+                    pairings = [assign_sides(a, b, history, round_number) for a, b in found]
+                    return Round(pairings, bye)
+    if budget[0] < 0:  # the search ran out before it could say: Edmonds' matching decides
+        for group in groups:
+            for bye in group:
+                rest = [p for p in order if p != bye]
+                found = _matched(rest, points, history)
                 if found is not None:
                     pairings = [assign_sides(a, b, history, round_number) for a, b in found]
                     return Round(pairings, bye)
     raise PairingImpossible("every pairing of the players repeats a game already played")
+
+
+def _matched(
+    order: list[str], points: Mapping[str, float], history: History
+) -> list[tuple[str, str]] | None:
+    """A pairing of every one of ``order`` with no rematch, if one exists (networkx's maximum
+    weight matching, Edmonds' blossom algorithm, over the pairs that have not met): of those, the
+    one with the most pairs whose sides can stay balanced, then the nearest scores; None when
+    every pairing repeats a game."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(order)
+    top = max((abs(v) for v in points.values()), default=0) * 2 + 1
+    # a balanced pair outweighs any sum of nearness: the most balanced pairs first, then scores
+    heavy = (top + 1) * (len(order) // 2 + 1)
+    for i, p in enumerate(order):
+        for q in order[i + 1 :]:
+            if frozenset((p, q)) in history.met:
+                continue
+            mp, mq = _must(history, p), _must(history, q)
+            balanced = mp is None or mp != mq
+            near = top - abs(points.get(p, 0) - points.get(q, 0))
+            graph.add_edge(p, q, weight=heavy * balanced + near)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != len(order):
+        return None
+    rank = {p: i for i, p in enumerate(order)}
+    pairs = [(a, b) if rank[a] < rank[b] else (b, a) for a, b in matching]
+    return sorted(pairs, key=lambda pair: rank[pair[0]])
 
 
 def _must(history: History, player: str) -> int | None:
@@ -179,9 +223,12 @@ def _must(history: History, player: str) -> int | None:
 
 
 def _pair(
-    order: list[str], points: Mapping[str, float], history: History, strict: bool
+    order: list[str],
+    points: Mapping[str, float],
+    history: History,
+    strict: bool,
+    budget: list[int],
 ) -> list[tuple[str, str]] | None:
-    steps = [0]
     rank = {p: i for i, p in enumerate(order)}
 
     def candidates(p: str, free: list[str]) -> list[str]:
@@ -212,8 +259,8 @@ def _pair(
     def search(free: list[str]) -> list[tuple[str, str]] | None:
         if not free:
             return []
-        steps[0] += 1
-        if steps[0] > STEPS:
+        budget[0] -= 1
+        if budget[0] < 0:
             return None
         p = free[0]
         for q in candidates(p, free):

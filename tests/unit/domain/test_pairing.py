@@ -7,6 +7,7 @@ opponents a player has defeated and half the scores of the players with whom he 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -200,11 +201,25 @@ def balanced_pairing_exists(players: list[str], history: History) -> bool:
 @settings(max_examples=150, deadline=None)
 @given(
     n=st.integers(min_value=2, max_value=8),
+    exact=st.booleans(),
     data=st.data(),
 )
 def test_swiss_never_repeats_a_pairing_and_keeps_sides_within_one_where_it_can(
-    n: int, data: st.DataObject
+    n: int, exact: bool, data: st.DataObject
 ) -> None:
+    """Random results round after round; ``exact``: the depth-first search gives up at once, so
+    the exact matching pairs every round."""
+    import service.domain.pairing as pairing
+
+    steps = pairing.STEPS
+    pairing.STEPS = 1 if exact else steps
+    try:
+        play_random_swiss(n, data)
+    finally:
+        pairing.STEPS = steps
+
+
+def play_random_swiss(n: int, data: st.DataObject) -> None:
     players = names(n)
     rounds = data.draw(st.integers(min_value=1, max_value=n - 1 + n % 2), label="rounds")
     history, points = History(), dict.fromkeys(players, 0.0)
@@ -239,3 +254,24 @@ def test_swiss_never_repeats_a_pairing_and_keeps_sides_within_one_where_it_can(
             assert all(abs(history.balance(p)) <= 1 for p in players), {
                 p: history.sides.get(p) for p in players
             }
+
+
+def test_when_the_search_runs_out_the_exact_matching_pairs_everyone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import service.domain.pairing as pairing
+
+    monkeypatch.setattr(pairing, "STEPS", 1)  # the depth-first search gives up at once
+    players = names(6)
+    # p0 has met p1..p3: only p4 or p5 are left for it; everyone else level
+    history = History(met={frozenset(("p0", q)) for q in ("p1", "p2", "p3")})
+    rnd = swiss_round(players, dict.fromkeys(players, 2), history, 4)
+    pairs = {frozenset((g.first, g.second)) for g in rnd.pairings}
+    assert len(pairs) == 3 and not pairs & history.met
+    assert {p for pair in pairs for p in pair} == set(players)
+    # and when every pairing repeats a game, it says so
+    every = {frozenset(pair) for pair in itertools.combinations(names(4), 2)} - {
+        frozenset(("p0", "p1"))
+    }
+    with pytest.raises(PairingImpossible):
+        swiss_round(names(4), dict.fromkeys(names(4), 0), History(met=every), 4)
