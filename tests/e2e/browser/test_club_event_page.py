@@ -12,6 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
+from tests.e2e.browser.test_accessibility import _serious
 from tests.e2e.browser.test_lifecycle_page import visible_text_is_words
 
 WIDE = {"width": 1366, "height": 900}
@@ -109,8 +110,10 @@ def test_join_see_the_pairing_play_and_see_the_standings(
     expect(bob.locator('#event-standings tr[data-player="ebob"] .record')).to_have_text("0-0-1")
     expect(bob.locator('.event-round[data-round="1"] .event-game')).to_contain_text("ecat won")
     bob.screenshot(path=shots / "event-standings-1366.png", full_page=True)
+    assert _serious(bob) == []  # axe-core: no serious or critical violation
     on_a_phone(bob, "#event-page[data-ready=true]", shots / "event-standings-390.png")
     expect(bob.locator("#event-standings")).to_be_visible()
+    assert _serious(bob) == []
     visible_text_is_words(bob)
     bob.context.close()
     # and ecat, on the phone, sees them too
@@ -134,5 +137,6 @@ def test_the_admin_creates_an_event_on_a_phone(browser: Any, server: Server, sho
     expect(page.locator("#event-meta")).to_contain_text("Round robin, double")
     expect(page.get_by_role("button", name="Join the event")).to_be_visible()
     page.screenshot(path=shots / "event-open-390.png", full_page=True)
+    assert _serious(page) == []  # the admin's controls and the join button too
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.context.close()
