@@ -163,7 +163,7 @@ class TournamentService:
         the current round's unfinished games) are recorded first."""
         event = self._admin(event_id, by)
         for i, result in enumerate(results):
-            self._score(event, result, by, field=f"results.{i}")
+            self._score(event, result, by, prefix=f"results.{i}.")
         rnd = event.plan_next_round()
         self._release(event, rnd, by)
         return self._save(event)
@@ -181,7 +181,7 @@ class TournamentService:
                 "the round's deadline has not passed: the game is still being played",
                 {"game": [f"deadline {deadline.isoformat()}"]},
             )
-        self._score(event, result, by, field="game")
+        self._score(event, result, by)
         return self._save(event)
 
     def game_ended(
@@ -359,14 +359,18 @@ class TournamentService:
             ids.append(str(game.id))
         event.release(rnd, ids, str(by.id), self.clock())
 
-    def _score(self, event: Tournament, result: Mapping[str, Any], by: User, *, field: str) -> None:
+    def _score(
+        self, event: Tournament, result: Mapping[str, Any], by: User, *, prefix: str = ""
+    ) -> None:
+        """Record a forfeit or an adjudication; problems name ``<prefix>game``, ``…winner``,
+        ``…kind`` (``results.<i>.`` in a round's release)."""
         kind = result.get("kind")
         if kind not in ("forfeit", "adjudication"):
-            raise Invalid("unknown kind of result", {f"{field}.kind": ["forfeit or adjudication"]})
+            raise Invalid("unknown kind of result", {f"{prefix}kind": ["forfeit or adjudication"]})
         winner = result.get("winner")
         if winner is not None and winner not in event.sides:
             raise Invalid(
-                f"no side {winner!r}", {f"{field}.winner": [f"{', '.join(event.sides)} or null"]}
+                f"no side {winner!r}", {f"{prefix}winner": [f"{', '.join(event.sides)} or null"]}
             )
         index = None if winner is None else event.sides.index(winner)
         try:
@@ -374,7 +378,7 @@ class TournamentService:
                 str(result.get("game")), index, kind, str(by.id), str(result.get("note") or "")
             )
         except DomainError as exc:
-            exc.details = {f"{field}" if k == "game" else k: v for k, v in exc.details.items()}
+            exc.details = {f"{prefix}{k}": v for k, v in exc.details.items()}
             raise
 
     def _fitting_ladder(

@@ -263,6 +263,18 @@ def test_the_arbiter_records_a_result_after_the_deadline(
         422,
         "game",
     )
+    purple = result | {"winner": "purple"}
+    refused(
+        api.client.post(f"/api/events/{eid}/results", json=purple, headers=api.user("ann")),
+        400,
+        "winner",
+    )
+    forced = {"results": [stranger]}
+    refused(
+        api.client.post(f"/api/events/{eid}/rounds", json=forced, headers=api.user("ann")),
+        422,
+        "results.0.game",
+    )
     assert event(api, eid)["rounds"][0]["overdue"] is True
     body = ok(
         api.client.post(f"/api/events/{eid}/results", json=result, headers=api.user("ann")), 201
