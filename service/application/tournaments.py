@@ -9,7 +9,6 @@ an admin's writing command records what the worker has not yet.  GETs never writ
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from datetime import UTC, datetime, timedelta
@@ -41,10 +40,9 @@ from service.domain.errors import (
 from service.domain.game import check_clock
 from service.domain.ladders import LadderResult
 from service.domain.pairing import FIRST, SECOND, Round
-from service.domain.tournaments import STARTED, Tournament
+from service.domain.tournaments import Tournament
 from service.domain.users import User
 
-log = logging.getLogger(__name__)
 #: a round's players are warned this long before its deadline
 WARN_BEFORE = timedelta(hours=24)
 #: rounds warned per worker step
@@ -430,6 +428,3 @@ class TournamentService:
     def _save(self, event: Tournament) -> Tournament:
         self.store.commit(event, conflict=Conflict("the event changed meanwhile; try again"))
         return event
-
-
-__all__ = ["STARTED", "TournamentService"]
