@@ -22,6 +22,7 @@ from service.api import rules as rules_api
 from service.api import scenarios as scenarios_api
 from service.api import seeks as seeks_api
 from service.api import systems as systems_api
+from service.api import tournaments as tournaments_api
 from service.api import users as users_api
 from service.api import webhooks as webhooks_api
 from service.api.auth import install_game_access
@@ -67,6 +68,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         clubs_api.me_blp,
         ladders_api.blp,
         campaigns_api.blp,
+        tournaments_api.blp,
         disputes_api.blp,
         agreements_api.blp,
         rules_api.blp,

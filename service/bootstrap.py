@@ -8,6 +8,7 @@ import os
 import sys
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 from service.adapters.broker import InProcessBroker, RedisBroker
 from service.adapters.heads import SqliteHeads
@@ -38,6 +39,7 @@ from service.application.seeks import SeekService
 from service.application.services import Services
 from service.application.standings import LadderFeed
 from service.application.store import open_store
+from service.application.tournaments import TournamentService
 from service.application.users import UserService
 from service.application.what_if import WhatIfService
 from service.application.worker import NotificationWorker, open_process
@@ -186,6 +188,9 @@ def build_services(
     )
     svc.outbox = outbox
     svc.records = RecordService(store, games, audit)
+    svc.tournaments = TournamentService(
+        store, users, clubs, games, lifecycle, feed, projections["tournaments"], ladders=ladders
+    )
     svc.password_resets = PasswordResets(
         users,
         secret=config.secret_key,
@@ -219,5 +224,21 @@ def build_worker(svc: Services, process: NotificationProcess | None = None) -> N
         process=process,
         clocks=clocks,
         projections=getattr(svc, "projections", None),
-        results=getattr(getattr(svc, "ladders", None), "record_results", None),
+        results=_results_step(svc),
     )
+
+
+def _results_step(svc: Services) -> Any:
+    """The worker's results step: the ladder, campaign and club event games that ended, then the
+    club events' round deadlines that come near."""
+    record = getattr(getattr(svc, "ladders", None), "record_results", None)
+    deadlines = getattr(getattr(svc, "tournaments", None), "check_deadlines", None)
+    if deadlines is None:
+        return record
+
+    def step() -> None:
+        if record is not None:
+            record()
+        deadlines()
+
+    return step

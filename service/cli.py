@@ -472,6 +472,9 @@ def _attach_optional_groups() -> None:
 
     for group in (clubs, ladders, campaigns):
         main.add_command(group)
+    from service.cli_events import events
+
+    main.add_command(events)  # club events (tournaments)
     from faq.cli import rules
     from service.cli_audit import attach
 

@@ -68,6 +68,10 @@ def create_blueprint() -> Blueprint:
     def ladder(ladder_id: str) -> str:
         return _page("ladder.html", ladder_id=ladder_id)
 
+    @blp.get("/events/<event_id>")
+    def club_event(event_id: str) -> str:  # a club event (tournament): docs/events.md
+        return _page("club_event.html", event_id=event_id)
+
     @blp.get("/campaigns/<campaign_id>")
     def campaign(campaign_id: str) -> str:
         return _page("campaign.html", campaign_id=campaign_id)

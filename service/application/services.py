@@ -68,6 +68,8 @@ class Services:
     outbox: Any = None
     #: the open game record: export and import (``service.application.records``)
     records: Any = None
+    #: club events (``service.application.tournaments.TournamentService``)
+    tournaments: Any = None
 
     def close(self) -> None:
         if self.worker is not None:

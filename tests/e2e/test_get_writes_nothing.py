@@ -245,9 +245,27 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
             201,
         )
         ok(api.client.put(f"/api/games/{game}/notes", json={"text": "n"}, headers=api.user("bob")))
+    # a club event whose game ends after the worker's last step: its result waits for the worker
+    event = ok(
+        post(
+            f"/api/clubs/{cid}/events",
+            json={"name": "Swiss", "format": "swiss", "rounds": 1, "system": "skirmish"}
+            | {"scenario": "meeting", "options": {"turns": 1}},
+            headers=ann,
+        ),
+        201,
+    )
+    for name in ("bob", "cat"):
+        ok(post(f"/api/events/{event['id']}/join", headers=api.user(name)), 201)
+    started = ok(post(f"/api/events/{event['id']}/start", headers=ann), 201)
+    event_game = started["rounds"][0]["games"][0]["game"]
+    for name in ("bob", "cat"):
+        ok(post(f"/api/games/{event_game}/accept", headers=api.user(name)))
+    play_to_the_end(api, event_game, "ann")
     bob_user = svc.users.by_name("bob")
     return {
         "campaign_id": campaign["id"],
+        "event_id": event["id"],
         "club": cid,
         "scenario": sid,
         "hook": hook["id"],
@@ -284,6 +302,8 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/clubs": ["/api/clubs"],
         "/api/clubs/<club>": [f"/api/clubs/{cid}", "/api/clubs/Hex Club"],
         "/api/clubs/<club>/campaigns": [f"/api/clubs/{cid}/campaigns"],
+        "/api/clubs/<club>/events": [f"/api/clubs/{cid}/events"],
+        "/api/events/<event_id>": [f"/api/events/{ids['event_id']}"],
         "/api/clubs/<club>/ladders": [f"/api/clubs/{cid}/ladders"],
         "/api/clubs/<club>/members": [
             f"/api/clubs/{cid}/members",
@@ -370,6 +390,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/users/<username>/profile": ["/api/users/bob/profile", "/api/users/eve/profile"],
         "/archive": ["/archive"],
         "/campaigns/<campaign_id>": [f"/campaigns/{ids['campaign_id']}"],
+        "/events/<event_id>": [f"/events/{ids['event_id']}"],
         "/club-scenarios/<scenario>": [f"/club-scenarios/{sid}"],
         "/clubs": ["/clubs"],
         "/clubs/<club>": [f"/clubs/{cid}"],

@@ -23,6 +23,7 @@ from service.adapters.views.scenarios import ScenariosTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
 from service.adapters.views.tokens import TokensTables
+from service.adapters.views.tournaments import TournamentsTables
 from service.application.projections.campaigns import CampaignsProjection
 from service.application.projections.chat import ChatProjection, NotesProjection
 from service.application.projections.clocks import ClocksProjection
@@ -37,6 +38,7 @@ from service.application.projections.runner import PER_TRANSACTION, ProjectionRu
 from service.application.projections.scenarios import ScenariosProjection
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.tokens import TokensProjection
+from service.application.projections.tournaments import TournamentsProjection
 from service.application.projections.view import View
 
 #: each view: its projection, and its tables (``service.adapters.views``)
@@ -54,6 +56,7 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "ladders": (LaddersProjection, LaddersTables),
     "chat": (ChatProjection, ChatTables),
     "notes": (NotesProjection, NotesTables),
+    "tournaments": (TournamentsProjection, TournamentsTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {

@@ -14,6 +14,7 @@ const WORDS = {
   ended: "Games ended",
   club: "Club invitations and requests to join",
   chat: "Chat messages in your games",
+  event: "Club events: new rounds, deadlines, results",
 };
 
 function fail(form, err) {
