@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from service.rules.actions import Actions
     from service.rules.declare import Commands, Events
+    from service.rules.luck import RollValue
     from service.rules.rulebook import Conflict, Link, RulebookSpec
 
 JSON = Any
@@ -334,6 +335,20 @@ class RulesSystem(ABC):
         """The state as ``side`` may see it (``None``: a spectator).  Default: all of it; a game
         with ``hidden_information`` redacts here."""
         return state
+
+    # -- the review (issue 31; not core hooks: a game without them reports dice distributions) -----
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        """Luck (:mod:`service.rules.luck`): what each roll ``event`` records was worth, one
+        :class:`~service.rules.luck.RollValue` per roll with a natural value (the value every face
+        would have produced, from the same table functions that resolved it).  Default: none --
+        every roll of the game is reported with its distribution only."""
+        return []
+
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        """Each side's standing for the review's chart: ``{side: {"vp": .., "losses": ..}}``
+        (victory points as the victory rules count them, steps or units lost so far).  Default:
+        none."""
+        return {}
 
     # -- derived from the declarations (not hooks) --------------------------------------------------
     def parse_command(self, state: State, command: Any) -> dict[str, Any]:

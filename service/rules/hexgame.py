@@ -182,6 +182,19 @@ class HexRulesSystem(RulesSystem):
     def names(self, state: State | None) -> Names:
         return HexNames(state)
 
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        """Each side's losses so far, counted on its units: steps lost (``max_steps - steps``, all
+        of them for an eliminated unit) where units have steps, else units eliminated."""
+        out: dict[str, dict[str, float]] = {}
+        for unit in (state.get("units") or {}).values():
+            lost = out.setdefault(str(unit.get("side")), {"losses": 0.0})
+            gone = unit.get("status") == "eliminated"
+            if "max_steps" in unit and "steps" in unit:
+                lost["losses"] += unit["max_steps"] if gone else unit["max_steps"] - unit["steps"]
+            elif gone:
+                lost["losses"] += 1
+        return out
+
     def scenario_map(self, scenario: str) -> MapData:
         mapdata: MapData = self.load_scenario(scenario).map
         return mapdata

@@ -17,13 +17,16 @@ from service.rules.backbone import (  # noqa: F401  (importing them declares com
     playing,
     setup,
 )
+from service.rules.backbone import luck
 from service.rules.backbone.declared import COMMANDS, EVENTS, active_sides
 from service.rules.backbone.drawing import BackboneDrawing
 from service.rules.backbone.preview import BackbonePreviews
 from service.rules.backbone.rulebook import OPTIONS, RULEBOOK
 from service.rules.backbone.scenario_checks import BackboneScenarioChecks
 from service.rules.backbone.units import State
+from service.rules.base import RulesEvent
 from service.rules.hexgame import HexRulesSystem
+from service.rules.luck import RollValue
 
 
 class BackboneRules(HexRulesSystem):
@@ -50,6 +53,10 @@ class BackboneRules(HexRulesSystem):
 
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         return setup.initial_state(scenario, options)
+
+    # -- the review (issue 31) ----------------------------------------------------------------
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        return luck.roll_values(event, state_before)
 
     # -- whose turn ---------------------------------------------------------------------------
     def acting_side(self, state: State) -> str | None:
