@@ -13,11 +13,11 @@ from service.rules.backbone import (  # noqa: F401  (importing them declares com
     decisions,
     fog,
     legal,
+    luck,
     movement,
     playing,
     setup,
 )
-from service.rules.backbone import luck
 from service.rules.backbone.declared import COMMANDS, EVENTS, active_sides
 from service.rules.backbone.drawing import BackboneDrawing
 from service.rules.backbone.preview import BackbonePreviews

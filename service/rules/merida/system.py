@@ -20,12 +20,12 @@ from service.rules.hexgame import (
     HexScenarioChecks,
 )
 from service.rules.luck import RollValue
-from service.rules.merida import luck
 from service.rules.merida import (  # noqa: F401 - each module declares the commands it decides
     advance,
     battle,
     choices,
     data,
+    luck,
     moves,
     phases,
     reinforce,
