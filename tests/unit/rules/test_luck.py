@@ -13,7 +13,7 @@ from service.domain.dice import derive_roll
 from service.rules.backbone import crt as backbone_crt
 from service.rules.backbone import luck as backbone_luck
 from service.rules.base import RulesEvent
-from service.rules.luck import RollValue, convolve, distribution, p_at_least, side_figure
+from service.rules.luck import EXACT_ROLLS, RollValue, convolve, p_at_least, side_figure
 from service.rules.merida import data as merida_data
 from service.rules.merida import luck as merida_luck
 
@@ -136,14 +136,28 @@ def test_p_at_least_by_exact_convolution() -> None:
     assert p_at_least(both) == pytest.approx(0.25)
     one = [RollValue(0, "a", 6, coin, "u"), RollValue(1, "a", 1, coin, "u")]
     assert p_at_least(one) == pytest.approx(0.75)
-    assert convolve([distribution(coin)] * 2) == {
-        Fraction(0): Fraction(1, 4),
-        Fraction(1): Fraction(1, 2),
-        Fraction(2): Fraction(1, 4),
-    }
+    assert convolve(both) == ({0: 9, 1: 18, 2: 9}, 36, 1)
     figure = side_figure(both, "b")  # the other side's view: negated
     assert figure["figure"] == -1
     assert figure["p_at_least"] == pytest.approx(1.0 - 0.25 + 0.25)  # P(-S >= -2) = 1
+
+
+def test_p_at_least_with_fractions_and_past_the_exact_support() -> None:
+    """Halves are scaled to whole numbers; thousands of rolls fall back to the normal law."""
+    half = tuple(Fraction(v, 2) for v in (0, 1, 1, 2, 2, 3))
+    rolls = [RollValue(0, "a", 1, half, "u"), RollValue(1, "a", 6, half, "u")]
+    # the rolls produced 0 + 1.5 = 1.5, k = 3 in halves
+    ways, total, scale = convolve(rolls) or ({}, 0, 0)
+    assert scale == 2 and total == 36
+    assert p_at_least(rolls) == pytest.approx(sum(n for k, n in ways.items() if k >= 3) / 36)
+    die = tuple(Fraction(v) for v in range(1, 7))
+    many = [RollValue(i, "a", 4, die, "u") for i in range(4 * EXACT_ROLLS)]
+    assert convolve(many, limit=100) is None  # past the limit of sums: no exact answer
+    # the normal law against the exact tail, 240 dice at 4 (a mean of 3.5)
+    exact_ways, exact_total, _ = convolve(many) or ({}, 1, 1)
+    exact = sum(n for k, n in exact_ways.items() if k >= 4 * len(many)) / exact_total
+    assert p_at_least(many) == pytest.approx(exact, abs=0.002)
+    assert p_at_least(many) < 1e-4
 
 
 MERIDA_COLUMNS = merida_data.crt_columns()
