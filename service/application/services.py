@@ -18,6 +18,7 @@ from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
+from service.application.reviews import ReviewService
 from service.application.scenarios import ScenarioLibrary
 from service.application.seeks import SeekService
 from service.application.store import ArbiterStore
@@ -53,6 +54,8 @@ class Services:
     access: GameAccess
     #: the persisted views and their runners (``service.application.projections``)
     projections: Projections
+    #: a game's review and after-action report (``service.application.reviews``)
+    reviews: ReviewService
 
     #: (fields with defaults stay last) ``NotificationService`` and, when the notification
     #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``

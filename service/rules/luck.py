@@ -106,8 +106,8 @@ def convolve(
     total = 1
     for roll in rolls:
         faces: dict[int, int] = {}
-        for v in roll.faces:
-            key = int(v * scale)
+        for face in roll.faces:
+            key = int(face * scale)
             faces[key] = faces.get(key, 0) + 1
         nxt: dict[int, int] = {}
         for s, n in ways.items():

@@ -1,0 +1,203 @@
+"""The review API (issue 31): ``GET /api/games/<id>/review``, ``report.html`` and ``report.md`` and
+the profile's luck -- played Merida and Backbone games, the figures checked against the rules'
+own tables, who sees whose luck, bad input, and a game the caller may not read."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.fuzz.player import pick
+from service.rules.backbone import luck as backbone_luck
+from service.rules.merida import luck as merida_luck
+from tests.support.api import ApiHelper
+
+
+def svc(api: ApiHelper) -> Any:
+    return api.client.application.extensions["arbiter"]  # type: ignore[attr-defined]
+
+
+def play_until_combat(
+    api: ApiHelper, gid: str, players: dict[str, str], combats: int, limit: int = 400
+) -> None:
+    """Random legal play through the services (the API's own path), an attack whenever one is
+    offered, until ``combats`` combat dice were measured or the game ends."""
+    services = svc(api)
+    rng = random.Random(31)
+    users = {side: services.users.by_name(name) for side, name in players.items()}
+    for _ in range(limit):
+        game = services.games.get(gid)
+        if game.status == "ended":
+            return
+        resolved = sum(
+            1
+            for e in services.store.events.get(game.id)
+            if type(e).__name__ == "Recorded"
+            and e.kind == "CombatResolved"
+            and "die" in e.data
+            and isinstance(e.data["die"], dict)
+        )
+        if resolved >= combats:
+            return
+        side = rng.choice(game.active_sides())
+        _, actions = services.games.actions(game, users[side], side)
+        kinds = list(dict.fromkeys(actions.types()))
+        kind = next(
+            (k for k in ("attack", "defend", "declare_attack", "combat") if k in kinds), None
+        )
+        kind = kind or rng.choice(kinds)
+        template = rng.choice(actions.of_type(kind))
+        picks = {name: pick(choice, rng) for name, choice in template.choose.items()}
+        try:
+            services.games.execute(
+                gid,
+                users[side],
+                template.command(**picks),
+                expected_version=game.version,
+                side=side,
+            )
+        except Exception:  # noqa: BLE001 - a refused pick: try another
+            continue
+
+
+def new_game(api: ApiHelper, system: str, scenario: str, sides: dict[str, str]) -> str:
+    return str(api.create_game(system, scenario, sides)["id"])
+
+
+def review(api: ApiHelper, gid: str, user: str | None, **params: Any) -> Any:
+    headers = api.user(user) if user else {}
+    return api.client.get(f"/api/games/{gid}/review", query_string=params, headers=headers)
+
+
+@pytest.fixture
+def merida(api: ApiHelper) -> str:
+    sides = {"republican": "alice", "nationalist": "bob"}
+    gid = new_game(api, "merida", "merida-1938", sides)
+    play_until_combat(api, gid, sides, combats=2)
+    api.work()  # the worker brings the reviews view on
+    return gid
+
+
+def test_a_players_review_during_the_game_shows_their_own_luck_from_the_crt(
+    api: ApiHelper, merida: str
+) -> None:
+    r = review(api, merida, "alice")
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert list(body["luck"]) == ["republican"]  # only alice's side while the game goes on
+    assert body["status"] == "active"
+    mine = body["luck"]["republican"]
+    combats = [
+        e
+        for e in svc(api).store.events.get(svc(api).games.get(merida).id)
+        if type(e).__name__ == "Recorded"
+        and e.kind == "CombatResolved"
+        and isinstance(e.data.get("die"), dict)
+    ]
+    assert combats, "the game fought no combat"
+    total = Fraction(0)
+    measured = {r["index"]: r for r in mine["rolls"] if r["outcome"] is not None}
+    for event in combats:
+        data = event.data
+        modifier = sum(m["value"] for m in data["modifiers"])
+        faces = [merida_luck.crt_value(data["column"], f, modifier) for f in range(1, 7)]
+        sign = 1 if data["side"] == "republican" else -1
+        produced = sign * faces[data["die"]["value"] - 1]
+        expected = sign * Fraction(sum(faces), 6)
+        row = measured[data["die"]["index"]]
+        assert row["outcome"] == produced
+        assert row["expected"] == pytest.approx(float(expected))
+        assert row["purpose"] == "combat" and row["die"] == data["die"]["value"]
+        total += produced - expected
+    assert mine["figure"] == pytest.approx(float(total))
+    assert mine["unit"] == "units of losses"
+    assert 0 < mine["p_at_least"] <= 1
+    assert "Republican dice were" in mine["words"]
+    # the story in words, turn by turn, and the moments
+    assert body["timeline"] and all(i["text"] and i["turn"] >= 1 for i in body["timeline"])
+    assert all(m["kind"] in ("losses", "vp", "luck") for m in body["moments"])
+    bob = review(api, merida, "bob").get_json()
+    assert list(bob["luck"]) == ["nationalist"]
+    assert bob["luck"]["nationalist"]["figure"] == pytest.approx(-mine["figure"])
+
+
+def test_after_the_end_every_reader_sees_every_side_and_the_report(
+    api: ApiHelper, merida: str
+) -> None:
+    r = api.client.post(f"/api/games/{merida}/resign", json={}, headers=api.user("bob"))
+    assert r.status_code == 200, r.get_json()
+    api.work()
+    body = review(api, merida, "alice").get_json()
+    assert set(body["luck"]) == {"republican", "nationalist"}
+    assert body["status"] == "ended" and body["result"]["winner"] == "republican"
+    referee = api.client.get(f"/api/games/{merida}/review", headers=api.reader(None)).get_json()
+    assert set(referee["luck"]) == {"republican", "nationalist"}
+    page = api.client.get(f"/api/games/{merida}/report.html", headers=api.user("alice"))
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert "<script" not in text.lower()
+    assert "<svg" in text, text[:3000]
+    assert "Republican (alice) won" in text, text[:1500]
+    assert "re-derived from the revealed seed and matched" in text
+    md = api.client.get(f"/api/games/{merida}/report.md", headers=api.user("bob"))
+    assert md.status_code == 200 and md.mimetype == "text/markdown"
+    assert md.get_data(as_text=True).startswith("# After-action report")
+    # the profile shows luck across the player's ended games
+    prof = api.client.get("/api/users/alice/profile", headers=api.user("alice")).get_json()
+    luck = prof["luck"]
+    assert [g["game"] for g in luck["games"]] == [merida]
+    assert luck["games"][0]["figure"] == pytest.approx(body["luck"]["republican"]["figure"])
+    assert luck["totals"][0]["unit"] == "units of losses"
+
+
+def test_a_reader_who_plays_no_side_sees_no_luck_during_the_game(
+    api: ApiHelper, merida: str
+) -> None:
+    body = api.client.get(f"/api/games/{merida}/review", headers=api.reader(None)).get_json()
+    assert body["luck"] == {}
+    assert body["timeline"]  # the story is the log's, as the game page shows it
+
+
+def test_a_game_the_caller_may_not_read_is_404_and_bad_input_is_400(
+    api: ApiHelper, client: FlaskClient
+) -> None:
+    gid = new_game(api, "merida", "merida-1938", {"republican": "alice", "nationalist": "bob"})
+    for path in ("review", "report.html", "report.md"):
+        assert client.get(f"/api/games/{gid}/{path}").status_code == 404
+        assert client.get(f"/api/games/{gid}/{path}", headers=api.user("eve")).status_code == 404
+    assert client.get("/api/games/not-a-game/review", headers=api.user("alice")).status_code == 404
+    for params, field in (
+        ({"limit": 0}, "limit"),
+        ({"limit": 9999}, "limit"),
+        ({"after": -1}, "after"),
+    ):
+        r = review(api, gid, "alice", **params)
+        assert r.status_code in (400, 422), r.get_json()
+        assert field in str(r.get_json()), r.get_json()
+    r = review(api, gid, "alice", side="nationalist")  # not alice's side during the game
+    assert r.status_code == 403 and "side" in str(r.get_json())
+
+
+def test_backbone_review_measures_steps_of_losses(api: ApiHelper) -> None:
+    sides = {"allied": "carol", "spanish": "dave"}
+    gid = new_game(api, "backbone", "scenario-1", sides)
+    play_until_combat(api, gid, sides, combats=1, limit=300)
+    api.work()
+    body = review(api, gid, "carol").get_json()
+    allied = body["luck"]["allied"]
+    measured = [r for r in allied["rolls"] if r["outcome"] is not None]
+    events = svc(api).store.events.get(svc(api).games.get(gid).id)
+    combats = [e for e in events if type(e).__name__ == "Recorded" and e.kind == "CombatResolved"]
+    if not combats:
+        pytest.skip("no combat was fought in the random game")
+    assert measured and allied["unit"] == "steps of losses"
+    for event in combats:
+        row = next(r for r in measured if r["index"] == event.data["die"]["index"])
+        column, net = event.data["odds"]["column"], event.data["net_drm"]
+        printed = [backbone_luck.crt_value(column, f, net) for f in range(1, 7)]
+        # the printed value, or less where a side had too few steps (16.6)
+        assert abs(row["outcome"]) <= max(abs(v) for v in printed) + 4
