@@ -57,7 +57,7 @@ def test_the_view_in_stretches_equals_its_rebuild_and_the_rules_tables(
     monkeypatch.setattr(reviews, "GAMES_KEPT", 2)  # most events find their game not kept
     views = Projections(harness.store, create_tables=True, views={"reviews": VIEWS["reviews"]})
     runner = views["reviews"]
-    head = harness.store.recorder.max_notification_id()
+    head = harness.store.recorder.max_notification_id() or 0
     for upto in range(0, head + 400, 400):
         runner.run(upto=upto)
     assert runner.status()["lag"] == 0

@@ -10,6 +10,7 @@ with armour on E5, then the defender resigns."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +67,6 @@ def _measured(drill: Server, gid: str, user: str) -> dict[str, Any]:
         body = drill.read(f"/api/games/{gid}/review", user)
         if any(r["outcome"] is not None for s in body["luck"].values() for r in s["rolls"]):
             return dict(body)
-        import time
-
         time.sleep(0.2)
     raise AssertionError("the reviews view never measured the attack")
 
@@ -130,7 +129,12 @@ def test_the_html_report_opens_standalone(browser: Any, drill: Server, shots: Pa
     # loaded with every request to anywhere refused: nothing it shows may come from the server
     context = browser.new_context(viewport=DESKTOP, offline=True)
     asked: list[str] = []
-    context.route("**/*", lambda route: (asked.append(route.request.url), route.abort()))
+
+    def refuse(route: Any) -> None:
+        asked.append(route.request.url)
+        route.abort()
+
+    context.route("**/*", refuse)
     page = context.new_page()
     page.set_content(html)
     expect(page.locator("h1")).to_contain_text("After-action report")
