@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,10 +14,14 @@ import pytest
 from service.application.games import with_states_before
 from service.application.projections import reviews
 from service.application.projections.catalog import VIEWS, Projections
+from service.config import Config
 from service.domain.game import Game, copy_json
 from service.fuzz.runner import Harness
 from service.fuzz.session import play_random
 from service.rules.base import RulesEvent
+from tests.conftest import app_of
+from tests.e2e.test_review_api import play_until_combat
+from tests.support.api import ApiHelper
 
 SYSTEMS = ("merida", "backbone", "bizkaya", "barcelona")
 #: a fuzz game of each system (seeds whose games fight: Merida's second attacks once, Backbone's
@@ -102,3 +107,22 @@ def test_the_view_in_stretches_equals_its_rebuild_and_the_rules_tables(
 
 def _mean(faces: list[Any]) -> Fraction:
     return sum((Fraction(str(f)) for f in faces), Fraction(0)) / len(faces)
+
+
+def test_the_review_on_both_stores_and_after_a_rebuild(
+    store_config: Config, index_template: Path
+) -> None:
+    """On SQLite and PostgreSQL: a Merida game's attack measured by the worker's step, the review
+    read from the view, the same after ``arbiter projections rebuild reviews``."""
+    with app_of(store_config, index_template) as app:
+        api = ApiHelper(app.test_client())
+        sides = {"republican": "alice", "nationalist": "bob"}
+        gid = str(api.create_game("merida", "merida-1938", sides)["id"])
+        play_until_combat(api, gid, sides, combats=1)
+        api.work()
+        first = api.client.get(f"/api/games/{gid}/review", headers=api.user("alice")).get_json()
+        assert first["luck"]["republican"]["measured"] >= 1
+        services = app.extensions["arbiter"]
+        services.projections.rebuild("reviews")
+        again = api.client.get(f"/api/games/{gid}/review", headers=api.user("alice")).get_json()
+        assert again == first
