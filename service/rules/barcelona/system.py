@@ -8,6 +8,7 @@ from typing import Any
 
 from service.rules.actions import Actions
 from service.rules.barcelona import data, fog, legal, sequence, setup, shooting
+from service.rules.barcelona import luck as barcelona_luck
 from service.rules.barcelona import table as tb
 from service.rules.barcelona.commands import COMMANDS
 from service.rules.barcelona.events import EVENTS
@@ -17,7 +18,8 @@ from service.rules.barcelona.scenario_checks import (
     BarcelonaCustomScenarios,
     BarcelonaScenarioChecks,
 )
-from service.rules.base import RulesSystem, ScenarioInfo, State
+from service.rules.base import RulesEvent, RulesSystem, ScenarioInfo, State
+from service.rules.luck import RollValue
 
 
 class TableDrawing:
@@ -110,6 +112,10 @@ class BarcelonaRules(RulesSystem):
 
     def actions(self, state: State, side: str) -> Actions:
         return legal.actions(state, side)
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        """Luck (issue 31): the measures of :mod:`service.rules.barcelona.luck`."""
+        return barcelona_luck.roll_values(event, state_before)
 
     def result(self, state: State) -> dict[str, Any] | None:
         return state["result"]  # type: ignore[no-any-return]

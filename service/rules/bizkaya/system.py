@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.actions import Actions
-from service.rules.base import InvalidCommand, RuleViolation, State
+from service.rules.base import InvalidCommand, RulesEvent, RuleViolation, State
 from service.rules.bizkaya import barrage, battle, board, combat, legal, setup, tables
+from service.rules.bizkaya import luck as bizkaya_luck
 from service.rules.bizkaya.commands import COMMANDS
 from service.rules.bizkaya.events import EVENTS
 from service.rules.bizkaya.rulebook import OPTIONS, RULEBOOK
@@ -19,6 +20,7 @@ from service.rules.hexgame import (
     HexRulesSystem,
     HexScenarioChecks,
 )
+from service.rules.luck import RollValue
 from service.rules.scenario import Scenario
 
 TABLES = ("crt", "intensity", "barrage", "weather")
@@ -145,6 +147,10 @@ class BizkayaRules(HexRulesSystem):
 
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         return setup.build_state(setup.load(scenario), dict(options))
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        """Luck (issue 31): the measures of :mod:`service.rules.bizkaya.luck`."""
+        return bizkaya_luck.roll_values(event, state_before)
 
     def phase(self, state: State) -> dict[str, Any]:
         combat_state = state.get("combat")

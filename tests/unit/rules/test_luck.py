@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from service.domain.dice import derive_roll
 from service.rules.backbone import crt as backbone_crt
 from service.rules.backbone import luck as backbone_luck
+from service.rules.barcelona import luck as barcelona_luck
 from service.rules.base import RulesEvent
+from service.rules.bizkaya import luck as bizkaya_luck
 from service.rules.luck import EXACT_ROLLS, RollValue, convolve, p_at_least, side_figure
 from service.rules.merida import data as merida_data
 from service.rules.merida import luck as merida_luck
@@ -200,3 +202,58 @@ def _mean_near_zero(faces: tuple[Fraction, ...], seed: str, game: str) -> None:
     mean = sum(lucks) / n
     variance = float(sum((f - expected) ** 2 for f in faces) / len(faces))
     assert abs(mean) <= 5 * (variance / n) ** 0.5 + 1e-12
+
+
+def test_bizkaya_each_die_is_worth_the_steps_it_inflicts() -> None:
+    """Bizkaya 13, the rulebook's own example: "The die roll of both dice is 5 ... the Nationalist
+    compares the "5" with the morale of the leading defender unit [2]. The result is 1 step loss
+    for the defender. The Republican compares its die roll of 5 with the morale of the leading
+    attacking unit [5] and applies to its units two step losses."  Each die is measured for its
+    side as the steps it inflicted (the Intensity Table's column for the enemy leader's morale):
+    against morale 2 the faces give 0 1 1 1 1 2 (expected 1), against morale 5 1 1 2 2 2 2."""
+    state = {"units": {"n-lead": {"morale": 5}, "r-lead": {"morale": 2}}}
+    event = RulesEvent(
+        "CombatResolved",
+        {
+            "side": "nationalist",
+            "leaders": {"attacker": "n-lead", "defender": "r-lead"},
+            "dice": {
+                "nationalist": {"index": 4, "sides": 6, "value": 5},
+                "republican": {"index": 5, "sides": 6, "value": 5},
+            },
+        },
+    )
+    nat, rep = bizkaya_luck.roll_values(event, state)
+    assert (nat.side, nat.outcome, nat.expected) == ("nationalist", 1, 1)
+    assert nat.faces == tuple(Fraction(v) for v in (0, 1, 1, 1, 1, 2))
+    assert (rep.side, rep.outcome, rep.expected) == ("republican", 2, Fraction(10, 6))
+    assert rep.luck == Fraction(1, 3)
+    # the Nationalist's figure: its die at average, the Republican die a third of a step above
+    assert side_figure([nat, rep], "nationalist")["figure"] == pytest.approx(-1 / 3)
+
+
+def test_barcelona_a_shooting_die_is_worth_a_hit() -> None:
+    """Back to Barcelona, Shooting: "D6 per figure. 4,5,6 causes a casualty", "-1 target in cover":
+    needing 4 with -1, only 5 and 6 hit -- the expected value is the hit probability, 1/3."""
+    event = RulesEvent(
+        "ShotResolved",
+        {
+            "side": "republican",
+            "targets": [
+                {
+                    "needed": 4,
+                    "modifier_total": -1,
+                    "dice": [
+                        {"index": 8, "sides": 6, "value": 4, "hit": False},
+                        {"index": 9, "sides": 6, "value": 6, "hit": True},
+                    ],
+                },
+                {"ko_numbers": [7, 8], "dice": [{"rolls": [], "total": 7, "ko": True}]},
+            ],
+        },
+    )
+    miss, hit = barcelona_luck.roll_values(event, {})
+    assert miss.faces == tuple(Fraction(v) for v in (0, 0, 0, 0, 1, 1))
+    assert miss.expected == Fraction(1, 3) and miss.outcome == 0 and hit.outcome == 1
+    assert miss.what == "miss, needing 4 with -1"
+    assert side_figure([miss, hit], "republican")["figure"] == pytest.approx(1 / 3)
