@@ -11,7 +11,8 @@ end."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.application.games import GameService
@@ -26,6 +27,8 @@ from service.rules.luck import RollValue, side_figure
 TIMELINE_MAX = 200
 #: moments of each kind (losses, victory points, luck) the review marks
 MOMENTS_PER_KIND = 3
+#: a token of a roll's purpose that may be a unit's id ("morale check of n-2-i-navarra (13)")
+UNIT_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*[A-Za-z0-9]")
 #: boards the report draws (at its largest moments)
 BOARDS = 3
 
@@ -68,7 +71,8 @@ class ReviewService:
         row = self.view.game(str(game.id)) or {}
         rolls = self.view.rolls(str(game.id))
         turns = self.view.turns(str(game.id))
-        luck = {s: self._luck(s, rolls) for s in shown}
+        words = self._unit_words(game, viewer)
+        luck = {s: self._luck(s, rolls, words) for s in shown}
         chart = self._chart(game, turns, shown)
         events = self.games.events(game.id, after=after, limit=limit, viewer=viewer)
         timeline = self._timeline(events, turns, int(row.get("turn") or 0))
@@ -151,8 +155,31 @@ class ReviewService:
         return out
 
     # -- parts ------------------------------------------------------------------------------------
+    def _unit_words(self, game: Game, viewer: str | None) -> Callable[[str], str]:
+        """A roll's recorded purpose in words: each unit id by its printed name (a unit the
+        reader's view of the game does not show: "a unit"), never an id."""
+        rules = self.games.system(game.system)
+        units = (game.state or {}).get("units") or {}
+        if game.status != "ended" and rules.hidden_information:
+            seen = (rules.view(game.state, viewer) or {}).get("units") or {}
+        else:
+            seen = units
+        if not isinstance(units, dict):
+            return lambda text: text
+
+        def word(match: re.Match[str]) -> str:
+            token = match.group(0)
+            if token not in units:
+                return token
+            unit = seen.get(token) if isinstance(seen, dict) else None
+            return str((unit or {}).get("name") or "a unit")
+
+        return lambda text: UNIT_TOKEN.sub(word, text)
+
     @staticmethod
-    def _luck(side: str, rolls: list[dict[str, Any]]) -> dict[str, Any]:
+    def _luck(
+        side: str, rolls: list[dict[str, Any]], words: Callable[[str], str]
+    ) -> dict[str, Any]:
         values: list[RollValue] = [r["value"] for r in rolls if r["value"] is not None]
         figure = side_figure(values, side)
         by_index = {r["index"]: r for r in figure["rolls"]}
@@ -165,7 +192,7 @@ class ReviewService:
                 "seq": row["seq"],
                 "index": row["idx"],
                 "turn": row["turn"],
-                "purpose": row["purpose"],
+                "purpose": words(row["purpose"]),
                 "die": row["die"],
                 "faces": row["sides"],
                 "rolled_by": row["roller"],

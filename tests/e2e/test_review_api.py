@@ -5,6 +5,7 @@ own tables, who sees whose luck, bad input, and a game the caller may not read."
 from __future__ import annotations
 
 import random
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -38,8 +39,7 @@ def play_until_combat(
             for e in services.store.events.get(game.id)
             if type(e).__name__ == "Recorded"
             and e.kind == "CombatResolved"
-            and "die" in e.data
-            and isinstance(e.data["die"], dict)
+            and isinstance(e.data.get("die") or e.data.get("dice"), dict)
         )
         if resolved >= combats:
             return
@@ -201,3 +201,26 @@ def test_backbone_review_measures_steps_of_losses(api: ApiHelper) -> None:
         printed = [backbone_luck.crt_value(column, f, net) for f in range(1, 7)]
         # the printed value, or less where a side had too few steps (16.6)
         assert abs(row["outcome"]) <= max(abs(v) for v in printed) + 4
+
+
+def test_bizkaya_rolls_name_units_by_their_printed_names(api: ApiHelper) -> None:
+    """A roll's purpose is recorded with unit ids ("morale check of n-2-i-navarra (13)"): the
+    review shows the unit's printed name, never its id; each combat die is measured."""
+    sides = {"nationalist": "nina", "republican": "ramon"}
+    gid = new_game(api, "bizkaya", "bizkaya-1937", sides)
+    play_until_combat(api, gid, sides, combats=2, limit=300)
+    api.work()
+    r = api.client.post(f"/api/games/{gid}/resign", json={}, headers=api.user("ramon"))
+    assert r.status_code == 200, r.get_json()
+    api.work()
+    body = review(api, gid, "nina").get_json()
+    ids = set(svc(api).games.get(gid).state["units"])
+    rolls = [r for side in body["luck"].values() for r in side["rolls"]]
+    raw = [r["purpose"] for r in svc(api).reviews.view.rolls(gid)]
+    assert any(t in ids for p in raw for t in re.findall(r"[\w.:-]+", p)), raw  # ids recorded
+    for roll in rolls:
+        assert not any(token in ids for token in re.findall(r"[\w.:-]+", roll["purpose"])), roll
+    combat = [r for r in rolls if r["purpose"].startswith("combat (13)")]
+    if combat:
+        assert all(r["outcome"] is not None for r in combat)
+        assert body["luck"]["nationalist"]["unit"] == "steps of losses"
