@@ -82,7 +82,7 @@ class ReviewService:
             "system": game.system,
             "status": game.status,
             "version": game.version,
-            "sides": dict(self.games.view(game, viewer)["sides"]),
+            "sides": {s: self.games.users.username(u) for s, u in game.sides.items()},
             "viewer_side": viewer,
             "result": game.result,
             "luck": luck,

@@ -30,6 +30,7 @@ from service.application.projections.view import View
 from service.domain.game import Game, copy_json
 from service.rules.base import RulesEvent
 from service.rules.luck import RollValue, side_figure
+from service.rules.registry import UnknownSystem
 
 log = logging.getLogger(__name__)
 #: games the projection keeps at the version it last applied (least recently used out first)
@@ -120,11 +121,21 @@ class ReviewsProjection(Projection[ReviewsView]):
         """The store whose games are loaded when one is not kept."""
         self.store = store
 
-    @singledispatchmethod
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        """Each game event; a game whose rules are not installed here (a plug-in removed) is
+        passed over, logged, rather than holding the view up (its position is recorded)."""
+        try:
+            self._process(domain_event, tracking)
+        except UnknownSystem as exc:
+            log.warning("reviews: game %s passed over: %s", domain_event.originator_id, exc)
+            self._games.pop(domain_event.originator_id, None)
+            self.view.insert_tracking(tracking)
+
+    @singledispatchmethod
+    def _process(self, domain_event: Any, tracking: Tracking) -> None:
         self.view.insert_tracking(tracking)  # not a topic of this view: only the position
 
-    @process_event.register
+    @_process.register
     def _(self, event: Game.Created, tracking: Tracking) -> None:
         game = self._advance(event)
         self.view.add_game(
@@ -137,7 +148,7 @@ class ReviewsProjection(Projection[ReviewsView]):
             tracking,
         )
 
-    @process_event.register
+    @_process.register
     def _(self, event: Game.DiceRolled, tracking: Tracking) -> None:
         before = self._advance(event, before=True)
         turn = self._turn(before, before.state) if before is not None else 0
@@ -156,7 +167,7 @@ class ReviewsProjection(Projection[ReviewsView]):
         self._advance(event)
         self.view.add_rolls(str(event.originator_id), rows, tracking)
 
-    @process_event.register
+    @_process.register
     def _(self, event: Game.Recorded, tracking: Tracking) -> None:
         before = self._advance(event, before=True)
         values: list[RollValue] = []
@@ -182,13 +193,13 @@ class ReviewsProjection(Projection[ReviewsView]):
             str(event.originator_id), event.originator_version, values, over, tracking
         )
 
-    @process_event.register
+    @_process.register
     def _(self, event: Game.Retracted, tracking: Tracking) -> None:
         game = self._advance(event)
         turn = self._turn(game, game.state) if game is not None else 0
         self.view.retracted(str(event.originator_id), list(event.seqs), turn, tracking)
 
-    @process_event.register
+    @_process.register
     def _(self, event: Game.Ended, tracking: Tracking) -> None:
         game = self._advance(event)
         last = {"turn": self._turn(game, game.state), "tally": self._tally(game)}
