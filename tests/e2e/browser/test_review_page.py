@@ -116,6 +116,16 @@ def test_the_review_page_tells_the_story_and_the_dice(
             problems[name] = found
         page.context.close()
     assert problems == {}
+    # the profile shows the player's luck across their finished games, each linking its review
+    page = signed_in(browser, drill, "rrojo", PHONE)
+    page.goto("/users/rrojo")
+    expect(page.locator("#profile-luck-games li")).to_have_count(1)
+    expect(page.locator("#profile-luck-totals li")).to_contain_text("units of losses")
+    href = page.locator("#profile-luck-games a").get_attribute("href")
+    assert href == f"/games/{gid}/review"
+    page.screenshot(path=shots / "profile-luck-phone.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.context.close()
 
 
 def test_the_html_report_opens_standalone(browser: Any, drill: Server, shots: Path) -> None:

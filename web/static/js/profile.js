@@ -34,7 +34,7 @@ function luckView(luck) {
     h(
       "ul",
       { class: "plain-list", id: "profile-luck-games" },
-      luck.games.map((g) => h("li", {}, h("a", { href: `/games/${g.game}/review` }, g.title || "A game"), ` · ${g.side.replace(/_/g, " ")}: ${signed(g.figure)} ${g.unit} (${g.rolls} roll${g.rolls === 1 ? "" : "s"})`)),
+      luck.games.map((g) => h("li", {}, h("a", { href: `/games/${g.game}/review` }, g.title || "A game"), ` · ${g.side.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())}: ${signed(g.figure)} ${g.unit} (${g.rolls} roll${g.rolls === 1 ? "" : "s"})`)),
     ),
   ];
 }
