@@ -188,6 +188,14 @@ def test_backbone_review_measures_steps_of_losses(api: ApiHelper) -> None:
     play_until_combat(api, gid, sides, combats=1, limit=300)
     api.work()
     body = review(api, gid, "carol").get_json()
+    # Backbone hides information (limited intelligence, 19): during the game the story is the log
+    # exactly as the game page words it for this player, and the chart shows their side only
+    shown = api.events(gid, "carol", limit=1000)
+    assert [i["text"] for i in body["timeline"]] == [
+        e["text"] for e in shown if e.get("text") and not e.get("retracted")
+    ]
+    assert body["chart"]["sides"] == ["allied"]
+    assert all(set(p["sides"]) <= {"allied"} for p in body["chart"]["turns"])
     allied = body["luck"]["allied"]
     measured = [r for r in allied["rolls"] if r["outcome"] is not None]
     events = svc(api).store.events.get(svc(api).games.get(gid).id)
