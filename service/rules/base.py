@@ -171,6 +171,24 @@ class Drawing(Protocol):
         ...
 
 
+class Review(Protocol):
+    """Capability: the review's measures (issue 31, :mod:`service.rules.luck`).  A game without
+    it still has a review: every roll is reported with its distribution only."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        """What each roll ``event`` records was worth: one
+        :class:`~service.rules.luck.RollValue` per roll with a natural value (the value every face
+        would have produced, from the same table functions that resolved it); none for a roll
+        with no natural value (weather, events, initiative)."""
+        ...
+
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        """Each side's standing for the review's chart: ``{side: {"vp": .., "losses": ..}}``
+        (victory points as the victory rules count them, steps or units lost so far); ``{}``
+        when the game has none to give."""
+        ...
+
+
 class ScenarioChecks(Protocol):
     """Capability: problems and placeholders of a scenario file, ``[{"level", "place", "message"}]``."""
 
@@ -251,7 +269,8 @@ class RulesSystem(ABC):
 
     **Capabilities** -- declared, never detected: an attribute holding the part that offers it, or
     ``None`` when the game does not.  ``hidden_information`` (views and events redacted per side,
-    events that reveal), ``previews``, ``drawing``, ``scenario_checks``, ``rulebook``.
+    events that reveal), ``previews``, ``drawing``, ``scenario_checks``, ``rulebook``, ``review``
+    (luck measured from the dice and the standing per turn: docs/review.md).
     Knowledge links (sentence, facts, governing sections) are part of each event's declaration.
     """
 
@@ -284,6 +303,7 @@ class RulesSystem(ABC):
     scenario_checks: ScenarioChecks | None = None
     custom_scenarios: CustomScenarios | None = None
     rulebook: Rulebook | None = None
+    review: Review | None = None
 
     # -- the core: scenarios ---------------------------------------------------------------------
     @abstractmethod
@@ -335,20 +355,6 @@ class RulesSystem(ABC):
         """The state as ``side`` may see it (``None``: a spectator).  Default: all of it; a game
         with ``hidden_information`` redacts here."""
         return state
-
-    # -- the review (issue 31; not core hooks: a game without them reports dice distributions) -----
-    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
-        """Luck (:mod:`service.rules.luck`): what each roll ``event`` records was worth, one
-        :class:`~service.rules.luck.RollValue` per roll with a natural value (the value every face
-        would have produced, from the same table functions that resolved it).  Default: none --
-        every roll of the game is reported with its distribution only."""
-        return []
-
-    def tally(self, state: State) -> dict[str, dict[str, float]]:
-        """Each side's standing for the review's chart: ``{side: {"vp": .., "losses": ..}}``
-        (victory points as the victory rules count them, steps or units lost so far).  Default:
-        none."""
-        return {}
 
     # -- derived from the declarations (not hooks) --------------------------------------------------
     def parse_command(self, state: State, command: Any) -> dict[str, Any]:

@@ -82,7 +82,7 @@ def test_the_view_in_stretches_equals_its_rebuild_and_the_rules_tables(
         for event, state in with_states_before(rules, stored, None):
             if isinstance(event, Game.Recorded) and event.originator_version not in game.retracted:
                 shown = RulesEvent(event.kind, copy_json(event.data))
-                for value in rules.roll_values(shown, copy_json(state)):
+                for value in rules.review.roll_values(shown, copy_json(state)):
                     expected[value.index] = value.as_dict()
         assert {i: r["value"] for i, r in rows.items() if r["value"]} == expected
         measured += len(expected)

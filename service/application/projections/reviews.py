@@ -34,7 +34,7 @@ from service.rules.registry import UnknownSystem
 
 log = logging.getLogger(__name__)
 #: games the projection keeps at the version it last applied (least recently used out first)
-GAMES_KEPT = 64
+GAMES_KEPT = 32
 
 
 class ReviewsView(View):
@@ -176,8 +176,9 @@ class ReviewsProjection(Projection[ReviewsView]):
             rules = self.store.ports.rules(before.system)
             turn_before = self._turn(before, before.state)
             try:
-                shown = RulesEvent(event.kind, copy_json(event.data))
-                values = rules.roll_values(shown, copy_json(before.state))
+                if rules.review is not None:  # else: every roll reported with its distribution
+                    shown = RulesEvent(event.kind, copy_json(event.data))
+                    values = rules.review.roll_values(shown, copy_json(before.state))
             except Exception:  # a measure's fault must not stop the view: logged, not measured
                 log.exception("reviews: could not measure %s of game %s", event.kind, before.id)
         after = self._advance(event)
@@ -248,8 +249,11 @@ class ReviewsProjection(Projection[ReviewsView]):
         return int(turn) if isinstance(turn, int | float) else 0
 
     def _tally(self, game: Any) -> dict[str, Any]:
+        review = self.store.ports.rules(game.system).review
+        if review is None:
+            return {}
         try:
-            found = self.store.ports.rules(game.system).tally(game.state)
+            found = review.tally(game.state)
         except Exception:
             log.exception("reviews: no tally of game %s", game.id)
             return {}

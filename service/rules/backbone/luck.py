@@ -19,6 +19,7 @@ from service.rules.backbone.crt import CombatResult, lookup
 from service.rules.backbone.losses import satisfiable
 from service.rules.backbone.units import State
 from service.rules.base import RulesEvent
+from service.rules.hexgame import HexReview
 from service.rules.luck import RollValue, faces_of
 
 UNIT = "steps of losses"
@@ -54,3 +55,10 @@ def roll_values(event: RulesEvent, state_before: State) -> list[RollValue]:
     result = data.get("result") or {}
     what = f"{result.get('text', '?')} at {column}" + (f", {net:+d}" if net else "")
     return [RollValue(int(die["index"]), str(attacker), int(die["value"]), faces, UNIT, what)]
+
+
+class BackboneReview(HexReview):
+    """The capability ``review``: combat dice valued on the CRT, steps lost."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        return roll_values(event, state_before)

@@ -24,9 +24,7 @@ from service.rules.backbone.preview import BackbonePreviews
 from service.rules.backbone.rulebook import OPTIONS, RULEBOOK
 from service.rules.backbone.scenario_checks import BackboneScenarioChecks
 from service.rules.backbone.units import State
-from service.rules.base import RulesEvent
 from service.rules.hexgame import HexRulesSystem
-from service.rules.luck import RollValue
 
 
 class BackboneRules(HexRulesSystem):
@@ -40,6 +38,7 @@ class BackboneRules(HexRulesSystem):
     hidden_information = True
     previews = BackbonePreviews()
     drawing = BackboneDrawing()
+    review = luck.BackboneReview()  # luck of the combat dice, steps lost (issue 31)
     scenario_checks = BackboneScenarioChecks()
     rulebook = RULEBOOK
     declared_options = OPTIONS  # readings clubs differ on (rulebook.py's conflicts)
@@ -53,10 +52,6 @@ class BackboneRules(HexRulesSystem):
 
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         return setup.initial_state(scenario, options)
-
-    # -- the review (issue 31) ----------------------------------------------------------------
-    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
-        return luck.roll_values(event, state_before)
 
     # -- whose turn ---------------------------------------------------------------------------
     def acting_side(self, state: State) -> str | None:

@@ -42,3 +42,13 @@ def roll_values(event: RulesEvent, state_before: State) -> list[RollValue]:
             )
             out.append(RollValue(int(die["index"]), side, value, faces, UNIT, what))
     return out
+
+
+class BarcelonaReview:
+    """The capability ``review``: shooting dice valued as hits; no standing per turn yet."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        return roll_values(event, state_before)
+
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        return {}

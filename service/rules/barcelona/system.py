@@ -18,8 +18,7 @@ from service.rules.barcelona.scenario_checks import (
     BarcelonaCustomScenarios,
     BarcelonaScenarioChecks,
 )
-from service.rules.base import RulesEvent, RulesSystem, ScenarioInfo, State
-from service.rules.luck import RollValue
+from service.rules.base import RulesSystem, ScenarioInfo, State
 
 
 class TableDrawing:
@@ -85,6 +84,7 @@ class BarcelonaRules(RulesSystem):
     hidden_information = True
     drawing = TableDrawing()
     previews = BarcelonaPreviews()
+    review = barcelona_luck.BarcelonaReview()  # luck of the shooting dice (issue 31)
     rulebook = RULEBOOK
     scenario_checks = BarcelonaScenarioChecks()  # the table in inches: pieces, zones, objectives
     custom_scenarios = BarcelonaCustomScenarios()  # a club's own table (docs/scenario-library.md)
@@ -112,10 +112,6 @@ class BarcelonaRules(RulesSystem):
 
     def actions(self, state: State, side: str) -> Actions:
         return legal.actions(state, side)
-
-    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
-        """Luck (issue 31): the measures of :mod:`service.rules.barcelona.luck`."""
-        return barcelona_luck.roll_values(event, state_before)
 
     def result(self, state: State) -> dict[str, Any] | None:
         return state["result"]  # type: ignore[no-any-return]

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from service.rules.base import RulesEvent, State
 from service.rules.bizkaya import tables
 from service.rules.bizkaya.combat import SIDES
+from service.rules.hexgame import HexReview
 from service.rules.luck import RollValue, faces_of
 
 UNIT = "steps of losses"
@@ -49,3 +50,10 @@ def roll_values(event: RulesEvent, state_before: State) -> list[RollValue]:
         what = f"{tables.intensity(value, against)} step(s) inflicted against morale {against}"
         out.append(RollValue(int(die["index"]), side, value, faces, UNIT, what))
     return out
+
+
+class BizkayaReview(HexReview):
+    """The capability ``review``: each combat die valued on the Intensity Table, steps lost."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        return roll_values(event, state_before)

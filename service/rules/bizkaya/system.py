@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.actions import Actions
-from service.rules.base import InvalidCommand, RulesEvent, RuleViolation, State
+from service.rules.base import InvalidCommand, RuleViolation, State
 from service.rules.bizkaya import barrage, battle, board, combat, legal, setup, tables
 from service.rules.bizkaya import luck as bizkaya_luck
 from service.rules.bizkaya.commands import COMMANDS
@@ -20,7 +20,6 @@ from service.rules.hexgame import (
     HexRulesSystem,
     HexScenarioChecks,
 )
-from service.rules.luck import RollValue
 from service.rules.scenario import Scenario
 
 TABLES = ("crt", "intensity", "barrage", "weather")
@@ -126,6 +125,7 @@ class BizkayaRules(HexRulesSystem):
     events = EVENTS
     hidden_information = False  # every counter is in view: no event reveals anything
     previews = BizkayaPreviews()
+    review = bizkaya_luck.BizkayaReview()  # luck of each combat die, steps lost (issue 31)
     scenario_checks = BizkayaScenarioChecks(unit_values)
     custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
         "bizkaya", lambda scen, options: setup.build_state(scen, dict(options)), OPTIONS
@@ -147,10 +147,6 @@ class BizkayaRules(HexRulesSystem):
 
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         return setup.build_state(setup.load(scenario), dict(options))
-
-    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
-        """Luck (issue 31): the measures of :mod:`service.rules.bizkaya.luck`."""
-        return bizkaya_luck.roll_values(event, state_before)
 
     def phase(self, state: State) -> dict[str, Any]:
         combat_state = state.get("combat")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from service.rules.base import RulesEvent, State
+from service.rules.hexgame import HexReview
 from service.rules.luck import RollValue, faces_of
 from service.rules.merida import board, combat, victory
 
@@ -50,3 +51,13 @@ def tally(state: State) -> dict[str, dict[str, float]]:
         ]
         out[side] = {"vp": float(points[side]), "losses": float(len(lost))}
     return out
+
+
+class MeridaReview(HexReview):
+    """The capability ``review``: combat dice valued on the CRT, victory points and units lost."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        return roll_values(event)
+
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        return tally(state)

@@ -12,14 +12,13 @@ from types import MappingProxyType
 from typing import Any
 
 from service.rules.actions import Actions
-from service.rules.base import RulesEvent, State
+from service.rules.base import State
 from service.rules.hexgame import (
     HexCustomScenarios,
     HexDrawing,
     HexRulesSystem,
     HexScenarioChecks,
 )
-from service.rules.luck import RollValue
 from service.rules.merida import (  # noqa: F401 - each module declares the commands it decides
     advance,
     battle,
@@ -59,6 +58,7 @@ class MeridaRules(HexRulesSystem):
     def __init__(self) -> None:
         self.drawing = HexDrawing(self.scenario_map, data.tables)
         self.previews = MeridaPreviews()
+        self.review = luck.MeridaReview()  # luck of the combat dice, VP and losses (issue 31)
         self.scenario_checks = HexScenarioChecks(setup.unit_check, scenario_checks.check)
         self.custom_scenarios = (
             HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
@@ -77,13 +77,6 @@ class MeridaRules(HexRulesSystem):
 
     def initial_state(self, scenario: str, options: Mapping[str, Any]) -> State:
         return enter_first_turn(setup.build_state(setup.load(scenario), options))
-
-    # -- the review (issue 31) ----------------------------------------------------------------------
-    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
-        return luck.roll_values(event)
-
-    def tally(self, state: State) -> dict[str, dict[str, float]]:
-        return luck.tally(state)
 
     # -- whose turn, what they may do --------------------------------------------------------------
     def acting_side(self, state: State) -> str | None:
