@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from service.fuzz.player import pick
 from service.rules.backbone import luck as backbone_luck
 from service.rules.merida import luck as merida_luck
-from tests.support.api import ApiHelper
+from tests.support.api import ApiHelper, every
 
 
 def svc(api: ApiHelper) -> Any:
@@ -39,7 +39,7 @@ def play_until_combat(
             for e in services.store.events.get(game.id)
             if type(e).__name__ == "Recorded"
             and e.kind == "CombatResolved"
-            and isinstance(e.data.get("die") or e.data.get("dice"), dict)
+            and isinstance(e.data.get("die") or e.data.get("dice") or e.data.get("roll"), dict)
         )
         if resolved >= combats:
             return
@@ -232,3 +232,25 @@ def test_bizkaya_rolls_name_units_by_their_printed_names(api: ApiHelper) -> None
     if combat:
         assert all(r["outcome"] is not None for r in combat)
         assert body["luck"]["nationalist"]["unit"] == "steps of losses"
+
+
+def test_a_system_without_the_review_capability_reports_its_dice_as_rolled(
+    api: ApiHelper,
+) -> None:
+    """The skirmish fixture declares no ``review``: its combat dice are listed with their
+    distribution only, and the figure says so."""
+    sides = {"red": "alice", "blue": "bob"}
+    gid = new_game(api, "skirmish", "meeting", sides)
+    # Red moves 2nd Foot up the road next to the Blue Line, ends movement and attacks
+    move = {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}
+    assert api.command(gid, "alice", move).status_code == 201
+    assert api.command(gid, "alice", {"type": "end_phase"}).status_code == 201
+    attack = every(api.template(gid, "alice", "attack"))
+    assert api.command(gid, "alice", attack).status_code == 201
+    api.work()
+    body = review(api, gid, "alice").get_json()
+    rolls = body["luck"]["red"]["rolls"]
+    assert rolls, "the skirmish rolled no die"
+    assert all(r["outcome"] is None and r["expected"] is None for r in rolls)
+    assert body["luck"]["red"]["measured"] == 0 and body["luck"]["red"]["figure"] == 0
+    assert body["luck"]["red"]["words"].startswith("No Red roll had a value")
