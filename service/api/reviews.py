@@ -12,7 +12,7 @@ from marshmallow import fields, validate
 from service.api.auth import optional_user, services
 from service.api.blueprint import Blueprint
 from service.api.schemas import Lenient, db_range
-from service.application.reviews import TIMELINE_MAX
+from service.application.reviews import ROLLS_MAX, TIMELINE_MAX
 
 blp = Blueprint(
     "reviews",
@@ -28,11 +28,21 @@ class ReviewArgs(Lenient):
         load_default=TIMELINE_MAX, validate=validate.Range(min=1, max=TIMELINE_MAX)
     )
     side = fields.String(load_default=None)
+    rolls_after = fields.Integer(load_default=-1, validate=validate.Range(min=-1, max=2**31))
+    rolls_limit = fields.Integer(
+        load_default=ROLLS_MAX, validate=validate.Range(min=1, max=ROLLS_MAX)
+    )
 
 
 def _review(game_id: str, args: dict[str, Any]) -> dict[str, Any]:
     return services().reviews.review(
-        game_id, optional_user(), args["side"], after=args["after"], limit=args["limit"]
+        game_id,
+        optional_user(),
+        args["side"],
+        after=args["after"],
+        limit=args["limit"],
+        rolls_after=args["rolls_after"],
+        rolls_limit=args["rolls_limit"],
     )
 
 
@@ -45,7 +55,9 @@ class Review(MethodView):
         "purpose", "die", "outcome", "expected", ...}]}}, "timeline": [...], "moments": [...],
         "chart": {...}}``: during the game a player sees their own side's luck only (a reader
         who plays no side, none); after the end, every side's.  ``timeline`` is a page of the
-        log in words (``after``: an event's seq; ``next_after`` names the next page)."""
+        log in words (``after``: an event's seq; ``next_after`` names the next page); each side's
+        ``rolls`` are a page too (``rolls_after``: a die's index, ``rolls_limit`` up to 500;
+        ``rolls_next_after`` names the next), the figure counting them all."""
         return _review(game_id, args)
 
 

@@ -25,6 +25,8 @@ from service.rules.luck import RollValue, side_figure
 
 #: the most events a page of the timeline holds
 TIMELINE_MAX = 200
+#: the most rolls of a side a page of the review lists (the figure counts them all)
+ROLLS_MAX = 500
 #: moments of each kind (losses, victory points, luck) the review marks
 MOMENTS_PER_KIND = 3
 #: a token of a roll's purpose that may be a unit's id ("morale check of n-2-i-navarra (13)")
@@ -60,11 +62,17 @@ class ReviewService:
         *,
         after: int = 0,
         limit: int = TIMELINE_MAX,
+        rolls_after: int = -1,
+        rolls_limit: int = ROLLS_MAX,
     ) -> dict[str, Any]:
         if not 1 <= limit <= TIMELINE_MAX:
             raise Invalid("limit out of range", {"limit": [f"between 1 and {TIMELINE_MAX}"]})
         if after < 0:
             raise Invalid("after out of range", {"after": ["0 or more (an event's seq)"]})
+        if not 1 <= rolls_limit <= ROLLS_MAX:
+            raise Invalid(
+                "rolls_limit out of range", {"rolls_limit": [f"between 1 and {ROLLS_MAX}"]}
+            )
         game = self.games.get(game_id)
         viewer = self.games.viewer_side(game, user, side)
         shown = self.sides_shown(game, viewer, user)
@@ -76,6 +84,12 @@ class ReviewService:
         chart = self._chart(game, turns, shown)
         events = self.games.events(game.id, after=after, limit=limit, viewer=viewer)
         timeline = self._timeline(events, turns, int(row.get("turn") or 0))
+        moments = self._moments(chart, luck)
+        for figure in luck.values():  # each side's rolls a page at a time, by the die's index
+            later = [r for r in figure["rolls"] if r["index"] > rolls_after]
+            figure["rolls"] = later[:rolls_limit]
+            more = len(later) > rolls_limit
+            figure["rolls_next_after"] = figure["rolls"][-1]["index"] if more else None
         return {
             "game": str(game.id),
             "title": game.labels.get("title", game.scenario),
@@ -89,7 +103,7 @@ class ReviewService:
             "chart": chart,
             "timeline": timeline,
             "next_after": events[-1]["seq"] if len(events) == limit else None,
-            "moments": self._moments(chart, luck),
+            "moments": moments,
         }
 
     def profile_luck(self, games: list[Mapping[str, Any]], uid: str) -> dict[str, Any]:

@@ -120,6 +120,15 @@ def test_a_players_review_during_the_game_shows_their_own_luck_from_the_crt(
     # the story in words, turn by turn, and the moments
     assert body["timeline"] and all(i["text"] and i["turn"] >= 1 for i in body["timeline"])
     assert all(m["kind"] in ("losses", "vp", "luck") for m in body["moments"])
+    # each side's rolls come a page at a time, by the die's index; the figure counts them all
+    paged, after = [], -1
+    while after is not None:
+        page = review(api, merida, "alice", rolls_limit=1, rolls_after=after).get_json()
+        assert len(page["luck"]["republican"]["rolls"]) <= 1
+        assert page["luck"]["republican"]["figure"] == mine["figure"]
+        paged += page["luck"]["republican"]["rolls"]
+        after = page["luck"]["republican"]["rolls_next_after"]
+    assert paged == mine["rolls"] and len(paged) >= 2
     bob = review(api, merida, "bob").get_json()
     assert list(bob["luck"]) == ["nationalist"]
     assert bob["luck"]["nationalist"]["figure"] == pytest.approx(-mine["figure"])
@@ -174,6 +183,8 @@ def test_a_game_the_caller_may_not_read_is_404_and_bad_input_is_400(
         ({"limit": 0}, "limit"),
         ({"limit": 9999}, "limit"),
         ({"after": -1}, "after"),
+        ({"rolls_limit": 0}, "rolls_limit"),
+        ({"rolls_limit": 501}, "rolls_limit"),
     ):
         r = review(api, gid, "alice", **params)
         assert r.status_code in (400, 422), r.get_json()
@@ -190,7 +201,7 @@ def test_backbone_review_measures_steps_of_losses(api: ApiHelper) -> None:
     body = review(api, gid, "carol").get_json()
     # Backbone hides information (limited intelligence, 19): during the game the story is the log
     # exactly as the game page words it for this player, and the chart shows their side only
-    shown = api.events(gid, "carol", limit=1000)
+    shown = api.events(gid, "carol", limit=200)  # the review's first page of the log
     assert [i["text"] for i in body["timeline"]] == [
         e["text"] for e in shown if e.get("text") and not e.get("retracted")
     ]
