@@ -15,6 +15,7 @@ from service.rules.backbone import luck as backbone_luck
 from service.rules.barcelona import luck as barcelona_luck
 from service.rules.base import RulesEvent
 from service.rules.bizkaya import luck as bizkaya_luck
+from service.rules.bizkaya import tables as bizkaya_tables
 from service.rules.luck import EXACT_ROLLS, RollValue, convolve, p_at_least, side_figure
 from service.rules.merida import data as merida_data
 from service.rules.merida import luck as merida_luck
@@ -257,3 +258,21 @@ def test_barcelona_a_shooting_die_is_worth_a_hit() -> None:
     assert miss.expected == Fraction(1, 3) and miss.outcome == 0 and hit.outcome == 1
     assert miss.what == "miss, needing 4 with -1"
     assert side_figure([miss, hit], "republican")["figure"] == pytest.approx(1 / 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    morale=st.integers(min_value=1, max_value=6),
+    needed=st.integers(min_value=2, max_value=7),
+    modifier=st.integers(min_value=-3, max_value=2),
+    game=st.uuids(),
+    seed=st.binary(min_size=32, max_size=32),
+)
+def test_bizkaya_and_barcelona_luck_average_to_zero(
+    morale: int, needed: int, modifier: int, game: object, seed: bytes
+) -> None:
+    """The Intensity Table's columns (13) and a shot's hit or miss (Shooting) too."""
+    intensity = tuple(Fraction(bizkaya_tables.intensity(f, morale)) for f in range(1, 7))
+    _mean_near_zero(intensity, seed.hex(), str(game))
+    hits = tuple(Fraction(barcelona_luck.hit(f, modifier, needed)) for f in range(1, 7))
+    _mean_near_zero(hits, seed.hex(), str(game))
