@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from service.fuzz.player import pick
@@ -265,3 +266,58 @@ def test_a_system_without_the_review_capability_reports_its_dice_as_rolled(
     assert all(r["outcome"] is None and r["expected"] is None for r in rolls)
     assert body["luck"]["red"]["measured"] == 0 and body["luck"]["red"]["figure"] == 0
     assert body["luck"]["red"]["words"].startswith("No Red roll had a value")
+
+
+def test_a_combat_retracted_by_a_verdict_is_unmeasured_and_its_redecision_measured_again(
+    app: Flask, api: ApiHelper
+) -> None:
+    """A 2-1 attack on a defender that moved strategically (rule 8: +2), disputed under rule 5's
+    reading (-2).  Overturned by a rebase under the claim, the combat is re-decided with the same
+    die (``DiceReused``): the review measures it again on the new modifier.  Overturned by a
+    rewind, the attack no longer stands: its die is reported with its distribution only."""
+    from tests.e2e.test_dispute_what_if import (
+        RULE_5,
+        duel_state,
+        fought,
+        open_dispute,
+        resolve,
+    )
+    from tests.e2e.test_dispute_what_if import start as start_duel
+
+    def combat_roll(gid: str) -> dict[str, Any]:
+        api.work()
+        body = review(api, gid, "franco").get_json()
+        [roll] = [r for r in body["luck"]["nationalist"]["rolls"] if r["purpose"] == "combat"]
+        return dict(roll)
+
+    gid = start_duel(app, api, duel_state())
+    combat = fought(api, gid)
+    die = combat["payload"]["data"]["die"]["value"]
+    first = combat_roll(gid)
+    faces = [merida_luck.crt_value("2-1", f, 2) for f in range(1, 7)]
+    assert first["outcome"] == faces[die - 1]  # rule 8's +2
+    d = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    d = d.get_json()["dispute"]
+    rebased = resolve(
+        api,
+        gid,
+        d,
+        verdict="overturned",
+        remedy="rebase",
+        citations=[RULE_5],
+        reading={"strategic_modifier": -2},
+    )
+    assert rebased.status_code == 201, rebased.get_json()
+    again = combat_roll(gid)
+    faces = [merida_luck.crt_value("2-1", f, -2) for f in range(1, 7)]
+    assert again["die"] == die and again["outcome"] == faces[die - 1]  # rule 5's -2
+    assert again["expected"] == pytest.approx(sum(faces) / 6)
+
+    gid = start_duel(app, api, duel_state())
+    combat = fought(api, gid)
+    assert combat_roll(gid)["outcome"] is not None
+    d = open_dispute(api, gid, combat["seq"]).get_json()["dispute"]
+    rewound = resolve(api, gid, d, verdict="overturned", remedy="rewind", citations=[RULE_5])
+    assert rewound.status_code == 201, rewound.get_json()
+    gone = combat_roll(gid)
+    assert gone["outcome"] is None and gone["expected"] is None
