@@ -18,6 +18,7 @@ from service.api import ladders as ladders_api
 from service.api import notifications as notifications_api
 from service.api import passwords as passwords_api
 from service.api import profiles as profiles_api
+from service.api import reviews as reviews_api
 from service.api import rules as rules_api
 from service.api import scenarios as scenarios_api
 from service.api import seeks as seeks_api
@@ -64,6 +65,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         passwords_api.blp,
         systems_api.blp,
         games_api.blp,
+        reviews_api.blp,
         clubs_api.blp,
         clubs_api.me_blp,
         ladders_api.blp,

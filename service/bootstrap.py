@@ -33,6 +33,7 @@ from service.application.ports import Broker
 from service.application.projections.catalog import Projections
 from service.application.records import RecordService
 from service.application.restoring import require_restored
+from service.application.reviews import ReviewService
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
 from service.application.seeks import SeekService
@@ -174,6 +175,7 @@ def build_services(
         seeks=SeekService(store, lifecycle, projections["seeks"], scenarios),
         access=GameAccess(games, clubs),
         projections=projections,
+        reviews=ReviewService(games, projections["reviews"].view),  # type: ignore[arg-type]
         notifications=notifications,
     )
     svc.chat = ChatService(

@@ -36,6 +36,10 @@ def create_blueprint() -> Blueprint:
     def game(game_id: str) -> str:
         return _page("game.html", game_id=game_id)
 
+    @blp.get("/games/<game_id>/review")
+    def review(game_id: str) -> str:  # luck, moments, the story turn by turn (docs/review.md)
+        return _page("review.html", game_id=game_id)
+
     @blp.get("/games/<game_id>/audit")
     def audit(game_id: str) -> str:
         return _page("audit.html", game_id=game_id)

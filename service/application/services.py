@@ -19,6 +19,7 @@ from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
+from service.application.reviews import ReviewService
 from service.application.scenarios import ScenarioLibrary
 from service.application.seeks import SeekService
 from service.application.store import ArbiterStore
@@ -54,6 +55,8 @@ class Services:
     access: GameAccess
     #: the persisted views and their runners (``service.application.projections``)
     projections: Projections
+    #: a game's review and after-action report (``service.application.reviews``)
+    reviews: ReviewService
 
     #: the chat beside each game and each player's notes (``service.application.chat``)
     chat: ChatService = None  # type: ignore[assignment]

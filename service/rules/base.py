@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from service.rules.actions import Actions
     from service.rules.declare import Commands, Events
+    from service.rules.luck import RollValue
     from service.rules.rulebook import Conflict, Link, RulebookSpec
 
 JSON = Any
@@ -178,6 +179,24 @@ class Drawing(Protocol):
         ...
 
 
+class Review(Protocol):
+    """Capability: the review's measures (issue 31, :mod:`service.rules.luck`).  A game without
+    it still has a review: every roll is reported with its distribution only."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        """What each roll ``event`` records was worth: one
+        :class:`~service.rules.luck.RollValue` per roll with a natural value (the value every face
+        would have produced, from the same table functions that resolved it); none for a roll
+        with no natural value (weather, events, initiative)."""
+        ...
+
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        """Each side's standing for the review's chart: ``{side: {"vp": .., "losses": ..}}``
+        (victory points as the victory rules count them, steps or units lost so far); ``{}``
+        when the game has none to give."""
+        ...
+
+
 class ScenarioChecks(Protocol):
     """Capability: problems and placeholders of a scenario file, ``[{"level", "place", "message"}]``."""
 
@@ -258,7 +277,8 @@ class RulesSystem(ABC):
 
     **Capabilities** -- declared, never detected: an attribute holding the part that offers it, or
     ``None`` when the game does not.  ``hidden_information`` (views and events redacted per side,
-    events that reveal), ``previews``, ``drawing``, ``scenario_checks``, ``rulebook``.
+    events that reveal), ``previews``, ``drawing``, ``scenario_checks``, ``rulebook``, ``review``
+    (luck measured from the dice and the standing per turn: docs/review.md).
     Knowledge links (sentence, facts, governing sections) are part of each event's declaration.
     """
 
@@ -295,6 +315,7 @@ class RulesSystem(ABC):
     scenario_checks: ScenarioChecks | None = None
     custom_scenarios: CustomScenarios | None = None
     rulebook: Rulebook | None = None
+    review: Review | None = None
 
     # -- the core: scenarios ---------------------------------------------------------------------
     @abstractmethod

@@ -340,6 +340,9 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/games/<game_id>/events": [f"/api/games/{g}/events" for g in games],
         "/api/games/<game_id>/events.ndjson": [f"/api/games/{g}/events.ndjson" for g in games],
         "/api/games/<game_id>/record": [f"/api/games/{g}/record" for g in games],
+        "/api/games/<game_id>/review": [f"/api/games/{g}/review" for g in games],
+        "/api/games/<game_id>/report.html": [f"/api/games/{g}/report.html" for g in games],
+        "/api/games/<game_id>/report.md": [f"/api/games/{g}/report.md" for g in games],
         "/api/games/<game_id>/events/<int:seq>/rulings": [
             f"/api/games/{ids['active']}/events/2/rulings"
         ],
@@ -398,6 +401,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/disputes": ["/disputes"],
         "/games/<game_id>": [f"/games/{g}" for g in games],
         "/games/<game_id>/audit": [f"/games/{ids['ended']}/audit"],
+        "/games/<game_id>/review": [f"/games/{g}/review" for g in games],
         "/games/<game_id>/disputes/<dispute>": [
             f"/games/{ids['active']}/disputes/{ids['dispute']}"
         ],

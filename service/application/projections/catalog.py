@@ -18,6 +18,7 @@ from service.adapters.views.emails import EmailsTables
 from service.adapters.views.games import GamesTables
 from service.adapters.views.ladders import LaddersTables
 from service.adapters.views.notices import NoticesTables
+from service.adapters.views.reviews import ReviewsTables
 from service.adapters.views.rulings import RulingsTables
 from service.adapters.views.scenarios import ScenariosTables
 from service.adapters.views.seeks import SeeksTables
@@ -33,6 +34,7 @@ from service.application.projections.emails import EmailsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.ladders import LaddersProjection
 from service.application.projections.notices import NoticesProjection
+from service.application.projections.reviews import ReviewsProjection
 from service.application.projections.rulings import RulingsProjection
 from service.application.projections.runner import PER_TRANSACTION, ProjectionRunner
 from service.application.projections.scenarios import ScenariosProjection
@@ -57,6 +59,7 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "chat": (ChatProjection, ChatTables),
     "notes": (NotesProjection, NotesTables),
     "tournaments": (TournamentsProjection, TournamentsTables),
+    "reviews": (ReviewsProjection, ReviewsTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
@@ -93,12 +96,20 @@ class Projections:
             view = self._view(name)
             if create_tables:
                 view.create_table()
-            self.runners[name] = ProjectionRunner(store, views[name][0](view))
+            self.runners[name] = ProjectionRunner(store, self._projection(name, view))
 
     def _view(self, name: str, **options: Any) -> View:
         datastore = self.store.recorder.datastore
         view: View = on_datastore(self.views[name][1], datastore)(datastore, **options)
         return view
+
+    def _projection(self, name: str, view: View) -> Any:
+        """The view's projection; one that reads the store's games (the reviews': the state
+        before each rules event) is given the store."""
+        projection = self.views[name][0](view)
+        if hasattr(projection, "attach"):
+            projection.attach(self.store)
+        return projection
 
     def __getitem__(self, name: str) -> ProjectionRunner:
         return self.runners[name]
@@ -141,7 +152,7 @@ class Projections:
         per_transaction = getattr(fresh, "REBUILD_PER_TRANSACTION", PER_TRANSACTION)
         runner = ProjectionRunner(
             self.store,
-            self.views[name][0](fresh),
+            self._projection(name, fresh),
             batch=max(1000, per_transaction),
             per_transaction=per_transaction,
         )

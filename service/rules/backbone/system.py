@@ -13,6 +13,7 @@ from service.rules.backbone import (  # noqa: F401  (importing them declares com
     decisions,
     fog,
     legal,
+    luck,
     movement,
     playing,
     setup,
@@ -37,6 +38,7 @@ class BackboneRules(HexRulesSystem):
     hidden_information = True
     previews = BackbonePreviews()
     drawing = BackboneDrawing()
+    review = luck.BackboneReview()  # luck of the combat dice, steps lost (issue 31)
     scenario_checks = BackboneScenarioChecks()
     custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
         "backbone", lambda scen, options: setup.build_state(scen, options), OPTIONS

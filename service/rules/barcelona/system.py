@@ -8,6 +8,7 @@ from typing import Any
 
 from service.rules.actions import Actions
 from service.rules.barcelona import data, fog, legal, sequence, setup, shooting
+from service.rules.barcelona import luck as barcelona_luck
 from service.rules.barcelona import table as tb
 from service.rules.barcelona.commands import COMMANDS
 from service.rules.barcelona.events import EVENTS
@@ -86,6 +87,7 @@ class BarcelonaRules(RulesSystem):
     hidden_information = True
     drawing = TableDrawing()
     previews = BarcelonaPreviews()
+    review = barcelona_luck.BarcelonaReview()  # luck of the shooting dice (issue 31)
     rulebook = RULEBOOK
     scenario_checks = BarcelonaScenarioChecks()  # the table in inches: pieces, zones, objectives
     custom_scenarios = BarcelonaCustomScenarios()  # a club's own table (docs/scenario-library.md)

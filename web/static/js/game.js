@@ -136,6 +136,8 @@ async function reload() {
   const before = st.game && st.game.version;
   st.game = await api(`/api/games/${id}`);
   if (wasLive) st.shown = st.game;
+  // the review: for its players during the game (their own side's luck), for every reader after
+  document.getElementById("review-link-slot").hidden = !(st.game.status === "ended" || st.game.viewer_side);
   const kept = st.selection;
   if (before !== st.game.version) {
     st.selection = null;
