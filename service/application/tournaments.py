@@ -33,6 +33,7 @@ from service.domain.errors import (
     DomainError,
     Forbidden,
     Invalid,
+    LimitReached,
     NotFound,
     StaleVersion,
     Unprocessable,
@@ -40,7 +41,7 @@ from service.domain.errors import (
 from service.domain.game import check_clock
 from service.domain.ladders import LadderResult
 from service.domain.pairing import FIRST, SECOND, Round
-from service.domain.tournaments import Tournament
+from service.domain.tournaments import RUNNING_PER_CLUB, Tournament
 from service.domain.users import User
 
 #: a round's players are warned this long before its deadline
@@ -87,6 +88,11 @@ class TournamentService:
     # -- commands ---------------------------------------------------------------------------------
     def create(self, club: str, by: User, spec: Mapping[str, Any]) -> Tournament:
         found = self.clubs.require_role(club, by, "admin")
+        if self._view.running(str(found.id)) >= RUNNING_PER_CLUB:
+            raise LimitReached(
+                f"the club has {RUNNING_PER_CLUB} events not finished",
+                {"club": [f"{RUNNING_PER_CLUB} events not finished: one must end first"]},
+            )
         system, scenario = str(spec.get("system") or ""), str(spec.get("scenario") or "")
         try:
             rules = self.games.system(system)

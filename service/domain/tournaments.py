@@ -41,6 +41,9 @@ MAX_ROUND_ROBIN = 24
 #: a Swiss's rounds, and a round's days
 MAX_ROUNDS = 30
 MAX_ROUND_DAYS = 365
+#: a club's events not yet finished (open or started): one more is refused with 409
+#: ``limit_reached`` until one finishes (docs/events.md)
+RUNNING_PER_CLUB = 20
 
 
 def check_definition(spec: Mapping[str, Any]) -> dict[str, Any]:

@@ -405,3 +405,21 @@ def test_a_rated_event_feeds_the_clubs_ladder(api: ApiHelper, club: dict[str, An
     results = ok(api.client.get(f"/api/ladders/{ladder['id']}"))["recent_results"]
     assert [(r["winner"], r["source"]) for r in results] == [("blue", "game")]
     assert {r["sides"]["blue"] for r in results} == {game["sides"]["blue"]}
+
+
+def test_a_club_runs_at_most_its_limit_of_events_at_once(
+    api: ApiHelper, club: dict[str, Any]
+) -> None:
+    """Every per-club growth is capped (docs/events.md): the club's 21st event not finished is
+    refused with 409 limit_reached naming the club, and nothing is written."""
+    from service.domain.tournaments import RUNNING_PER_CLUB
+
+    for n in range(RUNNING_PER_CLUB):
+        create(api, club, name=f"Event {n}", format="round_robin")
+    url = f"/api/clubs/{club['id']}/events"
+    body = {"name": "One more", "system": "skirmish", "scenario": "meeting", "format": "swiss"}
+    body["rounds"] = 3
+    answer = refused(api.client.post(url, json=body, headers=api.user("ann")), 409, "club")
+    assert answer["error"] == "limit_reached"
+    listed = ok(api.client.get(url, query_string={"limit": 100}))
+    assert len(listed) == RUNNING_PER_CLUB and "One more" not in [e["name"] for e in listed]

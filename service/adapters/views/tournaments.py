@@ -258,6 +258,13 @@ class TournamentsTables(SqlView, TournamentsView):
             for r in found
         ]
 
+    def running(self, club: str) -> int:
+        found = self.query(
+            "SELECT COUNT(*) AS n FROM {tournaments} WHERE club = %s AND status != %s",
+            [club, "finished"],
+        )
+        return int(found[0]["n"])
+
     def due(self, before: str, limit: int) -> list[dict[str, Any]]:
         return self.query(
             "SELECT event, number, deadline FROM {tournament_rounds} WHERE warned = 0 "

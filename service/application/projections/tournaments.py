@@ -108,6 +108,10 @@ class TournamentsView(View):
         """Up to ``limit`` of ``club``'s events, oldest first, after the key ``after``."""
 
     @abstractmethod
+    def running(self, club: str) -> int:
+        """How many of ``club``'s events are open or started (not finished)."""
+
+    @abstractmethod
     def due(self, before: str, limit: int) -> list[dict[str, Any]]:
         """Rounds not warned whose deadline is before ``before`` (ISO time) and that still have
         unfinished games, earliest first."""
