@@ -34,7 +34,7 @@ from service.rules.registry import UnknownSystem
 
 log = logging.getLogger(__name__)
 #: games the projection keeps at the version it last applied (least recently used out first)
-GAMES_KEPT = 32
+GAMES_KEPT = 512
 
 
 class ReviewsView(View):
