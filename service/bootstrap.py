@@ -30,6 +30,7 @@ from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
 from service.application.restoring import require_restored
+from service.application.scenario_images import ScenarioImages
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
 from service.application.seeks import SeekService
@@ -173,6 +174,7 @@ def build_services(
         notifications=notifications,
     )
     svc.outbox = outbox
+    svc.scenario_images = ScenarioImages(store, scenarios)
     svc.password_resets = PasswordResets(
         users,
         secret=config.secret_key,

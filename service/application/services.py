@@ -62,6 +62,8 @@ class Services:
     #: that sends them (None without ``ARBITER_SMTP_URL``)
     password_resets: Any = None
     outbox: Any = None
+    #: club scenarios' map images (``service.application.scenario_images``)
+    scenario_images: Any = None
 
     def close(self) -> None:
         if self.worker is not None:
