@@ -349,7 +349,7 @@ class Board(MethodView):
 
 
 # -- the map image (docs/scenario-library.md "Map image") --------------------------------------
-class ImageArgs(Strict):
+class MapImageArgs(Strict):
     version = fields.Integer(
         validate=db_range(1), metadata={"description": "a version (default: the draft for members)"}
     )
@@ -359,19 +359,19 @@ class ImageArgs(Strict):
     )
 
 
-class PointIn(Strict):
+class MapPointIn(Strict):
     hex = fields.String(required=True, validate=NAME)
     x = fields.Float(required=True, metadata={"description": "pixels from the image's left"})
     y = fields.Float(required=True, metadata={"description": "pixels from the image's top"})
 
 
-class CalibrationIn(Strict):
+class MapCalibrationIn(Strict):
     points = fields.List(
-        fields.Nested(PointIn), required=True, validate=validate.Length(min=1, max=100)
+        fields.Nested(MapPointIn), required=True, validate=validate.Length(min=1, max=100)
     )
 
 
-class ProposalIn(Strict):
+class MapProposalIn(Strict):
     hexes = fields.Dict(
         keys=fields.String(validate=NAME),
         values=fields.List(fields.String(validate=NAME)),
@@ -396,7 +396,7 @@ class AcceptedSide(Strict):
     confidence = fields.Float()
 
 
-class AcceptIn(Strict):
+class MapAcceptIn(Strict):
     hexes = fields.Dict(
         keys=fields.String(validate=NAME),
         values=fields.Raw(),
@@ -419,7 +419,7 @@ def _too_large(length: int) -> TooLarge:
 
 @blp.route("/club-scenarios/<scenario>/map-image")
 class MapImageResource(MethodView):
-    @blp.arguments(ImageArgs, location="query")
+    @blp.arguments(MapImageArgs, location="query")
     def get(self, args: dict[str, Any], scenario: str) -> Response:
         """The map image of a version (the draft, for the club's members), no wider than
         ``width`` asks (served at the next of a few fixed widths up), to whoever reads the
@@ -458,7 +458,7 @@ class MapImageResource(MethodView):
 
 @blp.route("/club-scenarios/<scenario>/map-image/calibration")
 class MapImageCalibration(MethodView):
-    @blp.arguments(CalibrationIn)
+    @blp.arguments(MapCalibrationIn)
     @blp.response(200)
     def put(self, body: dict[str, Any], scenario: str) -> dict[str, Any]:
         """Fit the grid to the image from 3 or more hex centres clicked on it (admins): an affine
@@ -470,7 +470,7 @@ class MapImageCalibration(MethodView):
 
 @blp.route("/club-scenarios/<scenario>/map-image/proposal")
 class MapImageProposal(MethodView):
-    @blp.arguments(ProposalIn)
+    @blp.arguments(MapProposalIn)
     @blp.response(200)
     def post(self, body: dict[str, Any], scenario: str) -> dict[str, Any]:
         """Terrain for every hex and features for the hexsides that show one, each with a
@@ -481,7 +481,7 @@ class MapImageProposal(MethodView):
 
 @blp.route("/club-scenarios/<scenario>/map-image/proposal/accept")
 class MapImageAccept(MethodView):
-    @blp.arguments(AcceptIn)
+    @blp.arguments(MapAcceptIn)
     @blp.response(200)
     def post(self, body: dict[str, Any], scenario: str) -> dict[str, Any]:
         """Record the proposal's entries sent (all of it, or those the admin kept) as ordinary

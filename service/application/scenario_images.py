@@ -88,13 +88,13 @@ class ScenarioImages:
 
     # -- the bytes -------------------------------------------------------------------------------
     def _bytes(self, sha256: str) -> bytes:
-        events = list(self.store.event_store.get(image_id(sha256), lte=1))
+        events = list(self.store.events.get(image_id(sha256), limit=1))
         if not events:
             raise NotFound("the map image is not stored", {"image": ["no such image"]})
         return base64.b64decode(events[0].data)
 
     def _has(self, sha256: str) -> bool:
-        return bool(list(self.store.event_store.get(image_id(sha256), lte=1)))
+        return bool(list(self.store.events.get(image_id(sha256), limit=1)))
 
     # -- commands -------------------------------------------------------------------------------
     def upload(self, ref: str, by: User, data: bytes, media_type: str) -> dict[str, Any]:
