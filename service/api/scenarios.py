@@ -428,7 +428,8 @@ class MapImageResource(MethodView):
         response = Response(served.data, mimetype=served.media_type)
         response.set_etag(f"{served.sha256}-{served.width}")
         response.headers["Cache-Control"] = "private, no-cache"
-        return response.make_conditional(request)
+        response.make_conditional(request)
+        return response
 
     @blp.doc(
         requestBody={

@@ -37,8 +37,11 @@ MAX_RESIDUAL = 0.25
 #: the sampled disc of a hex: this share of its inner radius (clear of the grid lines)
 DISC = 0.6
 #: a hexside's strip: along the edge up to this share of half its length, this far across
-STRIP_ALONG = 0.7
-STRIP_ACROSS = 0.2
+STRIP_ALONG = 0.6
+STRIP_ACROSS = 0.16
+#: where between the map's usual share of a feature's colour in a strip and the examples' share
+#: a hexside starts to show the feature
+CUT = 0.15
 #: the sampled image's hex radius at most (a finer scan is read reduced)
 READ_RADIUS_PX = 18
 
@@ -244,12 +247,12 @@ def calibrate(
             "the points make hexes smaller than 2 px",
             {"points": ["points this close agree on no grid"]},
         )
-    limit = MAX_RESIDUAL * radius
-    wrong = [(labels[i], float(m)) for i, m in enumerate(misses) if m > limit]
+    tolerance = MAX_RESIDUAL * radius
+    wrong = [(labels[i], float(m)) for i, m in enumerate(misses) if m > tolerance]
     if wrong:
         raise Unprocessable(
             f"the points disagree: the best fit misses {len(wrong)} of them by more than "
-            f"{limit:.1f} px (a quarter of a hex's {radius:.1f} px radius)",
+            f"{tolerance:.1f} px (a quarter of a hex's {radius:.1f} px radius)",
             {
                 f"points[{labels.index(label)}]": [f"{label} is {miss:.1f} px from the fitted grid"]
                 for label, miss in wrong
@@ -305,15 +308,13 @@ class Reader:
     def __init__(self, data: bytes, calibration: Calibration) -> None:
         factor = max(1, int(calibration.radius_px // READ_RADIUS_PX))
         with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size  # before a JPEG's draft decodes it reduced
+            wanted = (max(1, width // factor), max(1, height // factor))
             if factor > 1 and image.format == "JPEG":
-                image.draft("RGB", (image.width // factor, image.height // factor))
-            width = image.width
+                image.draft("RGB", wanted)
             rgb = image.convert("RGB")
-            if factor > 1:
-                scaled = max(1, rgb.width // factor)
-                rgb = rgb.resize(
-                    (scaled, max(1, rgb.height * scaled // rgb.width)), Image.Resampling.BOX
-                )
+            if rgb.size != wanted:
+                rgb = rgb.resize(wanted, Image.Resampling.BOX)
         scale = rgb.width / width
         self.pixels = np.asarray(rgb, dtype=np.uint8)
         self.affine = calibration.matrix * scale
@@ -464,7 +465,7 @@ def _propose_sides(
         share = best[1]
         shown = float(share[rows].mean())
         usual = float(np.median(share[usable]))
-        cut = (shown + usual) / 2
+        cut = _split(share[usable], usual, shown)
         if shown - usual < 0.05:  # the examples show nothing the rest of the map does not
             continue
         for i in np.flatnonzero(usable & (share > cut)):
@@ -480,19 +481,46 @@ def _propose_sides(
     return found
 
 
+def _split(shares: np.ndarray, low: float, high: float) -> float:
+    """The share that best splits the hexsides in two (Otsu's threshold: the most variance
+    between the two groups), looked for between the map's usual share and the examples' share
+    (at least :data:`CUT` of the way up)."""
+    floor = low + CUT * (high - low)
+    candidates = np.linspace(floor, high, 40)
+    best, cut = -1.0, floor
+    for t in candidates:
+        above = shares > t
+        n1 = int(above.sum())
+        n0 = len(shares) - n1
+        if n0 == 0 or n1 == 0:
+            continue
+        gap = float(shares[above].mean() - shares[~above].mean())
+        score = n0 * n1 * gap * gap
+        if score > best:
+            best, cut = score, float(t)
+    return cut
+
+
 def _feature_share(
     lab: np.ndarray, own_a: np.ndarray, own_b: np.ndarray, rows: Sequence[int]
 ) -> np.ndarray:
-    """Per hexside, the share of its strip's samples of the feature's colour: the median of the
-    examples' samples unlike both of their hexes' own colours (nearer it than to either)."""
+    """Per hexside, the share of its strip's samples of the feature's colour.  A strip holds
+    its two hexes' colours and the grid's line (the colour most strips show apart from their
+    hexes'); the feature's colour is the median of the examples' samples unlike all three, and
+    a sample is of it when nearer it than to any of them."""
     to_a = np.linalg.norm(lab - own_a[:, None, :], axis=2)
     to_b = np.linalg.norm(lab - own_b[:, None, :], axis=2)
-    foreign = np.minimum(to_a, to_b)[rows] > 20.0
-    picked = lab[rows][foreign]
+    unlike = np.minimum(to_a, to_b) > 20.0
+    others = lab[unlike]
+    if len(others) == 0:
+        return np.zeros(lab.shape[0])
+    line = np.median(others[:: max(1, len(others) // 20000)], axis=0)
+    to_line = np.linalg.norm(lab - line[None, None, :], axis=2)
+    picked = lab[rows][unlike[rows] & (to_line[rows] > 20.0)]
     if len(picked) == 0:
         return np.zeros(lab.shape[0])
     colour = np.median(picked, axis=0)
     to_f = np.linalg.norm(lab - colour[None, None, :], axis=2)
     spread = max(10.0, float(np.percentile(np.linalg.norm(picked - colour, axis=1), 75)))
-    match = (to_f < to_a) & (to_f < to_b) & (to_f < 2 * spread)
+    match = (to_f < to_a) & (to_f < to_b) & (to_f < to_line) & (to_f < 2 * spread)
     return match.mean(axis=1)  # type: ignore[no-any-return]

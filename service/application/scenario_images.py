@@ -91,7 +91,8 @@ class ScenarioImages:
         events = list(self.store.events.get(image_id(sha256), limit=1))
         if not events:
             raise NotFound("the map image is not stored", {"image": ["no such image"]})
-        return base64.b64decode(events[0].data)
+        stored: Any = events[0]
+        return base64.b64decode(stored.data)
 
     def _has(self, sha256: str) -> bool:
         return bool(list(self.store.events.get(image_id(sha256), limit=1)))

@@ -57,7 +57,11 @@ def examples(printed: PrintedMap) -> dict[str, list[str]]:
     return {terrain: [labels[len(labels) // 2]] for terrain, labels in sorted(by.items())}
 
 
-def test_the_proposal_reads_the_printed_map(printed: PrintedMap) -> None:
+@pytest.mark.parametrize(
+    ("seed", "radius", "angle"), [(7, 22.0, 2.5), (2, 18.0, -3.0), (5, 30.0, 4.0)]
+)
+def test_the_proposal_reads_the_printed_map(seed: int, radius: float, angle: float) -> None:
+    printed = render(seed=seed, radius=radius, angle=angle, quality=75)
     labels = list(printed.grid.labels())
     assert len(labels) >= 600 and len(set(printed.terrain.values())) >= 4
     assert len(printed.rivers) >= 40
