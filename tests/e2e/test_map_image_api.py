@@ -188,6 +188,12 @@ def test_upload_calibrate_propose_accept_publish(
     other = io.BytesIO()
     Image.new("RGB", (300, 200), (10, 200, 10)).save(other, format="PNG")
     ok(upload(api, sid, other.getvalue(), "image/png"), 201)
+    lines = ok(api.client.get(f"/api/club-scenarios/{sid}/diff?from=1", headers=api.user("ann")))
+    said = [line for line in lines["changes"] if line.startswith("map image")]
+    assert said[0].startswith(f"map image: {image['sha256'][:12]}… ({printed.width}×")
+    assert said[0].endswith("(300×200 px)")
+    assert said[1].startswith("map image calibration: on 0101, 3001, 1524 (residual")
+    assert said[1].endswith("→ none")
     v1 = api.client.get(f"/api/club-scenarios/{sid}/map-image?version=1", headers=api.user("mel"))
     assert v1.mimetype == "image/jpeg" and v1.data == full.data
     assert (
@@ -226,6 +232,20 @@ def test_bad_uploads_are_refused_and_write_nothing(api: ApiHelper, scenario: str
     assert draft(api, sid)["edits"] == before
     gone = api.client.get(f"/api/club-scenarios/{sid}/map-image", headers=api.user("ann"))
     assert gone.status_code == 404 and "image" in gone.get_json()["details"]
+
+
+def test_a_scenario_names_ten_images_at_most(api: ApiHelper, scenario: str) -> None:
+    def image(shade: int) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (40, 30), (shade, 90, 90)).save(out, format="PNG")
+        return out.getvalue()
+
+    for shade in range(10):
+        ok(upload(api, scenario, image(shade), "image/png"), 201)
+    ok(upload(api, scenario, image(3), "image/png"), 201)  # one it named before: no new image
+    refused = upload(api, scenario, image(200), "image/png")
+    assert refused.status_code == 409
+    assert "at most 10 images" in refused.get_json()["details"]["image"][0]
 
 
 def test_calibration_and_proposal_refusals(
