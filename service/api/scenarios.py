@@ -13,6 +13,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
+from service.api.errors import ErrorSchema
 from service.api.paging import next_page
 from service.api.schemas import PageFields, Strict, db_range, page_cursor
 from service.application.map_images import MAX_BYTES, MAX_SIDE
@@ -441,6 +442,9 @@ class MapImageResource(MethodView):
         }
     )
     @blp.response(201)
+    @blp.alt_response(400, schema=ErrorSchema, description="not an image of the type sent")
+    @blp.alt_response(413, schema=ErrorSchema, description="past 20 MB or 12,000 px a side")
+    @blp.alt_response(415, schema=ErrorSchema, description="not image/png or image/jpeg")
     def post(self, scenario: str) -> dict[str, Any]:
         """Upload the scan of the printed map (admins): the body is the PNG or JPEG itself, at most
         20 MB and 12,000 px a side; it is checked, stripped of metadata and kept by its

@@ -8,6 +8,7 @@ before and after, and each request is checked for a commit by anyone (``PRAGMA d
 
 from __future__ import annotations
 
+import io
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from PIL import Image
 
 from service.application.notifications import unsubscribe_token
 from service.bootstrap import build_worker
@@ -207,6 +209,17 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
         201,
     )
     sid = scenario["id"]
+    scan = io.BytesIO()  # the scan of its printed map (docs/scenario-library.md "Map image")
+    Image.new("RGB", (640, 480), (200, 190, 150)).save(scan, format="PNG")
+    ok(
+        post(
+            f"/api/club-scenarios/{sid}/map-image",
+            data=scan.getvalue(),
+            content_type="image/png",
+            headers=ann,
+        ),
+        201,
+    )
     for terrain in ("mountain", "clear"):
         change = {"kind": "terrain", "hex": "AB4", "terrain": terrain}
         ok(post(f"/api/club-scenarios/{sid}/edits", json={"changes": [change]}, headers=ann))
@@ -268,6 +281,10 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/club-scenarios": ["/api/club-scenarios", "/api/club-scenarios?system=merida"],
         "/api/club-scenarios/<scenario>": [f"/api/club-scenarios/{sid}"],
         "/api/club-scenarios/<scenario>/board": [f"/api/club-scenarios/{sid}/board"],
+        "/api/club-scenarios/<scenario>/map-image": [
+            f"/api/club-scenarios/{sid}/map-image?width=300",
+            f"/api/club-scenarios/{sid}/map-image?version=1",
+        ],
         "/api/club-scenarios/<scenario>/diff": [f"/api/club-scenarios/{sid}/diff?from=1"],
         "/api/club-scenarios/<scenario>/units.csv": [f"/api/club-scenarios/{sid}/units.csv"],
         "/api/club-scenarios/<scenario>/versions/<int:version>": [
