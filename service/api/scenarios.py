@@ -407,6 +407,15 @@ class MapAcceptIn(Strict):
     hexsides = fields.List(fields.Nested(AcceptedSide), load_default=list)
 
 
+def image_response(served: Any) -> Response:
+    """An image's bytes, with an ``ETag`` (its hash and width) answered 304 when unchanged."""
+    response = Response(served.data, mimetype=served.media_type)
+    response.set_etag(f"{served.sha256}-{served.width}")
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.make_conditional(request)
+    return response
+
+
 def _images() -> Any:
     return services().scenario_images
 
@@ -426,11 +435,7 @@ class MapImageResource(MethodView):
         ``width`` asks (served at the next of a few fixed widths up), to whoever reads the
         scenario."""
         served = _images().image(scenario, optional_user(), args.get("version"), args.get("width"))
-        response = Response(served.data, mimetype=served.media_type)
-        response.set_etag(f"{served.sha256}-{served.width}")
-        response.headers["Cache-Control"] = "private, no-cache"
-        response.make_conditional(request)
-        return response
+        return image_response(served)
 
     @blp.doc(
         requestBody={

@@ -249,7 +249,29 @@ class ScenarioImages:
             if not scenario.versions:
                 raise NotFound("no map image", {"image": ["the scenario has no version yet"]})
             document = scenario.published(version)["document"]
+        return self._serve((plain(document).get("map") or {}).get("image"), width)
+
+    def pinned(self, ref: str, version: int) -> dict[str, Any] | None:
+        """The image a published version pins, with its calibration (``None``: it has none, or
+        it is not calibrated): what a game started from that version draws under its hexes.
+        Read for whoever reads the game (the caller checked), like the version's map."""
+        document = self.library._load(ref).published(version)["document"]
         image = (plain(document).get("map") or {}).get("image")
+        if not isinstance(image, dict) or not isinstance(image.get("calibration"), dict):
+            return None
+        return {
+            "sha256": image["sha256"],
+            "width": image["width"],
+            "height": image["height"],
+            "affine": image["calibration"]["affine"],
+        }
+
+    def game_image(self, ref: str, version: int, width: int | None) -> Served:
+        """The image a published version pins, for a game started from it."""
+        document = self.library._load(ref).published(version)["document"]
+        return self._serve((plain(document).get("map") or {}).get("image"), width)
+
+    def _serve(self, image: Any, width: int | None) -> Served:
         if not isinstance(image, dict) or "sha256" not in image:
             raise NotFound("no map image", {"image": ["this scenario has no map image"]})
         sha, media_type = str(image["sha256"]), str(image["media_type"])

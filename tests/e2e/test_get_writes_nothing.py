@@ -220,11 +220,25 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
         ),
         201,
     )
+    fit = [
+        {"hex": "A1", "x": 20, "y": 20},
+        {"hex": "A10", "x": 290, "y": 37},
+        {"hex": "J1", "x": 20, "y": 332},
+    ]
+    ok(
+        api.client.put(
+            f"/api/club-scenarios/{sid}/map-image/calibration", json={"points": fit}, headers=ann
+        )
+    )
     for terrain in ("mountain", "clear"):
         change = {"kind": "terrain", "hex": "AB4", "terrain": terrain}
         ok(post(f"/api/club-scenarios/{sid}/edits", json={"changes": [change]}, headers=ann))
         if terrain == "mountain":
             ok(post(f"/api/club-scenarios/{sid}/versions", json={}, headers=ann), 201)
+    # a game on that version: its board draws the scan under the hexes
+    scan_game = api.create_game(
+        "merida", sid, {"nationalist": "ann", "republican": "bob"}, creator="ann", public=True
+    )
     # tokens (a second one of bob's), webhooks of a user and of the club
     ok(post("/api/tokens", json={"username": "bob", "password": PASSWORD, "label": "phone"}), 201)
     hook = ok(post("/api/me/webhooks", json={"url": "http://127.0.0.1:9/bob"}, headers=bob), 201)
@@ -261,6 +275,7 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
         "ended": ended,
         "active": active,
         "merida": merida,
+        "scan_game": scan_game["id"],
         "invited": invited,
         "dispute": str(dispute["dispute"]),
         "table": ok(api.client.get("/api/systems/merida"))["tables"][0],
@@ -323,6 +338,10 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
             f"/api/games/{g}/audit/diff?from=1&to=2" for g in games
         ],
         "/api/games/<game_id>/board": [f"/api/games/{g}/board" for g in games],
+        "/api/games/<game_id>/map-image": [
+            f"/api/games/{ids['scan_game']}/map-image?width=300",
+            f"/api/games/{ids['merida']}/map-image",
+        ],
         "/api/games/<game_id>/dice": [f"/api/games/{g}/dice" for g in games],
         "/api/games/<game_id>/disputes": [f"/api/games/{g}/disputes" for g in games],
         "/api/games/<game_id>/arbiters": [f"/api/games/{g}/arbiters" for g in games],

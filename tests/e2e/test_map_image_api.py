@@ -184,6 +184,19 @@ def test_upload_calibrate_propose_accept_publish(
     assert version["latest"] == 1
     pinned = ok(api.client.get(f"/api/club-scenarios/{sid}/versions/1", headers=api.user("ann")))
     assert pinned["map"]["image"]["sha256"] == image["sha256"]
+    # a game started from version 1 draws the scan under its hexes, for whoever reads the game
+    game = api.create_game(
+        "bizkaya", sid, {"nationalist": "ann", "republican": "mel"}, creator="ann"
+    )
+    board = ok(api.client.get(f"/api/games/{game['id']}/board", headers=api.user("mel")))
+    assert board["image"]["url"] == f"/api/games/{game['id']}/map-image"
+    assert board["image"]["affine"] == calibration["affine"]
+    assert (board["image"]["width"], board["image"]["height"]) == (printed.width, printed.height)
+    scan = api.client.get(f"{board['image']['url']}?width=700", headers=api.user("mel"))
+    with Image.open(io.BytesIO(scan.data)) as seen:
+        assert seen.width == 768
+    refused = api.client.get(board["image"]["url"], headers=api.user("olga"))
+    assert refused.status_code == 404  # a private game: as if it did not exist
     # a new image in the draft leaves version 1 on its own
     other = io.BytesIO()
     Image.new("RGB", (300, 200), (10, 200, 10)).save(other, format="PNG")
