@@ -95,3 +95,43 @@ def test_a_backup_restores_the_map_image_into_postgresql(
             tmp_path / "pg", secret_key=SECRET, store="postgres", postgres_dbname=dbname
         )
         assert served(target, sid) == data
+
+
+def test_a_big_scan_is_kept_and_served_by_either_store(store_config: Any) -> None:
+    """A 6,000 px scan of several MB: stored in one event of the store's log (SQLite or
+    PostgreSQL), served whole and at a phone's width, its bytes the same as uploaded."""
+    from tests.support.printed_map import render
+
+    big = render(radius=110.0, quality=88)
+    assert len(big.data) > 4 * 1024 * 1024
+    app = create_app(store_config)
+    try:
+        api = ApiHelper(app.test_client())
+        club = api.client.post("/api/clubs", json={"name": "Big Scan"}, headers=api.user("ann"))
+        blank = {
+            "bounds": {"min_col": 1, "max_col": 30, "min_row": 1, "max_row": 24},
+            "coordinates": "four-digit",
+            "sides": ["nationalist", "republican"],
+        }
+        sid = api.client.post(
+            f"/api/clubs/{club.get_json()['id']}/scenarios",
+            json={"system": "bizkaya", "title": "Big", "blank": blank},
+            headers=api.user("ann"),
+        ).get_json()["id"]
+        up = api.client.post(
+            f"/api/club-scenarios/{sid}/map-image",
+            data=big.data,
+            content_type="image/jpeg",
+            headers=api.user("ann"),
+        )
+        assert up.status_code == 201, up.get_json()
+        whole = api.client.get(f"/api/club-scenarios/{sid}/map-image", headers=api.user("ann"))
+        assert whole.status_code == 200 and len(whole.data) == up.get_json()["bytes"]
+        phone = api.client.get(
+            f"/api/club-scenarios/{sid}/map-image?width=390", headers=api.user("ann")
+        )
+        with Image.open(io.BytesIO(phone.data)) as seen:
+            assert seen.width == 512
+        assert len(phone.data) < len(whole.data) // 20
+    finally:
+        app.extensions["arbiter"].close()
