@@ -91,10 +91,15 @@ def check_upload(data: bytes, media_type: str) -> Checked:
             width, height = upright.size
     except (TooLarge, Invalid):
         raise
-    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as exc:
+    except Image.DecompressionBombError:  # past twice Pillow's own limit: never decoded
+        raise TooLarge(
+            "the map image is too large",
+            {"image": [f"at most {MAX_SIDE:,} px a side and {MAX_PIXELS:,} px in all"]},
+        ) from None
+    except (OSError, SyntaxError, ValueError):
         kind = "PNG" if media_type == "image/png" else "JPEG"
         raise Invalid(
-            f"not a {kind} image", {"image": [f"could not be read as {kind}: {exc}"]}
+            f"not a {kind} image", {"image": [f"could not be read as {kind}: not one, or damaged"]}
         ) from None
     return Checked(out, media_type, width, height)
 
