@@ -405,6 +405,11 @@ class MapAcceptIn(Strict):
         metadata={"description": "hex -> {terrain} (or the terrain): the proposal's entries kept"},
     )
     hexsides = fields.List(fields.Nested(AcceptedSide), load_default=list)
+    outside = fields.List(
+        fields.String(validate=NAME),
+        load_default=list,
+        metadata={"description": "ignored: the proposal may be sent back as it came"},
+    )
 
 
 def image_response(served: Any) -> Response:

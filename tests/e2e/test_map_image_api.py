@@ -323,3 +323,92 @@ def test_calibration_and_proposal_refusals(
         headers=api.user("ann"),
     )
     assert accept.status_code == 422 and "hexes.0101" in accept.get_json()["details"]
+
+
+def test_merida_read_from_its_printed_map_plays_by_the_terrain_read(api: ApiHelper) -> None:
+    """Merida's shipped map is every hex clear; the club scans its printed map (drawn here: a
+    patch of mountains, AB4 among them, and a river between R16 and S16), reads it with one
+    example of each terrain and of the river, accepts the proposal, publishes, and a game on that
+    version charges what the TEC says for the terrain read (rule: TEC -- infantry entering a
+    mountain hex pays 2 MP, clear 1), checked through the game's own API."""
+    from service.rules.kernel.grid import Bounds, HexGrid
+    from tests.e2e.test_scenario_library_api import SIDES, moved_cost, play_to
+
+    club = ok(
+        api.client.post("/api/clubs", json={"name": "Merida Scan"}, headers=api.user("ann")), 201
+    )
+    for name in SIDES.values():
+        api.user(name)
+        member = {"username": name, "roles": ["player"]}
+        ok(
+            api.client.post(
+                f"/api/clubs/{club['id']}/members", json=member, headers=api.user("ann")
+            ),
+            201,
+        )
+    sid = ok(
+        api.client.post(
+            f"/api/clubs/{club['id']}/scenarios",
+            json={"system": "merida", "base": "merida-1938", "title": "Merida as printed"},
+            headers=api.user("ann"),
+        ),
+        201,
+    )["id"]
+    grid = HexGrid("letter-number", Bounds(1, 26, 1, 43), "flat", "odd")
+    mountains = {"AB4", "AB5", "AC4", "AC5", "AD5"} | {
+        grid.label(col, row) for col in range(18, 23) for row in range(36, 41)
+    }
+    terrain = {h: "mountain" if h in mountains else "clear" for h in grid.labels()}
+    river = {frozenset(("R16", "S16")), frozenset(("S16", "T16"))}
+    printed = render(grid=grid, terrain=terrain, rivers=river, radius=22.0, seed=11)
+    ok(upload(api, sid, printed.data), 201)
+    ok(
+        api.client.put(
+            f"/api/club-scenarios/{sid}/map-image/calibration",
+            json={"points": points(printed, ("A1", "A26", "AQ13"))},
+            headers=api.user("ann"),
+        )
+    )
+    proposal = ok(
+        api.client.post(
+            f"/api/club-scenarios/{sid}/map-image/proposal",
+            json={
+                "hexes": {"clear": ["J7"], "mountain": ["AB4"]},
+                "hexsides": {"river": [["R16", "S16"]]},
+            },
+            headers=api.user("ann"),
+        )
+    )
+    read = {h: p["terrain"] for h, p in proposal["hexes"].items()}
+    assert read == terrain  # all 1,118 hexes
+    assert {frozenset(s["between"]) for s in proposal["hexsides"]} == river
+    accepted = ok(
+        api.client.post(
+            f"/api/club-scenarios/{sid}/map-image/proposal/accept",
+            json=proposal,
+            headers=api.user("ann"),
+        )
+    )
+    assert accepted["changes"] == len(mountains) + len(river)  # the clear hexes were clear
+    ok(
+        api.client.post(f"/api/club-scenarios/{sid}/versions", json={}, headers=api.user("ann")),
+        201,
+    )
+
+    game = ok(
+        api.client.post(
+            "/api/games",
+            json={"system": "merida", "scenario": sid, "sides": SIDES},
+            headers=api.user("franco"),
+        ),
+        201,
+    )
+    gid = game["id"]
+    api.accept_all(game, "franco")
+    assert game["state"]["map"]["terrain"]["AB4"] == "mountain"
+    board = ok(api.client.get(f"/api/games/{gid}/board", headers=api.user("rojo")))
+    assert {"hexes": ["R16", "S16"], "features": ["river"]} in board["hexsides"]
+    assert board["image"]["url"] == f"/api/games/{gid}/map-image"
+    play_to(api, gid, "movement")
+    assert moved_cost(api, gid, "n-1-21-div", ["AA3", "AB4"]) == 2.0
+    assert moved_cost(api, gid, "n-2-21-div", ["AA3", "AA4"]) == 1.0

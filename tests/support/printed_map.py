@@ -133,11 +133,19 @@ def render(
     quality: int = 82,
     seed: int = 7,
     river_length: int = 60,
+    grid: HexGrid | None = None,
+    terrain: dict[str, str] | None = None,
+    rivers: set[frozenset[str]] | None = None,
 ) -> PrintedMap:
+    """A printed map of ``cols`` x ``rows`` hexes (four-digit labels, flat-topped), or of
+    ``grid`` (flat-topped) with ``terrain`` (each a key of :data:`TERRAIN_COLOURS`) and
+    ``rivers`` given; what is not given is made up from ``seed``."""
     rng = random.Random(seed)
-    grid = HexGrid("four-digit", Bounds(1, cols, 1, rows), "flat", "odd")
-    terrain = _terrain(grid, rng)
-    rivers = _river(grid, rng, river_length)
+    grid = grid or HexGrid("four-digit", Bounds(1, cols, 1, rows), "flat", "odd")
+    cols = grid.bounds.max_col - grid.bounds.min_col + 1
+    rows = grid.bounds.max_row - grid.bounds.min_row + 1
+    terrain = terrain or _terrain(grid, rng)
+    rivers = _river(grid, rng, river_length) if rivers is None else rivers
     theta = math.radians(angle)
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     linear = rot @ np.diag([radius, radius * scale_y])
