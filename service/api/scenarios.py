@@ -410,6 +410,11 @@ class MapAcceptIn(Strict):
         load_default=list,
         metadata={"description": "ignored: the proposal may be sent back as it came"},
     )
+    unread = fields.List(
+        fields.Dict(),
+        load_default=list,
+        metadata={"description": "ignored: the proposal may be sent back as it came"},
+    )
 
 
 def image_response(served: Any) -> Response:

@@ -42,6 +42,8 @@ STRIP_ACROSS = 0.16
 #: where between the map's usual share of a feature's colour in a strip and the examples' share
 #: a hexside starts to show the feature
 CUT = 0.15
+#: a feature read on more than this share of the hexsides is not a feature the examples mark out
+MOST_SIDES = 0.1
 #: the sampled image's hex radius at most (a finer scan is read reduced)
 READ_RADIUS_PX = 18
 
@@ -360,9 +362,16 @@ class Proposal:
     hexes: dict[str, dict[str, Any]]
     hexsides: list[dict[str, Any]]
     outside: list[str]
+    #: the features the examples could not read: ``{"feature", "reason"}``
+    unread: list[dict[str, str]]
 
     def to_json(self) -> dict[str, Any]:
-        return {"hexes": self.hexes, "hexsides": self.hexsides, "outside": self.outside}
+        return {
+            "hexes": self.hexes,
+            "hexsides": self.hexsides,
+            "outside": self.outside,
+            "unread": self.unread,
+        }
 
 
 def _label_pairs(grid: HexGrid) -> list[tuple[str, str]]:
@@ -418,9 +427,11 @@ def propose(
                 "terrain": names[order[i, 0]],
                 "confidence": round(float(confidence), 3),
             }
-    sides = _propose_sides(reader, grid, labels, index, centres, stats, on_image, side_examples)
+    sides, unread = _propose_sides(
+        reader, grid, labels, index, centres, stats, on_image, side_examples
+    )
     outside = [label for i, label in enumerate(labels) if not on_image[i]]
-    return Proposal(hexes, sides, outside)
+    return Proposal(hexes, sides, outside, unread)
 
 
 def _propose_sides(
@@ -432,9 +443,9 @@ def _propose_sides(
     stats: np.ndarray,
     on_image: np.ndarray,
     side_examples: Mapping[str, Sequence[Sequence[str]]],
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     if not side_examples:
-        return []
+        return [], []
     pairs = _label_pairs(grid)
     a = np.array([index[p[0]] for p in pairs])
     b = np.array([index[p[1]] for p in pairs])
@@ -456,24 +467,38 @@ def _propose_sides(
     }
     own_a, own_b = stats[a, :3], stats[b, :3]  # each hex's median colour
     found: list[dict[str, Any]] = []
+    unread: list[dict[str, str]] = []
     where = {frozenset(p): i for i, p in enumerate(pairs)}
     usable = on_image[a] & on_image[b]
     sampled = {name: reader.sample(points)[0] for name, points in regions.items()}
     for feature, examples in side_examples.items():
         rows = [where[frozenset((str(x), str(y)))] for x, y in examples]
+        # the strip (along the edge: a river; across it: a road) where the examples stand out
+        # most from the map's common run of hexsides (its 90th percentile: a feature is rare)
         best: tuple[float, np.ndarray] | None = None
         for lab in sampled.values():
             share = _feature_share(lab, own_a, own_b, rows)
-            if best is None or share[rows].mean() > best[1][rows].mean():
-                best = (0.0, share)
+            score = float(share[rows].mean() - np.percentile(share[usable], 90))
+            if best is None or score > best[0]:
+                best = (score, share)
         assert best is not None
         share = best[1]
         shown = float(share[rows].mean())
         usual = float(np.median(share[usable]))
         cut = _split(share[usable], usual, shown)
-        if shown - usual < 0.05:  # the examples show nothing the rest of the map does not
+        chosen = np.flatnonzero(usable & (share > cut))
+        if shown - usual < 0.05 or len(chosen) > MOST_SIDES * usable.sum():
+            # the examples show nothing the rest of the map does not, or what they show is all
+            # over it (a forest's dots, not a road): nothing is proposed, and the answer says so
+            unread.append(
+                {
+                    "feature": feature,
+                    "reason": "its examples do not stand out from the rest of the map: "
+                    "give more, or clearer, example hexsides",
+                }
+            )
             continue
-        for i in np.flatnonzero(usable & (share > cut)):
+        for i in chosen:
             confidence = min(1.0, 0.5 + 0.5 * (share[i] - cut) / (shown - cut))
             found.append(
                 {
@@ -483,7 +508,7 @@ def _propose_sides(
                 }
             )
     found.sort(key=lambda item: (item["feature"], item["between"]))
-    return found
+    return found, unread
 
 
 def _split(shares: np.ndarray, low: float, high: float) -> float:

@@ -25,6 +25,7 @@ TERRAIN_COLOURS = {
     "mountain": (150, 112, 80),
 }
 RIVER = (58, 110, 196)
+ROAD = (178, 40, 36)
 GRID_LINE = (70, 60, 50)
 
 
@@ -38,6 +39,7 @@ class PrintedMap:
     affine: np.ndarray
     terrain: dict[str, str]
     rivers: set[frozenset[str]] = field(default_factory=set)
+    roads: set[frozenset[str]] = field(default_factory=set)
 
     def pixel(self, label: str) -> tuple[float, float]:
         gx, gy = centre(self.grid, label)
@@ -123,6 +125,23 @@ def _river(grid: HexGrid, rng: random.Random, length: int) -> set[frozenset[str]
     return best
 
 
+def _road(grid: HexGrid, rng: random.Random, length: int) -> set[frozenset[str]]:
+    """A chain of hexes walked from one to a neighbour, never back: the hexsides it crosses."""
+    labels = list(grid.labels())
+    at = labels[len(labels) // 3]
+    seen = {at}
+    crossed: set[frozenset[str]] = set()
+    while len(crossed) < length:
+        options = [n for n in grid.neighbours(at) if n not in seen]
+        if not options:
+            break
+        nxt = rng.choice(options)
+        crossed.add(frozenset((at, nxt)))
+        seen.add(nxt)
+        at = nxt
+    return crossed
+
+
 def render(
     cols: int = 30,
     rows: int = 24,
@@ -136,6 +155,7 @@ def render(
     grid: HexGrid | None = None,
     terrain: dict[str, str] | None = None,
     rivers: set[frozenset[str]] | None = None,
+    road_length: int = 0,
 ) -> PrintedMap:
     """A printed map of ``cols`` x ``rows`` hexes (four-digit labels, flat-topped), or of
     ``grid`` (flat-topped) with ``terrain`` (each a key of :data:`TERRAIN_COLOURS`) and
@@ -146,6 +166,7 @@ def render(
     rows = grid.bounds.max_row - grid.bounds.min_row + 1
     terrain = terrain or _terrain(grid, rng)
     rivers = _river(grid, rng, river_length) if rivers is None else rivers
+    roads = _road(grid, rng, road_length) if road_length else set()
     theta = math.radians(angle)
     rot = np.array([[math.cos(theta), -math.sin(theta)], [math.sin(theta), math.cos(theta)]])
     linear = rot @ np.diag([radius, radius * scale_y])
@@ -193,9 +214,13 @@ def render(
         p, q = edges[side]
         ends = px([(p[0] / 1000, p[1] / 1000), (q[0] / 1000, q[1] / 1000)])
         draw.line(ends, fill=RIVER, width=max(2, int(radius * 0.2)))
+    for side in roads:  # a road crosses the hexside, centre to centre
+        a, b = sorted(side)
+        ends = px([centre(grid, a), centre(grid, b)])
+        draw.line(ends, fill=ROAD, width=max(2, int(radius * 0.12)))
     image = image.filter(ImageFilter.GaussianBlur(0.6))
     noise = np.random.default_rng(seed).normal(0, 7, (height, width, 3))
     pixels = np.clip(np.asarray(image, dtype=np.float64) + noise, 0, 255).astype(np.uint8)
     out = io.BytesIO()
     Image.fromarray(pixels).save(out, format="JPEG", quality=quality)
-    return PrintedMap(grid, out.getvalue(), width, height, affine, terrain, rivers)
+    return PrintedMap(grid, out.getvalue(), width, height, affine, terrain, rivers, roads)

@@ -234,3 +234,39 @@ def test_served_sizes() -> None:
     small = resized(png(1000, 500), "image/png", 256)
     with Image.open(io.BytesIO(small)) as image:
         assert image.size == (256, 128)
+
+
+def test_roads_are_read_across_the_hexsides_they_cross() -> None:
+    """A road drawn centre to centre (red, 0.12 of a hex's radius wide) is read in the strip
+    across the hexside, not along it; the river beside it still along."""
+    printed = render(seed=3, radius=30.0, road_length=40, quality=78)
+    fit = calibrate(printed.grid, clicks(printed, CORNERS), printed.width, printed.height)
+    roads = sorted(sorted(side) for side in printed.roads - printed.rivers)
+    rivers = sorted(sorted(side) for side in printed.rivers - printed.roads)
+    proposal = propose(
+        printed.data,
+        fit,
+        printed.grid,
+        {},
+        {"road": [roads[len(roads) // 2]], "river": [rivers[len(rivers) // 2]]},
+    )
+    for feature, truth in (("road", printed.roads), ("river", printed.rivers)):
+        found = {frozenset(s["between"]) for s in proposal.hexsides if s["feature"] == feature}
+        assert len(found & truth) / len(truth) >= 0.9, (feature, len(found & truth), len(truth))
+        assert len(found - truth) <= 2, (feature, len(found - truth))
+    assert proposal.unread == []
+
+
+def test_an_example_that_shows_no_feature_proposes_none_and_says_so(printed: PrintedMap) -> None:
+    fit = calibrate(printed.grid, clicks(printed, CORNERS), printed.width, printed.height)
+    plain = next(
+        sorted((a, b))
+        for a in printed.grid.labels()
+        for b in printed.grid.neighbours(a)
+        if printed.terrain[a] == printed.terrain[b] == "clear"
+        and frozenset((a, b)) not in printed.rivers
+    )
+    proposal = propose(printed.data, fit, printed.grid, {}, {"river": [plain]})
+    assert proposal.hexsides == []
+    assert [u["feature"] for u in proposal.unread] == ["river"]
+    assert "do not stand out" in proposal.unread[0]["reason"]
