@@ -10,6 +10,7 @@ from flask import Flask, jsonify
 
 from service.api import agreements as agreements_api
 from service.api import campaigns as campaigns_api
+from service.api import chat as chat_api
 from service.api import clubs as clubs_api
 from service.api import disputes as disputes_api
 from service.api import games as games_api
@@ -17,10 +18,12 @@ from service.api import ladders as ladders_api
 from service.api import notifications as notifications_api
 from service.api import passwords as passwords_api
 from service.api import profiles as profiles_api
+from service.api import reviews as reviews_api
 from service.api import rules as rules_api
 from service.api import scenarios as scenarios_api
 from service.api import seeks as seeks_api
 from service.api import systems as systems_api
+from service.api import tournaments as tournaments_api
 from service.api import users as users_api
 from service.api import webhooks as webhooks_api
 from service.api.auth import install_game_access
@@ -62,10 +65,12 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         passwords_api.blp,
         systems_api.blp,
         games_api.blp,
+        reviews_api.blp,
         clubs_api.blp,
         clubs_api.me_blp,
         ladders_api.blp,
         campaigns_api.blp,
+        tournaments_api.blp,
         disputes_api.blp,
         agreements_api.blp,
         rules_api.blp,
@@ -74,6 +79,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         scenarios_api.blp,
         notifications_api.blp,
         webhooks_api.blp,
+        chat_api.blp,
     ):
         api.register_blueprint(blueprint)
     faults = StoreFaults.of_config(config)

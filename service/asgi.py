@@ -44,7 +44,7 @@ from service.config import Config
 
 log = logging.getLogger(__name__)
 
-STREAM_PATH = re.compile(r"^/api/((games|ladders)/[^/]+|me/notifications)/stream$")
+STREAM_PATH = re.compile(r"^/api/((games/[^/]+(/chat)?)|ladders/[^/]+|me/notifications)/stream$")
 REQUEST_THREADS = 32  # ordinary requests (as the gthread worker had)
 STREAM_THREADS = 8  # stream set-up and the store polls of degraded or ladder streams
 

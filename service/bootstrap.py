@@ -8,6 +8,7 @@ import os
 import sys
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 from service.adapters.broker import InProcessBroker, RedisBroker
 from service.adapters.heads import SqliteHeads
@@ -17,6 +18,7 @@ from service.adapters.smtp import Mailer
 from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
+from service.application.chat import ChatService
 from service.application.clubs import ClubService
 from service.application.dispute_agreement import DisputeAgreements
 from service.application.disputes import DisputeService
@@ -29,7 +31,9 @@ from service.application.notifications import NotificationProcess, NotificationS
 from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
+from service.application.records import RecordService
 from service.application.restoring import require_restored
+from service.application.reviews import ReviewService
 from service.application.scenario_images import ScenarioImages
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
@@ -37,6 +41,7 @@ from service.application.seeks import SeekService
 from service.application.services import Services
 from service.application.standings import LadderFeed
 from service.application.store import open_store
+from service.application.tournaments import TournamentService
 from service.application.users import UserService
 from service.application.what_if import WhatIfService
 from service.application.worker import NotificationWorker, open_process
@@ -171,9 +176,24 @@ def build_services(
         seeks=SeekService(store, lifecycle, projections["seeks"], scenarios),
         access=GameAccess(games, clubs),
         projections=projections,
+        reviews=ReviewService(games, projections["reviews"].view),  # type: ignore[arg-type]
         notifications=notifications,
     )
+    svc.chat = ChatService(
+        store,
+        games,
+        users,
+        clubs,
+        svc.access,
+        projections["chat"],
+        projections["notes"],
+        broker,
+    )
     svc.outbox = outbox
+    svc.records = RecordService(store, games, audit)
+    svc.tournaments = TournamentService(
+        store, users, clubs, games, lifecycle, feed, projections["tournaments"], ladders=ladders
+    )
     svc.scenario_images = ScenarioImages(store, scenarios)
     svc.password_resets = PasswordResets(
         users,
@@ -208,5 +228,21 @@ def build_worker(svc: Services, process: NotificationProcess | None = None) -> N
         process=process,
         clocks=clocks,
         projections=getattr(svc, "projections", None),
-        results=getattr(getattr(svc, "ladders", None), "record_results", None),
+        results=_results_step(svc),
     )
+
+
+def _results_step(svc: Services) -> Any:
+    """The worker's results step: the ladder, campaign and club event games that ended, then the
+    club events' round deadlines that come near."""
+    record = getattr(getattr(svc, "ladders", None), "record_results", None)
+    deadlines = getattr(getattr(svc, "tournaments", None), "check_deadlines", None)
+    if deadlines is None:
+        return record
+
+    def step() -> None:
+        if record is not None:
+            record()
+        deadlines()
+
+    return step

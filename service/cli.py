@@ -328,12 +328,31 @@ def games_show(ctx: click.Context, game: str, version: int | None) -> None:
     default="-",
     help="File (default stdout).",
 )
+@click.option(
+    "--record",
+    "record",
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+    default=None,
+    help="Write the open game record (docs/game-record.md) to this file ('-': stdout) instead.",
+)
 @click.pass_context
 @domain_errors
-def games_export(ctx: click.Context, game: str, output: str) -> None:
-    """Export every event of GAME as NDJSON (full, for audit)."""
+def games_export(ctx: click.Context, game: str, output: str, record: str | None) -> None:
+    """Export every event of GAME as NDJSON (full, for audit), or with --record FILE as the open
+    game record that `arbiter games import` reads on another server."""
     svc = _services(ctx)
     from service.application.events import export_lines
+
+    if record is not None:
+        text = svc.records.lines(game, full=True)
+        if record == "-":
+            for line in text:
+                click.echo(line, nl=False)
+            return
+        with open(record, "w", encoding="utf-8", newline="\n") as fh:
+            fh.writelines(text)
+        click.echo(f"wrote the record of game {game} to {record}", err=True)
+        return
 
     head = svc.audit.anchored_head(game)  # before the events: a log cut below it shows
     lines = export_lines(svc.games.iter_all_events(game), head)
@@ -347,6 +366,38 @@ def games_export(ctx: click.Context, game: str, output: str) -> None:
                 fh.write(line)
                 count += 1
         click.echo(f"wrote {count - 1} events and the anchored head to {output}", err=True)
+
+
+@games.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print what was imported, with its audit.")
+@click.pass_context
+@domain_errors
+def games_import(ctx: click.Context, file: str, as_json: bool) -> None:
+    """Import a finished game's record (from `arbiter games export GAME --record FILE` or
+    GET /api/games/<id>/record on another server) under its own id: every line is checked, the
+    events replayed with this server's rules to the state the record names, the chain and the
+    dice verified.  A refusal names the first bad line, exits non-zero and writes nothing."""
+    svc = _services(ctx)
+    raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise CliError(f"line {line}: not UTF-8 text") from None
+    found = svc.records.import_text(text, by="operator")
+    if as_json:
+        _json(found)
+    else:
+        audit = found["audit"]
+        click.echo(
+            f"imported game {found['game']} ({found['title']}, {found['system']}): "
+            f"{found['events']} events, state {found['state_digest']}, "
+            f"audit {'ok' if audit['ok'] else 'FAILED'}, dice "
+            f"{'verified' if audit['dice'].get('verified') else 'not verified'}"
+        )
+    if not found["audit"]["ok"]:
+        sys.exit(1)
 
 
 @games.command("replay")
@@ -421,6 +472,9 @@ def _attach_optional_groups() -> None:
 
     for group in (clubs, ladders, campaigns):
         main.add_command(group)
+    from service.cli_events import events
+
+    main.add_command(events)  # club events (tournaments)
     from faq.cli import rules
     from service.cli_audit import attach
 

@@ -36,6 +36,10 @@ def create_blueprint() -> Blueprint:
     def game(game_id: str) -> str:
         return _page("game.html", game_id=game_id)
 
+    @blp.get("/games/<game_id>/review")
+    def review(game_id: str) -> str:  # luck, moments, the story turn by turn (docs/review.md)
+        return _page("review.html", game_id=game_id)
+
     @blp.get("/games/<game_id>/audit")
     def audit(game_id: str) -> str:
         return _page("audit.html", game_id=game_id)
@@ -67,6 +71,10 @@ def create_blueprint() -> Blueprint:
     @blp.get("/ladders/<ladder_id>")
     def ladder(ladder_id: str) -> str:
         return _page("ladder.html", ladder_id=ladder_id)
+
+    @blp.get("/events/<event_id>")
+    def club_event(event_id: str) -> str:  # a club event (tournament): docs/events.md
+        return _page("club_event.html", event_id=event_id)
 
     @blp.get("/campaigns/<campaign_id>")
     def campaign(campaign_id: str) -> str:

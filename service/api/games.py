@@ -18,7 +18,7 @@ from service.api.stream import game_plan, respond
 from service.api.systems import drawing_of
 from service.application.events import export_lines
 from service.application.projections.games import GameQuery
-from service.domain.errors import Invalid, NotFound
+from service.domain.errors import Forbidden, Invalid, NotFound
 
 blp = Blueprint(
     "games", __name__, url_prefix="/api/games", description="Games, commands and events"
@@ -110,7 +110,8 @@ class GameBoard(MethodView):
     @blp.response(200)
     def get(self, game_id: str) -> Any:
         """The game's map as data for drawing (its scenario's, or the club scenario version it
-        pinned), for whoever may read the game."""
+        pinned), for whoever may read the game; ``placeholder_topics``: the scenario's placeholder
+        data by topic (what a player should know is a stand-in)."""
         svc = services()
         game = svc.games.get(game_id)
         ref, at, version = game.scenario.partition("@")
@@ -120,7 +121,10 @@ class GameBoard(MethodView):
             if scan is not None:  # the club's scan of its printed map, drawn under the hexes
                 board["image"] = {**scan, "url": f"/api/games/{game_id}/map-image"}
             return board
-        return drawing_of(svc.games.system(game.system)).board(game.scenario)
+        rules = svc.games.system(game.system)
+        infos = [s for s in rules.scenarios() if s.id == game.scenario]
+        topics = [dict(t) for info in infos for t in info.placeholder_topics]
+        return {**drawing_of(rules).board(game.scenario), "placeholder_topics": topics}
 
 
 @blp.route("/<game_id>/map-image")
@@ -234,6 +238,38 @@ class Export(MethodView):
 
         headers = {"Content-Disposition": f'attachment; filename="game-{game.id}.ndjson"'}
         return Response(lines(), mimetype="application/x-ndjson", headers=headers)
+
+
+@blp.route("/import")
+class Import(MethodView):
+    @blp.arguments(schemas.RecordIn)
+    @blp.response(201)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Import a finished game's record from another server (site admins; the same as
+        ``arbiter games import``, docs/game-record.md): stored under the game's own id once every
+        line checks and the events replay to the state it names.  A refusal is a 400 naming the
+        first bad line (``details.line``), and nothing is written; a game already here is a 409.
+        The body is JSON within the input gate's 1 MiB: a longer record goes by the CLI."""
+        user = require_user()
+        if "admin" not in user.roles:
+            raise Forbidden("only a site admin imports a game", {"record": ["site admins only"]})
+        found: dict[str, Any] = services().records.import_text(body["record"], by=user.username)
+        return found
+
+
+@blp.route("/<game_id>/record")
+class Record(MethodView):
+    @blp.response(200, content_type="text/plain")
+    def get(self, game_id: str) -> Response:
+        """The open game record (docs/game-record.md): the game's headers, every event in words
+        and as data, and its anchored head, as the caller may read them (what a side may not see
+        stays withheld until the end, as in the NDJSON export); ``side`` as for the game."""
+        svc = services()
+        game = svc.games.get(game_id)
+        viewer = svc.games.viewer_side(game, optional_user(), request.args.get("side"))
+        text = "".join(svc.records.lines(game.id, viewer=viewer))
+        headers = {"Content-Disposition": f'attachment; filename="game-{game.id}.record"'}
+        return Response(text, mimetype="text/plain", headers=headers)
 
 
 @blp.route("/<game_id>/dice")

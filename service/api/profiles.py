@@ -19,16 +19,19 @@ class Profile(MethodView):
     def get(self, username: str) -> dict[str, Any]:
         """The latest 100 games the caller may read (newest first), clubs, and per ladder (the
         first 100 by name) the rating, rank and rating history; the record counts the games
-        listed."""
+        listed, and ``luck`` the player's luck in those of them that are over (each game's figure
+        for the sides they played, and the sums by unit: docs/review.md)."""
         svc = services()
         user = svc.users.by_name(username)
         uid = str(user.id)
         games = []
+        listed = []
         query = GameQuery(reader=svc.index.reader(optional_user()), player=uid)
         readable, _ = svc.index.page(query, limit=PAGE_MAX)  # the latest the caller may read
         for row in readable:
             if row["status"] == "declined":
                 continue
+            listed.append(row)
             mine = [side for side, u in row["sides"].items() if u == uid]
             games.append(
                 {
@@ -64,6 +67,10 @@ class Profile(MethodView):
                     "history": svc.ladders.history(ladder["id"], user.username),
                 }
             )
+        # luck across the listed games that are over (their readers see every side's then)
+        luck = svc.reviews.profile_luck(
+            [{**g, "sides": dict(r["sides"])} for g, r in zip(games, listed, strict=True)], uid
+        )
         ended = [g for g in games if g["status"] == "ended"]
         won = sum(1 for g in ended if (g["result"] or {}).get("winner") in g["played"])
         drawn = sum(1 for g in ended if (g["result"] or {}).get("outcome") == "draw")
@@ -78,4 +85,5 @@ class Profile(MethodView):
             },
             "clubs": clubs,
             "ladders": ladders,
+            "luck": luck,
         }

@@ -254,6 +254,14 @@ class SeekOut(Schema):
     opened_at = fields.String()
 
 
+class RecordIn(Strict):
+    record = fields.String(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "a finished game's record, as text (docs/game-record.md)"},
+    )
+
+
 class CommandIn(Strict):
     expected_version = fields.Integer(
         required=True,
@@ -498,6 +506,12 @@ class ScenarioOptionOut(Schema):
     max = fields.Raw(allow_none=True, metadata={"description": "the greatest value (a number)"})
 
 
+class PlaceholderTopicOut(Schema):
+    topic = fields.String(metadata={"description": "what the values are, in words: `Terrain`"})
+    count = fields.Integer(metadata={"description": "how many values of it are placeholders"})
+    notes = fields.List(fields.String(), metadata={"description": "the first distinct notes"})
+
+
 class ScenarioOut(Schema):
     id = fields.String()
     system = fields.String()
@@ -509,12 +523,19 @@ class ScenarioOut(Schema):
         fields.Nested(ScenarioOptionOut),
         metadata={"description": "what a game of it may be created with (`options` of a new game)"},
     )
+    placeholder_topics = fields.List(
+        fields.Nested(PlaceholderTopicOut),
+        metadata={"description": "its placeholder data by topic, for players (empty: none)"},
+    )
 
 
 class SystemOut(Schema):
     name = fields.String()
     title = fields.String()
     document = fields.String()
+    rules_version = fields.String(
+        metadata={"description": "what its replay makes of recorded events: a game record names it"}
+    )
     tables = fields.List(fields.String())
     scenarios = fields.List(fields.Nested(ScenarioOut))
     capabilities = fields.List(

@@ -23,6 +23,7 @@ def system_json(system: RulesSystem) -> dict[str, Any]:
         "name": system.name,
         "title": system.title,
         "document": system.document,
+        "rules_version": system.rules_version,
         "tables": sorted(system.drawing.tables()) if system.drawing else [],
         "scenarios": [s.as_dict() for s in system.scenarios()],
         "capabilities": capabilities(system),

@@ -45,18 +45,22 @@ class GameAccess:
         if uid in sides.values():
             return True
         club = labels.get("club")
-        if club:
-            return uid in self._members(str(club), clubs)
+        members = self._members(str(club), clubs) if club else None
+        if members is not None:
+            return uid in members
+        # a game of no club, or of a club this server does not know (imported from another
+        # server's record: docs/game-record.md): the site's arbiters
         return "arbiter" in getattr(user, "roles", [])
 
     def _members(self, club: str, seen: dict[str, Any] | None) -> Any:
-        """The club's members (none for an unknown club), read once per list (``seen``)."""
+        """The club's members (None for a club this server does not know), read once per list
+        (``seen``)."""
         if seen is not None and club in seen:
             return seen[club]
         try:
             members = self.clubs.get(club).members
         except NotFound:
-            members = {}
+            members = None
         if seen is not None:
             seen[club] = members
         return members

@@ -13,6 +13,7 @@ from service.application.games import GameService, in_words, with_states_before
 from service.application.store import ArbiterStore, LogFollower
 from service.domain.audit import NO_ANCHOR, AuditReport, Broken, Wording, repairs_for, verify_log
 from service.domain.chain import ENVELOPE, FULL, reader_form
+from service.domain.conversations import conversation_id
 from service.domain.errors import Conflict
 from service.domain.game import Game, copy_json
 from service.rules.base import RulesEvent, RulesSystem
@@ -45,12 +46,13 @@ class AuditService:
         """The game's rows exactly as stored, decoded one by one (a row that does not decode is
         reported, not skipped silently)."""
         after = 0
+        salting = self.games.presenting(game_id).salt
         while True:
             rows = self.store.recorder.select_events(game_id, gt=after or None, limit=PAGE)
             for row in rows:
                 try:
                     event = self.store.mapper.to_domain_event(row)
-                    yield present_event(event, salting=self.store.ports.salt)
+                    yield present_event(event, salting=salting)
                 except Exception as exc:  # noqa: BLE001 - any decoding failure is a finding
                     yield Broken(
                         row.originator_version, f"cannot be decoded ({type(exc).__name__}: {exc})"
@@ -61,8 +63,43 @@ class AuditService:
 
     def verify(self, game_id: UUID | str) -> dict[str, Any]:
         """Recompute the chain, seals, sealed forms and dice over the stored rows (the server knows
-        the seed), and check that they reach the game's anchored head."""
-        return self._verified(GameService._uuid(game_id))[0].as_dict()
+        the seed), and check that they reach the game's anchored head; then the same of the
+        game's conversation (its chat: ``conversation``, None when it has none).  A broken
+        conversation fails the report: ``first_bad`` names it when the game's own log is sound."""
+        gid = GameService._uuid(game_id)
+        report = self._verified(gid)[0].as_dict()
+        chat = self.verify_conversation(gid)
+        report["conversation"] = chat
+        if chat is not None and not chat["ok"]:
+            report["ok"] = False
+            if report["first_bad"] is None:
+                first = chat["first_bad"]
+                report["first_bad"] = {
+                    "seq": first["seq"],
+                    "reason": f"the game's chat, event {first['seq']}: {first['reason']}",
+                }
+        return report
+
+    def verify_conversation(self, game_id: UUID | str) -> dict[str, Any] | None:
+        """The audit of a game's conversation (``service.domain.conversations``): its hash chain,
+        seals and anchored head, checked as a game's are (it has no dice); None when the game has
+        no conversation and no head anchored for one."""
+        cid = conversation_id(GameService._uuid(game_id))
+        head = self.heads.get(str(cid)) if self.heads is not None else NO_ANCHOR
+        rows = list(self.stored(cid))
+        if not rows and head in (None, NO_ANCHOR):
+            return None
+        report = verify_log(rows, game=str(cid), seal_key=self.seal_key, head=head)
+        return {
+            "conversation": str(cid),
+            "ok": report.ok,
+            "events": report.events,
+            "head": report.head,
+            "anchor": report.anchor,
+            "first_bad": report.first_bad,
+            "problems": report.problems,
+            "seals": report.seals,
+        }
 
     def _verified(self, gid: UUID) -> tuple[AuditReport, list[dict[str, Any] | Broken]]:
         head = self.heads.get(str(gid)) if self.heads is not None else NO_ANCHOR
@@ -131,14 +168,15 @@ class AuditService:
         games = 0
         for game_id in self.game_ids():
             games += 1
-            seen.add(str(game_id))
+            seen.update((str(game_id), str(conversation_id(game_id))))
             report = self.verify(game_id)
             if not report["ok"]:
+                chat = report["conversation"] or {"problems": []}
                 failed.append(
                     {
                         "game": str(game_id),
                         "events": report["events"],
-                        "problems": len(report["problems"]),
+                        "problems": len(report["problems"]) + len(chat["problems"]),
                         "first_bad": report["first_bad"],
                     }
                 )

@@ -86,6 +86,7 @@ from eventsourcing.utils import get_topic
 
 from service.config import Config
 from service.domain.chain import head_mac, seal_key_from_secret
+from service.domain.conversations import Conversation
 from service.domain.game import Game
 
 FORMAT = "arbiter-backup"
@@ -104,6 +105,7 @@ KEY = "keys/secret_key"
 PARTS = (EVENTS, NOTICES, TRACKING, HEADS)
 _HEAD_FIELDS = ("game", "version", "hash", "at", "mac")
 _CREATED = get_topic(Game.Created)
+_OPENED = get_topic(Conversation.Opened)
 
 
 class BackupError(Exception):
@@ -670,6 +672,8 @@ class Restored:
     left_alone: list[str] = field(default_factory=list)
     #: each game's ``Game.Created`` position in the backup's log
     created: dict[str, int] = field(default_factory=dict)
+    #: each game's conversation's ``Conversation.Opened`` position, by the game
+    opened: dict[str, int] = field(default_factory=dict)
 
 
 def load(backup: Backup, store: Any, process: Any, heads: Any) -> Restored:
@@ -691,6 +695,8 @@ def load(backup: Backup, store: Any, process: Any, heads: Any) -> Restored:
     for old, event in backup.notes(EVENTS):
         if event.topic == _CREATED:
             done.created[str(event.originator_id)] = old
+        elif event.topic == _OPENED:
+            done.opened[str(event.originator_id)] = old
         batch.append((old, event))
         if len(batch) >= BATCH:
             flush()
@@ -727,19 +733,34 @@ def anchor(
     mark = int(backup.manifest.get("heads_mark") or 0)
     for game, position in done.created.items():
         report = verify(game)
-        anchor_state = report.get("anchor") or {}
-        missing_only = (
-            anchor_state.get("checked")
-            and anchor_state.get("head") is None
-            and len(report["problems"]) == 1
-            and position > mark
-        )
-        if report["ok"] or missing_only:
-            heads.record(game, int(anchor_state["log_ends_at"]), report["head"])
+        if _anchorable(report, position > mark):
+            heads.record(game, int(report["anchor"]["log_ends_at"]), report["head"])
             done.anchored += 1
         else:
-            first = report["first_bad"] or {}
+            first = {} if not report["problems"] else report["first_bad"] or {}
             done.left_alone.append(f"{game}: {first.get('reason', 'does not verify')}")
+        chat = report.get("conversation")  # the game's chat, anchored the same way
+        if chat is None:
+            continue
+        if _anchorable(chat, done.opened.get(chat["conversation"], 0) > mark):
+            heads.record(chat["conversation"], int(chat["anchor"]["log_ends_at"]), chat["head"])
+        else:
+            first = chat["first_bad"] or {}
+            done.left_alone.append(f"{game}'s chat: {first.get('reason', 'does not verify')}")
+
+
+def _anchorable(report: dict[str, Any], after_the_heads: bool) -> bool:
+    """Whether a restored log's head may be moved to its end: the log verifies through the head
+    the backup holds, or (begun after the heads were read) verifies but for its missing head.
+    Only the log's own problems count (a game's report names its chat's apart)."""
+    state = report.get("anchor") or {}
+    missing_only = bool(
+        state.get("checked")
+        and state.get("head") is None
+        and len(report["problems"]) == 1
+        and after_the_heads
+    )
+    return not report["problems"] or missing_only
 
 
 def adopt_key(config: Config, secret: str) -> None:

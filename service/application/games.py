@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
 
@@ -27,6 +27,8 @@ from service.domain.errors import (
     Unprocessable,
 )
 from service.domain.game import DiceSeed, Game, copy_json, seed_vault_id
+from service.domain.imports import GameImport, import_id
+from service.domain.systems import GamePorts
 from service.domain.users import User
 from service.rules.actions import Actions
 from service.rules.base import (
@@ -65,6 +67,9 @@ class GameService:
         self._bindings: LRUCache[UUID, tuple[dict[str, str], dict[str, Any]]] = LRUCache(
             BINDINGS_CACHED
         )
+        #: each game's ports for presenting its events: this server's, or an imported game's
+        #: (the salts its record gave for its sealed forms: ``service.domain.imports``)
+        self._presenting: LRUCache[UUID, GamePorts] = LRUCache(BINDINGS_CACHED)
 
     # -- systems --------------------------------------------------------------------------------
     def system(self, name: str) -> RulesSystem:
@@ -274,6 +279,36 @@ class GameService:
         self._bindings.put(gid, found)
         return found
 
+    def presenting(self, game_id: UUID) -> GamePorts:
+        """The ports to present ``game_id``'s events with: this server's, except that a game
+        imported from another server's record shows each sealed event with the full form's salt
+        the record gave (its commitments were made under the other server's key)."""
+        try:
+            return self._presenting.get(game_id)
+        except KeyError:
+            pass
+        ports = self.ports
+        try:
+            self.bindings(game_id)  # no game (yet): nothing to keep
+        except NotFound:
+            return ports
+        try:
+            found: Any = self.store.repository.get(import_id(game_id))
+        except AggregateNotFoundError:
+            found = None
+        if isinstance(found, GameImport) and found.salts:
+            salts, own = dict(found.salts), self.ports.salt
+
+            def salting(gid: Any, version: int, form: str) -> str:
+                given = salts.get(str(version)) if str(gid) == str(game_id) else None
+                if given is not None and form == "full":
+                    return given
+                return own(gid, version, form) if own is not None else ""
+
+            ports = replace(self.ports, salt=salting)
+        self._presenting.put(game_id, ports)
+        return ports
+
     def get(self, game_id: UUID | str, version: int | None = None) -> Game:
         gid = self._uuid(game_id)
         if version is not None and version < 1:
@@ -437,8 +472,9 @@ class GameService:
         after = 0
         while True:
             batch = list(self.store.events.get(game.id, gt=after, limit=page))
+            salting = self.presenting(game.id).salt
             for event in batch:
-                yield present_event(event, names, salting=self.ports.salt)
+                yield present_event(event, names, salting=salting)
             if len(batch) < page:
                 return
             after = batch[-1].originator_version
@@ -510,9 +546,23 @@ class GameService:
         return side
 
     def _names(self, game: Game) -> dict[str, str]:
-        return {
+        """The players' and the creator's names: this server's users', else (a game imported from
+        another server, whose players are not users here) the names its log recorded."""
+        names = {
             uid: self.users.username(uid) for uid in set(game.sides.values()) | {game.created_by}
         }
+        unknown = [uid for uid, name in names.items() if name == uid]
+        if unknown:
+            recorded = self.recorded_names(game.id)
+            names.update({uid: recorded[uid] for uid in unknown if uid in recorded})
+        return names
+
+    def recorded_names(self, game_id: UUID) -> dict[str, str]:
+        """The names the game's ``Created`` event recorded (user id -> name)."""
+        first = list(self.store.events.get(game_id, lte=Game.INITIAL_VERSION, limit=1))
+        if not first or not isinstance(first[0], Game.Created):
+            return {}
+        return dict(getattr(first[0], "names", None) or {})
 
     def _worded(
         self,
@@ -527,13 +577,14 @@ class GameService:
         """Each stored event as ``viewer`` may see it (all of it when ``in_full``), a rules event
         with its sentence worded from the state before it (units by printed name)."""
         start = copy_json(self.get(game.id, version=after).state) if after >= 1 else None
+        ports = self.presenting(game.id)
         for event, state in with_states_before(rules, stored, start):
             item = present_as(
                 event,
                 state,
                 names=names,
                 rules=rules,
-                ports=self.ports,
+                ports=ports,
                 viewer=viewer,
                 in_full=in_full,
             )  # the reader's form, with what verifies it (service.application.events)

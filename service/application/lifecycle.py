@@ -152,12 +152,14 @@ class LifecycleService:
         takeback: str | None = None,
         invite: bool = True,
         source: Any = None,
+        labels: Mapping[str, Any] | None = None,
     ) -> Game:
         """A new game.  Every named player but the creator must accept first (``Game.Invited``);
         a game whose sides are all the creator's starts at once.  Nobody is put into a game
         without consent: ``invite=False`` naming someone else is a 403 naming ``invite`` (games
         that start at once with several players, ladder challenges and joined seeks, are created
-        by their own services after both players chose them)."""
+        by their own services after both players chose them).  ``labels``: more of the game's
+        labels (a club event's game names its event)."""
         players = []
         for name in sides.values():
             try:
@@ -171,6 +173,7 @@ class LifecycleService:
                 {"invite": ["only the named players' acceptance starts the game"]},
             )
         invite = others
+        more = dict(labels or {})
         labels = self.labels_for(
             creator,
             players,
@@ -196,7 +199,7 @@ class LifecycleService:
             sides=sides,
             creator=creator,
             options=options,
-            labels=labels,
+            labels=labels | more,
             invite=invite,
             **extra,
         )

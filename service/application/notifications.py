@@ -35,6 +35,7 @@ from service.application.ports import Broker
 from service.application.projections.notices import NoticesView
 from service.application.store import ArbiterStore
 from service.config import Config
+from service.domain.conversations import Conversation
 from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
 from service.domain.game import Game, low_threshold
 from service.domain.notifications import (
@@ -84,7 +85,16 @@ CHALLENGE = "service.domain.ladders:Challenge.Issued"
 CLUB = "service.domain.clubs:Club."
 CLUB_EVENTS = ("MemberAdded", "Invited", "InvitationAnswered", "JoinRequested", "JoinAnswered")
 CLUB_TOPICS = tuple(CLUB + name for name in CLUB_EVENTS)
-TOPICS = tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE, *CLUB_TOPICS)
+#: a message in a game's chat: the other players are told, unless they muted that chat
+CHAT = get_topic(Conversation.Posted)
+#: a club event's new round (its players), a round's deadline near (its players still playing),
+#: the event's end (every player)
+TOURNAMENT = "service.domain.tournaments:Tournament."
+TOURNAMENT_EVENTS = ("RoundReleased", "DeadlineNear", "Finished")
+TOURNAMENT_TOPICS = tuple(TOURNAMENT + name for name in TOURNAMENT_EVENTS)
+TOPICS = (
+    tuple(GAME + name for name in GAME_EVENTS) + (CHALLENGE, *CLUB_TOPICS, CHAT) + TOURNAMENT_TOPICS
+)
 NOTIFIED = frozenset(TOPICS)
 #: what the process follows: the events notified about and every other game event, which tells
 #: nobody anything but keeps the games it keeps up to date from the log itself (a command's
@@ -370,6 +380,10 @@ class NotificationProcess(ProcessApplication[UUID]):
             return self._challenge(event)
         if topic in CLUB_TOPICS:
             return self._club_event(topic[len(CLUB) :], event)
+        if topic == CHAT:
+            return self._chat(event)
+        if topic in TOURNAMENT_TOPICS:
+            return self._tournament(topic[len(TOURNAMENT) :], event)
         if topic not in NOTIFIED:  # a game event that tells nobody anything
             if not self.replay:
                 self._follow(event)
@@ -607,6 +621,30 @@ class NotificationProcess(ProcessApplication[UUID]):
         url = f"/ladders/{event.ladder_id}"
         return Derived([Note("challenge", {event.opponent: text}, public, None, club, url)])
 
+    def _chat(self, event: Any) -> Derived:
+        """A chat message: the game's other players are told (in words, without the message:
+        an arbiter may hide it later), except those who had muted that game's chat when it was
+        written -- read from the conversation at the message's version, so a replay of the log
+        derives the same notices.  Never a club's webhooks: a game's chat is its players' own."""
+        assert self.leader is not None
+        try:
+            chat: Any = self.leader.repository.get(
+                event.originator_id, version=event.originator_version
+            )
+        except AggregateNotFoundError:
+            return Derived()
+        told = set(chat.players) - {event.author} - set(chat.muted)
+        if not told:
+            return Derived()
+        title = f"“{chat.title}”"
+        who = event.name
+        role = " (arbiter)" if event.role == "arbiter" else ""
+        text = f"{who}{role} wrote to you in the chat of {title}."
+        url = f"/games/{chat.game}#chat"
+        return Derived(
+            [Note("chat", dict.fromkeys(sorted(told), text), text, chat.game, None, url)]
+        )
+
     def _club_event(self, name: str, event: Any) -> Derived:
         """An invitation to a club (the invited user is told), its answer (the club's admins),
         a join request (the admins) and its answer (the one who asked)."""
@@ -641,6 +679,46 @@ class NotificationProcess(ProcessApplication[UUID]):
             text = f"{self.names(event.by)} {verb} your request to join the club {title}."
             texts, public = {event.user: text}, f"{who}'s request to join {title} was {verb}."
         return Derived([Note("club", texts, public, None, cid, url)])
+
+    def _tournament(self, name: str, event: Any) -> Derived:
+        """A club event's round released (each player told their game and side, or their bye),
+        a round's deadline near (the players of its unfinished games), its end (every player)."""
+        found: Any = self._get(event.originator_id)
+        if found is None:
+            return Derived()
+        eid, title = str(event.originator_id), f"“{found.name}”"
+        url, club = f"/events/{eid}", str(found.club_id)
+        texts: dict[str, str] = {}
+        if name == "RoundReleased":
+            public = f"Round {event.number} of {title} is paired."
+            for g in event.games:
+                for me, them, side in (
+                    (g["first"], g["second"], found.sides[0]),
+                    (g["second"], g["first"], found.sides[1]),
+                ):
+                    texts[me] = (
+                        f"Round {event.number} of {title}: you play {side_words(side)} against "
+                        f"{self.names(them)}; accept the game's invitation. Deadline "
+                        f"{event.deadline[:10]}."
+                    )
+            if event.bye:
+                texts[event.bye] = f"Round {event.number} of {title}: you have the bye."
+        elif name == "DeadlineNear":
+            rnd = found.released[event.round - 1]
+            public = f"The deadline of round {event.round} of {title} is near."
+            for g in rnd["games"]:
+                if g["result"] is None:
+                    for uid in (g["first"], g["second"]):
+                        texts[uid] = (
+                            f"Round {event.round} of {title} ends {rnd['deadline'][:16]} UTC: "
+                            "an unfinished game then goes to the club's arbiter."
+                        )
+        else:  # Finished
+            rows = found.standings()
+            top = self.names(rows[0]["player"]) if rows else ""
+            public = f"{title} has ended: {top} wins." if top else f"{title} has ended."
+            texts = {uid: public for uid in found.players}
+        return Derived([Note("event", texts, public, None, club, url)])
 
     def _club_of(self, game: Any) -> str | None:
         club = getattr(game, "club", None) or game.labels.get("club")

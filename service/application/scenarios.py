@@ -42,7 +42,7 @@ from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, Place
 from service.rules.registry import Registry
 from service.rules.scenario.model import describe_options, with_declared
-from service.rules.scenario.placeholders import unwrap
+from service.rules.scenario.placeholders import topics, unwrap
 
 
 # -- the one check path (shared with `arbiter scenarios check`) ----------------------------------
@@ -484,6 +484,7 @@ class PinnedScenario:
             description=str(plain(self.document.get("description", ""))),
             placeholder=bool(placeholders),
             options=tuple(options_of(self.document, self.rules.declared_options)),
+            placeholder_topics=tuple(topics(placeholders)),
         )
 
     def _custom(self) -> Any:
@@ -821,6 +822,11 @@ class ScenarioLibrary:
         return self._board(self.document(ref, user, version))
 
     def _board(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The map as data for drawing, with its placeholder data by topic (what players read)."""
+        found = topics(unwrap(document)[1])
+        return {**self._drawn(document), "placeholder_topics": found}
+
+    def _drawn(self, document: dict[str, Any]) -> dict[str, Any]:
         if "table" in document:  # a table in inches (Barcelona): the shapes as they are
             raw = plain(document)
             return {
@@ -834,7 +840,9 @@ class ScenarioLibrary:
                 "objectives": raw.get("objectives", []),
                 "placeholder": raw.get("placeholder", False),
             }
-        return hex_board(document)
+        drawn = hex_board(document)
+        drawing = self._system(str(plain(document).get("system"))).drawing
+        return drawing.as_drawn(drawn) if drawing is not None else drawn
 
     def pinned(self, ref: str, user: User | None, version: int | None) -> PinnedScenario:
         """A published version to start a game from (the latest when ``version`` is None)."""
@@ -1057,7 +1065,14 @@ def hex_board(document: Mapping[str, Any]) -> dict[str, Any]:
         if len(pair) == 2 and all(map(on, pair)) and grid.adjacent(pair[0], pair[1]):
             sides[(pair[0], pair[1])] = list(_l(side.get("features")))
     places = [
-        Place(str(p.get("name")), p["hex"], str(p.get("kind", "")), _d(p.get("values")))
+        Place(
+            str(p.get("name")),
+            p["hex"],
+            str(p.get("kind", "")),
+            _d(p.get("values")),
+            str(p.get("label") or ""),
+            str(p.get("notes") or ""),
+        )
         for p in _l(m.get("places"))
         if isinstance(p, dict) and on(p.get("hex"))
     ]

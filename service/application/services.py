@@ -8,6 +8,7 @@ from typing import Any
 from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
+from service.application.chat import ChatService
 from service.application.clubs import ClubService
 from service.application.dispute_agreement import DisputeAgreements
 from service.application.disputes import DisputeService
@@ -18,6 +19,7 @@ from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
+from service.application.reviews import ReviewService
 from service.application.scenarios import ScenarioLibrary
 from service.application.seeks import SeekService
 from service.application.store import ArbiterStore
@@ -53,6 +55,11 @@ class Services:
     access: GameAccess
     #: the persisted views and their runners (``service.application.projections``)
     projections: Projections
+    #: a game's review and after-action report (``service.application.reviews``)
+    reviews: ReviewService
+
+    #: the chat beside each game and each player's notes (``service.application.chat``)
+    chat: ChatService = None  # type: ignore[assignment]
 
     #: (fields with defaults stay last) ``NotificationService`` and, when the notification
     #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``
@@ -62,6 +69,10 @@ class Services:
     #: that sends them (None without ``ARBITER_SMTP_URL``)
     password_resets: Any = None
     outbox: Any = None
+    #: the open game record: export and import (``service.application.records``)
+    records: Any = None
+    #: club events (``service.application.tournaments.TournamentService``)
+    tournaments: Any = None
     #: club scenarios' map images (``service.application.scenario_images``)
     scenario_images: Any = None
 

@@ -84,6 +84,8 @@ class LadderFeed:
         self.leaderboard = leaderboard
         #: called with (campaign id, step, game id, result) when a campaign game ends
         self.on_campaign_game_ended: Callable[[str, int, str, dict[str, Any]], None] | None = None
+        #: called with (event id, game id, result, end time) when a club event's game ends
+        self.on_event_game_ended: Callable[[str, str, dict[str, Any], str], None] | None = None
         self._lock = threading.Lock()
         #: the view's changes this process has announced (those before it started, the process
         #: that made them did; a board left behind is rewritten when read, :meth:`board`)
@@ -151,6 +153,8 @@ class LadderFeed:
                     )
                 elif row["kind"] == "campaign" and self.on_campaign_game_ended is not None:
                     self.on_campaign_game_ended(row["owner"], int(detail), game_id, result)
+                elif row["kind"] == "event" and self.on_event_game_ended is not None:
+                    self.on_event_game_ended(row["owner"], game_id, result, row["ended_at"])
             except IntegrityError:
                 pass  # another worker recorded it first
             except DomainError as exc:

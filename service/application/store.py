@@ -29,6 +29,7 @@ from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.config import Config
 from service.domain.campaigns import Campaign
+from service.domain.conversations import Conversation
 from service.domain.errors import DomainError, LogBehindHead, StaleVersion
 from service.domain.game import Game, Projector, chain_break, projector
 from service.domain.systems import GamePorts
@@ -256,6 +257,9 @@ class ArbiterStore(Application):
             if isinstance(aggregate, Game):
                 self._keep(aggregate)
                 self._anchor(aggregate, pending)
+            elif isinstance(aggregate, Conversation) and self.heads is not None:
+                # a conversation's head is anchored as a game's: a cut tail shows in the audit
+                self.heads.anchor(str(aggregate.id), aggregate.version, aggregate.last_hash)
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
@@ -286,10 +290,10 @@ class ArbiterStore(Application):
             return "its new events do not end at its version"
         if decided_at is not None and first != decided_at + 1:
             return f"decided on version {decided_at}, its first new event is {first}"
-        if not isinstance(aggregate, Game):
+        if not isinstance(aggregate, (Game, Conversation)):
             return None
         broken = chain_break(pending)
-        if broken is not None:
+        if broken is not None or isinstance(aggregate, Conversation):
             return broken
         head = (self.heads.get(str(aggregate.id)) if self.heads is not None else None) or {}
         if head and int(head["version"]) >= first and not _reconciles(pending[0], head):

@@ -34,6 +34,8 @@ KINDS = (
     "clock",
     "ended",
     "club",
+    "chat",
+    "event",
 )
 KIND_WORDS = {
     "turn": "your turn",
@@ -45,6 +47,8 @@ KIND_WORDS = {
     "clock": "clocks running low or expired",
     "ended": "games ended",
     "club": "club invitations and requests to join",
+    "chat": "chat messages in your games",
+    "event": "club events: new rounds, deadlines, results",
 }
 CHANNELS = ("web", "email", "webhook")
 EMAIL = re.compile(r"^[^@\s<>,;\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.)+[A-Za-z]{2,63}$")

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from service.rules.actions import Actions
     from service.rules.declare import Commands, Events
+    from service.rules.luck import RollValue
     from service.rules.rulebook import Conflict, Link, RulebookSpec
 
 JSON = Any
@@ -119,6 +120,8 @@ class ScenarioInfo:
     #: the options a game of it may be created with (its optional rules, its length...), each
     #: ``{"name", "default", "description", "kind", "choices", "min", "max"}`` (None where unset)
     options: tuple[Mapping[str, Any], ...] = ()
+    #: its placeholders by topic (``scenario.placeholders.topics``), for players to read
+    placeholder_topics: tuple[Mapping[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -128,6 +131,7 @@ class ScenarioInfo:
             "sides": list(self.sides),
             "description": self.description,
             "placeholder": self.placeholder,
+            "placeholder_topics": [dict(t) for t in self.placeholder_topics],
             "options": [dict(o) for o in self.options],
         }
 
@@ -160,6 +164,11 @@ class Drawing(Protocol):
         """The map to draw (hex games: ``kernel.layout.board_json``) or a table's shapes."""
         ...
 
+    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
+        """A board drawn from a club's document as this game draws its own (Backbone turns the
+        printed map; the others leave it)."""
+        ...
+
     def counters(self, state: State) -> list[dict[str, Any]]:
         """``[{"id", "side", "hex", "type", "name", "values", "steps", "max_steps"}]`` of a viewed
         state."""
@@ -167,6 +176,24 @@ class Drawing(Protocol):
 
     def tables(self) -> dict[str, Any]:
         """Named tables as data (``{"crt": {...}}``)."""
+        ...
+
+
+class Review(Protocol):
+    """Capability: the review's measures (issue 31, :mod:`service.rules.luck`).  A game without
+    it still has a review: every roll is reported with its distribution only."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        """What each roll ``event`` records was worth: one
+        :class:`~service.rules.luck.RollValue` per roll with a natural value (the value every face
+        would have produced, from the same table functions that resolved it); none for a roll
+        with no natural value (weather, events, initiative)."""
+        ...
+
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        """Each side's standing for the review's chart: ``{side: {"vp": .., "losses": ..}}``
+        (victory points as the victory rules count them, steps or units lost so far); ``{}``
+        when the game has none to give."""
         ...
 
 
@@ -250,7 +277,8 @@ class RulesSystem(ABC):
 
     **Capabilities** -- declared, never detected: an attribute holding the part that offers it, or
     ``None`` when the game does not.  ``hidden_information`` (views and events redacted per side,
-    events that reveal), ``previews``, ``drawing``, ``scenario_checks``, ``rulebook``.
+    events that reveal), ``previews``, ``drawing``, ``scenario_checks``, ``rulebook``, ``review``
+    (luck measured from the dice and the standing per turn: docs/review.md).
     Knowledge links (sentence, facts, governing sections) are part of each event's declaration.
     """
 
@@ -260,6 +288,10 @@ class RulesSystem(ABC):
     title: str = ""
     #: the knowledge-base document of its rulebook (``merida`` ...), see faq/
     document: str = ""
+    #: the version of what ``apply`` makes of the recorded events (and ``decide`` of commands):
+    #: raised when a stored game would replay to another state.  A game record names it, and a
+    #: server imports only records of the version it runs (docs/game-record.md)
+    rules_version: str = "1"
 
     #: the declared commands and events (set by each game)
     commands: Commands
@@ -283,6 +315,7 @@ class RulesSystem(ABC):
     scenario_checks: ScenarioChecks | None = None
     custom_scenarios: CustomScenarios | None = None
     rulebook: Rulebook | None = None
+    review: Review | None = None
 
     # -- the core: scenarios ---------------------------------------------------------------------
     @abstractmethod

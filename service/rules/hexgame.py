@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from service.rules.base import Names, RulesSystem, ScenarioInfo, State
+from service.rules.base import Names, RulesEvent, RulesSystem, ScenarioInfo, State
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, cached_map
+from service.rules.luck import RollValue
 from service.rules.scenario import Scenario, check_file, load_scenario, load_scenario_file
 from service.rules.scenario.placeholders import unwrap
 
@@ -81,6 +82,11 @@ class HexDrawing:
 
     def board(self, scenario: str) -> dict[str, Any]:
         return board_json(self._map(scenario))
+
+    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
+        """A board drawn from a club's document (``board_json``'s shape) as this game draws its
+        own: as it is, unless the printed map is turned (Backbone)."""
+        return drawn
 
     def counters(self, state: State) -> list[dict[str, Any]]:
         return self._pieces(state)
@@ -149,6 +155,27 @@ class HexCustomScenarios:
     def initial_state_from(self, document: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         scenario = load_scenario(dict(document), self._system, self._declared)
         return self._build(scenario, scenario.options_with(options))
+
+
+class HexReview:
+    """The review's measures of a hex game (capability ``review``, issue 31): no roll valued
+    unless a game says (``roll_values``), losses counted on the units."""
+
+    def roll_values(self, event: RulesEvent, state_before: State) -> list[RollValue]:
+        return []
+
+    def tally(self, state: State) -> dict[str, dict[str, float]]:
+        """Each side's losses so far, counted on its units: steps lost (``max_steps - steps``, all
+        of them for an eliminated unit) where units have steps, else units eliminated."""
+        out: dict[str, dict[str, float]] = {}
+        for unit in (state.get("units") or {}).values():
+            lost = out.setdefault(str(unit.get("side")), {"losses": 0.0})
+            gone = unit.get("status") == "eliminated"
+            if "max_steps" in unit and "steps" in unit:
+                lost["losses"] += unit["max_steps"] if gone else unit["max_steps"] - unit["steps"]
+            elif gone:
+                lost["losses"] += 1
+        return out
 
 
 class HexRulesSystem(RulesSystem):

@@ -63,6 +63,7 @@ def test_every_command_has_help() -> None:
         ["games", "list", "--help"],
         ["games", "show", "--help"],
         ["games", "export", "--help"],
+        ["games", "import", "--help"],
         ["games", "replay", "--help"],
         ["dice", "verify", "--help"],
         ["scenarios", "check", "--help"],

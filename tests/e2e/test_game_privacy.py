@@ -18,6 +18,7 @@ READS = (
     "?version=1",
     "/events",
     "/events.ndjson",
+    "/record",
     "/dice",
     "/board",
     "/stream?window=1",

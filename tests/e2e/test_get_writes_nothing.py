@@ -264,9 +264,35 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
     )
     play_to_the_end(api, late, "ann")
     play_to_the_end(api, step["game"], "ann")
+    for game in (active, invited):  # a chat and notes to read (issue 30)
+        ok(
+            api.client.post(
+                f"/api/games/{game}/chat", json={"text": "hi"}, headers=api.user("bob")
+            ),
+            201,
+        )
+        ok(api.client.put(f"/api/games/{game}/notes", json={"text": "n"}, headers=api.user("bob")))
+    # a club event whose game ends after the worker's last step: its result waits for the worker
+    event = ok(
+        post(
+            f"/api/clubs/{cid}/events",
+            json={"name": "Swiss", "format": "swiss", "rounds": 1, "system": "skirmish"}
+            | {"scenario": "meeting", "options": {"turns": 1}},
+            headers=ann,
+        ),
+        201,
+    )
+    for name in ("bob", "cat"):
+        ok(post(f"/api/events/{event['id']}/join", headers=api.user(name)), 201)
+    started = ok(post(f"/api/events/{event['id']}/start", headers=ann), 201)
+    event_game = started["rounds"][0]["games"][0]["game"]
+    for name in ("bob", "cat"):
+        ok(post(f"/api/games/{event_game}/accept", headers=api.user(name)))
+    play_to_the_end(api, event_game, "ann")
     bob_user = svc.users.by_name("bob")
     return {
         "campaign_id": campaign["id"],
+        "event_id": event["id"],
         "club": cid,
         "scenario": sid,
         "hook": hook["id"],
@@ -308,6 +334,8 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/clubs": ["/api/clubs"],
         "/api/clubs/<club>": [f"/api/clubs/{cid}", "/api/clubs/Hex Club"],
         "/api/clubs/<club>/campaigns": [f"/api/clubs/{cid}/campaigns"],
+        "/api/clubs/<club>/events": [f"/api/clubs/{cid}/events"],
+        "/api/events/<event_id>": [f"/api/events/{ids['event_id']}"],
         "/api/clubs/<club>/ladders": [f"/api/clubs/{cid}/ladders"],
         "/api/clubs/<club>/members": [
             f"/api/clubs/{cid}/members",
@@ -347,6 +375,10 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/games/<game_id>/arbiters": [f"/api/games/{g}/arbiters" for g in games],
         "/api/games/<game_id>/events": [f"/api/games/{g}/events" for g in games],
         "/api/games/<game_id>/events.ndjson": [f"/api/games/{g}/events.ndjson" for g in games],
+        "/api/games/<game_id>/record": [f"/api/games/{g}/record" for g in games],
+        "/api/games/<game_id>/review": [f"/api/games/{g}/review" for g in games],
+        "/api/games/<game_id>/report.html": [f"/api/games/{g}/report.html" for g in games],
+        "/api/games/<game_id>/report.md": [f"/api/games/{g}/report.md" for g in games],
         "/api/games/<game_id>/events/<int:seq>/rulings": [
             f"/api/games/{ids['active']}/events/2/rulings"
         ],
@@ -357,6 +389,10 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
             f"/api/games/{ids['active']}/disputes/{ids['dispute']}/what-if"
         ],
         "/api/games/<game_id>/stream": [f"/api/games/{ids['active']}/stream?window=1"],
+        "/api/games/<game_id>/chat": [f"/api/games/{g}/chat" for g in games],
+        "/api/games/<game_id>/chat/stream": [f"/api/games/{ids['active']}/chat/stream?window=1"],
+        "/api/games/<game_id>/notes": [f"/api/games/{g}/notes" for g in games],
+        "/api/games/<game_id>/notes/shared": [f"/api/games/{g}/notes/shared" for g in games],
         "/api/ladders/<ladder_id>": [f"/api/ladders/{lid}"],
         "/api/ladders/<ladder_id>/challenges": [f"/api/ladders/{lid}/challenges"],
         "/api/ladders/<ladder_id>/history/<username>": [f"/api/ladders/{lid}/history/bob"],
@@ -393,6 +429,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/users/<username>/profile": ["/api/users/bob/profile", "/api/users/eve/profile"],
         "/archive": ["/archive"],
         "/campaigns/<campaign_id>": [f"/campaigns/{ids['campaign_id']}"],
+        "/events/<event_id>": [f"/events/{ids['event_id']}"],
         "/club-scenarios/<scenario>": [f"/club-scenarios/{sid}"],
         "/clubs": ["/clubs"],
         "/clubs/<club>": [f"/clubs/{cid}"],
@@ -400,6 +437,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/disputes": ["/disputes"],
         "/games/<game_id>": [f"/games/{g}" for g in games],
         "/games/<game_id>/audit": [f"/games/{ids['ended']}/audit"],
+        "/games/<game_id>/review": [f"/games/{g}/review" for g in games],
         "/games/<game_id>/disputes/<dispute>": [
             f"/games/{ids['active']}/disputes/{ids['dispute']}"
         ],

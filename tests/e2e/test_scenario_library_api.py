@@ -511,7 +511,53 @@ def test_barcelona_table_in_inches_pieces_zones_objectives(
     assert game["labels"]["scenario_version"] == 2
 
 
-def test_a_system_without_club_games_says_so_and_starts_nothing(
+def test_backbone_starts_from_a_club_scenario_drawn_as_printed(
+    api: ApiHelper, club: dict[str, Any]
+) -> None:
+    """Issue 32: every hex game starts from its club's map -- Backbone too (it answered 422).  The
+    club's copy of scenario 1 with one hex edited starts a game whose state has the edit, whose
+    board is turned as the shipped one is (the printed map's row,column labels), and whose first
+    deployment is offered and taken."""
+    made = ok(
+        api.client.post(
+            f"/api/clubs/{club['id']}/scenarios",
+            json={"system": "backbone", "base": "scenario-1", "title": "Backbone, ours"},
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    assert made["errors"] == []
+    shipped = ok(api.client.get("/api/systems/backbone/scenarios/scenario-1/board"))
+    land = next(h["hex"] for h in shipped["hexes"] if h["terrain"] == "clear")
+    ok(edit(api, made["id"], {"kind": "terrain", "hex": land, "terrain": "mountain"}))
+    ok(publish(api, made["id"]), 201)
+    sides = dict(zip(made["document"]["sides"], SIDES.values(), strict=True))
+    game = ok(
+        api.client.post(
+            "/api/games",
+            json={"system": "backbone", "scenario": made["id"], "sides": sides},
+            headers=api.user("franco"),
+        ),
+        201,
+    )
+    game = api.accept_all(game, "franco")
+    assert game["labels"]["club_scenario"] == made["id"]
+    assert game["state"]["map"]["terrain"][land] == "mountain"
+    board = ok(api.client.get(f"/api/games/{game['id']}/board", headers=api.user("rojo")))
+    centre = {h["hex"]: (h["x"], h["y"]) for h in board["hexes"]}
+    assert centre == {h["hex"]: (h["x"], h["y"]) for h in shipped["hexes"]}
+    assert board["drawing"]["transposed"] is True
+    assert {h["hex"]: h["terrain"] for h in board["hexes"]}[land] == "mountain"
+    acting = next(u for s, u in sides.items() if api.actions(game["id"], u)["actions"])
+    first = api.actions(game["id"], acting)["actions"][0]
+    command = {"type": first["type"], **first["fixed"]}
+    for name, choice in first["choose"].items():
+        command[name] = choice["options"][0] if not choice.get("many") else choice["options"][:1]
+    api.command(game["id"], acting, command)
+    assert api.game(game["id"], acting)["version"] > game["version"]
+
+
+def test_a_club_scenario_of_another_system_or_version_starts_nothing(
     api: ApiHelper, club: dict[str, Any]
 ) -> None:
     made = ok(
@@ -522,16 +568,7 @@ def test_a_system_without_club_games_says_so_and_starts_nothing(
         ),
         201,
     )
-    assert made["errors"] == []
     ok(publish(api, made["id"]), 201)
-    sides = dict(zip(made["document"]["sides"], SIDES.values(), strict=True))
-    refused = api.client.post(
-        "/api/games",
-        json={"system": "backbone", "scenario": made["id"], "sides": sides},
-        headers=api.user("franco"),
-    )
-    assert refused.status_code == 422
-    assert "scenario" in refused.get_json()["details"]
     wrong = api.client.post(
         "/api/games",
         json={"system": "merida", "scenario": made["id"], "sides": SIDES},

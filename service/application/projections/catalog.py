@@ -10,6 +10,7 @@ from typing import Any
 from eventsourcing.utils import get_topic
 
 from service.adapters.views.campaigns import CampaignsTables
+from service.adapters.views.chat import ChatTables, NotesTables
 from service.adapters.views.clocks import ClocksTables
 from service.adapters.views.clubs import ClubsTables
 from service.adapters.views.disputes import DisputesTables
@@ -17,12 +18,15 @@ from service.adapters.views.emails import EmailsTables
 from service.adapters.views.games import GamesTables
 from service.adapters.views.ladders import LaddersTables
 from service.adapters.views.notices import NoticesTables
+from service.adapters.views.reviews import ReviewsTables
 from service.adapters.views.rulings import RulingsTables
 from service.adapters.views.scenarios import ScenariosTables
 from service.adapters.views.seeks import SeeksTables
 from service.adapters.views.sql import on_datastore
 from service.adapters.views.tokens import TokensTables
+from service.adapters.views.tournaments import TournamentsTables
 from service.application.projections.campaigns import CampaignsProjection
+from service.application.projections.chat import ChatProjection, NotesProjection
 from service.application.projections.clocks import ClocksProjection
 from service.application.projections.clubs import ClubsProjection
 from service.application.projections.disputes import DisputesProjection
@@ -30,11 +34,13 @@ from service.application.projections.emails import EmailsProjection
 from service.application.projections.games import GamesProjection
 from service.application.projections.ladders import LaddersProjection
 from service.application.projections.notices import NoticesProjection
+from service.application.projections.reviews import ReviewsProjection
 from service.application.projections.rulings import RulingsProjection
 from service.application.projections.runner import PER_TRANSACTION, ProjectionRunner
 from service.application.projections.scenarios import ScenariosProjection
 from service.application.projections.seeks import SeeksProjection
 from service.application.projections.tokens import TokensProjection
+from service.application.projections.tournaments import TournamentsProjection
 from service.application.projections.view import View
 
 #: each view: its projection, and its tables (``service.adapters.views``)
@@ -50,6 +56,10 @@ VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
     "disputes": (DisputesProjection, DisputesTables),
     "rulings": (RulingsProjection, RulingsTables),
     "ladders": (LaddersProjection, LaddersTables),
+    "chat": (ChatProjection, ChatTables),
+    "notes": (NotesProjection, NotesTables),
+    "tournaments": (TournamentsProjection, TournamentsTables),
+    "reviews": (ReviewsProjection, ReviewsTables),
 }
 #: the views of the notification process's log, in its store
 NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
@@ -86,12 +96,20 @@ class Projections:
             view = self._view(name)
             if create_tables:
                 view.create_table()
-            self.runners[name] = ProjectionRunner(store, views[name][0](view))
+            self.runners[name] = ProjectionRunner(store, self._projection(name, view))
 
     def _view(self, name: str, **options: Any) -> View:
         datastore = self.store.recorder.datastore
         view: View = on_datastore(self.views[name][1], datastore)(datastore, **options)
         return view
+
+    def _projection(self, name: str, view: View) -> Any:
+        """The view's projection; one that reads the store's games (the reviews': the state
+        before each rules event) is given the store."""
+        projection = self.views[name][0](view)
+        if hasattr(projection, "attach"):
+            projection.attach(self.store)
+        return projection
 
     def __getitem__(self, name: str) -> ProjectionRunner:
         return self.runners[name]
@@ -134,7 +152,7 @@ class Projections:
         per_transaction = getattr(fresh, "REBUILD_PER_TRANSACTION", PER_TRANSACTION)
         runner = ProjectionRunner(
             self.store,
-            self.views[name][0](fresh),
+            self._projection(name, fresh),
             batch=max(1000, per_transaction),
             per_transaction=per_transaction,
         )

@@ -1,6 +1,6 @@
 """The ladders' view: each ladder (its settings and its rating table's state), its standings rows,
 challenges, reports, results and each player's rating history, and the games of ladders and
-campaigns (a game that ended waits ``pending`` until its result is recorded) -- kept by
+campaigns and club events (a game that ended waits ``pending`` until its result is recorded) -- kept by
 :class:`LaddersProjection` from the ladder, challenge, report, result, campaign-step and game events.
 
 The ratings are :class:`~service.domain.ratings.table.RatingTable`'s own computation: a ladder's
@@ -30,6 +30,7 @@ from service.domain.campaigns import Campaign
 from service.domain.game import Game
 from service.domain.ladders import Challenge, Ladder, LadderResult, ResultReport
 from service.domain.ratings.table import RatingTable, rank_score
+from service.domain.tournaments import Tournament
 
 DAY = 86400.0
 #: the results a ladder's page shows (``recent_results``)
@@ -314,6 +315,8 @@ TOPICS = tuple(
         LadderResult.Recorded,
         Campaign.StepStarted,
         Campaign.StepScored,
+        Tournament.RoundReleased,
+        Tournament.GameScored,
         Game.Created,
         Game.Ended,
     )
@@ -537,10 +540,15 @@ class LaddersProjection(Projection[LaddersView]):
                     e.timestamp.isoformat(),
                 ]
             )
-            if e.source == "game":  # the game's result is recorded: no longer pending
+            if e.source == "game":  # the game's result is recorded: no longer pending (a club
+                # event's game waits for the event's own record: Tournament.GameScored)
                 self.view.write(
                     tracking,
-                    ("UPDATE {ladder_games} SET state = 'done' WHERE game = %s", [e.source_id]),
+                    (
+                        "UPDATE {ladder_games} SET state = 'done' WHERE game = %s "
+                        "AND kind <> 'event'",
+                        [e.source_id],
+                    ),
                 )
             else:
                 self.view.insert_tracking(tracking)
@@ -592,6 +600,31 @@ class LaddersProjection(Projection[LaddersView]):
                 "UPDATE {ladder_games} SET state = 'done' WHERE kind = 'campaign' AND owner = %s "
                 "AND step = %s",
                 [str(e.originator_id), e.step],
+            ),
+        )
+
+    @process_event.register
+    def _(self, e: Tournament.RoundReleased, tracking: Tracking) -> None:
+        """A club event's round: its games wait for their end like a campaign's."""
+        self.view.write(
+            tracking,
+            *(
+                (
+                    "INSERT INTO {ladder_games} (game, kind, owner, step, detail, state, position) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game) DO NOTHING",
+                    [g["game"], "event", str(e.originator_id), e.number, "{}", "open", 0],
+                )
+                for g in e.games
+            ),
+        )
+
+    @process_event.register
+    def _(self, e: Tournament.GameScored, tracking: Tracking) -> None:
+        self.view.write(
+            tracking,
+            (
+                "UPDATE {ladder_games} SET state = 'done' WHERE kind = 'event' AND game = %s",
+                [e.game],
             ),
         )
 

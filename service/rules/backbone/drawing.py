@@ -25,16 +25,22 @@ TRANSPOSED_NOTE = (
 
 def board(scenario_id: str) -> dict[str, Any]:
     scen = setup.scenario(scenario_id)
-    drawn = board_json(scen.map)
+    drawn = as_printed(board_json(scen.map))
+    markers = [p.as_dict() for p in scen.placeholders if p.place.startswith("map.")]
+    drawn["placeholder"] = bool(markers)
+    drawn["placeholders"] = markers
+    return drawn
+
+
+def as_printed(drawn: dict[str, Any]) -> dict[str, Any]:
+    """A drawn board (``board_json``, or a club draft's) turned as the printed map is: each hex's
+    x and y swapped (labels are row,column on flat-topped hexes)."""
     for hex_ in drawn["hexes"]:
         hex_["x"], hex_["y"] = hex_["y"], hex_["x"]
     size = drawn["size"]
     drawn["size"] = {"width": size["height"], "height": size["width"]}
     drawn["orientation"] = "flat"
     drawn["drawing"] = {"transposed": True, "grid_orientation": "pointy", "note": TRANSPOSED_NOTE}
-    markers = [p.as_dict() for p in scen.placeholders if p.place.startswith("map.")]
-    drawn["placeholder"] = bool(markers)
-    drawn["placeholders"] = markers
     return drawn
 
 
@@ -53,3 +59,6 @@ class BackboneDrawing(HexDrawing):
 
     def board(self, scenario: str) -> dict[str, Any]:
         return board(scenario)
+
+    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
+        return as_printed(drawn)

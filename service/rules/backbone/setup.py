@@ -30,7 +30,12 @@ def infos() -> list[ScenarioInfo]:
 def initial_state(scenario_id: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """The state before deployment's first command (8.1, 18)."""
     scen = scenario(scenario_id)
-    opts = scen.options_with(options)
+    return build_state(scen, scen.options_with(options))
+
+
+def build_state(scen: Scenario, opts: Mapping[str, Any]) -> dict[str, Any]:
+    """The state before deployment's first command (8.1, 18) of a loaded scenario: a shipped one,
+    or a club's own in the scenario format (``custom_scenarios``), with its options in full."""
     extra = scen.data["units"]
     units: dict[str, dict[str, Any]] = {}
     for seq, spec in enumerate(scen.units.values(), start=1):
@@ -63,7 +68,7 @@ def initial_state(scenario_id: str, options: Mapping[str, Any]) -> dict[str, Any
     if opts.get("paratrooper_assault"):
         # 18.1 optional: the 1st Parachute Brigade fights as three battalions, ready in Algeria
         units["uk-1parabde"]["status"] = "unused"
-        for spec in scen.data["para_battalions"]:
+        for spec in scen.data.get("para_battalions", []):
             units[spec["id"]] = {
                 **spec,
                 "side": "allied",
@@ -82,8 +87,8 @@ def initial_state(scenario_id: str, options: Mapping[str, Any]) -> dict[str, Any
     data = dict(scen.data)
     data.pop("units")
     return {
-        "scenario": scenario_id,
-        "options": opts,
+        "scenario": scen.id,
+        "options": dict(opts),
         "map": scen.map.to_dict(),
         "data": data,
         "turn": 1,

@@ -13,6 +13,7 @@ from service.rules.backbone import (  # noqa: F401  (importing them declares com
     decisions,
     fog,
     legal,
+    luck,
     movement,
     playing,
     setup,
@@ -23,7 +24,7 @@ from service.rules.backbone.preview import BackbonePreviews
 from service.rules.backbone.rulebook import OPTIONS, RULEBOOK
 from service.rules.backbone.scenario_checks import BackboneScenarioChecks
 from service.rules.backbone.units import State
-from service.rules.hexgame import HexRulesSystem
+from service.rules.hexgame import HexCustomScenarios, HexRulesSystem
 
 
 class BackboneRules(HexRulesSystem):
@@ -37,7 +38,11 @@ class BackboneRules(HexRulesSystem):
     hidden_information = True
     previews = BackbonePreviews()
     drawing = BackboneDrawing()
+    review = luck.BackboneReview()  # luck of the combat dice, steps lost (issue 31)
     scenario_checks = BackboneScenarioChecks()
+    custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
+        "backbone", lambda scen, options: setup.build_state(scen, options), OPTIONS
+    )
     rulebook = RULEBOOK
     declared_options = OPTIONS  # readings clubs differ on (rulebook.py's conflicts)
 

@@ -30,6 +30,9 @@ def info(scenario_id: str) -> ScenarioInfo:
         raw["description"],
         raw["placeholder"],
         tuple(describe_options(raw["options"])),
+        ({"topic": "The table", "count": 1, "notes": [raw["description"]]},)
+        if raw["placeholder"]
+        else (),
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from service.rules.actions import Actions
 from service.rules.barcelona import data, fog, legal, sequence, setup, shooting
+from service.rules.barcelona import luck as barcelona_luck
 from service.rules.barcelona import table as tb
 from service.rules.barcelona.commands import COMMANDS
 from service.rules.barcelona.events import EVENTS
@@ -23,6 +24,9 @@ from service.rules.base import RulesSystem, ScenarioInfo, State
 class TableDrawing:
     """The drawing capability of a game on a table: the table and its areas in inches, the units
     with their positions and figures, the sheet's tables."""
+
+    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
+        return drawn  # a club's table is drawn as its document gives it
 
     def board(self, scenario: str) -> dict[str, Any]:
         raw = setup.load(scenario)
@@ -83,6 +87,7 @@ class BarcelonaRules(RulesSystem):
     hidden_information = True
     drawing = TableDrawing()
     previews = BarcelonaPreviews()
+    review = barcelona_luck.BarcelonaReview()  # luck of the shooting dice (issue 31)
     rulebook = RULEBOOK
     scenario_checks = BarcelonaScenarioChecks()  # the table in inches: pieces, zones, objectives
     custom_scenarios = BarcelonaCustomScenarios()  # a club's own table (docs/scenario-library.md)

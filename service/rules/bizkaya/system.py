@@ -9,6 +9,7 @@ from typing import Any
 from service.rules.actions import Actions
 from service.rules.base import InvalidCommand, RuleViolation, State
 from service.rules.bizkaya import barrage, battle, board, combat, legal, setup, tables
+from service.rules.bizkaya import luck as bizkaya_luck
 from service.rules.bizkaya.commands import COMMANDS
 from service.rules.bizkaya.events import EVENTS
 from service.rules.bizkaya.rulebook import OPTIONS, RULEBOOK
@@ -124,6 +125,7 @@ class BizkayaRules(HexRulesSystem):
     events = EVENTS
     hidden_information = False  # every counter is in view: no event reveals anything
     previews = BizkayaPreviews()
+    review = bizkaya_luck.BizkayaReview()  # luck of each combat die, steps lost (issue 31)
     scenario_checks = BizkayaScenarioChecks(unit_values)
     custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
         "bizkaya", lambda scen, options: setup.build_state(scen, dict(options)), OPTIONS

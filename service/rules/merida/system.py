@@ -24,6 +24,7 @@ from service.rules.merida import (  # noqa: F401 - each module declares the comm
     battle,
     choices,
     data,
+    luck,
     moves,
     phases,
     reinforce,
@@ -57,6 +58,7 @@ class MeridaRules(HexRulesSystem):
     def __init__(self) -> None:
         self.drawing = HexDrawing(self.scenario_map, data.tables)
         self.previews = MeridaPreviews()
+        self.review = luck.MeridaReview()  # luck of the combat dice, VP and losses (issue 31)
         self.scenario_checks = HexScenarioChecks(setup.unit_check, scenario_checks.check)
         self.custom_scenarios = (
             HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)

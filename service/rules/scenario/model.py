@@ -8,7 +8,7 @@ from typing import Any
 
 from service.rules.base import ScenarioError, ScenarioInfo
 from service.rules.kernel.mapdata import MapData
-from service.rules.scenario.placeholders import Placeholder
+from service.rules.scenario.placeholders import Placeholder, topics
 
 
 @dataclass(frozen=True)
@@ -149,6 +149,7 @@ class Scenario:
             sides=self.sides,
             description=self.description,
             placeholder=bool(self.placeholders),
+            placeholder_topics=tuple(topics(self.placeholders)),
             options=tuple(option.describe() for option in self.options.values()),
         )
 

@@ -9,6 +9,7 @@ placeholders (``units[3].values.attack``) with their notes.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,3 +56,40 @@ def unwrap(data: Any, place: str = "") -> tuple[Any, list[Placeholder]]:
         return value
 
     return walk(data, place), found
+
+
+#: a placeholder's topic, in words, by the start of its place (the first that matches)
+TOPICS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("map.default_terrain", "map.terrain"), "Terrain"),
+    (("map.hexsides",), "Hexsides (roads, rivers, rail)"),
+    (("map.hex_features",), "Hex features (towns, coasts)"),
+    (("map.places",), "Places"),
+    (("map.orientation", "map.offset", "map.bounds", "map.coordinates"), "The hex grid"),
+    (("map.entries", "map.supply_sources"), "Entry and supply hexes"),
+    (("map.",), "The map"),
+    (("units",), "Counter values"),
+    (("reinforcements",), "Reinforcements"),
+    (("turns",), "Game length"),
+    (("tables", "data.tables"), "Tables"),
+    (("data.",), "Scenario data"),
+)
+#: the distinct notes a topic shows (the rest are counted)
+NOTES_SHOWN = 3
+
+
+def topics(placeholders: Iterable[Placeholder]) -> list[dict[str, Any]]:
+    """The placeholders grouped by what a player would call them, in the order of :data:`TOPICS`:
+    ``[{"topic": "Terrain", "count": 1, "notes": ["every hex is clear until ..."]}, ...]`` with
+    each topic's first few distinct notes."""
+    found: dict[str, dict[str, Any]] = {}
+    for placeholder in placeholders:
+        topic = next(
+            (words for starts, words in TOPICS if placeholder.place.startswith(starts)),
+            "Other values",
+        )
+        entry = found.setdefault(topic, {"topic": topic, "count": 0, "notes": []})
+        entry["count"] += 1
+        if placeholder.note not in entry["notes"] and len(entry["notes"]) < NOTES_SHOWN:
+            entry["notes"].append(placeholder.note)
+    order = [words for _, words in TOPICS] + ["Other values"]
+    return sorted(found.values(), key=lambda t: order.index(t["topic"]))

@@ -106,9 +106,10 @@ def test_bob_is_told_of_the_invitation_in_the_app_by_mail_and_webhook(
 
     phone = signed_in(browser, nserver, "bob", PHONE)
     phone.goto("/settings")
-    # one row a kind; the last: club invitations and requests to join
-    expect(phone.locator("#prefs-rows tr")).to_have_count(9)
-    expect(phone.locator("#prefs-rows tr").last).to_contain_text("Club invitations and requests")
+    # one row a kind; the last two: club invitations and requests to join, club events
+    expect(phone.locator("#prefs-rows tr")).to_have_count(11)
+    expect(phone.locator("#prefs-rows tr").nth(8)).to_contain_text("Club invitations and requests")
+    expect(phone.locator("#prefs-rows tr").last).to_contain_text("Club events: new rounds")
     phone.screenshot(path=str(shots / "settings-phone.png"), full_page=True)
     phone.locator("#notif-bell").click()
     expect(phone.locator("#notif-list li")).to_contain_text(INVITE)

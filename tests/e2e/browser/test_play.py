@@ -113,6 +113,11 @@ def test_move_attack_and_the_dice(browser: Any, server: Server, shots: Path) -> 
     )
     page.get_by_role("button", name="Verify the dice").click()
     expect(page.locator("#dice-result")).to_contain_text("The 1 roll matches the committed seed")
+    record = page.get_by_role("link", name="Download the game record")
+    expect(record).to_have_attribute("href", f"/api/games/{game['id']}/record")
+    with page.expect_download() as download:
+        record.click()
+    assert download.value.suggested_filename == f"game-{game['id']}.record"
     page.screenshot(path=shots / "board-after-attack.png", full_page=True)
     page.context.close()
 

@@ -160,8 +160,9 @@ export class BoardView {
     }
     this.highlightLayer = s("g", { class: "highlights" });
     this.counterLayer = s("g", { class: "counters" });
+    this.noteLayer = s("g", { class: "note-marks" });
     this.scanLayer = this.scan(board.image);
-    svg.replaceChildren(...(this.scanLayer ? [this.scanLayer] : []), hexLayer, sideLayer, placeLayer, this.counterLayer, this.highlightLayer);
+    svg.replaceChildren(...(this.scanLayer ? [this.scanLayer] : []), hexLayer, sideLayer, placeLayer, this.counterLayer, this.noteLayer, this.highlightLayer);
     svg.classList.toggle("with-scan", Boolean(this.scanLayer));
   }
 
@@ -206,6 +207,17 @@ export class BoardView {
 
   sideClass(side) {
     return sideClass(this.sides, side, this.colours);
+  }
+
+  // The reader's own hex notes ([{hex, text}]): a small pin at each hex's top right corner, its
+  // text as the pin's title (the notes panel lists them in words).
+  noteMarks(notes) {
+    this.noteLayer.replaceChildren(
+      ...notes
+        .map((n) => [n, this.centre(n.hex)])
+        .filter(([, c]) => c)
+        .map(([n, c]) => s("g", { class: "note-pin", "data-hex": n.hex }, s("title", {}, `Your note on ${n.hex}: ${n.text}`), s("circle", { cx: (c.x + 0.45) * R, cy: (c.y - 0.5) * R, r: 0.16 * R }), s("text", { x: (c.x + 0.45) * R, y: (c.y - 0.44) * R }, "N"))),
+    );
   }
 
   // Destinations and targets: {hex: {kind: "dest"|"target"|"selected", label}}.

@@ -1,6 +1,6 @@
 // A club: how to join it (ask, or answer an invitation), members and their roles (admins invite,
 // add and remove members, grant and revoke roles, answer join requests), its arbiters (admins
-// appoint and remove them), its ladders and campaigns (admins create them); each list a page at a
+// appoint and remove them), its ladders, events and campaigns (admins create them); each list a page at a
 // time ("More …" appends the next).
 import { api, currentUser, explain, inWords } from "./api.js";
 import { clear, h, toast } from "./dom.js";
@@ -82,6 +82,7 @@ async function renderMembers() {
   await Promise.all([renderWaiting(), renderArbiters()]);
   $("ladder-form").hidden = !admin;
   $("campaign-form").hidden = !admin;
+  $("event-form").hidden = !admin;
   try {
     await pagedList({ path: `/api/clubs/${club.id}/members`, list: body, more: $("members-more"), row: (m) => memberRow(m, admin) });
   } catch (err) {
@@ -260,6 +261,48 @@ function campaigns() {
   });
 }
 
+const FORMAT_WORDS = { swiss: "Swiss", round_robin: "round robin" };
+const EVENT_STATUS = { open: "open for players", started: "being played", finished: "finished" };
+
+function clubEvents() {
+  return pagedList({
+    path: `/api/clubs/${club.id}/events`,
+    list: $("events"),
+    more: $("events-more"),
+    row: (e) => h("li", {}, h("a", { href: `/events/${e.id}` }, e.name), h("span", { class: "meta" }, ` ${FORMAT_WORDS[e.format] || e.format} · ${EVENT_STATUS[e.status] || e.status}`)),
+    empty: () => h("li", {}, "No event yet."),
+  });
+}
+
+function eventForm(systems) {
+  const form = $("event-form");
+  const sys = form.elements.system;
+  const sc = form.elements.scenario;
+  const two = systems.filter((s) => s.scenarios.some((x) => (x.sides || []).length === 2 || !x.sides));
+  clear(sys, two.map((s) => h("option", { value: s.name }, s.title || s.name)));
+  const scenarios = () => {
+    const found = systems.find((s) => s.name === sys.value);
+    clear(sc, (found ? found.scenarios : []).filter((x) => !x.sides || x.sides.length === 2).map((x) => h("option", { value: x.id }, x.title)));
+  };
+  sys.addEventListener("change", scenarios);
+  scenarios();
+  onSubmit(form, async (data) => {
+    const swiss = data.format === "swiss";
+    const body = {
+      name: data.name,
+      format: swiss ? "swiss" : "round_robin",
+      system: data.system,
+      scenario: data.scenario,
+      round_days: Number(data.round_days),
+      scoring: { win: Number(data.win), draw: Number(data.draw), loss: Number(data.loss) },
+    };
+    if (swiss) body.rounds = Number(data.rounds);
+    else body.double = data.format === "double";
+    const made = await api(`/api/clubs/${club.id}/events`, { method: "POST", body });
+    window.location.assign(`/events/${made.id}`);
+  });
+}
+
 async function forms() {
   // Invite (they are told and answer) or add at once: the button pressed says which
   const memberForm = $("member-form");
@@ -298,6 +341,7 @@ async function forms() {
   };
   sys.addEventListener("change", scenarios);
   scenarios();
+  eventForm(systems);
   onSubmit(form, async (data) => {
     const body = { name: data.name, system: data.system };
     if (data.scenario) body.scenario = data.scenario;
@@ -338,7 +382,7 @@ async function main() {
   }
   $("club-name").textContent = club.name;
   document.title = `${club.name} · Arbiter`;
-  await Promise.all([renderMembers(), ladders(), campaigns(), forms()]);
+  await Promise.all([renderMembers(), ladders(), clubEvents(), campaigns(), forms()]);
   root.dataset.ready = "true";
 }
 

@@ -89,5 +89,6 @@ export function diceBox(el, game, id) {
     verify,
     result,
     h("p", {}, h("a", { href: `/api/games/${id}/events.ndjson`, download: "" }, "Download every event (NDJSON)"), " to check the hash chain and the dice yourself."),
+    h("p", {}, h("a", { href: `/api/games/${id}/record`, download: "" }, "Download the game record"), ": the whole game as text, every command and its events in words, that another Arbiter server imports."),
   );
 }

@@ -10,6 +10,7 @@ import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.j
 import { choiceFields, composeForm, key, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
 import { clear, h, humanize, rawFacts, sideName, toast } from "./dom.js";
+import { chatPanel, notesPanel } from "./chat.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
 import { rulingPanel } from "./agreement.js";
 import { optionWords } from "./options.js";
@@ -135,6 +136,8 @@ async function reload() {
   const before = st.game && st.game.version;
   st.game = await api(`/api/games/${id}`);
   if (wasLive) st.shown = st.game;
+  // the review: for its players during the game (their own side's luck), for every reader after
+  document.getElementById("review-link-slot").hidden = !(st.game.status === "ended" || st.game.viewer_side);
   const kept = st.selection;
   if (before !== st.game.version) {
     st.selection = null;
@@ -297,7 +300,13 @@ function chooseTarget(hex) {
 
 // A click on a hex that is not highlighted: why it is no target, in the server's words where the
 // server has them (what it refuses now, with the rule), else what the page was offered.
+// The hex last chosen on the map, told to the notes panel (a hex note is pinned to it).
+function tellHex(hex) {
+  document.dispatchEvent(new CustomEvent("arbiter:hex", { detail: { hex, name: hexName(hex) } }));
+}
+
 function onHex(hex) {
+  tellHex(hex);
   const why = $("hex-why");
   if (!live()) return (why.textContent = `${hexName(hex)}: orders are off while viewing the past.`);
   const sel = st.selection;
@@ -314,6 +323,7 @@ function onHex(hex) {
 }
 
 function onMark(hex, mark) {
+  tellHex(hex);
   if (mark.kind === "decide") {
     // as picking that path in the decision's form: the form opens with it chosen, then Confirm
     const { template, choice } = mark.decision;
@@ -720,6 +730,26 @@ function legend(board, sides) {
   );
 }
 
+// Issue 32: what in the scenario in play is a stand-in (the rulebooks print no map, most counter
+// values are not in the text), said where a player looks first, with where a club replaces it.
+function placeholderNotice(el, topics, club) {
+  if (!topics.length) return;
+  const where = club
+    ? h("p", {}, "Your club's admins can replace them in the club's ", h("a", { href: `/clubs/${encodeURIComponent(club)}/scenarios` }, "scenario library"), ", and start games from the new version.")
+    : h("p", {}, "A club replaces them in its own copy of the scenario (", h("a", { href: "/clubs" }, "Clubs"), " → a club → Scenarios).");
+  clear(
+    el,
+    h("summary", {}, `Placeholder data: ${topics.map((t) => t.topic.toLowerCase()).join(", ")}`),
+    h(
+      "ul",
+      {},
+      topics.map((t) => h("li", {}, h("strong", {}, t.topic), t.count > 1 ? ` (${t.count} values): ` : ": ", t.notes.join("; "))),
+    ),
+    where,
+  );
+  el.hidden = false;
+}
+
 // A placeholder's place in words: "map.hex_features" -> "Hex features", "map.entries[0].hexes" ->
 // "Entries hexes" (the scenario's field, never its path).
 function placeholderWords(place) {
@@ -790,6 +820,7 @@ async function main() {
   st.system = system;
   const scenario = (system.scenarios || []).find((x) => x.id === st.game.scenario);
   gameOptions(scenario);
+  placeholderNotice($("placeholder-notice"), board.placeholder_topics || [], (st.game.labels || {}).club);
   const sides = scenario ? scenario.sides : Object.keys(st.game.sides);
   if (board.kind === "table") {
     st.view = new TableView($("board"), board, { sideClass: (side) => sideClass(sides, side) });
@@ -855,6 +886,9 @@ async function main() {
   if (asked && asked < st.game.version) await showVersion(asked);
   else if (st.zoom) startView();
   connect();
+  // the author's hex notes, drawn as small marks on the map (the notes panel tells which)
+  document.addEventListener("arbiter:hex-notes", (ev) => st.view && st.view.noteMarks && st.view.noteMarks(ev.detail.hexes));
+  await Promise.all([chatPanel(id), notesPanel(id)]).catch((err) => console.error(err));
   root.dataset.ready = "true";
 }
 

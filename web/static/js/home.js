@@ -180,6 +180,13 @@ async function createForm(me) {
     const version = club && club.scenario.versions.find((v) => v.version === club.version);
     specs = (club ? version && version.options : scenario && scenario.options) || [];
     optionsPanel(specs, document.getElementById("create-options"));
+    // what of it is a stand-in, said before the game is created (issue 32)
+    const topics = (!club && scenario && scenario.placeholder_topics) || [];
+    const note = document.getElementById("create-placeholders");
+    note.hidden = !topics.length;
+    note.textContent = topics.length
+      ? `Placeholder data in this scenario, stand-ins until a club enters the printed values: ${topics.map((t) => t.topic.toLowerCase() + (t.count > 1 ? ` (${t.count})` : "")).join(", ")}. The game page lists them.`
+      : "";
   }
   function systemChanged() {
     const system = systems.find((x) => x.name === systemSelect.value);

@@ -24,6 +24,21 @@ function gameRow(game, titles) {
   );
 }
 
+// Luck across the player's finished games (measured from the dice in each game's own terms,
+// docs/review.md): the sums by unit, then each game's figure with a link to its review.
+function luckView(luck) {
+  if (!luck || !luck.games.length) return h("p", { class: "note" }, "No finished game with measured dice yet.");
+  const signed = (v) => `${v > 0 ? "+" : ""}${Number(v).toFixed(1)}`;
+  return [
+    h("ul", { class: "plain-list", id: "profile-luck-totals" }, luck.totals.map((t) => h("li", {}, `${signed(t.figure)} ${t.unit} against the average over ${t.games} game${t.games === 1 ? "" : "s"}`))),
+    h(
+      "ul",
+      { class: "plain-list", id: "profile-luck-games" },
+      luck.games.map((g) => h("li", {}, h("a", { href: `/games/${g.game}/review` }, g.title || "A game"), ` · ${g.side.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase())}: ${signed(g.figure)} ${g.unit} (${g.rolls} roll${g.rolls === 1 ? "" : "s"})`)),
+    ),
+  ];
+}
+
 async function main() {
   try {
     const [p, titles] = await Promise.all([api(`/api/users/${encodeURIComponent(username)}/profile`), systemTitles()]);
@@ -34,6 +49,7 @@ async function main() {
       document.getElementById("profile-clubs"),
       p.clubs.length ? p.clubs.map((c) => h("li", {}, h("a", { href: `/clubs/${c.id}` }, c.name), ` · ${c.roles.join(", ")}`)) : h("li", {}, "In no club."),
     );
+    clear(document.getElementById("profile-luck"), luckView(p.luck));
     clear(
       document.getElementById("profile-ladders"),
       p.ladders.length

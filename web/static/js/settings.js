@@ -13,6 +13,8 @@ const WORDS = {
   clock: "Clocks running low or expired",
   ended: "Games ended",
   club: "Club invitations and requests to join",
+  chat: "Chat messages in your games",
+  event: "Club events: new rounds, deadlines, results",
 };
 
 function fail(form, err) {
@@ -28,7 +30,10 @@ const ACCOUNT_FIELDS = {
 
 async function loadPrefs() {
   const data = await api("/api/me/notification-preferences");
-  document.querySelector('#email-form [name="email"]').value = data.email || "";
+  // the saved address, unless the user has typed one while the page loaded (never clobbered)
+  const address = document.querySelector('#email-form [name="email"]');
+  if (address.value === address.defaultValue) address.value = data.email || "";
+  address.defaultValue = data.email || "";
   const rows = data.kinds.map((kind) =>
     h(
       "tr",
