@@ -19,6 +19,7 @@ BENCHES = (
     "history",
     "notify_lag",
     "what_if",
+    "map_image",
 )
 
 

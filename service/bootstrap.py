@@ -34,6 +34,7 @@ from service.application.projections.catalog import Projections
 from service.application.records import RecordService
 from service.application.restoring import require_restored
 from service.application.reviews import ReviewService
+from service.application.scenario_images import ScenarioImages
 from service.application.scenarios import ScenarioLibrary
 from service.application.schema import migration_lock, require_tables, table_names
 from service.application.seeks import SeekService
@@ -193,6 +194,7 @@ def build_services(
     svc.tournaments = TournamentService(
         store, users, clubs, games, lifecycle, feed, projections["tournaments"], ladders=ladders
     )
+    svc.scenario_images = ScenarioImages(store, scenarios)
     svc.password_resets = PasswordResets(
         users,
         secret=config.secret_key,

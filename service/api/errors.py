@@ -22,9 +22,11 @@ from service.domain.errors import (
     Invalid,
     NotFound,
     StaleVersion,
+    TooLarge,
     TooManyAttempts,
     Unauthenticated,
     Unprocessable,
+    UnsupportedMediaType,
 )
 
 log = logging.getLogger(__name__)
@@ -36,6 +38,8 @@ STATUS: dict[type[DomainError], int] = {
     NotFound: 404,
     StaleVersion: 409,
     Conflict: 409,
+    TooLarge: 413,
+    UnsupportedMediaType: 415,
     Unprocessable: 422,
     TooManyAttempts: 429,
 }

@@ -13,12 +13,12 @@ from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.compression import gzip_json
 from service.api.paging import next_page
-from service.api.scenarios import game_source
+from service.api.scenarios import MapImageArgs, game_source, image_response
 from service.api.stream import game_plan, respond
 from service.api.systems import drawing_of
 from service.application.events import export_lines
 from service.application.projections.games import GameQuery
-from service.domain.errors import Forbidden, Invalid
+from service.domain.errors import Forbidden, Invalid, NotFound
 
 blp = Blueprint(
     "games", __name__, url_prefix="/api/games", description="Games, commands and events"
@@ -116,11 +116,29 @@ class GameBoard(MethodView):
         game = svc.games.get(game_id)
         ref, at, version = game.scenario.partition("@")
         if at and version.isdigit():
-            return svc.scenarios.game_board(ref, int(version))
+            board = svc.scenarios.game_board(ref, int(version))
+            scan = svc.scenario_images.pinned(ref, int(version))
+            if scan is not None:  # the club's scan of its printed map, drawn under the hexes
+                board["image"] = {**scan, "url": f"/api/games/{game_id}/map-image"}
+            return board
         rules = svc.games.system(game.system)
         infos = [s for s in rules.scenarios() if s.id == game.scenario]
         topics = [dict(t) for info in infos for t in info.placeholder_topics]
         return {**drawing_of(rules).board(game.scenario), "placeholder_topics": topics}
+
+
+@blp.route("/<game_id>/map-image")
+class GameMapImage(MethodView):
+    @blp.arguments(MapImageArgs(only=("width",)), location="query")
+    def get(self, args: dict[str, Any], game_id: str) -> Response:
+        """The scan of the printed map the game's club scenario version pins (404 when it has
+        none), no wider than ``width`` asks, for whoever may read the game."""
+        svc = services()
+        ref, at, version = svc.games.get(game_id).scenario.partition("@")
+        if not (at and version.isdigit()):
+            raise NotFound("no map image", {"image": ["this game's scenario has no map image"]})
+        served = svc.scenario_images.game_image(ref, int(version), args.get("width"))
+        return image_response(served)
 
 
 @blp.route("/<game_id>/actions")

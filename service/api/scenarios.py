@@ -9,13 +9,16 @@ from urllib.parse import quote
 from flask import Response, request
 from flask.views import MethodView
 from marshmallow import ValidationError, fields, validate, validates_schema
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
+from service.api.errors import ErrorSchema
 from service.api.paging import next_page
 from service.api.schemas import PageFields, Strict, db_range, page_cursor
+from service.application.map_images import MAX_BYTES, MAX_SIDE
 from service.application.scenarios import units_csv
-from service.domain.errors import Invalid
+from service.domain.errors import Invalid, TooLarge
 from service.domain.scenarios import CHANGE_KINDS, SHARING
 
 blp = Blueprint(
@@ -344,6 +347,169 @@ class Board(MethodView):
     def get(self, args: dict[str, Any], scenario: str) -> Any:
         """A version's map (or the draft's, for members) as data for drawing."""
         return _library().board(scenario, optional_user(), args.get("version"))
+
+
+# -- the map image (docs/scenario-library.md "Map image") --------------------------------------
+class MapImageArgs(Strict):
+    version = fields.Integer(
+        validate=db_range(1), metadata={"description": "a version (default: the draft for members)"}
+    )
+    width = fields.Integer(
+        validate=validate.Range(min=16, max=MAX_SIDE),
+        metadata={"description": "the widest the client draws it, in px (served the next size up)"},
+    )
+
+
+class MapPointIn(Strict):
+    hex = fields.String(required=True, validate=NAME)
+    x = fields.Float(required=True, metadata={"description": "pixels from the image's left"})
+    y = fields.Float(required=True, metadata={"description": "pixels from the image's top"})
+
+
+class MapCalibrationIn(Strict):
+    points = fields.List(
+        fields.Nested(MapPointIn), required=True, validate=validate.Length(min=1, max=100)
+    )
+
+
+class MapProposalIn(Strict):
+    hexes = fields.Dict(
+        keys=fields.String(validate=NAME),
+        values=fields.List(fields.String(validate=NAME)),
+        load_default=dict,
+        metadata={"description": "terrain -> example hexes"},
+    )
+    hexsides = fields.Dict(
+        keys=fields.String(validate=NAME),
+        values=fields.List(
+            fields.List(fields.String(validate=NAME), validate=validate.Length(equal=2))
+        ),
+        load_default=dict,
+        metadata={"description": "feature -> example hexsides [hex, hex]"},
+    )
+
+
+class AcceptedSide(Strict):
+    between = fields.List(
+        fields.String(validate=NAME), required=True, validate=validate.Length(equal=2)
+    )
+    feature = fields.String(required=True, validate=NAME)
+    confidence = fields.Float()
+
+
+class MapAcceptIn(Strict):
+    hexes = fields.Dict(
+        keys=fields.String(validate=NAME),
+        values=fields.Raw(),
+        load_default=dict,
+        metadata={"description": "hex -> {terrain} (or the terrain): the proposal's entries kept"},
+    )
+    hexsides = fields.List(fields.Nested(AcceptedSide), load_default=list)
+    outside = fields.List(
+        fields.String(validate=NAME),
+        load_default=list,
+        metadata={"description": "ignored: the proposal may be sent back as it came"},
+    )
+    unread = fields.List(
+        fields.Dict(),
+        load_default=list,
+        metadata={"description": "ignored: the proposal may be sent back as it came"},
+    )
+
+
+def image_response(served: Any) -> Response:
+    """An image's bytes, with an ``ETag`` (its hash and width) answered 304 when unchanged."""
+    response = Response(served.data, mimetype=served.media_type)
+    response.set_etag(f"{served.sha256}-{served.width}")
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.make_conditional(request)
+    return response
+
+
+def _images() -> Any:
+    return services().scenario_images
+
+
+def _too_large(length: int) -> TooLarge:
+    return TooLarge(
+        "the map image is too large",
+        {"image": [f"at most {MAX_BYTES // (1024 * 1024)} MB, this is {length:,} bytes"]},
+    )
+
+
+@blp.route("/club-scenarios/<scenario>/map-image")
+class MapImageResource(MethodView):
+    @blp.arguments(MapImageArgs, location="query")
+    def get(self, args: dict[str, Any], scenario: str) -> Response:
+        """The map image of a version (the draft, for the club's members), no wider than
+        ``width`` asks (served at the next of a few fixed widths up), to whoever reads the
+        scenario."""
+        served = _images().image(scenario, optional_user(), args.get("version"), args.get("width"))
+        return image_response(served)
+
+    @blp.doc(
+        requestBody={
+            "required": True,
+            "content": {
+                "image/png": {"schema": {"type": "string", "format": "binary"}},
+                "image/jpeg": {"schema": {"type": "string", "format": "binary"}},
+            },
+        }
+    )
+    @blp.response(201)
+    @blp.alt_response(400, schema=ErrorSchema, description="not an image of the type sent")
+    @blp.alt_response(413, schema=ErrorSchema, description="past 20 MB or 12,000 px a side")
+    @blp.alt_response(415, schema=ErrorSchema, description="not image/png or image/jpeg")
+    def post(self, scenario: str) -> dict[str, Any]:
+        """Upload the scan of the printed map (admins): the body is the PNG or JPEG itself, at most
+        20 MB and 12,000 px a side; it is checked, stripped of metadata and kept by its
+        SHA-256, and the draft's ``map.image`` names it."""
+        user = require_user()
+        length = request.content_length
+        if length is not None and length > MAX_BYTES:
+            raise _too_large(length)
+        request.max_content_length = MAX_BYTES
+        try:
+            data = request.get_data(cache=False)
+        except RequestEntityTooLarge:
+            raise _too_large(MAX_BYTES + 1) from None
+        return _images().upload(scenario, user, data, request.content_type or "")  # type: ignore[no-any-return]
+
+
+@blp.route("/club-scenarios/<scenario>/map-image/calibration")
+class MapImageCalibration(MethodView):
+    @blp.arguments(MapCalibrationIn)
+    @blp.response(200)
+    def put(self, body: dict[str, Any], scenario: str) -> dict[str, Any]:
+        """Fit the grid to the image from 3 or more hex centres clicked on it (admins): an affine
+        transform by least squares, kept in the draft as a ``field`` edit of
+        ``map.image.calibration``; 422 naming the points that disagree, are unknown or lie in
+        one line."""
+        return _images().calibrate(scenario, require_user(), body["points"])  # type: ignore[no-any-return]
+
+
+@blp.route("/club-scenarios/<scenario>/map-image/proposal")
+class MapImageProposal(MethodView):
+    @blp.arguments(MapProposalIn)
+    @blp.response(200)
+    def post(self, body: dict[str, Any], scenario: str) -> dict[str, Any]:
+        """Terrain for every hex and features for the hexsides that show one, each with a
+        confidence, read from the calibrated image against the examples (admins; writes
+        nothing)."""
+        return _images().propose(scenario, require_user(), body["hexes"], body["hexsides"])  # type: ignore[no-any-return]
+
+
+@blp.route("/club-scenarios/<scenario>/map-image/proposal/accept")
+class MapImageAccept(MethodView):
+    @blp.arguments(MapAcceptIn)
+    @blp.response(200)
+    def post(self, body: dict[str, Any], scenario: str) -> dict[str, Any]:
+        """Record the proposal's entries sent (all of it, or those the admin kept) as ordinary
+        ``terrain`` and ``hexside`` edits, one batch; answers the draft and the number of
+        changes."""
+        user = require_user()
+        found, count = _images().accept(scenario, user, body["hexes"], body["hexsides"])
+        return {"changes": count, **_library().view(found, user)}
 
 
 def game_source(body: dict[str, Any]) -> Any:

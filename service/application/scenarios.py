@@ -188,8 +188,9 @@ def _facts(document: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
             for key, value in _d(place.get("values")).items():
                 facts[("place", str(place.get("name")), "values", key)] = value
     for key, value in m.items():
-        if key not in ("terrain", "hex_features", "hexsides", "places"):
+        if key not in ("terrain", "hex_features", "hexsides", "places", "image"):
             facts[("field", f"map.{key}")] = value
+    facts.update(_image_facts(m.get("image")))
     for unit in _l(doc.get("units")):
         if isinstance(unit, dict):
             uid = str(unit.get("id"))
@@ -223,6 +224,23 @@ def _facts(document: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
     for key, value in doc.items():
         if key not in ("map", "units", "reinforcements", *table):
             facts[("field", key)] = value
+    return facts
+
+
+def _image_facts(image: Any) -> dict[tuple[str, ...], Any]:
+    """The map image in words: which scan (its hash's start and size) and how it is fitted."""
+    if not isinstance(image, dict):
+        return {}
+    facts: dict[tuple[str, ...], Any] = {
+        ("field", "map image"): f"{str(image.get('sha256'))[:12]}… "
+        f"({word(image.get('width'))}×{word(image.get('height'))} px)"
+    }
+    fit = image.get("calibration")
+    if isinstance(fit, dict):
+        points = ", ".join(str(p.get("hex")) for p in _l(fit.get("points")) if isinstance(p, dict))
+        facts[("field", "map image calibration")] = (
+            f"on {points} (residual {word(fit.get('residual_px'))} px)"
+        )
     return facts
 
 

@@ -73,6 +73,8 @@ class Services:
     records: Any = None
     #: club events (``service.application.tournaments.TournamentService``)
     tournaments: Any = None
+    #: club scenarios' map images (``service.application.scenario_images``)
+    scenario_images: Any = None
 
     def close(self) -> None:
         if self.worker is not None:

@@ -62,6 +62,18 @@ class Unprocessable(DomainError):
     code = "unprocessable"
 
 
+class TooLarge(DomainError):
+    """A body past its documented size (413): a map image's bytes or pixels."""
+
+    code = "too_large"
+
+
+class UnsupportedMediaType(DomainError):
+    """A body of a type the route does not take (415): a map image that is not PNG or JPEG."""
+
+    code = "unsupported_media_type"
+
+
 class TooManyAttempts(DomainError):
     """Too many wrong passwords (or reset requests) for an account or from an address (429,
     ``Retry-After``)."""

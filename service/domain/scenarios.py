@@ -415,6 +415,12 @@ class ClubScenario(Aggregate):
         def apply(self, aggregate: Any) -> None:
             aggregate.draft = applied(aggregate.draft, self.changes)
             aggregate.edits += len(self.changes)
+            for change in self.changes:  # the map images it has named (a per-scenario limit)
+                value = change.get("value")
+                if change.get("path") == "map.image" and isinstance(value, dict):
+                    known = list(getattr(aggregate, "images", []))
+                    if value.get("sha256") not in known:
+                        aggregate.images = [*known, value.get("sha256")]
 
     class Published(Aggregate.Event):
         number: int
@@ -464,6 +470,7 @@ class ClubScenario(Aggregate):
         self.sharing = "private"
         self.forked_from = None
         self.edits = 0
+        self.images: list[str] = []
 
     @staticmethod
     def _title(title: str) -> str:

@@ -8,6 +8,7 @@ before and after, and each request is checked for a commit by anyone (``PRAGMA d
 
 from __future__ import annotations
 
+import io
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from PIL import Image
 
 from service.application.notifications import unsubscribe_token
 from service.bootstrap import build_worker
@@ -207,11 +209,36 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
         201,
     )
     sid = scenario["id"]
+    scan = io.BytesIO()  # the scan of its printed map (docs/scenario-library.md "Map image")
+    Image.new("RGB", (640, 480), (200, 190, 150)).save(scan, format="PNG")
+    ok(
+        post(
+            f"/api/club-scenarios/{sid}/map-image",
+            data=scan.getvalue(),
+            content_type="image/png",
+            headers=ann,
+        ),
+        201,
+    )
+    fit = [
+        {"hex": "A1", "x": 20, "y": 20},
+        {"hex": "A10", "x": 290, "y": 37},
+        {"hex": "J1", "x": 20, "y": 332},
+    ]
+    ok(
+        api.client.put(
+            f"/api/club-scenarios/{sid}/map-image/calibration", json={"points": fit}, headers=ann
+        )
+    )
     for terrain in ("mountain", "clear"):
         change = {"kind": "terrain", "hex": "AB4", "terrain": terrain}
         ok(post(f"/api/club-scenarios/{sid}/edits", json={"changes": [change]}, headers=ann))
         if terrain == "mountain":
             ok(post(f"/api/club-scenarios/{sid}/versions", json={}, headers=ann), 201)
+    # a game on that version: its board draws the scan under the hexes
+    scan_game = api.create_game(
+        "merida", sid, {"nationalist": "ann", "republican": "bob"}, creator="ann", public=True
+    )
     # tokens (a second one of bob's), webhooks of a user and of the club
     ok(post("/api/tokens", json={"username": "bob", "password": PASSWORD, "label": "phone"}), 201)
     hook = ok(post("/api/me/webhooks", json={"url": "http://127.0.0.1:9/bob"}, headers=bob), 201)
@@ -274,6 +301,7 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
         "ended": ended,
         "active": active,
         "merida": merida,
+        "scan_game": scan_game["id"],
         "invited": invited,
         "dispute": str(dispute["dispute"]),
         "table": ok(api.client.get("/api/systems/merida"))["tables"][0],
@@ -294,6 +322,10 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
         "/api/club-scenarios": ["/api/club-scenarios", "/api/club-scenarios?system=merida"],
         "/api/club-scenarios/<scenario>": [f"/api/club-scenarios/{sid}"],
         "/api/club-scenarios/<scenario>/board": [f"/api/club-scenarios/{sid}/board"],
+        "/api/club-scenarios/<scenario>/map-image": [
+            f"/api/club-scenarios/{sid}/map-image?width=300",
+            f"/api/club-scenarios/{sid}/map-image?version=1",
+        ],
         "/api/club-scenarios/<scenario>/diff": [f"/api/club-scenarios/{sid}/diff?from=1"],
         "/api/club-scenarios/<scenario>/units.csv": [f"/api/club-scenarios/{sid}/units.csv"],
         "/api/club-scenarios/<scenario>/versions/<int:version>": [
@@ -334,6 +366,10 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
             f"/api/games/{g}/audit/diff?from=1&to=2" for g in games
         ],
         "/api/games/<game_id>/board": [f"/api/games/{g}/board" for g in games],
+        "/api/games/<game_id>/map-image": [
+            f"/api/games/{ids['scan_game']}/map-image?width=300",
+            f"/api/games/{ids['merida']}/map-image",
+        ],
         "/api/games/<game_id>/dice": [f"/api/games/{g}/dice" for g in games],
         "/api/games/<game_id>/disputes": [f"/api/games/{g}/disputes" for g in games],
         "/api/games/<game_id>/arbiters": [f"/api/games/{g}/arbiters" for g in games],

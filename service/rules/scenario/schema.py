@@ -73,6 +73,38 @@ class EntrySchema(Schema):
     hexes = Items(fields.String(), required=True, validate=validate.Length(min=1))
 
 
+class CalibrationPointSchema(Schema):
+    hex = fields.String(required=True)
+    x = fields.Float(required=True)
+    y = fields.Float(required=True)
+
+
+class CalibrationSchema(Schema):
+    """How the map image lies under the grid: the points clicked and the fitted transform from
+    grid units (a hex's outer radius is 1) to the image's pixels (docs/scenario-library.md)."""
+
+    points = Items(
+        fields.Nested(CalibrationPointSchema), required=True, validate=validate.Length(min=3)
+    )
+    affine = Items(
+        Items(fields.Float(), validate=validate.Length(equal=3)),
+        required=True,
+        validate=validate.Length(equal=2),
+    )
+    residual_px = fields.Float(required=True)
+    per_point = Items(fields.Dict(), load_default=list)
+
+
+class MapImageSchema(Schema):
+    """The scan of the printed map, pinned by the SHA-256 of its stored bytes."""
+
+    sha256 = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    media_type = fields.String(required=True, validate=validate.OneOf(("image/png", "image/jpeg")))
+    width = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    height = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    calibration = fields.Nested(CalibrationSchema)
+
+
 class MapSchema(Schema):
     coordinates = fields.String(required=True, validate=validate.OneOf(COORDINATE_SYSTEMS))
     orientation = fields.String(required=True, validate=validate.OneOf(ORIENTATIONS))
@@ -91,6 +123,7 @@ class MapSchema(Schema):
     )
     entries = Items(fields.Nested(EntrySchema), load_default=list)
     notes = fields.String()
+    image = fields.Nested(MapImageSchema)
 
 
 class UnitSchema(Schema):

@@ -161,7 +161,48 @@ export class BoardView {
     this.highlightLayer = s("g", { class: "highlights" });
     this.counterLayer = s("g", { class: "counters" });
     this.noteLayer = s("g", { class: "note-marks" });
-    svg.replaceChildren(hexLayer, sideLayer, placeLayer, this.counterLayer, this.noteLayer, this.highlightLayer);
+    this.scanLayer = this.scan(board.image);
+    svg.replaceChildren(...(this.scanLayer ? [this.scanLayer] : []), hexLayer, sideLayer, placeLayer, this.counterLayer, this.noteLayer, this.highlightLayer);
+    svg.classList.toggle("with-scan", Boolean(this.scanLayer));
+  }
+
+  // The club's scan of its printed map (a club scenario version that has one), under the hexes:
+  // `image.affine` takes a hex centre (units of the hex radius) to the scan's pixels, so its
+  // inverse, scaled by R, draws the scan's pixels in the board's units.  Fetched no wider than
+  // the zoom needs (`scanFor`), so a phone does not load a 20 MB scan.
+  scan(image) {
+    if (!image || !Array.isArray(image.affine)) return null;
+    const [[a, b, c], [d, e, f]] = image.affine;
+    const det = a * e - b * d;
+    if (!det) return null;
+    const [ia, ib, id, ie] = [e / det, -b / det, -d / det, a / det];
+    const matrix = [R * ia, R * id, R * ib, R * ie, -R * (ia * c + ib * f), -R * (id * c + ie * f)];
+    this.scanImage = s("image", {
+      class: "scan-image",
+      width: image.width,
+      height: image.height,
+      preserveAspectRatio: "none",
+      transform: `matrix(${matrix.map((v) => v.toFixed(6)).join(" ")})`,
+    });
+    this.scanPx = Math.sqrt(Math.abs(det)); // the scan's pixels per hex radius
+    this.scanWidth = 0;
+    return s("g", { class: "scan", "aria-hidden": "true" }, this.scanImage);
+  }
+
+  // `k`: screen pixels per board unit.  Asks for a wider copy of the scan when the zoom needs it.
+  scanFor(k) {
+    if (!this.scanImage) return;
+    const image = this.board.image;
+    const needed = Math.min(image.width, Math.ceil(((image.width * k * R) / this.scanPx) * (window.devicePixelRatio || 1)));
+    if (needed <= this.scanWidth) return;
+    this.scanWidth = needed;
+    this.scanImage.setAttribute("href", `${image.url}?width=${Math.max(16, needed)}`);
+  }
+
+  showScan(on) {
+    if (!this.scanLayer) return;
+    this.scanLayer.style.display = on ? "" : "none";
+    this.svg.classList.toggle("with-scan", on);
   }
 
   sideClass(side) {

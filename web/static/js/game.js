@@ -840,7 +840,12 @@ async function main() {
     root.classList.add("has-map");
     $("minimap").hidden = false;
     document.querySelector(".board-tools").hidden = false;
-    st.zoom = new PanZoom($("board"), st.view.extent(), { minimap: $("minimap") });
+    st.zoom = new PanZoom($("board"), st.view.extent(), { minimap: $("minimap"), onChange: (k) => st.view.scanFor(k) });
+    if (board.image) {
+      // the club's scan of its printed map under the hexes, which the player may switch off
+      $("scan-toggle").hidden = false;
+      $("scan-on").addEventListener("change", (ev) => st.view.showScan(ev.target.checked));
+    }
     st.zoom.drawMinimap(st.view.overview());
     $("zoom-in").addEventListener("click", () => st.zoom.zoomBy(1.25));
     $("zoom-out").addEventListener("click", () => st.zoom.zoomBy(0.8));
