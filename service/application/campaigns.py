@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from uuid import UUID
-
-from eventsourcing.application import AggregateNotFoundError
 
 from service.application.clubs import ClubService
 from service.application.games import GameService
@@ -23,7 +20,7 @@ from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.campaigns import STARTED, Campaign
-from service.domain.errors import Conflict, Forbidden, NotFound, StaleVersion, Unprocessable
+from service.domain.errors import Conflict, Forbidden, StaleVersion, Unprocessable
 from service.domain.game import Game
 from service.domain.users import User
 
@@ -198,13 +195,7 @@ class CampaignService:
         return campaign
 
     def _get(self, campaign_id: str, copy: bool = False) -> Campaign:
-        try:
-            found: Any = self.store.repository.get(UUID(str(campaign_id)), deepcopy_from_cache=copy)
-        except (AggregateNotFoundError, ValueError):
-            raise NotFound(f"no campaign {campaign_id}", {"campaign": ["unknown"]}) from None
-        if not isinstance(found, Campaign):
-            raise NotFound(f"no campaign {campaign_id}", {"campaign": ["unknown"]})
-        return found
+        return self.store.get_as(campaign_id, Campaign, "campaign", "campaign", copy=copy)
 
     def _save(self, campaign: Campaign) -> Campaign:
         self.store.commit(campaign, conflict=Conflict("the campaign changed meanwhile; try again"))

@@ -13,8 +13,6 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
-
 from service.application.clubs import ClubService
 from service.application.games import GameService
 from service.application.projections.ladders import (
@@ -691,15 +689,7 @@ class LadderService:
 
     def _get(self, aggregate_id: str | UUID, kind: type, *, copy: bool = False) -> Any:
         label = kind.__name__.lower().replace("resultreport", "report")
-        try:
-            found: Any = self.store.repository.get(
-                UUID(str(aggregate_id)), deepcopy_from_cache=copy
-            )
-        except (AggregateNotFoundError, ValueError):
-            raise NotFound(f"no {label} {aggregate_id}", {label: [f"unknown {label}"]}) from None
-        if not isinstance(found, kind):
-            raise NotFound(f"no {label} {aggregate_id}", {label: [f"unknown {label}"]})
-        return found
+        return self.store.get_as(aggregate_id, kind, label, label, copy=copy)
 
     def _save(self, *aggregates: Any) -> Any:
         self.store.commit(

@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
-
 from service.application.clubs import ClubService
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.scenarios import LibraryKey, ScenariosView, TitleKey
@@ -980,13 +978,7 @@ class ScenarioLibrary:
         return self.registry.get(name)
 
     def _load(self, ref: str | UUID) -> ClubScenario:
-        try:
-            sid = ref if isinstance(ref, UUID) else UUID(str(ref))
-            found: Any = self.store.repository.get(sid)
-        except (ValueError, AggregateNotFoundError):
-            raise NotFound(f"no club scenario {ref}", {"scenario": ["unknown scenario"]}) from None
-        if not isinstance(found, ClubScenario):
-            raise NotFound(f"no club scenario {ref}", {"scenario": ["unknown scenario"]})
+        found: ClubScenario = self.store.get_as(ref, ClubScenario, "scenario", "club scenario")
         return found
 
     def _writable(self, ref: str, by: User) -> ClubScenario:

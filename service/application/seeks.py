@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from uuid import UUID, uuid4
-
-from eventsourcing.application import AggregateNotFoundError
+from uuid import uuid4
 
 from service.application.lifecycle import LifecycleService
 from service.application.projections.runner import ProjectionRunner
@@ -210,10 +208,5 @@ class SeekService:
         return set() if club is None else set(self.lifecycle.clubs.get(club).members)
 
     def _get(self, seek_id: str) -> Seek:
-        try:
-            found: Any = self.store.repository.get(UUID(str(seek_id)))
-        except (AggregateNotFoundError, ValueError):
-            raise NotFound(f"no open game {seek_id}", {"seek": ["unknown open game"]}) from None
-        if not isinstance(found, Seek):
-            raise NotFound(f"no open game {seek_id}", {"seek": ["unknown open game"]})
+        found: Seek = self.store.get_as(seek_id, Seek, "seek", "open game")
         return found

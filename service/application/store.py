@@ -30,12 +30,13 @@ from service.application.ports import Broker
 from service.config import Config
 from service.domain.campaigns import Campaign
 from service.domain.conversations import Conversation
-from service.domain.errors import DomainError, LogBehindHead, StaleVersion
+from service.domain.errors import DomainError, LogBehindHead, NotFound, StaleVersion
 from service.domain.game import Game, Projector, chain_break, projector
 from service.domain.systems import GamePorts
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+A = TypeVar("A")
 
 
 def game_channel(game_id: UUID | str) -> str:
@@ -214,6 +215,19 @@ class ArbiterStore(Application):
             deepcopy_from_cache=strtobool(self.env.get(self.DEEPCOPY_FROM_AGGREGATE_CACHE, "y")),
             project=projector(self.ports),
         )
+
+    def get_as(
+        self, aggregate_id: Any, kind: type[A], field: str, what: str, copy: bool = False
+    ) -> A:
+        """The aggregate ``aggregate_id`` if it is a ``kind``, else NotFound naming ``field`` (an
+        id that is not a UUID, or another kind's, is as unknown as one never made)."""
+        try:
+            found: Any = self.repository.get(UUID(str(aggregate_id)), deepcopy_from_cache=copy)
+        except (AggregateNotFoundError, ValueError):
+            found = None
+        if not isinstance(found, kind):
+            raise NotFound(f"no {what} {aggregate_id}", {field: [f"unknown {what}"]})
+        return found
 
     def commit(
         self, *aggregates: Any, conflict: DomainError | None = None, decided_at: int | None = None

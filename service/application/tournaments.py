@@ -13,9 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from service.application.clubs import ClubService
@@ -423,13 +421,7 @@ class TournamentService:
         return event
 
     def _get(self, event_id: str, copy: bool = False) -> Tournament:
-        try:
-            found: Any = self.store.repository.get(UUID(str(event_id)), deepcopy_from_cache=copy)
-        except (AggregateNotFoundError, ValueError):
-            raise NotFound(f"no event {event_id}", {"event": ["unknown"]}) from None
-        if not isinstance(found, Tournament):
-            raise NotFound(f"no event {event_id}", {"event": ["unknown"]})
-        return found
+        return self.store.get_as(event_id, Tournament, "event", "event", copy=copy)
 
     def _save(self, event: Tournament) -> Tournament:
         self.store.commit(event, conflict=Conflict("the event changed meanwhile; try again"))
