@@ -163,7 +163,18 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     problems = _serious(page)
     assert problems == [], problems
 
-    # 4. accept all of it: the editor's map shows the terrain; publish
+    # 4. accept hex by hex (AB5 unticked stays clear), then all of it; undo takes a batch back
+    page.get_by_label("Accept AB5 as mountain").uncheck()
+    page.get_by_label("Accept S16/T16 as river").uncheck()
+    page.get_by_role("button", name="Accept the ticked ones").click()
+    expect(page.locator('#ed-map [data-hex="AB4"] title')).to_contain_text("AB4: mountain")
+    expect(page.locator('#ed-map [data-hex="AB5"] title')).to_contain_text("AB5: clear")
+    expect(page.locator("#scan-hexes tbody tr")).to_have_count(1)
+    terrain_now = server.api("GET", f"/api/club-scenarios/{sid}/board", "sann")["hexes"]
+    assert sum(h["terrain"] == "mountain" for h in terrain_now) == len(mountains) - 1
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator('#ed-map [data-hex="AB4"] title')).to_contain_text("AB4: clear")
+    expect(page.locator("#scan-hexes tbody tr")).to_have_count(len(mountains))
     page.get_by_role("button", name="Accept all of it").click()
     expect(page.locator('#ed-map [data-hex="AB4"] title')).to_contain_text("AB4: mountain")
     expect(page.locator("#scan-hexes")).to_contain_text("No hex would change.")
@@ -180,6 +191,13 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     phone.locator("#scan summary").click()
     expect(phone.locator("#scan-view .scan-grid polygon")).to_have_count(len(terrain))
     expect(phone.locator("#scan-points li")).to_have_count(3)
+    phone.get_by_label("clear hexes").fill("J7")
+    phone.get_by_label("mountain hexes").fill("AB4")
+    phone.get_by_role("button", name="Propose the terrain").click()
+    expect(phone.locator("#scan-hexes")).to_contain_text("No hex would change.")
+    phone.get_by_label("only hexes whose terrain would change").uncheck()
+    expect(phone.locator("#scan-hexes tbody tr")).to_have_count(60)
+    expect(phone.get_by_role("button", name="More hexes")).to_contain_text("1,058 not shown")
     phone.locator("#scan").scroll_into_view_if_needed()
     phone.screenshot(path=str(shots / "scan-editor-phone.png"), full_page=True)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
