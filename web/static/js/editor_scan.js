@@ -81,7 +81,7 @@ export function scanSection(page) {
     if (!options.some(([v]) => v === sc.pick)) sc.pick = "point";
     clear(
       $("scan-click"),
-      h("legend", {}, "A click on the scan (or on the map above) gives"),
+      h("legend", {}, "A click on the scan (or on the map below) gives"),
       options.map(([value, label]) =>
         h("label", { class: "choice" }, h("input", { type: "radio", name: "scan-pick", value, checked: sc.pick === value ? true : null, onchange: () => choose(value) }), ` ${label}`),
       ),
@@ -96,12 +96,18 @@ export function scanSection(page) {
 
   function hint() {
     const text = sc.pick === "point"
-      ? "Click the centre of a hex on the scan, then the same hex on the map above (or type its label)."
+      ? "Click the centre of a hex on the scan, then the same hex on the map below (or type its label)."
       : sc.pick.startsWith("t:")
-        ? `Click hexes of ${sc.pick.slice(2)} on the scan or on the map above.`
+        ? `Click hexes of ${sc.pick.slice(2)} on the scan or on the map below.`
         : sc.first
           ? `Hexside from ${sc.first}: now click the hex on the other side.`
           : `Click a hex beside a ${sc.pick.slice(2)}, then the hex across it.`;
+    say(text);
+  }
+
+  // What a click gives now, said beside the scan and under the editor's palette
+  function say(text) {
+    $("scan-hint").textContent = text;
     $("ed-hint").textContent = `Printed map: ${text}`;
   }
 
@@ -239,12 +245,12 @@ export function scanSection(page) {
       form.elements.y.value = String(Math.round(at.y * 2) / 2);
       drawMarks();
       form.elements.hex.focus();
-      $("ed-hint").textContent = `Printed map: point at x ${form.elements.x.value}, y ${form.elements.y.value}. Which hex is it? Type its label or click it on the map above.`;
+      say(`Point at x ${form.elements.x.value}, y ${form.elements.y.value}. Which hex is it? Type its label or click it on the map below.`);
       return;
     }
     const hex = ev.target.closest && ev.target.closest("[data-hex]");
     if (!hex) {
-      $("ed-hint").textContent = "Printed map: fit the grid first (step 2) to click hexes on the scan, or click them on the map above.";
+      say("Fit the grid first (step 2) to click hexes on the scan, or click them on the map below.");
       return;
     }
     takeHex(hex.dataset.hex);
