@@ -100,6 +100,11 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     # 1. the scan: a wrong file is refused in words, the scan is kept and shown
     page.get_by_label("Scan or photo of the printed map").set_input_files(str(not_an_image))
     expect(page.locator("#scan-upload-error")).to_contain_text("is not a PNG or JPEG image")
+    fake = Path(shots) / "fake-scan.png"
+    fake.write_text("a PNG in name only")
+    page.get_by_label("Scan or photo of the printed map").set_input_files(str(fake))
+    expect(page.locator("#scan-upload-error")).to_contain_text("The scan: ")  # the server's words
+    expect(page.locator("#scan-facts")).to_have_text("No scan yet.")
     page.get_by_label("Scan or photo of the printed map").set_input_files(str(scan))
     expect(page.locator("#scan-facts")).to_contain_text(
         f"{printed.width:,} × {printed.height:,} pixels, JPEG; not calibrated yet"
@@ -191,7 +196,10 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     phone = signed_in(browser, server, "sann", viewport=PHONE)
     phone.goto(f"/club-scenarios/{sid}")
     expect(phone.locator("#ed-versions")).to_contain_text("published version 1")
-    phone.locator("#scan summary").click()
+    expect(phone.locator("#scan summary")).to_be_visible()
+    phone.locator("#scan summary").focus()  # by the keyboard
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#scan-details")).to_have_attribute("open", "")
     expect(phone.locator("#scan-view .scan-grid polygon")).to_have_count(len(terrain))
     expect(phone.locator("#scan-points li")).to_have_count(3)
     phone.get_by_label("clear hexes").fill("J7")

@@ -451,6 +451,7 @@ async function showEditor(id) {
     scenario: () => st.scenario,
     board: () => st.board,
     terrainTypes,
+    palette: renderPalette,
     reload: async () => {
       st.scenario = await api(`/api/club-scenarios/${st.scenario.id}`);
       await redraw();

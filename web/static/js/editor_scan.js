@@ -20,7 +20,8 @@ const number = (n) => Number(n).toLocaleString("en-GB");
 const px = (n) => `${Number(n).toFixed(1)} px`;
 const percent = (c) => `${Math.round(Number(c) * 100)} %`;
 
-// `page`: {scenario(), board(), terrainTypes(), reload(scenario?), accepted(scenario, changes, inverse)}
+// `page`: {scenario(), board(), terrainTypes(), reload(), accepted(scenario, changes, inverse),
+// palette()} -- palette() redraws the editor's palette and its hint
 export function scanSection(page) {
   const sc = {
     sha: null,
@@ -519,7 +520,7 @@ export function scanSection(page) {
     if (details.open) {
       if (image() && !img) drawScan();
       hint();
-    } else $("ed-hint").textContent = "";
+    } else page.palette(); // the editor's own hint again
   });
 
   // The draft changed (or was loaded): show its image, calibration and the examples' form.
