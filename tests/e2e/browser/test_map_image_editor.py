@@ -152,6 +152,12 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     page.locator('#ed-map [data-hex="R16"] polygon').click()
     page.locator('#ed-map [data-hex="S16"] polygon').click()
     expect(page.get_by_label("river hexsides")).to_have_value("R16/S16")
+    # a hexside of two hexes that do not meet is refused, named in words
+    page.get_by_label("road hexsides").fill("R16/T18")
+    page.get_by_role("button", name="Propose the terrain").click()
+    expect(page.locator("#scan-propose-error")).to_have_text("Road hexside R16/T18: not a hexside")
+    assert "hexsides." not in page.locator("#scan-propose-error").inner_text()
+    page.get_by_label("road hexsides").fill("")
     page.get_by_role("button", name="Propose the terrain").click()
     expect(page.locator("#scan-proposal-summary")).to_contain_text(
         f"Terrain proposed for {len(terrain):,} hexes"

@@ -356,6 +356,7 @@ export function scanSection(page) {
       const list = words($(`scan-ex-${t}`).value).map((x) => x.toUpperCase());
       if (list.length) hexes[t] = list;
       fields[`hexes.${t}`] = `${t} examples`;
+      list.forEach((hex, i) => (fields[`hexes.${t}[${i}]`] = `${t} example ${hex}`));
     }
     for (const f of SIDE_FEATURES) {
       const pairs = words($(`scan-ex-${f}`).value).map((x) => x.toUpperCase().split(/[/-]/));
