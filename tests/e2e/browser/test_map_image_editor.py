@@ -220,6 +220,12 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     problems = _serious(phone)
     assert problems == [], problems
+    # the scan at its own pixels scrolls inside its box, never the page
+    phone.get_by_label("Size").select_option(label="the scan's own pixels")
+    expect(phone.locator("#scan-view .scan-grid polygon")).to_have_count(len(terrain))
+    stage = phone.locator("#scan-view .scan-stage").bounding_box()
+    assert stage and round(stage["width"]) == printed.width
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
     # a game from the published version: the scan under the counters, the terrain's costs
     game = server.api(
