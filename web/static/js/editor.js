@@ -5,6 +5,7 @@
 import { api, currentUser, explain } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { drawHexes, drawTable, terrainColour } from "./editor_map.js";
+import { scanSection } from "./editor_scan.js";
 import { dragUnit, fieldWords, renderUnits, unwrap } from "./editor_units.js";
 import { onSubmit } from "./forms.js";
 import { pagedList } from "./paged.js";
@@ -24,6 +25,7 @@ const st = {
   undo: [],
   redo: [],
   scale: window.innerWidth < 600 ? 14 : 22,
+  scan: null, // the "Printed map" section (editor_scan.js)
 };
 
 const status = (text) => ($("ed-status").textContent = text);
@@ -139,6 +141,7 @@ function unitDoc(id) {
 
 const handlers = {
   down(hex) {
+    if (st.scan && st.scan.takeHex(hex)) return; // the printed map section is open: it picks
     if (st.mode === "terrain" || st.mode === "feature") {
       st.painting = new Set([hex]);
       highlight(hex);
@@ -337,6 +340,7 @@ async function redraw() {
   });
   $("ed-csv-export").href = `/api/club-scenarios/${sc.id}/units.csv`;
   renderVersions();
+  if (st.scan) st.scan.refresh();
 }
 
 function jump(item) {
@@ -443,6 +447,25 @@ async function showEditor(id) {
   }
   if (!st.scenario.may_edit) status("You may read this scenario; only the club's organisers (admins) edit it.");
   renderModes();
+  st.scan = scanSection({
+    scenario: () => st.scenario,
+    board: () => st.board,
+    terrainTypes,
+    palette: renderPalette,
+    reload: async () => {
+      st.scenario = await api(`/api/club-scenarios/${st.scenario.id}`);
+      await redraw();
+    },
+    // a proposal accepted: the draft the server answered, and the edits it made (for undo)
+    accepted: async (scenario, changes, inverse) => {
+      st.scenario = scenario;
+      if (changes.length) {
+        st.undo.push({ changes, inverse });
+        st.redo = [];
+      }
+      await redraw();
+    },
+  });
   await redraw();
   $("ed-undo").addEventListener("click", async () => {
     const step = st.undo.pop();

@@ -1,0 +1,248 @@
+"""The club scenario editor's "Printed map" section (issue 32) in Chromium, as a club organiser:
+upload a scan of Merida's printed map (drawn by Pillow, tests/support/printed_map.py: a patch of
+mountains, AB4 among them, and a river between R16 and S16), calibrate by clicking three hex
+centres on the scan (a fourth, wrong, point is refused in words and removed), show examples
+(typed, and clicked on the editor's map), propose, accept, publish; a game started from that
+version draws the scan under its counters and charges what the accepted terrain says (TEC:
+infantry entering a mountain hex pays 2 MP, clear 1), checked through the game's own API.
+Screenshots at 1366x900 and 390x844; axe-core on the page with the section open."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import requests
+from playwright.sync_api import expect
+
+from service.rules.kernel.grid import Bounds, HexGrid
+from tests.e2e.browser.conftest import PHONE, Server, signed_in
+from tests.e2e.browser.test_accessibility import _serious
+from tests.e2e.test_scenario_library_api import SIDES, moved_cost, play_to
+from tests.support.api import ApiHelper
+from tests.support.printed_map import PrintedMap, render
+
+DESKTOP = {"width": 1366, "height": 900}
+
+
+class _Reply:
+    def __init__(self, response: requests.Response) -> None:
+        self.status_code = response.status_code
+        self._response = response
+
+    def get_json(self) -> Any:
+        return self._response.json() if self._response.content else None
+
+
+class _LiveClient:
+    """Enough of Flask's test client for :class:`ApiHelper`, over HTTP to the live server."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def get(self, path: str, query_string: Any = None, headers: Any = None) -> _Reply:
+        return _Reply(requests.get(self.url + path, params=query_string, headers=headers))
+
+    def post(self, path: str, json: Any = None, headers: Any = None) -> _Reply:
+        return _Reply(requests.post(self.url + path, json=json, headers=headers))
+
+
+def _click_scan(page: Any, printed: PrintedMap, hex_: str) -> None:
+    """A real click on the scan where ``hex_``'s centre is drawn (the scan scrolled to it)."""
+    x, y = printed.pixel(hex_)
+    page.evaluate(
+        """([x, y, w, h]) => {
+          const view = document.getElementById('scan-view');
+          const stage = view.querySelector('.scan-stage');
+          view.scrollIntoView({ block: 'start' });
+          view.scrollTop = y * stage.clientHeight / h - view.clientHeight / 2;
+          view.scrollLeft = x * stage.clientWidth / w - view.clientWidth / 2;
+        }""",
+        [x, y, printed.width, printed.height],
+    )
+    box = page.locator("#scan-view .scan-overlay").bounding_box()
+    page.mouse.click(
+        box["x"] + x * box["width"] / printed.width, box["y"] + y * box["height"] / printed.height
+    )
+
+
+def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    club = server.api("POST", "/api/clubs", "sann", json={"name": "Scan Editor Club"})
+    for name in SIDES.values():
+        server.user(name)
+        server.api("POST", f"/api/clubs/{club['id']}/members", "sann", json={"username": name})
+    sid = server.api(
+        "POST",
+        f"/api/clubs/{club['id']}/scenarios",
+        "sann",
+        json={"system": "merida", "base": "merida-1938", "title": "Merida as printed"},
+    )["id"]
+    grid = HexGrid("letter-number", Bounds(1, 26, 1, 43), "flat", "odd")
+    mountains = {"AB4", "AB5", "AC4", "AC5", "AD5"} | {
+        grid.label(col, row) for col in range(18, 23) for row in range(36, 41)
+    }
+    terrain = {h: "mountain" if h in mountains else "clear" for h in grid.labels()}
+    river = {frozenset(("R16", "S16")), frozenset(("S16", "T16"))}
+    printed = render(grid=grid, terrain=terrain, rivers=river, radius=22.0, seed=11)
+    scan = Path(shots) / "printed-merida.jpg"
+    scan.write_bytes(printed.data)
+    not_an_image = Path(shots) / "notes.txt"
+    not_an_image.write_text("not a scan")
+
+    page = signed_in(browser, server, "sann", viewport=DESKTOP)
+    page.goto(f"/club-scenarios/{sid}")
+    expect(page.locator("#ed-title")).to_have_text("Merida as printed")
+    page.locator("#scan summary").click()
+    expect(page.locator("#scan-facts")).to_have_text("No scan yet.")
+    # 1. the scan: a wrong file is refused in words, the scan is kept and shown
+    page.get_by_label("Scan or photo of the printed map").set_input_files(str(not_an_image))
+    expect(page.locator("#scan-upload-error")).to_contain_text("is not a PNG or JPEG image")
+    fake = Path(shots) / "fake-scan.png"
+    fake.write_text("a PNG in name only")
+    page.get_by_label("Scan or photo of the printed map").set_input_files(str(fake))
+    expect(page.locator("#scan-upload-error")).to_contain_text("The scan: ")  # the server's words
+    expect(page.locator("#scan-facts")).to_have_text("No scan yet.")
+    page.get_by_label("Scan or photo of the printed map").set_input_files(str(scan))
+    expect(page.locator("#scan-facts")).to_contain_text(
+        f"{printed.width:,} × {printed.height:,} pixels, JPEG; not calibrated yet"
+    )
+    expect(page.locator("#scan-view img.scan-img")).to_have_count(1)
+    page.wait_for_function("() => document.querySelector('#scan-view img').complete")
+    assert page.evaluate("document.querySelector('#scan-view img').naturalWidth") > 0
+
+    # 2. calibration: a click on the scan, then the hex (typed, or clicked on the map above)
+    for hex_ in ("A1", "A26"):
+        _click_scan(page, printed, hex_)
+        expect(page.locator("#scan-point input[name=x]")).not_to_have_value("")
+        page.locator("#scan-point").get_by_label("Hex").fill(hex_)
+        page.locator("#scan-point").get_by_role("button", name="Add the point").click()
+    _click_scan(page, printed, "AQ13")
+    page.locator('#ed-map [data-hex="AQ13"] polygon').click()  # the hex on the editor's map
+    expect(page.locator("#scan-points li")).to_have_count(3)
+    # a fourth point said to be a hex it is not: the fit is refused, naming it in words
+    _click_scan(page, printed, "J7")
+    page.locator("#scan-point").get_by_label("Hex").fill("P20")
+    page.locator("#scan-point").get_by_label("Hex").press("Enter")
+    page.get_by_role("button", name="Fit the grid to these points").click()
+    expect(page.locator("#scan-fit-error")).to_contain_text(
+        re.compile(r"Point [1-4] \(hex [A-Z]+\d+\): [A-Z]+\d+ is [\d.]+ px from the fitted grid")
+    )
+    assert "points[" not in page.locator("#scan-fit-error").inner_text()
+    page.get_by_role("button", name="Remove the point of hex P20").click()
+    expect(page.locator("#scan-points li")).to_have_count(3)
+    page.get_by_role("button", name="Fit the grid to these points").click()
+    expect(page.locator("#scan-fit-result")).to_contain_text("The grid fits the 3 points")
+    expect(page.locator("#scan-points")).to_contain_text("px from the fitted grid")
+    expect(page.locator("#scan-facts")).to_contain_text("the grid is fitted to it")
+    expect(page.locator("#scan-view .scan-grid polygon")).to_have_count(len(terrain))
+    calibration = server.api("GET", f"/api/club-scenarios/{sid}", "sann")["document"]["map"][
+        "image"
+    ]["calibration"]
+    assert calibration["residual_px"] < 2.0
+
+    # 3. examples: typed, clicked on the scan's fitted grid, clicked on the editor's map
+    page.get_by_label("clear hexes").fill("J7")
+    page.get_by_label("an example of mountain").check()
+    _click_scan(page, printed, "AB4")
+    expect(page.get_by_label("mountain hexes")).to_have_value("AB4")
+    page.get_by_label("an example river hexside").check()
+    page.locator('#ed-map [data-hex="R16"] polygon').click()
+    page.locator('#ed-map [data-hex="S16"] polygon').click()
+    expect(page.get_by_label("river hexsides")).to_have_value("R16/S16")
+    # a hexside of two hexes that do not meet is refused, named in words
+    page.get_by_label("road hexsides").fill("R16/T18")
+    page.get_by_role("button", name="Propose the terrain").click()
+    expect(page.locator("#scan-propose-error")).to_have_text("Road hexside R16/T18: not a hexside")
+    assert "hexsides." not in page.locator("#scan-propose-error").inner_text()
+    page.get_by_label("road hexsides").fill("")
+    page.get_by_role("button", name="Propose the terrain").click()
+    expect(page.locator("#scan-proposal-summary")).to_contain_text(
+        f"Terrain proposed for {len(terrain):,} hexes"
+    )
+    expect(page.locator("#scan-proposal-summary")).to_contain_text(f"{len(mountains)} would change")
+    expect(page.locator("#scan-hexes tbody tr")).to_have_count(len(mountains))
+    expect(page.locator('#scan-hexes tr[data-hex="AB4"]')).to_contain_text("mountain")
+    expect(page.locator("#scan-sides")).to_contain_text("R16/S16")
+    expect(page.locator("#scan-view .scan-grid polygon.proposed")).to_have_count(len(terrain))
+    # lowest confidence first
+    sure = [
+        int(t.rstrip(" %"))
+        for t in page.locator("#scan-hexes tbody td:last-child").all_inner_texts()
+    ]
+    assert sure == sorted(sure)
+    page.screenshot(path=str(shots / "scan-editor-proposal-desktop.png"), full_page=True)
+    problems = _serious(page)
+    assert problems == [], problems
+
+    # 4. accept hex by hex (AB5 unticked stays clear), then all of it; undo takes a batch back
+    page.get_by_label("Accept AB5 as mountain").uncheck()
+    page.get_by_label("Accept S16/T16 as river").uncheck()
+    page.get_by_role("button", name="Accept the ticked ones").click()
+    expect(page.locator('#ed-map [data-hex="AB4"] title')).to_contain_text("AB4: mountain")
+    expect(page.locator('#ed-map [data-hex="AB5"] title')).to_contain_text("AB5: clear")
+    expect(page.locator("#scan-hexes tbody tr")).to_have_count(1)
+    terrain_now = server.api("GET", f"/api/club-scenarios/{sid}/board", "sann")["hexes"]
+    assert sum(h["terrain"] == "mountain" for h in terrain_now) == len(mountains) - 1
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator('#ed-map [data-hex="AB4"] title')).to_contain_text("AB4: clear")
+    expect(page.locator("#scan-hexes tbody tr")).to_have_count(len(mountains))
+    page.get_by_role("button", name="Accept all of it").click()
+    expect(page.locator('#ed-map [data-hex="AB4"] title')).to_contain_text("AB4: mountain")
+    expect(page.locator("#scan-hexes")).to_contain_text("No hex would change.")
+    expect(page.locator(".ed-hexsides title", has_text="R16/S16")).to_contain_text("river")
+    page.get_by_role("button", name="Publish").click()
+    expect(page.locator("#ed-versions")).to_contain_text("published version 1")
+    draft = server.api("GET", f"/api/club-scenarios/{sid}", "sann")
+    assert draft["latest"] == 1
+
+    # the phone: the same section, no sideways scroll
+    phone = signed_in(browser, server, "sann", viewport=PHONE)
+    phone.goto(f"/club-scenarios/{sid}")
+    expect(phone.locator("#ed-versions")).to_contain_text("published version 1")
+    expect(phone.locator("#scan summary")).to_be_visible()
+    phone.locator("#scan summary").focus()  # by the keyboard
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#scan-details")).to_have_attribute("open", "")
+    expect(phone.locator("#scan-view .scan-grid polygon")).to_have_count(len(terrain))
+    expect(phone.locator("#scan-points li")).to_have_count(3)
+    phone.get_by_label("clear hexes").fill("J7")
+    phone.get_by_label("mountain hexes").fill("AB4")
+    phone.get_by_role("button", name="Propose the terrain").click()
+    expect(phone.locator("#scan-hexes")).to_contain_text("No hex would change.")
+    phone.get_by_label("only hexes whose terrain would change").uncheck()
+    expect(phone.locator("#scan-hexes tbody tr")).to_have_count(60)
+    expect(phone.get_by_role("button", name="More hexes")).to_contain_text("1,058 not shown")
+    phone.locator("#scan").scroll_into_view_if_needed()
+    phone.screenshot(path=str(shots / "scan-editor-phone.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    problems = _serious(phone)
+    assert problems == [], problems
+    # the scan at its own pixels scrolls inside its box, never the page
+    phone.get_by_label("Size").select_option(label="the scan's own pixels")
+    expect(phone.locator("#scan-view .scan-grid polygon")).to_have_count(len(terrain))
+    stage = phone.locator("#scan-view .scan-stage").bounding_box()
+    assert stage and round(stage["width"]) == printed.width
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    # a game from the published version: the scan under the counters, the terrain's costs
+    game = server.api(
+        "POST",
+        "/api/games",
+        "franco",
+        json={"system": "merida", "scenario": sid, "sides": SIDES},
+    )
+    api = ApiHelper(_LiveClient(server.url))  # type: ignore[arg-type]
+    api.tokens = dict(server.tokens)
+    game = api.accept_all(game, "franco")
+    assert game["state"]["map"]["terrain"]["AB4"] == "mountain"
+    board = signed_in(browser, server, "franco", viewport=DESKTOP)
+    board.goto(f"/games/{game['id']}")
+    expect(board.locator("#board g.scan image.scan-image")).to_have_count(1)
+    expect(board.locator("#board g.counters, #board .counter").first).to_be_attached()
+    board.screenshot(path=str(shots / "scan-editor-game-desktop.png"))
+    play_to(api, game["id"], "movement")
+    assert moved_cost(api, game["id"], "n-1-21-div", ["AA3", "AB4"]) == 2.0
+    assert moved_cost(api, game["id"], "n-2-21-div", ["AA3", "AA4"]) == 1.0
