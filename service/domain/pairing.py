@@ -173,13 +173,25 @@ def swiss_round(
                     return Round(pairings, bye)
     if budget[0] < 0:  # the search ran out before it could say: Edmonds' matching decides
         for group in groups:
+            # of the byes of this group, the one whose matching keeps the most pairs balanced
+            # (the first, the lowest ranked, on a tie): a bye decides who can meet whom
+            best: tuple[int, str | None, list[tuple[str, str]]] | None = None
             for bye in group:
-                rest = [p for p in order if p != bye]
-                found = _matched(rest, points, history)
+                found = _matched([p for p in order if p != bye], points, history)
                 if found is not None:
-                    pairings = [assign_sides(a, b, history, round_number) for a, b in found]
-                    return Round(pairings, bye)
+                    kept = sum(_balanced(a, b, history) for a, b in found)
+                    if best is None or kept > best[0]:
+                        best = (kept, bye, found)
+            if best is not None:
+                pairings = [assign_sides(a, b, history, round_number) for a, b in best[2]]
+                return Round(pairings, best[1])
     raise PairingImpossible("every pairing of the players repeats a game already played")
+
+
+def _balanced(p: str, q: str, history: History) -> bool:
+    """Can ``p`` and ``q`` meet with both sides' counts kept within one?"""
+    mp, mq = _must(history, p), _must(history, q)
+    return mp is None or mp != mq
 
 
 def _matched(
@@ -200,10 +212,8 @@ def _matched(
         for q in order[i + 1 :]:
             if frozenset((p, q)) in history.met:
                 continue
-            mp, mq = _must(history, p), _must(history, q)
-            balanced = mp is None or mp != mq
             near = top - abs(points.get(p, 0) - points.get(q, 0))
-            graph.add_edge(p, q, weight=heavy * balanced + near)
+            graph.add_edge(p, q, weight=heavy * _balanced(p, q, history) + near)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if 2 * len(matching) != len(order):
         return None
@@ -250,11 +260,7 @@ def _pair(
     def ok(p: str, q: str) -> bool:
         if frozenset((p, q)) in history.met:
             return False
-        if strict:
-            mp, mq = _must(history, p), _must(history, q)
-            if mp is not None and mp == mq:
-                return False
-        return True
+        return not strict or _balanced(p, q, history)
 
     def search(free: list[str]) -> list[tuple[str, str]] | None:
         if not free:
