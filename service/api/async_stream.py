@@ -81,11 +81,13 @@ class Follower:
         self.last_beat = self.clock()
 
     async def events(self) -> AsyncIterator[str]:
-        yield RETRY
-        for first in self.plan.first:
-            yield first
         try:
+            # subscribed before the first bytes (and the headers: ``serve_events``) go out: a
+            # client told the stream is open misses nothing published after that
             degraded = await self._subscribe()
+            yield RETRY
+            for first in self.plan.first:
+                yield first
             if degraded:
                 yield degraded
             while (left := self.deadline - self.clock()) > 0:
@@ -144,8 +146,12 @@ class Follower:
 async def serve_events(
     send: Send, receive: Receive, headers: list[tuple[bytes, bytes]], events: AsyncIterator[str]
 ) -> None:
-    """Send ``events`` until they end or the client goes, whichever comes first."""
+    """Send ``events`` until they end or the client goes, whichever comes first; the headers go
+    out with the first event, once the stream is subscribed (``Follower.events``)."""
+    first = await anext(events, None)
     await send({"type": "http.response.start", "status": 200, "headers": headers})
+    if first is not None:
+        await send({"type": "http.response.body", "body": first.encode(), "more_body": True})
     pump = asyncio.ensure_future(_pump(send, events))
     gone = asyncio.ensure_future(_disconnected(receive))
     done, pending = await asyncio.wait({pump, gone}, return_when=asyncio.FIRST_COMPLETED)

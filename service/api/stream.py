@@ -88,13 +88,18 @@ def follow(
     ``idle(degraded)`` runs at every quiet tick: it may catch up and return a note of its own (when
     ``degraded`` the broker is lost and only this keeps the client informed)."""
     deadline = time.monotonic() + window
-    yield RETRY
     subscription = None
     try:
+        # subscribed before the first bytes go out: a client told the stream is open (its
+        # EventSource "open") misses nothing published after that
+        failed = None
         try:
             subscription = broker.subscribe(channel)
         except ConnectionError as exc:
-            yield message("degraded", {"reason": str(exc)})
+            failed = message("degraded", {"reason": str(exc)})
+        yield RETRY
+        if failed is not None:
+            yield failed
         last_beat = time.monotonic()
         while time.monotonic() < deadline:
             note = None

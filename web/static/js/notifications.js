@@ -46,6 +46,9 @@ async function markRead(ids) {
 function listen() {
   if (!window.EventSource) return;
   const stream = new EventSource("/api/me/notifications/stream");
+  // the server subscribes before it answers: a notice recorded between the page's first read
+  // and this moment is read now, and every later one comes as a "notification"
+  stream.addEventListener("open", () => refresh().catch(() => {}));
   stream.addEventListener("notification", () => refresh().catch(() => {}));
 }
 
