@@ -407,7 +407,7 @@ class NotificationWorker:
                 log.exception("recording ladder and campaign results")
         if self.projections is not None:
             try:
-                self.projections.run()
+                self.projections.run(lazy=True)
             except Exception:  # noqa: BLE001 - a view's trouble never stops notifications
                 log.exception("running the projections")
         # another worker may record the same event first: carry on after it; a stop asked for

@@ -129,9 +129,10 @@ class Projections:
             if topics.intersection(getattr(projection, "seen_topics", projection.topics)):
                 runner.catch_up(position, timeout)
 
-    def run(self) -> int:
-        """Bring every view up to the log's head (the worker's step); how many events."""
-        return sum(runner.run() for runner in self.runners.values())
+    def run(self, *, lazy: bool = False) -> int:
+        """Bring every view up to the log's head; how many events.  ``lazy`` (the worker's step):
+        a view with nothing of its topics lately stays up to ``runner.LAZY_GAP`` behind."""
+        return sum(runner.run(lazy=lazy) for runner in self.runners.values())
 
     def status(self, *, count_rows: bool = True) -> list[dict[str, Any]]:
         return [runner.status(count_rows=count_rows) for runner in self.runners.values()]

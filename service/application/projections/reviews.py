@@ -18,6 +18,7 @@ import json
 import logging
 from abc import abstractmethod
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import singledispatchmethod
 from typing import Any
 
@@ -33,6 +34,8 @@ from service.rules.luck import RollValue, side_figure
 from service.rules.registry import UnknownSystem
 
 log = logging.getLogger(__name__)
+#: what an event writes to the view, given its tracking record
+Write = Callable[[Tracking], None]
 #: games the projection keeps at the version it last applied (least recently used out first)
 GAMES_KEPT = 512
 
@@ -116,40 +119,56 @@ class ReviewsProjection(Projection[ReviewsView]):
         super().__init__(view)
         self.store: Any = None
         self._games: OrderedDict[Any, Any] = OrderedDict()
+        #: each event's write, measured by :meth:`prepare` before the view's transaction opens
+        self._planned: dict[tuple[Any, int], Write] = {}
 
     def attach(self, store: Any) -> None:
         """The store whose games are loaded when one is not kept."""
         self.store = store
 
+    def prepare(self, events: list[Any]) -> None:
+        """Measure ``events`` (a run the runner is about to write) before the view's transaction
+        opens: loading a game and measuring its dice is the slow part, and on SQLite the view's
+        transaction holds the store's one writer, which every command's commit waits for (a run
+        measured inside it made racing commands time out: 503).  :meth:`process_event` then only
+        writes what was measured."""
+        self._planned.clear()  # a run another runner wrote first leaves nothing behind
+        for event in events:
+            self._planned[(event.originator_id, event.originator_version)] = self._safe(event)
+
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Each game event; a game whose rules are not installed here (a plug-in removed) is
+        """Each game event, measured by :meth:`prepare` (else now), written."""
+        key = (domain_event.originator_id, domain_event.originator_version)
+        write = self._planned.pop(key, None) or self._safe(domain_event)
+        write(tracking)
+
+    def _safe(self, event: Any) -> Write:
+        """The event's write; a game whose rules are not installed here (a plug-in removed) is
         passed over, logged, rather than holding the view up (its position is recorded)."""
         try:
-            self._process(domain_event, tracking)
+            return self._plan(event)
         except UnknownSystem as exc:
-            log.warning("reviews: game %s passed over: %s", domain_event.originator_id, exc)
-            self._games.pop(domain_event.originator_id, None)
-            self.view.insert_tracking(tracking)
+            log.warning("reviews: game %s passed over: %s", event.originator_id, exc)
+            self._games.pop(event.originator_id, None)
+            return self.view.insert_tracking
 
     @singledispatchmethod
-    def _process(self, domain_event: Any, tracking: Tracking) -> None:
-        self.view.insert_tracking(tracking)  # not a topic of this view: only the position
+    def _plan(self, domain_event: Any) -> Write:
+        return self.view.insert_tracking  # not a topic of this view: only the position
 
-    @_process.register
-    def _(self, event: Game.Created, tracking: Tracking) -> None:
+    @_plan.register
+    def _(self, event: Game.Created) -> Write:
         game = self._advance(event)
-        self.view.add_game(
-            {
-                "game": str(event.originator_id),
-                "system": event.system,
-                "sides": dict(event.sides),
-                "turn": self._turn(game, game.state),
-            },
-            tracking,
-        )
+        row = {
+            "game": str(event.originator_id),
+            "system": event.system,
+            "sides": dict(event.sides),
+            "turn": self._turn(game, game.state),
+        }
+        return lambda tracking: self.view.add_game(row, tracking)
 
-    @_process.register
-    def _(self, event: Game.DiceRolled, tracking: Tracking) -> None:
+    @_plan.register
+    def _(self, event: Game.DiceRolled) -> Write:
         before = self._advance(event, before=True)
         turn = self._turn(before, before.state) if before is not None else 0
         rows = [
@@ -165,10 +184,10 @@ class ReviewsProjection(Projection[ReviewsView]):
             for r in event.rolls
         ]
         self._advance(event)
-        self.view.add_rolls(str(event.originator_id), rows, tracking)
+        return lambda tracking: self.view.add_rolls(str(event.originator_id), rows, tracking)
 
-    @_process.register
-    def _(self, event: Game.Recorded, tracking: Tracking) -> None:
+    @_plan.register
+    def _(self, event: Game.Recorded) -> Write:
         before = self._advance(event, before=True)
         values: list[RollValue] = []
         turn_before = None
@@ -188,25 +207,23 @@ class ReviewsProjection(Projection[ReviewsView]):
             if turn_after != turn_before:
                 over = {"turn": turn_before, "now": turn_after, "tally": self._tally(after)}
         if not values and over is None:
-            self.view.insert_tracking(tracking)
-            return
-        self.view.measured(
-            str(event.originator_id), event.originator_version, values, over, tracking
-        )
+            return self.view.insert_tracking
+        gid, seq = str(event.originator_id), event.originator_version
+        return lambda tracking: self.view.measured(gid, seq, values, over, tracking)
 
-    @_process.register
-    def _(self, event: Game.Retracted, tracking: Tracking) -> None:
+    @_plan.register
+    def _(self, event: Game.Retracted) -> Write:
         game = self._advance(event)
         turn = self._turn(game, game.state) if game is not None else 0
-        self.view.retracted(str(event.originator_id), list(event.seqs), turn, tracking)
+        seqs = list(event.seqs)
+        return lambda tracking: self.view.retracted(str(event.originator_id), seqs, turn, tracking)
 
-    @_process.register
-    def _(self, event: Game.Ended, tracking: Tracking) -> None:
+    @_plan.register
+    def _(self, event: Game.Ended) -> Write:
         game = self._advance(event)
         last = {"turn": self._turn(game, game.state), "tally": self._tally(game)}
-        self.view.ended(
-            str(event.originator_id), event.originator_version, dict(event.result), last, tracking
-        )
+        gid, seq, result = str(event.originator_id), event.originator_version, dict(event.result)
+        return lambda tracking: self.view.ended(gid, seq, result, last, tracking)
 
     # -- the games kept ----------------------------------------------------------------------------
     def _advance(self, event: Any, before: bool = False) -> Any:

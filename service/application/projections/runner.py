@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 #: events a view processes in one transaction: short, so that a SQLite view's writes (in the store's
 #: own file) hold the file's one writer for a moment only, and the commands' commits go between
 PER_TRANSACTION = 50
+#: how far behind the head a view with nothing of its topics may stay in the worker's step (well
+#: under ``ARBITER_VIEW_LAG_LIMIT``'s 1,000, so /healthz never calls it behind for that)
+LAZY_GAP = 200
 
 
 class ProjectionRunner:
@@ -58,9 +61,13 @@ class ProjectionRunner:
     def position(self) -> int:
         return self.view.max_tracking_id(self.store.name) or 0
 
-    def run(self, upto: int | None = None, progress: Any = None) -> int:
+    def run(self, upto: int | None = None, progress: Any = None, *, lazy: bool = False) -> int:
         """Process the log from the view's position up to ``upto`` (default: the head read now);
-        returns how many events were processed.  ``progress(position, head)`` after each batch."""
+        returns how many events were processed.  ``progress(position, head)`` after each batch.
+        ``lazy`` (the worker's step): a view with nothing of its topics since its position moves
+        on to the head only once it is :data:`LAZY_GAP` behind -- on SQLite each move is a write
+        of the store's one writer, which a command's commit waits for, and the worker's step came
+        round every half second for every view."""
         head = self.store.recorder.max_notification_id() or 0
         if upto is not None:
             head = min(head, upto)
@@ -70,7 +77,10 @@ class ProjectionRunner:
             if position >= head:
                 return done
             try:
-                done += self._batch(position, head)
+                found = self._batch(position, head, lazy=lazy)
+                if found is None:  # lazily left behind the head: nothing more to do now
+                    return done
+                done += found
             except IntegrityError:  # another runner recorded this stretch first
                 if self.position() == position:
                     raise  # not another runner: a real conflict, the worker logs it
@@ -78,7 +88,7 @@ class ProjectionRunner:
             if progress is not None:
                 progress(self.position(), head)
 
-    def _batch(self, position: int, head: int) -> int:
+    def _batch(self, position: int, head: int, *, lazy: bool = False) -> int | None:
         notes = self.store.recorder.select_notifications(
             start=position,
             limit=self.batch,
@@ -95,12 +105,20 @@ class ProjectionRunner:
                 (self.store.mapper.to_domain_event(note), Tracking(self.store.name, note.id))
                 for note in notes[start : start + step]
             ]
+            prepare = getattr(self.projection, "prepare", None)
+            if prepare is not None:  # its slow part, outside the transaction (the reviews')
+                prepare([event for event, _ in events])
             with self.view.batch():  # a run of events, their rows and last position, at once
                 for event, tracking in events:
                     self.projection.process_event(event, tracking)
         if len(notes) < self.batch and (not notes or notes[-1].id < head):
-            # nothing else of these topics up to the head: the position moves on to it
-            self.view.insert_tracking(Tracking(self.store.name, head))
+            # nothing else of these topics up to the head: the position moves on to it (lazily:
+            # once far enough behind that reading the stretch again would cost)
+            last = notes[-1].id if notes else position
+            if not lazy or head - last >= LAZY_GAP:
+                self.view.insert_tracking(Tracking(self.store.name, head))
+            elif not notes:
+                return None  # nothing done, the position left where it is
         return len(notes)
 
     def catch_up(self, notification_id: int, timeout: float = 2.0) -> bool:
