@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError
@@ -19,7 +19,7 @@ from eventsourcing.persistence import IntegrityError
 from service.application.clubs import ClubService
 from service.application.games import GameService
 from service.application.ladders import LadderService
-from service.application.lifecycle import LifecycleService
+from service.application.lifecycle import LifecycleService, utcnow
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.tournaments import TournamentsView
 from service.application.projections.view import cut_page, page_limit
@@ -46,10 +46,6 @@ from service.domain.users import User
 WARN_BEFORE = timedelta(hours=24)
 #: rounds warned per worker step
 DUE_BATCH = 100
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
 
 
 class TournamentService:
