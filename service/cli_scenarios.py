@@ -72,7 +72,7 @@ def scenarios_export(
     output: str | None,
 ) -> None:
     """A club SCENARIO (its id) as a scenario file (or its counter list as CSV)."""
-    from service.application.scenarios import units_csv
+    from service.application.counter_list import units_csv
 
     document = _services(ctx).scenarios.operator_document(
         scenario, None if draft else version, draft

@@ -16,8 +16,8 @@ from service.api.blueprint import Blueprint
 from service.api.errors import ErrorSchema
 from service.api.paging import next_page
 from service.api.schemas import PageFields, Strict, db_range, page_cursor
+from service.application.counter_list import units_csv
 from service.application.map_images import MAX_BYTES, MAX_SIDE
-from service.application.scenarios import units_csv
 from service.domain.errors import Invalid, TooLarge
 from service.domain.scenarios import CHANGE_KINDS, SHARING
 

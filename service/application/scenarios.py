@@ -6,18 +6,16 @@ See docs/scenario-library.md."""
 from __future__ import annotations
 
 import copy
-import csv
-import io
 import json
-import re
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 from service.application.clubs import ClubService
+from service.application.counter_list import csv_units, unit_changes
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.scenarios import LibraryKey, ScenariosView, TitleKey
 from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
@@ -27,17 +25,11 @@ from service.domain.draft_limits import DraftLimits
 from service.domain.errors import Forbidden, Invalid, NotFound, Unprocessable
 from service.domain.scenarios import (
     ClubScenario,
-    get_at,
-    inside,
     is_wrapper,
-    parse_path,
     plain,
 )
 from service.domain.users import User
-from service.rules.base import RulesSystem, ScenarioError, ScenarioInfo, State
-from service.rules.kernel.grid import Bounds, HexGrid
-from service.rules.kernel.layout import board_json
-from service.rules.kernel.mapdata import MapData, Place
+from service.rules.base import CustomScenarios, RulesSystem, ScenarioError, ScenarioInfo, State
 from service.rules.registry import Registry
 from service.rules.scenario.model import describe_options, with_declared
 from service.rules.scenario.placeholders import topics, unwrap
@@ -79,44 +71,6 @@ def check_document(
         return check_path(path, system or str(document.get("system") or "") or None, registry)
 
 
-def place_of(field: str, document: Mapping[str, Any]) -> str:
-    """Where a check's field is, in an organiser's words: ``hex J7``, ``hexside J7/J8``, ``unit
-    19-div``, ``place Merida``, ``reinforcement of 19-div``, else ``field <path>``."""
-    match = re.match(r"^map\.(terrain|hex_features)\.([A-Za-z0-9,]+)", field)
-    if match:
-        return f"hex {match.group(2)}"
-    match = re.match(r"^(deployment|entries)\.([^.\[]+)", field)
-    if match:  # a table's deployment zone or entry point (Barcelona)
-        return f"{'zone' if match.group(1) == 'deployment' else 'entry point'} {match.group(2)}"
-    match = re.match(
-        r"^(map\.hexsides|map\.places|map\.entries|units|reinforcements|areas|objectives)"
-        r"\[(\d+)\]",
-        field,
-    )
-    if match:
-        try:
-            item = plain(get_at(dict(document), [*parse_path(match.group(1)), int(match.group(2))]))
-        except (KeyError, IndexError, TypeError, ValueError):
-            item = None
-        item = item if isinstance(item, dict) else {}
-        what = match.group(1)
-        if what == "map.hexsides" and len(item.get("hexes") or []) == 2:
-            return "hexside " + "/".join(str(h) for h in item["hexes"])
-        if what == "map.places" and item.get("name"):
-            return f"place {item['name']}"
-        if what == "map.entries" and item.get("name"):
-            return f"entry {item['name']}"
-        if what == "units" and item.get("id"):
-            return f"unit {item['id']}"
-        if what == "areas" and (item.get("name") or item.get("id")):
-            return f"piece {item.get('name') or item.get('id')}"
-        if what == "objectives" and item.get("name"):
-            return f"objective {item['name']}"
-        if what == "reinforcements" and item.get("unit"):
-            return f"reinforcement of {item['unit']}"
-    return f"field {field}" if field else "scenario"
-
-
 def options_of(
     document: Mapping[str, Any], declared: Mapping[str, Mapping[str, Any]] | None = None
 ) -> list[dict[str, Any]]:
@@ -126,334 +80,34 @@ def options_of(
     return describe_options(with_declared(plain(document.get("options")) or {}, declared or {}))
 
 
-def report_of(report: Sequence[Mapping[str, str]], document: Mapping[str, Any]) -> dict[str, Any]:
+def report_of(report: Sequence[Mapping[str, str]], place: Callable[[str], str]) -> dict[str, Any]:
     """A check report as ``errors`` (``{"place", "field", "reason"}``) and ``placeholders``
-    (``{"place", "field", "note"}``)."""
+    (``{"place", "field", "note"}``), each field's place in words by ``place`` (the game's)."""
     errors, placeholders = [], []
     for item in report:
         field = item.get("place", "")
         if item.get("level") == "error":
-            errors.append(
-                {"place": place_of(field, document), "field": field, "reason": item["message"]}
-            )
+            errors.append({"place": place(field), "field": field, "reason": item["message"]})
         elif str(item.get("message", "")).startswith("placeholder: "):
             note = item["message"][len("placeholder: ") :]
-            placeholders.append({"place": place_of(field, document), "field": field, "note": note})
+            placeholders.append({"place": place(field), "field": field, "note": note})
     return {"errors": errors, "placeholders": placeholders}
 
 
-# -- words ------------------------------------------------------------------------------------------
-def word(value: Any) -> str:
-    if value is None or value == [] or value == {}:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, list):
-        return ", ".join(word(v) for v in value)
-    if isinstance(value, dict):
-        return ", ".join(f"{k} {word(v)}" for k, v in value.items())
-    return str(value)
-
-
-def _d(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _l(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _facts(document: Mapping[str, Any]) -> dict[tuple[str, ...], Any]:
-    """Every fact of a (plain) document keyed by what it is about, not by list index."""
-    doc = plain(dict(document))
-    m = _d(doc.get("map"))
-    facts: dict[tuple[str, ...], Any] = {}
-    default = m.get("default_terrain", "clear")
-    for label, terrain in _d(m.get("terrain")).items():
-        if terrain != default:
-            facts[("terrain", label)] = terrain
-    for label, features in _d(m.get("hex_features")).items():
-        facts[("features", label)] = list(_l(features))
-    for side in _l(m.get("hexsides")):
-        if isinstance(side, dict) and len(_l(side.get("hexes"))) == 2:
-            facts[("hexside", "/".join(sorted(map(str, side["hexes"]))))] = side.get("features")
-    for place in _l(m.get("places")):
-        if isinstance(place, dict):
-            for key in ("hex", "kind"):
-                facts[("place", str(place.get("name")), key)] = place.get(key)
-            for key, value in _d(place.get("values")).items():
-                facts[("place", str(place.get("name")), "values", key)] = value
-    for key, value in m.items():
-        if key not in ("terrain", "hex_features", "hexsides", "places", "image"):
-            facts[("field", f"map.{key}")] = value
-    facts.update(_image_facts(m.get("image")))
-    for unit in _l(doc.get("units")):
-        if isinstance(unit, dict):
-            uid = str(unit.get("id"))
-            facts[("unit", uid, "")] = True
-            for key, value in unit.items():
-                if key == "values" and isinstance(value, dict):
-                    for name, number in value.items():
-                        facts[("unit", uid, name)] = number
-                elif key != "id":
-                    facts[("unit", uid, key)] = value
-    for item in _l(doc.get("reinforcements")):
-        if isinstance(item, dict):
-            where = item.get("entry") or item.get("hex")
-            facts[("arrives", str(item.get("unit")))] = f"turn {word(item.get('turn'))} at {where}"
-    for area in _l(doc.get("areas")):  # a table in inches (Barcelona)
-        if isinstance(area, dict):
-            name = str(area.get("name") or area.get("id"))
-            facts[("piece", name, "shape")] = _shape(area)
-            facts[("piece", name, "effects")] = list(_l(area.get("effects")))
-    for side, zone in _d(doc.get("deployment")).items():
-        facts[("zone", str(side))] = _shape(zone) if isinstance(zone, dict) else zone
-    for side, point in _d(doc.get("entries")).items():
-        facts[("entry point", str(side))] = _point(point)
-    for objective in _l(doc.get("objectives")):
-        if isinstance(objective, dict):
-            name = str(objective.get("name"))
-            facts[("objective", name, "at")] = _point(objective.get("point"))
-            for key, value in _d(objective.get("values")).items():
-                facts[("objective", name, key)] = value
-    table = ("areas", "deployment", "entries", "objectives")
-    for key, value in doc.items():
-        if key not in ("map", "units", "reinforcements", *table):
-            facts[("field", key)] = value
-    return facts
-
-
-def _image_facts(image: Any) -> dict[tuple[str, ...], Any]:
-    """The map image in words: which scan (its hash's start and size) and how it is fitted."""
-    if not isinstance(image, dict):
-        return {}
-    facts: dict[tuple[str, ...], Any] = {
-        ("field", "map image"): f"{str(image.get('sha256'))[:12]}… "
-        f"({word(image.get('width'))}×{word(image.get('height'))} px)"
-    }
-    fit = image.get("calibration")
-    if isinstance(fit, dict):
-        points = ", ".join(str(p.get("hex")) for p in _l(fit.get("points")) if isinstance(p, dict))
-        facts[("field", "map image calibration")] = (
-            f"on {points} (residual {word(fit.get('residual_px'))} px)"
+def custom_of(rules: RulesSystem, field: str = "scenario") -> CustomScenarios:
+    """The game's capability for a club's documents (what its map or table holds, how it is
+    drawn and said); a 422 naming ``field`` for a game that plays only its own scenarios."""
+    custom = rules.custom_scenarios
+    if custom is None:
+        raise Unprocessable(
+            f"{rules.title} starts no game from a club's scenario",
+            {field: ["this system plays only its own scenarios"]},
         )
-    return facts
+    return custom
 
 
-def _point(point: Any) -> str | None:
-    if isinstance(point, list) and len(point) == 2:
-        return f"({word(point[0])}, {word(point[1])})"
-    return None if point is None else word(point)
-
-
-def _shape(area: Mapping[str, Any]) -> str | None:
-    """A piece's or zone's shape in inches: ``10×8 in at (4, 14)`` or ``polygon (32, 16) ...``."""
-    rect, polygon = area.get("rect"), area.get("polygon")
-    if isinstance(rect, list) and len(rect) == 4:
-        x, y, w, h = (word(v) for v in rect)
-        return f"{w}×{h} in at ({x}, {y})"
-    if isinstance(polygon, list):
-        return "polygon " + " ".join(str(_point(p)) for p in polygon)
-    return None
-
-
-UNIT_WORDS = {"hex": "set-up hex", "steps": "steps", "side": "side", "type": "type"}
-
-
-def diff_words(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
-    """The facts that differ between two documents, one sentence each, names not ids: ``J7:
-    clear → mountain``, ``hexside J7/J8: none → river``, ``19 Div strength 4 → 5``."""
-    before, after = _facts(old), _facts(new)
-    names = {**_unit_names(old), **_unit_names(new)}
-    defaults = (
-        plain(old).get("map", {}).get("default_terrain", "clear"),
-        plain(new).get("map", {}).get("default_terrain", "clear"),
-    )
-    lines: list[str] = []
-    for key in sorted(set(before) | set(after), key=_order):
-        a, b = before.get(key), after.get(key)
-        if a == b:
-            continue
-        kind = key[0]
-        if kind == "terrain":
-            lines.append(f"{key[1]}: {a or defaults[0]} → {b or defaults[1]}")
-        elif kind == "features":
-            lines.append(f"{key[1]} features: {word(a)} → {word(b)}")
-        elif kind == "hexside":
-            lines.append(f"hexside {key[1]}: {word(a)} → {word(b)}")
-        elif kind == "place":
-            what = " ".join(key[2:]).replace("values ", "")
-            lines.append(f"place {key[1]} {what}: {word(a)} → {word(b)}")
-        elif kind == "unit" and key[2] == "":
-            name = names.get(key[1], key[1])
-            lines.append(f"unit {name} {'added' if b else 'removed'}")
-        elif kind == "unit":
-            name = names.get(key[1], key[1])
-            if ("unit", key[1], "") in before and ("unit", key[1], "") in after:
-                lines.append(f"{name} {UNIT_WORDS.get(key[2], key[2])} {word(a)} → {word(b)}")
-        elif kind in ("piece", "objective"):
-            anchor = "shape" if kind == "piece" else "at"
-            present = ((kind, key[1], anchor) in before, (kind, key[1], anchor) in after)
-            if present == (True, True):
-                lines.append(f"{kind} {key[1]} {key[2]}: {word(a)} → {word(b)}")
-            elif key[2] == anchor:
-                lines.append(
-                    f"{kind} {key[1]} {'added' if present[1] else 'removed'}: {word(b or a)}"
-                )
-        elif kind in ("zone", "entry point"):
-            lines.append(f"{key[1]} {kind}: {word(a)} → {word(b)}")
-        elif kind == "arrives":
-            if ("unit", key[1], "") in before and ("unit", key[1], "") in after:
-                lines.append(f"{names.get(key[1], key[1])} arrives: {word(a)} → {word(b)}")
-        else:
-            lines.append(f"{key[1]}: {word(a)} → {word(b)}")
-    return lines
-
-
-def _unit_names(document: Mapping[str, Any]) -> dict[str, str]:
-    units = plain(dict(document)).get("units") or []
-    return {
-        str(u.get("id")): str(u.get("name") or u.get("id")) for u in units if isinstance(u, dict)
-    }
-
-
-def _order(key: tuple[str, ...]) -> tuple[Any, ...]:
-    rank = ["field", "terrain", "features", "hexside", "place", "piece", "zone", "entry point"]
-    rank += ["objective", "unit", "arrives"]
-    return (rank.index(key[0]), *key[1:])
-
-
-# -- the counter list as CSV ------------------------------------------------------------------------
-FIXED_COLUMNS = ("id", "side", "type", "name", "steps", "hex", "notes")
-
-
-def units_csv(document: Mapping[str, Any]) -> str:
-    """The counter list: one row per unit, a column per field and per value (``attack`` ...)."""
-    units = [u for u in plain(dict(document)).get("units") or [] if isinstance(u, dict)]
-    values: list[str] = []
-    for unit in units:
-        for name in unit.get("values") or {}:
-            if name not in values:
-                values.append(name)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*FIXED_COLUMNS, *values])
-    for unit in units:
-        row = [_cell(unit.get(c)) for c in FIXED_COLUMNS]
-        row += [_cell((unit.get("values") or {}).get(name)) for name in values]
-        writer.writerow(row)
-    return out.getvalue()
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value)
-
-
-NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
-
-
-def _value(cell: str) -> Any:
-    """A cell as the value it stands for: a number when it reads as one, else the text (which the
-    checks then report at its place when the field wants a number)."""
-    return json.loads(cell) if NUMBER.match(cell.strip()) else cell
-
-
-def csv_units(text: str) -> list[dict[str, Any]]:
-    """The units of a counter-list CSV (see :func:`units_csv`); Invalid naming the row and column
-    when it has no ``id`` column or a row is longer than the header."""
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows or "id" not in rows[0]:
-        raise Invalid("not a counter list", {"csv": ["the first row names the columns, id first"]})
-    header = [h.strip() for h in rows[0]]
-    units = []
-    for number, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(row) > len(header):
-            raise Invalid("a row is too long", {f"csv.row {number}": ["more cells than columns"]})
-        unit: dict[str, Any] = {"values": {}}
-        for column, cell in zip(header, row, strict=False):
-            if cell == "":
-                continue
-            if column in ("id", "side", "type", "name", "hex", "notes"):
-                unit[column] = cell
-            elif column == "steps":
-                unit[column] = _value(cell)
-            else:
-                unit["values"][column] = _value(cell)
-        units.append(unit)
-    return units
-
-
-def unit_changes(document: Mapping[str, Any], units: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The changes that make ``document``'s counter list ``units``: only what differs (a cell equal
-    to its value keeps it, placeholder note and all)."""
-    current = {
-        str(plain(inside(u)).get("id")): plain(inside(u))
-        for u in inside(document.get("units") or [])
-        if isinstance(inside(u), dict)
-    }
-    changes: list[dict[str, Any]] = []
-    seen = set()
-    for unit in units:
-        uid = str(unit.get("id"))
-        seen.add(uid)
-        old = current.get(uid)
-        if old is None:
-            changes.append({"kind": "unit_added", "unit": unit})
-            continue
-        for field in FIXED_COLUMNS[1:]:
-            if old.get(field) != unit.get(field) and not (
-                field == "steps" and unit.get(field) is None and old.get(field) == 1
-            ):
-                changes.append(
-                    {"kind": "unit_edited", "unit": uid, "field": field, "value": unit.get(field)}
-                )
-        olds, news = old.get("values") or {}, unit.get("values") or {}
-        for name in [*olds, *[n for n in news if n not in olds]]:
-            if olds.get(name) != news.get(name):
-                changes.append(
-                    {
-                        "kind": "unit_edited",
-                        "unit": uid,
-                        "field": f"values.{name}",
-                        "value": news.get(name),
-                    }
-                )
-    for uid in current:
-        if uid not in seen:
-            changes.append({"kind": "unit_removed", "unit": uid})
-    return changes
-
-
-# -- blank maps -------------------------------------------------------------------------------------
-def blank_document(system: str, spec: Mapping[str, Any]) -> dict[str, Any]:
-    """A scenario of an empty map: ``spec`` gives ``bounds``, ``coordinates``, ``orientation``,
-    ``offset``, ``sides``, ``terrain_types`` and ``turns`` (the checks report what is wrong)."""
-    return {
-        "format": "arbiter-scenario/1",
-        "id": re.sub(r"[^a-z0-9_-]+", "-", str(spec.get("id") or "club-scenario").lower()),
-        "system": system,
-        "title": "",
-        "sides": list(spec.get("sides") or []),
-        "turns": spec.get("turns", 1),
-        "map": {
-            "coordinates": spec.get("coordinates", "letter-number"),
-            "orientation": spec.get("orientation", "flat"),
-            "offset": spec.get("offset", "odd"),
-            "bounds": dict(spec.get("bounds") or {}),
-            **({"terrain_types": list(spec["terrain_types"])} if spec.get("terrain_types") else {}),
-            "default_terrain": spec.get("default_terrain", "clear"),
-            "terrain": {},
-        },
-        "units": [],
-    }
+def _said(error: ScenarioError) -> Unprocessable:
+    return Unprocessable(error.message, {k: list(v) for k, v in error.problems.items()})
 
 
 @dataclass(frozen=True)
@@ -485,20 +139,11 @@ class PinnedScenario:
             placeholder_topics=tuple(topics(placeholders)),
         )
 
-    def _custom(self) -> Any:
-        custom = self.rules.custom_scenarios
-        if custom is None:
-            raise Unprocessable(
-                f"{self.rules.title} starts no game from a club's scenario",
-                {"scenario": ["this system plays only its own scenarios"]},
-            )
-        return custom
-
     def default_options(self) -> dict[str, Any]:
-        return dict(self._custom().default_options_from(self.document))
+        return dict(custom_of(self.rules).default_options_from(self.document))
 
     def initial_state(self, options: Mapping[str, Any]) -> State:
-        state: State = self._custom().initial_state_from(self.document, options)
+        state: State = custom_of(self.rules).initial_state_from(self.document, options)
         return state
 
     @property
@@ -584,7 +229,10 @@ class ScenarioLibrary:
         if base is not None:
             document = self.builtin_document(rules, base)
         else:
-            document = blank_document(system, blank or {})
+            try:
+                document = custom_of(rules, "system").blank_document(blank or {})
+            except ScenarioError as exc:
+                raise _said(exc) from None
         document.setdefault("system", system)  # Barcelona's tables name no system of their own
         scenario = ClubScenario.create(
             str(club.id), system, base or "blank", title, document, str(by.id), self.limits
@@ -673,7 +321,14 @@ class ScenarioLibrary:
     def problems(self, document: Mapping[str, Any], system: str | None = None) -> dict[str, Any]:
         """The draft's errors and placeholders, each at its place (``arbiter scenarios check``'s
         code path)."""
-        return report_of(check_document(self.registry, document, system), document)
+        name = system or str(plain(document.get("system")) or "")
+        custom = self.registry.get(name).custom_scenarios if name in self.registry else None
+        place = (
+            (lambda field: custom.place_of(field, document))
+            if custom is not None
+            else (lambda field: f"field {field}" if field else "scenario")
+        )
+        return report_of(check_document(self.registry, document, system), place)
 
     def view(self, scenario: ClubScenario, user: User | None, *, draft: bool = True) -> dict:
         member = user is not None and self._member(scenario.club, user)
@@ -808,7 +463,9 @@ class ScenarioLibrary:
 
     def diff(self, ref: str, user: User | None, old: int, new: int | None) -> list[str]:
         """``new`` ``None``: the draft."""
-        return diff_words(self.document(ref, user, old), self.document(ref, user, new))
+        scenario = self.get(ref, user)
+        custom = custom_of(self._system(scenario.system))
+        return custom.changes(self.document(ref, user, old), self.document(ref, user, new))
 
     def game_board(self, ref: str, version: int) -> dict[str, Any]:
         """The map of a published version as its games draw it: seen by whoever sees the game
@@ -825,22 +482,12 @@ class ScenarioLibrary:
         return {**self._drawn(document), "placeholder_topics": found}
 
     def _drawn(self, document: dict[str, Any]) -> dict[str, Any]:
-        if "table" in document:  # a table in inches (Barcelona): the shapes as they are
-            raw = plain(document)
-            return {
-                "kind": "table",
-                "units": "inches",
-                "width": raw["table"]["width"],
-                "height": raw["table"]["height"],
-                "areas": raw.get("areas", []),
-                "deployment": raw.get("deployment", {}),
-                "entries": raw.get("entries", {}),
-                "objectives": raw.get("objectives", []),
-                "placeholder": raw.get("placeholder", False),
-            }
-        drawn = hex_board(document)
-        drawing = self._system(str(plain(document).get("system"))).drawing
-        return drawing.as_drawn(drawn) if drawing is not None else drawn
+        """The document's map or table drawn by its game (errors and all)."""
+        custom = custom_of(self._system(str(plain(document).get("system"))), "system")
+        try:
+            return custom.drawn(document)
+        except ScenarioError as exc:
+            raise _said(exc) from None
 
     def pinned(self, ref: str, user: User | None, version: int | None) -> PinnedScenario:
         """A published version to start a game from (the latest when ``version`` is None)."""
@@ -1034,51 +681,6 @@ class ScenarioLibrary:
         return found
 
 
-def hex_board(document: Mapping[str, Any]) -> dict[str, Any]:
-    """A hex map as data for drawing, errors and all: what lies off the map or names no hexside
-    is left out (the checks report it at its place), so a draft is drawn while it is wrong."""
-    m = _d(plain(dict(document)).get("map"))
-    try:
-        grid = HexGrid(m["coordinates"], Bounds(**m["bounds"]), m["orientation"], m["offset"])
-        labels = set(grid.labels())
-    except (KeyError, TypeError, ValueError) as exc:
-        raise Unprocessable(
-            "the map's grid is not right; it cannot be drawn", {"map": [str(exc)]}
-        ) from None
-
-    def on(label: Any) -> bool:
-        return isinstance(label, str) and label in labels
-
-    terrain = {h: t for h, t in _d(m.get("terrain")).items() if on(h) and isinstance(t, str)}
-    features = {h: list(_l(f)) for h, f in _d(m.get("hex_features")).items() if on(h)}
-    sides: dict[tuple[str, str], list[str]] = {}
-    for side in _l(m.get("hexsides")):
-        pair = _l(_d(side).get("hexes"))
-        if len(pair) == 2 and all(map(on, pair)) and grid.adjacent(pair[0], pair[1]):
-            sides[(pair[0], pair[1])] = list(_l(side.get("features")))
-    places = [
-        Place(
-            str(p.get("name")),
-            p["hex"],
-            str(p.get("kind", "")),
-            _d(p.get("values")),
-            str(p.get("label") or ""),
-            str(p.get("notes") or ""),
-        )
-        for p in _l(m.get("places"))
-        if isinstance(p, dict) and on(p.get("hex"))
-    ]
-    mapdata = MapData(
-        grid,
-        default_terrain=str(m.get("default_terrain") or "clear"),
-        terrain=terrain,
-        hex_features=features,
-        hexsides=sides,
-        places=places,
-    )
-    return board_json(mapdata)
-
-
 def placeholder_count(document: Mapping[str, Any]) -> int:
     """The values still placeholders, and a table still marked ``"placeholder": true``."""
     return len(unwrap(document)[1]) + (document.get("placeholder") is True)
@@ -1097,6 +699,6 @@ __all__ = [
     "ScenarioLibrary",
     "check_document",
     "check_path",
-    "diff_words",
+    "custom_of",
     "is_wrapper",
 ]

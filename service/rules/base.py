@@ -164,11 +164,6 @@ class Drawing(Protocol):
         """The map to draw (hex games: ``kernel.layout.board_json``) or a table's shapes."""
         ...
 
-    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
-        """A board drawn from a club's document as this game draws its own (Backbone turns the
-        printed map; the others leave it)."""
-        ...
-
     def counters(self, state: State) -> list[dict[str, Any]]:
         """``[{"id", "side", "hex", "type", "name", "values", "steps", "max_steps"}]`` of a viewed
         state."""
@@ -214,6 +209,29 @@ class CustomScenarios(Protocol):
     ) -> State: ...
 
     def default_options_from(self, document: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    # -- the document in this game's terms: the club scenario library keeps versions,
+    # permissions and edits, and reads what a map or table holds only through these
+    def blank_document(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        """A scenario of an empty map to start from (a hex map: ``spec``'s ``bounds``,
+        ``coordinates``, ``sides`` ...).  ScenarioError naming ``blank`` when this game has no
+        blank map."""
+        ...
+
+    def drawn(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """The document's map or table as data for drawing, as this game draws its own, errors
+        and all (a draft is drawn while it is wrong).  ScenarioError when it cannot be drawn."""
+        ...
+
+    def changes(self, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+        """The facts that differ between two documents, one sentence each, in names not ids
+        (``J7: clear → mountain``, ``hexside J7/J8: none → river``, ``piece Farm added``)."""
+        ...
+
+    def place_of(self, field: str, document: Mapping[str, Any]) -> str:
+        """Where a checked field is, in an organiser's words (``hex J7``, ``unit 19-div``,
+        ``zone republican``), else ``field <path>``."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,13 @@ from service.rules.base import Names, RulesEvent, RulesSystem, ScenarioInfo, Sta
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, cached_map
 from service.rules.luck import RollValue
-from service.rules.scenario import Scenario, check_file, load_scenario, load_scenario_file
+from service.rules.scenario import (
+    Scenario,
+    check_file,
+    documents,
+    load_scenario,
+    load_scenario_file,
+)
 from service.rules.scenario.placeholders import unwrap
 
 
@@ -83,11 +89,6 @@ class HexDrawing:
     def board(self, scenario: str) -> dict[str, Any]:
         return board_json(self._map(scenario))
 
-    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
-        """A board drawn from a club's document (``board_json``'s shape) as this game draws its
-        own: as it is, unless the printed map is turned (Backbone)."""
-        return drawn
-
     def counters(self, state: State) -> list[dict[str, Any]]:
         return self._pieces(state)
 
@@ -144,10 +145,14 @@ class HexCustomScenarios:
         system: str,
         build: Callable[[Scenario, Mapping[str, Any]], State],
         declared: Mapping[str, Mapping[str, Any]] | None = None,
+        as_drawn: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
     ) -> None:
+        """``as_drawn``: how this game turns a drawn map to its printed one (Backbone's labels
+        are printed row,column); None: drawn as it is."""
         self._system = system
         self._build = build
         self._declared = dict(declared or {})  # the rules module's own options (declared_options)
+        self._as_drawn = as_drawn
 
     def default_options_from(self, document: Mapping[str, Any]) -> dict[str, Any]:
         return dict(load_scenario(dict(document), self._system, self._declared).default_options())
@@ -155,6 +160,20 @@ class HexCustomScenarios:
     def initial_state_from(self, document: Mapping[str, Any], options: Mapping[str, Any]) -> State:
         scenario = load_scenario(dict(document), self._system, self._declared)
         return self._build(scenario, scenario.options_with(options))
+
+    # -- the document in a hex game's terms (service.rules.scenario.documents)
+    def blank_document(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        return documents.blank(self._system, spec)
+
+    def drawn(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        drawn = documents.board(document)
+        return self._as_drawn(drawn) if self._as_drawn is not None else drawn
+
+    def changes(self, old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+        return documents.changed(old, new)
+
+    def place_of(self, field: str, document: Mapping[str, Any]) -> str:
+        return documents.place_of(field, document)
 
 
 class HexReview:

@@ -581,3 +581,35 @@ def test_a_club_scenario_of_another_system_or_version_starts_nothing(
         headers=api.user("franco"),
     )
     assert missing.status_code == 422 and "scenario_version" in missing.get_json()["details"]
+
+
+def test_a_blank_map_is_a_hex_map_and_a_table_has_none(
+    api: ApiHelper, club: dict[str, Any]
+) -> None:
+    """A blank map comes from the game (its ``CustomScenarios``): a hex game's is an empty grid
+    that draws; Back to Barcelona, played on a table in inches, has none -- a 422 naming ``blank``
+    that says to start from its table, and nothing is written."""
+    blank = {
+        "bounds": {"min_col": 1, "max_col": 6, "min_row": 1, "max_row": 4},
+        "sides": ["a", "b"],
+    }
+    hexes = ok(
+        api.client.post(
+            f"/api/clubs/{club['id']}/scenarios",
+            json={"system": "bizkaya", "title": "Empty grid", "blank": blank},
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    board = ok(api.client.get(f"/api/club-scenarios/{hexes['id']}/board", headers=api.user("ann")))
+    assert len(board["hexes"]) == 24
+    listed = ok(api.client.get(f"/api/clubs/{club['id']}/scenarios", headers=api.user("ann")))
+    refused = api.client.post(
+        f"/api/clubs/{club['id']}/scenarios",
+        json={"system": "barcelona", "title": "Empty table", "blank": blank},
+        headers=api.user("ann"),
+    )
+    assert refused.status_code == 422
+    assert "skirmish" in refused.get_json()["details"]["blank"][0]
+    again = ok(api.client.get(f"/api/clubs/{club['id']}/scenarios", headers=api.user("ann")))
+    assert [s["title"] for s in again] == [s["title"] for s in listed] == ["Empty grid"]

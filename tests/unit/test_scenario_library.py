@@ -10,16 +10,12 @@ from typing import Any
 
 import pytest
 
-from service.application.scenarios import (
-    completeness,
-    csv_units,
-    diff_words,
-    place_of,
-    unit_changes,
-    units_csv,
-)
+from service.application.counter_list import csv_units, unit_changes, units_csv
+from service.application.scenarios import completeness
 from service.domain.errors import Conflict, Invalid, Unprocessable
 from service.domain.scenarios import ClubScenario, applied, content_hash, plain
+from service.rules.scenario.documents import changed as diff_words
+from service.rules.scenario.documents import place_of
 from service.rules.scenario.placeholders import unwrap
 
 FORD = json.loads(

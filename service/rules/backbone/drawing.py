@@ -59,6 +59,3 @@ class BackboneDrawing(HexDrawing):
 
     def board(self, scenario: str) -> dict[str, Any]:
         return board(scenario)
-
-    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
-        return as_printed(drawn)

@@ -19,7 +19,7 @@ from service.rules.backbone import (  # noqa: F401  (importing them declares com
     setup,
 )
 from service.rules.backbone.declared import COMMANDS, EVENTS, active_sides
-from service.rules.backbone.drawing import BackboneDrawing
+from service.rules.backbone.drawing import BackboneDrawing, as_printed
 from service.rules.backbone.preview import BackbonePreviews
 from service.rules.backbone.rulebook import OPTIONS, RULEBOOK
 from service.rules.backbone.scenario_checks import BackboneScenarioChecks
@@ -41,7 +41,10 @@ class BackboneRules(HexRulesSystem):
     review = luck.BackboneReview()  # luck of the combat dice, steps lost (issue 31)
     scenario_checks = BackboneScenarioChecks()
     custom_scenarios = HexCustomScenarios(  # a club's own scenario (docs/scenario-library.md)
-        "backbone", lambda scen, options: setup.build_state(scen, options), OPTIONS
+        "backbone",
+        lambda scen, options: setup.build_state(scen, options),
+        OPTIONS,
+        as_drawn=as_printed,  # a club's map is drawn as the printed one is (labels row,column)
     )
     rulebook = RULEBOOK
     declared_options = OPTIONS  # readings clubs differ on (rulebook.py's conflicts)

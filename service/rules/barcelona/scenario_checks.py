@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from service.rules.barcelona import forces, setup
 from service.rules.barcelona import geometry as geo
+from service.rules.barcelona.documents import TableDocuments
 from service.rules.base import ScenarioError, State
 from service.rules.scenario.loader import flatten
 from service.rules.scenario.placeholders import unwrap
@@ -220,8 +221,9 @@ class BarcelonaScenarioChecks:
         return check_data(raw)
 
 
-class BarcelonaCustomScenarios:
-    """Games from a club's Barcelona scenario (checked first: a problem raises ScenarioError)."""
+class BarcelonaCustomScenarios(TableDocuments):
+    """Games from a club's Barcelona scenario (checked first: a problem raises ScenarioError);
+    the document's drawing, words and places are the table's (:mod:`.documents`)."""
 
     def _loaded(self, document: Mapping[str, Any]) -> dict[str, Any]:
         problems, loaded, _ = problems_of(dict(document))

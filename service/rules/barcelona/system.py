@@ -25,9 +25,6 @@ class TableDrawing:
     """The drawing capability of a game on a table: the table and its areas in inches, the units
     with their positions and figures, the sheet's tables."""
 
-    def as_drawn(self, drawn: dict[str, Any]) -> dict[str, Any]:
-        return drawn  # a club's table is drawn as its document gives it
-
     def board(self, scenario: str) -> dict[str, Any]:
         raw = setup.load(scenario)
         return {
