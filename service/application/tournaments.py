@@ -36,7 +36,7 @@ from service.domain.errors import (
     StaleVersion,
     Unprocessable,
 )
-from service.domain.game import check_clock
+from service.domain.game import DECLINED, check_clock
 from service.domain.ladders import LadderResult
 from service.domain.pairing import FIRST, SECOND, Round
 from service.domain.tournaments import RUNNING_PER_CLUB, Tournament
@@ -160,11 +160,12 @@ class TournamentService:
         """Release the next Swiss round; ``results`` (the admin's: forfeits or adjudications of
         the current round's unfinished games) are recorded first."""
         event = self._admin(event_id, by)
+        ended: list[Any] = []
         for i, result in enumerate(results):
-            self._score(event, result, by, prefix=f"results.{i}.")
+            ended += self._score(event, result, by, prefix=f"results.{i}.")
         rnd = event.plan_next_round()
         self._release(event, rnd, by)
-        return self._save(event)
+        return self._save(event, *ended)
 
     def record_result(self, event_id: str, by: User, result: Mapping[str, Any]) -> Tournament:
         """The club's arbiter records a result for a game unfinished at its round's deadline."""
@@ -179,8 +180,7 @@ class TournamentService:
                 "the round's deadline has not passed: the game is still being played",
                 {"game": [f"deadline {deadline.isoformat()}"]},
             )
-        self._score(event, result, by)
-        return self._save(event)
+        return self._save(event, *self._score(event, result, by))
 
     def game_ended(
         self, event_id: str, game_id: str, result: dict[str, Any], ended_at: str | None = None
@@ -359,9 +359,12 @@ class TournamentService:
 
     def _score(
         self, event: Tournament, result: Mapping[str, Any], by: User, *, prefix: str = ""
-    ) -> None:
+    ) -> list[Any]:
         """Record a forfeit or an adjudication; problems name ``<prefix>game``, ``…winner``,
-        ``…kind`` (``results.<i>.`` in a round's release)."""
+        ``…kind`` (``results.<i>.`` in a round's release).  Returns what is to be stored with
+        the event, at once: the game ended with that result (``Game.Adjudicated``, then
+        ``Ended``: no one plays on in a game the event has scored), and for a rated event the
+        ladder's result."""
         kind = result.get("kind")
         if kind not in ("forfeit", "adjudication"):
             raise Invalid("unknown kind of result", {f"{prefix}kind": ["forfeit or adjudication"]})
@@ -371,13 +374,45 @@ class TournamentService:
                 f"no side {winner!r}", {f"{prefix}winner": [f"{', '.join(event.sides)} or null"]}
             )
         index = None if winner is None else event.sides.index(winner)
+        game_id, note = str(result.get("game")), str(result.get("note") or "")
         try:
-            event.score(
-                str(result.get("game")), index, kind, str(by.id), str(result.get("note") or "")
-            )
+            event.score(game_id, index, kind, str(by.id), note)
+            ended = self._end_game(event, game_id, kind, winner, by, note)
         except DomainError as exc:
             exc.details = {f"{prefix}{k}": v for k, v in exc.details.items()}
             raise
+        return ended
+
+    def _end_game(
+        self, event: Tournament, game_id: str, kind: str, winner: str | None, by: User, note: str
+    ) -> list[Any]:
+        """The event's game ended by the arbiter's result, and for a rated event the ladder's
+        result of it (a game that never started, declined by a player, is only scored)."""
+        game = self.games.get(game_id)
+        if game.status == DECLINED:
+            return []
+        game.adjudicate(
+            arbiter=str(by.id),
+            kind=kind,
+            winner=winner,
+            note=note,
+            seed=self.games.seed_of(game),
+            ports=self.games.ports,
+        )
+        if not event.ladder:
+            return [game]
+        _, row = event.find_game(game_id)
+        rated = LadderResult.record(
+            ladder_id=event.ladder,
+            scenario=event.scenario,
+            sides={event.sides[FIRST]: row["first"], event.sides[SECOND]: row["second"]},
+            winner=winner,
+            level=kind,
+            source="game",
+            source_id=game_id,
+            timestamp=self.clock(),
+        )
+        return [game, rated]
 
     def _fitting_ladder(
         self, ladder_id: Any, club_id: str, system: str, scenario: str
@@ -419,6 +454,9 @@ class TournamentService:
     def _get(self, event_id: str, copy: bool = False) -> Tournament:
         return self.store.get_as(event_id, Tournament, "event", "event", copy=copy)
 
-    def _save(self, event: Tournament) -> Tournament:
-        self.store.commit(event, conflict=Conflict("the event changed meanwhile; try again"))
+    def _save(self, event: Tournament, *others: Any) -> Tournament:
+        """The event, with ``others`` (games it ended, its ladder's results) in one commit."""
+        self.store.commit(
+            event, *others, conflict=Conflict("the event changed meanwhile; try again")
+        )
         return event

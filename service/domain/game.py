@@ -444,6 +444,17 @@ class Game(Aggregate):
         side: str
         user: str
 
+    class Adjudicated(Event):
+        """A club's arbiter decided a game of a club event left unfinished at its round's
+        deadline: ``kind`` forfeit or adjudication, ``winner`` a side or None (a draw), ``note``
+        why.  ``Ended`` follows with that result."""
+
+        bookkeeping = True
+        arbiter: str
+        kind: str
+        winner: str | None
+        note: str
+
     class DrawOffered(Event):
         bookkeeping = True
         side: str
@@ -918,6 +929,43 @@ class Game(Aggregate):
         self._own_side(side, user)
         self._record(ports, self.Resigned, side=side, user=user)
         self._record(ports, self.Ended, result=self.loss_of(side, "resignation"), seed=seed)
+
+    def adjudicate(
+        self,
+        *,
+        arbiter: str,
+        kind: str,
+        winner: str | None,
+        note: str,
+        seed: str,
+        ports: GamePorts,
+    ) -> None:
+        """End the game from outside play (a club event's arbiter, after the round's deadline):
+        ``winner`` wins by ``kind`` (forfeit or adjudication), or a draw when None.  The game may
+        still wait for its invitations (a player who never accepted forfeits it too)."""
+        if self.status in (ENDED, DECLINED):
+            raise Conflict("the game is over", {"game": ["it has ended already"]})
+        if arbiter in self.sides.values():
+            raise Forbidden(
+                "a player of this game may not decide it", {"arbiter": ["plays this game"]}
+            )
+        if kind not in ("forfeit", "adjudication"):
+            raise Invalid("unknown kind of result", {"kind": ["forfeit or adjudication"]})
+        if winner is not None and winner not in self.sides:
+            raise Invalid(f"no side {winner!r}", {"winner": [", ".join(self.sides) + " or null"]})
+        self._record(
+            ports, self.Adjudicated, arbiter=arbiter, kind=kind, winner=winner, note=note[:500]
+        )
+        losers = self._others(winner) if winner is not None else []
+        result: dict[str, Any] = {
+            "winner": winner,
+            "outcome": "win" if winner else "draw",
+            "level": kind,
+            "reason": kind,
+        }
+        if len(losers) == 1:
+            result["loser"] = losers[0]
+        self._record(ports, self.Ended, result=result, seed=seed)
 
     def offer_draw(self, *, side: str, user: str, ports: GamePorts) -> None:
         self.require_active()

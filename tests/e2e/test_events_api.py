@@ -281,6 +281,31 @@ def test_the_arbiter_records_a_result_after_the_deadline(
     )
     scored = body["rounds"][0]["games"][0]
     assert scored["result"] == {"winner": "blue", "source": "forfeit"}
+    # the game itself ends with that result: no one plays on in a game the event has scored
+    red = game["sides"]["red"]
+    ended = api.game(game["game"], red)
+    assert ended["status"] == "ended"
+    assert ended["result"] == {
+        "winner": "blue",
+        "outcome": "win",
+        "level": "forfeit",
+        "reason": "forfeit",
+        "loser": "red",
+    }
+    refused(
+        api.client.post(f"/api/games/{game['game']}/resign", json={}, headers=api.user(red)),
+        409,
+        "game",
+    )
+    log = ok(api.client.get(f"/api/games/{game['game']}/events?limit=100", headers=api.user(red)))
+    kinds = [e["type"] for e in log["events"]]
+    assert kinds[-2:] == ["Adjudicated", "GameEnded"], kinds
+    # ... and a second result for it is refused (the event's and the game's both stand)
+    refused(
+        api.client.post(f"/api/events/{eid}/results", json=result, headers=api.user("ann")),
+        409,
+        "game",
+    )
     winner = game["sides"]["blue"]
     assert next(r for r in body["standings"] if r["player"] == winner)["points"] == 2
     assert next(r for r in body["standings"] if r["player"] == "dan")["points"] == 2  # the bye
@@ -405,6 +430,40 @@ def test_a_rated_event_feeds_the_clubs_ladder(api: ApiHelper, club: dict[str, An
     results = ok(api.client.get(f"/api/ladders/{ladder['id']}"))["recent_results"]
     assert [(r["winner"], r["source"]) for r in results] == [("blue", "game")]
     assert {r["sides"]["blue"] for r in results} == {game["sides"]["blue"]}
+
+
+def test_a_rated_events_forfeit_ends_the_game_and_reaches_the_ladder(
+    api: ApiHelper, club: dict[str, Any]
+) -> None:
+    """An arbiter's forfeit after the deadline is the game's result everywhere: the game ends
+    (``Game.Adjudicated`` then ``Ended``), the event scores it, and the ladder that rates the event
+    records it once (the worker that sees the game end records nothing more)."""
+    svc = api.client.application.extensions["arbiter"]
+    ladder = ok(
+        api.client.post(
+            f"/api/clubs/{club['id']}/ladders",
+            json={"name": "Mill ladder", "system": "skirmish", "scenario": "meeting"},
+            headers=api.user("ann"),
+        ),
+        201,
+    )
+    base = {"name": "Rated", "format": "round_robin", "round_days": 3}
+    eid = create(api, club, **base | {"ladder": ladder["id"]})["id"]
+    for name in SIX[:2]:
+        ok(api.client.post(f"/api/events/{eid}/join", headers=api.user(name)), 201)
+    body = ok(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 201)
+    game = body["rounds"][0]["games"][0]
+    accept(api, game)
+    svc.tournaments.clock = lambda: datetime.now(UTC) + timedelta(days=4)
+    result = {"game": game["game"], "winner": "red", "kind": "forfeit", "note": "blue never moved"}
+    ok(api.client.post(f"/api/events/{eid}/results", json=result, headers=api.user("ann")), 201)
+    api.work()
+    assert api.game(game["game"], game["sides"]["red"])["result"]["reason"] == "forfeit"
+    body = event(api, eid)
+    assert body["status"] == "finished"
+    results = ok(api.client.get(f"/api/ladders/{ladder['id']}"))["recent_results"]
+    assert [(r["winner"], r["level"]) for r in results] == [("red", "forfeit")]
+    assert results[0]["sides"]["red"] == game["sides"]["red"]
 
 
 def test_a_club_runs_at_most_its_limit_of_events_at_once(

@@ -61,6 +61,7 @@ const SENTENCES = {
   // the operator's account of breaks the server itself made in this log (docs/audit-and-disputes.md)
   ChainRepaired: (p) => `The operator recorded that the server stored ${list((p.repairs || []).map((r) => `event #${r.seq}`))} out of place (a lost race, since fixed): ${p.reason}`,
   HeadReconciled: (p, e) => `The operator recorded that this game's log was restored to an earlier point${p.lost_head ? `: the events #${e.seq} to #${p.lost_head.version} first recorded are lost` : ""} (${p.reason})`,
+  Adjudicated: (p) => `A club arbiter decided the game after its round's deadline (${p.kind === "forfeit" ? "a forfeit" : "an adjudication"}): ${p.winner ? `${sideName(p.winner)} wins` : "a draw"}${p.note ? ` (“${p.note}”)` : ""}`,
   ClaimDecided: (p) => `An arbiter decided the claim on time: ${p.decision === "forfeit" ? "forfeit" : "the game goes on"}${p.note ? ` (${p.note})` : ""}`,
 };
 
@@ -142,7 +143,7 @@ function fields(data) {
 }
 
 // Events that record the game's bookkeeping, not a rules decision: not disputed.
-export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeAlternative", "DisputeResolved", "VerdictBasis", "VerdictProposed", "VerdictAgreed", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "ChainRepaired", "HeadReconciled"]);
+export const BOOKKEEPING = new Set(["GameCreated", "EntropyAdded", "TakebackRequested", "TakebackAnswered", "Retracted", "DisputeOpened", "DisputeAlternative", "DisputeResolved", "VerdictBasis", "VerdictProposed", "VerdictAgreed", "Rebased", "Invited", "InvitationAccepted", "InvitationDeclined", "DrawOffered", "DrawDeclined", "Resigned", "VacationTaken", "ClockExpired", "ClockLow", "Claimed", "ClaimDecided", "Adjudicated", "ChainRepaired", "HeadReconciled"]);
 
 export function describe(event, names = PLAIN) {
   const p = event.payload || {};

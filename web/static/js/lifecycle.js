@@ -29,6 +29,8 @@ const REASONS = {
   agreement: () => "Drawn by agreement",
   timeout: (loser, winner) => `${loser} ran out of time: ${winner} wins`,
   abandon: (loser, winner) => `${loser} abandoned the game: ${winner} wins`,
+  forfeit: (loser, winner) => (winner ? `${loser} forfeited (a club arbiter's decision): ${winner} wins` : "Both sides forfeited (a club arbiter's decision): no one wins"),
+  adjudication: (loser, winner) => `A club arbiter adjudicated the game: ${winner ? `${winner} wins` : "a draw"}`,
 };
 
 function player(side) {

@@ -13,6 +13,9 @@ export function resultText(game) {
       return "Drawn by agreement";
     case "timeout":
       return `${who(r.loser)} ran out of time: ${who(r.winner)} wins`;
+    case "forfeit":
+    case "adjudication":
+      return r.winner ? `${who(r.winner)} wins by ${r.reason}` : `Drawn by ${r.reason}`;
     default:
       if (r.winner) return `${who(r.winner)} wins${r.level ? ` (${r.level})` : ""}`;
       return r.outcome === "draw" ? `Draw${r.level && r.level !== "draw" ? ` (${r.level})` : ""}` : "Ended";
