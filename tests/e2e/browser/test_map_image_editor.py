@@ -246,3 +246,102 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     play_to(api, game["id"], "movement")
     assert moved_cost(api, game["id"], "n-1-21-div", ["AA3", "AB4"]) == 2.0
     assert moved_cost(api, game["id"], "n-2-21-div", ["AA3", "AA4"]) == 1.0
+
+
+def _blank_scenario_with_scan(
+    server: Server, printed: PrintedMap, club_name: str, admin: str
+) -> str:
+    """A club's blank Bizkaya scenario the size of ``printed`` (four-digit hexes; clear, forest,
+    rough and mountain), with ``printed`` uploaded as its scan (not calibrated)."""
+    club = server.api("POST", "/api/clubs", admin, json={"name": club_name})
+    bounds = printed.grid.bounds
+    blank = {
+        "coordinates": "four-digit",
+        "bounds": {
+            "min_col": bounds.min_col,
+            "max_col": bounds.max_col,
+            "min_row": bounds.min_row,
+            "max_row": bounds.max_row,
+        },
+        "sides": ["nationalist", "republican"],
+        "terrain_types": ["clear", "forest", "rough", "mountain"],
+    }
+    sid: str = server.api(
+        "POST",
+        f"/api/clubs/{club['id']}/scenarios",
+        admin,
+        json={"system": "bizkaya", "title": f"{club_name} map", "blank": blank},
+    )["id"]
+    up = requests.post(
+        f"{server.url}/api/club-scenarios/{sid}/map-image",
+        data=printed.data,
+        headers={**server.user(admin), "Content-Type": "image/jpeg"},
+    )
+    assert up.status_code == 201, up.text
+    return sid
+
+
+def _open_scan_section(page: Any, sid: str) -> None:
+    page.goto(f"/club-scenarios/{sid}")
+    expect(page.locator("#ed-title")).not_to_be_empty()
+    page.locator("#scan summary").click()
+    expect(page.locator("#scan-view img.scan-img")).to_have_count(1)
+    page.wait_for_function("() => document.querySelector('#scan-view img').complete")
+
+
+def test_every_hexside_feature_is_offered_and_rail_examples_are_sent(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    printed = render(cols=14, rows=10, radius=30.0, seed=8, river_length=10, road_length=14)
+    sid = _blank_scenario_with_scan(server, printed, "Scan Rail Club", "rann")
+    points = [
+        {"hex": h, "x": round(printed.pixel(h)[0]), "y": round(printed.pixel(h)[1])}
+        for h in ("0101", "1401", "0710")
+    ]
+    server.api(
+        "PUT", f"/api/club-scenarios/{sid}/map-image/calibration", "rann", json={"points": points}
+    )
+    for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = signed_in(browser, server, "rann", viewport=viewport)
+        _open_scan_section(page, sid)
+        for feature in ("river", "road", "rail", "strait", "impassable"):
+            expect(page.get_by_label(f"an example {feature} hexside")).to_have_count(1)
+            expect(page.get_by_label(f"{feature} hexsides")).to_have_count(1)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        if name == "phone":
+            problems = _serious(page)
+            assert problems == [], problems
+            break
+        # one example of each terrain (typed); the road drawn on the scan given as a rail
+        # hexside, clicked on the editor's map, and a second one typed
+        for terrain in ("clear", "forest", "rough", "mountain"):
+            example = next(h for h, t in sorted(printed.terrain.items()) if t == terrain)
+            page.get_by_label(f"{terrain} hexes").fill(example)
+        first, second = (sorted(side) for side in sorted(printed.roads, key=sorted)[:2])
+        page.get_by_label("an example rail hexside").check()
+        page.locator(f'#ed-map [data-hex="{first[0]}"] polygon').click()
+        page.locator(f'#ed-map [data-hex="{first[1]}"] polygon').click()
+        rail = page.get_by_label("rail hexsides")
+        expect(rail).to_have_value(f"{first[0]}/{first[1]}")
+        rail.fill(f"{rail.input_value()} {second[0]}/{second[1]}")
+        with page.expect_request(
+            lambda r: r.method == "POST" and r.url.endswith("/map-image/proposal")
+        ) as sent:
+            page.get_by_role("button", name="Propose the terrain").click()
+        body = sent.value.post_data_json
+        assert body["hexsides"] == {"rail": [first, second]}, body
+        expect(page.locator("#scan-proposal-summary")).to_contain_text("Terrain proposed for 140")
+        # the proposal reads the drawn road as rail: written in the table and on the scan
+        rows = page.locator("#scan-sides tbody tr", has_text="rail")
+        expect(rows.first).to_be_visible()
+        expect(page.locator("#scan-sides")).not_to_contain_text("road")
+        line = page.locator("#scan-view line.proposed-side.side-rail").first
+        expect(line).to_have_attribute("stroke", "#1b1b1b")
+        expect(line.locator("title")).to_contain_text("rail")
+        found = {
+            tuple(sorted(t.split(":")[0].split("/")))
+            for t in page.locator("#scan-view line.side-rail title").all_text_contents()
+        }
+        assert found & {tuple(sorted(s)) for s in printed.roads}
+        page.locator("#scan").screenshot(path=str(shots / "scan-rail-proposal-desktop.png"))
+        page.context.close()

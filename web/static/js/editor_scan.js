@@ -11,8 +11,10 @@ import { unwrap } from "./editor_units.js";
 const $ = (x) => document.getElementById(x);
 const MAX_BYTES = 20 * 1024 * 1024;
 const TYPES = { "image/png": "PNG", "image/jpeg": "JPEG" };
-const SIDE_FEATURES = ["river", "road"];
-const SIDE_COLOURS = { river: "#1f5fbf", road: "#b3261e" };
+// Every hexside feature the API reads (HEXSIDE_FEATURES in service/application/map_images.py), each
+// drawn over the scan in its own colour, and named in words wherever it is shown.
+const SIDE_FEATURES = ["river", "road", "rail", "strait", "impassable"];
+const SIDE_COLOURS = { river: "#1f5fbf", road: "#b3261e", rail: "#1b1b1b", strait: "#0b8a8f", impassable: "#7b2cbf" };
 const PAGE = 60;
 const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
 
@@ -208,7 +210,7 @@ export function scanSection(page) {
       const ux = (-(q.y - p.y) / len) * 0.5;
       const uy = ((q.x - p.x) / len) * 0.5;
       gridLayer.append(
-        s("line", { x1: mx - ux, y1: my - uy, x2: mx + ux, y2: my + uy, class: "proposed-side", stroke: SIDE_COLOURS[side.feature] || "#7a1f5c" }, s("title", {}, `${side.between.join("/")}: ${side.feature}, ${percent(side.confidence)} sure`)),
+        s("line", { x1: mx - ux, y1: my - uy, x2: mx + ux, y2: my + uy, class: `proposed-side side-${side.feature}`, "data-feature": side.feature, stroke: SIDE_COLOURS[side.feature] || "#7a1f5c" }, s("title", {}, `${side.between.join("/")}: ${side.feature}, ${percent(side.confidence)} sure`)),
       );
     }
   }
@@ -463,7 +465,7 @@ export function scanSection(page) {
                   {},
                   h("td", {}, h("input", { type: "checkbox", "aria-label": `Accept ${x.between.join("/")} as ${x.feature}`, checked: sc.untickedSides.has(key) ? null : true, onchange: (ev) => (ev.target.checked ? sc.untickedSides.delete(key) : sc.untickedSides.add(key)) })),
                   h("th", { scope: "row" }, x.between.join("/")),
-                  h("td", {}, `${x.feature}${featuresNow(x.between).includes(x.feature) ? " (already)" : ""}`),
+                  h("td", {}, h("span", { class: "ed-chip", style: `background:${SIDE_COLOURS[x.feature] || "#7a1f5c"}` }), ` ${x.feature}${featuresNow(x.between).includes(x.feature) ? " (already)" : ""}`),
                   h("td", {}, percent(x.confidence)),
                 );
               })
