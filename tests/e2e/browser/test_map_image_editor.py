@@ -289,6 +289,128 @@ def _open_scan_section(page: Any, sid: str) -> None:
     page.wait_for_function("() => document.querySelector('#scan-view img').complete")
 
 
+def _keyboard_fill(page: Any, field: Any, text: str) -> None:
+    """``text`` typed into ``field`` by the keyboard, over what it held."""
+    field.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+def test_calibration_points_stay_until_a_fit_is_accepted_and_are_corrected_by_keyboard(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    printed = render(cols=14, rows=10, radius=30.0, seed=6)
+    sid = _blank_scenario_with_scan(server, printed, "Scan Points Club", "pann")
+    page = signed_in(browser, server, "pann", viewport=DESKTOP)
+    _open_scan_section(page, sid)
+
+    # three points clicked on the scan, the third said to be a hex the map does not have
+    for clicked, said in (("0101", "0101"), ("1401", "1401"), ("0710", "0799")):
+        _click_scan(page, printed, clicked)
+        expect(page.locator("#scan-point input[name=x]")).not_to_have_value("")
+        page.locator("#scan-point").get_by_label("Hex").fill(said)
+        page.locator("#scan-point").get_by_role("button", name="Add the point").click()
+    points = page.locator("#scan-points > li")
+    bad = page.locator("#scan-points > li.bad")
+    expect(points).to_have_count(3)
+    fit = page.get_by_role("button", name="Fit the grid to these points")
+    fit.click()
+    expect(page.locator("#scan-fit-error")).to_contain_text("Point 3 (hex 0799): no hex")
+    expect(page.locator("#scan-fit-error")).to_contain_text("Your 3 points are kept below")
+    # the points are still listed as given; the wrong one says why beside it and on the scan
+    expect(points).to_have_count(3)
+    for n, hex_ in enumerate(("0101", "1401", "0799"), start=1):
+        expect(page.get_by_label(f"Hex of point {n}")).to_have_value(hex_)
+    expect(bad).to_have_count(1)
+    expect(page.locator('#scan-points > li[data-point="3"]')).to_have_class(re.compile(r"\bbad\b"))
+    expect(bad).to_contain_text("Its hex: no hex '0799' on this map")
+    expect(page.locator("#scan-view circle.scan-point")).to_have_count(3)
+    expect(page.locator('#scan-view circle.scan-point.bad[data-point="3"] title')).to_contain_text(
+        "no hex '0799'"
+    )
+    # re-drawn (another size, the section closed and opened again): the points stay
+    page.get_by_label("Size").select_option(label="the scan's own pixels")
+    page.get_by_label("Size").select_option(label="the width of the page")
+    page.locator("#scan summary").click()
+    expect(page.locator("#scan-details")).not_to_have_attribute("open", "")
+    page.locator("#scan summary").click()
+    expect(points).to_have_count(3)
+    expect(page.locator("#scan-view circle.scan-point")).to_have_count(3)
+    expect(bad).to_have_count(1)
+
+    # by the keyboard: point 3's hex corrected in its row, then a fourth point typed in the form
+    # (0505's place on the scan, said to be 0905: four points that disagree)
+    _keyboard_fill(page, page.get_by_label("Hex of point 3"), "0710")
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("x of point 3", exact=True)).to_be_focused()  # the row was not redrawn
+    expect(bad).to_have_count(0)
+    expect(page.locator("#scan-view circle.scan-point.bad")).to_have_count(0)
+    form = page.locator("#scan-point")
+
+    def type_point(hex_: str, at: str) -> None:
+        x, y = printed.pixel(at)
+        _keyboard_fill(page, form.get_by_label("x", exact=True), str(round(x * 2) / 2))
+        page.keyboard.press("Tab")
+        page.keyboard.type(str(round(y * 2) / 2))
+        page.keyboard.press("Tab")
+        expect(form.get_by_label("Hex")).to_be_focused()
+        page.keyboard.type(hex_)
+        page.keyboard.press("Enter")
+
+    type_point("0905", "0505")
+    expect(points).to_have_count(4)
+    fit.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#scan-fit-error")).to_contain_text(
+        re.compile(r"Point 4 \(hex 0905\): 0905 is [\d.]+ px from the fitted grid")
+    )
+    # a wrong point pulls the fit: every point missed is marked, the farthest said to be it
+    expect(points).to_have_count(4)
+    expect(page.locator('#scan-points > li[data-point="4"]')).to_contain_text(
+        re.compile(r"0905 is [\d.]+ px from the fitted grid: the farthest, check this one first")
+    )
+    expect(page.locator("#scan-points li", has_text="the farthest")).to_have_count(1)
+    expect(page.locator('#scan-view circle.scan-point.bad[data-point="4"]')).to_have_count(1)
+    expect(page.locator("#scan-view text.scan-point-label", has_text="(farthest)")).to_have_text(
+        "4: 0905 (farthest)"
+    )
+    for word in ("[object", "undefined", "NaN", "points["):
+        assert word not in page.locator("#scan").inner_text()
+    page.locator("#scan").screenshot(path=str(shots / "scan-points-refused-desktop.png"))
+    problems = _serious(page)
+    assert problems == [], problems
+    _keyboard_fill(page, page.get_by_label("Hex of point 4"), "0505")
+    page.keyboard.press("Tab")
+    expect(bad).to_have_count(0)  # the old fit's distances are gone with it
+    type_point("1410", "1410")
+    expect(points).to_have_count(5)
+    expect(page.get_by_label("Hex of point 5")).to_have_value("1410")
+    fit.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#scan-fit-result")).to_contain_text("The grid fits the 5 points")
+    expect(page.locator("#scan-fit-error")).to_be_empty()
+    expect(bad).to_have_count(0)
+    expect(page.locator("#scan-points > li", has_text="px from the fitted grid")).to_have_count(5)
+    expect(page.locator("#scan-view .scan-grid polygon")).to_have_count(140)
+    calibration = server.api("GET", f"/api/club-scenarios/{sid}", "pann")["document"]["map"][
+        "image"
+    ]["calibration"]
+    assert [p["hex"] for p in calibration["points"]] == ["0101", "1401", "0710", "0505", "1410"]
+    assert calibration["residual_px"] < 2.0
+    page.locator("#scan").screenshot(path=str(shots / "scan-points-fitted-desktop.png"))
+
+    # the phone: the calibration's points listed, one row each, nothing scrolls sideways
+    phone = signed_in(browser, server, "pann", viewport=PHONE)
+    _open_scan_section(phone, sid)
+    expect(phone.locator("#scan-points > li")).to_have_count(5)
+    expect(phone.get_by_label("Hex of point 4")).to_have_value("0505")
+    phone.locator("#scan-points").scroll_into_view_if_needed()
+    phone.screenshot(path=str(shots / "scan-points-phone.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    problems = _serious(phone)
+    assert problems == [], problems
+
+
 def test_every_hexside_feature_is_offered_and_rail_examples_are_sent(
     browser: Any, server: Server, shots: Path
 ) -> None:
