@@ -14,16 +14,18 @@ import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
-from tests.support.printed_map import render
+from tests.support.printed_map import PrintedMap, render
 
 
-def test_the_board_draws_the_scan_under_the_hexes(
-    browser: Any, server: Server, shots: Path
-) -> None:
-    printed = render(cols=14, rows=10, radius=36.0, seed=4)
-    club = server.api("POST", "/api/clubs", "mann", json={"name": "Scan Board Club"})
-    server.user("mrojo")
-    server.api("POST", f"/api/clubs/{club['id']}/members", "mann", json={"username": "mrojo"})
+def _game_on_a_scan(
+    server: Server, printed: PrintedMap, club_name: str, admin: str, other: str
+) -> dict[str, Any]:
+    """A Bizkaya game started from a published club version whose map is ``printed``,
+    calibrated by three exact points, its terrain proposed from one example per terrain and
+    accepted (all through the API)."""
+    club = server.api("POST", "/api/clubs", admin, json={"name": club_name})
+    server.user(other)
+    server.api("POST", f"/api/clubs/{club['id']}/members", admin, json={"username": other})
     blank = {
         "coordinates": "four-digit",
         "bounds": {"min_col": 1, "max_col": 14, "min_row": 1, "max_row": 10},
@@ -33,13 +35,13 @@ def test_the_board_draws_the_scan_under_the_hexes(
     sid = server.api(
         "POST",
         f"/api/clubs/{club['id']}/scenarios",
-        "mann",
+        admin,
         json={"system": "bizkaya", "title": "Our printed map", "blank": blank},
     )["id"]
     up = requests.post(
         f"{server.url}/api/club-scenarios/{sid}/map-image",
         data=printed.data,
-        headers={**server.user("mann"), "Content-Type": "image/jpeg"},
+        headers={**server.user(admin), "Content-Type": "image/jpeg"},
     )
     assert up.status_code == 201, up.text
     points = [
@@ -47,7 +49,7 @@ def test_the_board_draws_the_scan_under_the_hexes(
         for h in ("0101", "1401", "0710")
     ]
     server.api(
-        "PUT", f"/api/club-scenarios/{sid}/map-image/calibration", "mann", json={"points": points}
+        "PUT", f"/api/club-scenarios/{sid}/map-image/calibration", admin, json={"points": points}
     )
     by: dict[str, list[str]] = defaultdict(list)
     for label in printed.grid.labels():
@@ -55,26 +57,33 @@ def test_the_board_draws_the_scan_under_the_hexes(
     proposal = server.api(
         "POST",
         f"/api/club-scenarios/{sid}/map-image/proposal",
-        "mann",
+        admin,
         json={"hexes": {t: [labels[0]] for t, labels in by.items()}},
     )
     server.api(
         "POST",
         f"/api/club-scenarios/{sid}/map-image/proposal/accept",
-        "mann",
+        admin,
         json={"hexes": proposal["hexes"]},
     )
-    server.api("POST", f"/api/club-scenarios/{sid}/versions", "mann", json={})
-    game = server.api(
+    server.api("POST", f"/api/club-scenarios/{sid}/versions", admin, json={})
+    return server.api(
         "POST",
         "/api/games",
-        "mann",
+        admin,
         json={
             "system": "bizkaya",
             "scenario": sid,
-            "sides": {"nationalist": "mann", "republican": "mrojo"},
+            "sides": {"nationalist": admin, "republican": other},
         },
     )
+
+
+def test_the_board_draws_the_scan_under_the_hexes(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    printed = render(cols=14, rows=10, radius=36.0, seed=4)
+    game = _game_on_a_scan(server, printed, "Scan Board Club", "mann", "mrojo")
     board = server.api("GET", f"/api/games/{game['id']}/board", "mann")
     assert board["image"]["width"] == printed.width
     terrain = {h["hex"]: h["terrain"] for h in board["hexes"]}
@@ -125,3 +134,76 @@ def test_the_board_draws_the_scan_under_the_hexes(
     assert small <= asked  # a phone asks for no more than the desktop
     phone.screenshot(path=str(shots / "map-image-board-phone.png"))
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def _minimap_in_view(page: Any) -> None:
+    """Zoomed in until part of the map is out of view, so the minimap shows."""
+    for _ in range(6):
+        if "whole" not in (page.locator("#minimap").get_attribute("class") or "").split():
+            break
+        page.locator("#zoom-in").click()
+    expect(page.locator("#minimap")).to_be_visible()
+
+
+def test_the_minimap_draws_a_small_copy_of_the_scan_and_follows_the_toggle(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    printed = render(cols=14, rows=10, radius=36.0, seed=5)
+    game = _game_on_a_scan(server, printed, "Scan Minimap Club", "mini", "mrojas")
+    for user, viewport, name in (
+        ("mini", {"width": 1366, "height": 900}, "desktop"),
+        ("mrojas", PHONE, "phone"),
+    ):
+        page = signed_in(browser, server, user, viewport=viewport)
+        page.goto(f"/games/{game['id']}")
+        expect(page.locator("#board g.scan image.scan-image")).to_have_count(1)
+        _minimap_in_view(page)
+        mini = page.locator("#minimap image.mini-scan-image")
+        expect(mini).to_have_count(1)
+        expect(mini).to_be_visible()
+        # a small copy, never the full scan
+        href = mini.get_attribute("href") or ""
+        assert "/map-image?width=" in href
+        asked = int(href.rsplit("=", 1)[1])
+        assert 16 <= asked <= 300 < printed.width, href
+        loaded = page.evaluate(
+            "(url) => fetch(url).then((r) => [r.status, r.headers.get('content-type')])", href
+        )
+        assert loaded == [200, "image/jpeg"]
+        # placed as on the board: the same transform, and it covers the minimap's hexes
+        assert mini.get_attribute("transform") == page.locator(
+            "#board image.scan-image"
+        ).get_attribute("transform")
+        boxes = page.evaluate(
+            """() => {
+              const r = (el) => el.getBoundingClientRect();
+              const s = r(document.querySelector('#minimap image.mini-scan-image'));
+              const polys = [...document.querySelectorAll('#minimap .mini > polygon')].map(r);
+              return [s.left, s.top, s.right, s.bottom,
+                      Math.min(...polys.map((b) => b.left)), Math.min(...polys.map((b) => b.top)),
+                      Math.max(...polys.map((b) => b.right)), Math.max(...polys.map((b) => b.bottom))];
+            }"""
+        )
+        assert boxes[0] <= boxes[4] + 1 and boxes[1] <= boxes[5] + 1, boxes
+        assert boxes[2] >= boxes[6] - 1 and boxes[3] >= boxes[7] - 1, boxes
+        # in sight: nothing (the phone's orders sheet) lies over it
+        assert page.evaluate(
+            """() => {
+              const b = document.getElementById('minimap').getBoundingClientRect();
+              const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+              return Boolean(at && at.closest('#minimap'));
+            }"""
+        )
+        page.locator("#minimap").screenshot(path=str(shots / f"map-image-minimap-{name}.png"))
+        page.screenshot(path=str(shots / f"map-image-minimap-page-{name}.png"))
+        # the board's "Printed map" switch takes the scan off the minimap too: terrain only
+        toggle = page.get_by_label("Printed map")
+        toggle.uncheck()
+        expect(page.locator("#board g.scan")).to_be_hidden()
+        expect(mini).to_be_hidden()
+        expect(page.locator("#minimap .mini > polygon").first).to_be_visible()
+        page.locator("#minimap").screenshot(path=str(shots / f"map-image-minimap-off-{name}.png"))
+        toggle.check()
+        expect(mini).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.context.close()

@@ -246,3 +246,224 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     play_to(api, game["id"], "movement")
     assert moved_cost(api, game["id"], "n-1-21-div", ["AA3", "AB4"]) == 2.0
     assert moved_cost(api, game["id"], "n-2-21-div", ["AA3", "AA4"]) == 1.0
+
+
+def _blank_scenario_with_scan(
+    server: Server, printed: PrintedMap, club_name: str, admin: str
+) -> str:
+    """A club's blank Bizkaya scenario the size of ``printed`` (four-digit hexes; clear, forest,
+    rough and mountain), with ``printed`` uploaded as its scan (not calibrated)."""
+    club = server.api("POST", "/api/clubs", admin, json={"name": club_name})
+    bounds = printed.grid.bounds
+    blank = {
+        "coordinates": "four-digit",
+        "bounds": {
+            "min_col": bounds.min_col,
+            "max_col": bounds.max_col,
+            "min_row": bounds.min_row,
+            "max_row": bounds.max_row,
+        },
+        "sides": ["nationalist", "republican"],
+        "terrain_types": ["clear", "forest", "rough", "mountain"],
+    }
+    sid: str = server.api(
+        "POST",
+        f"/api/clubs/{club['id']}/scenarios",
+        admin,
+        json={"system": "bizkaya", "title": f"{club_name} map", "blank": blank},
+    )["id"]
+    up = requests.post(
+        f"{server.url}/api/club-scenarios/{sid}/map-image",
+        data=printed.data,
+        headers={**server.user(admin), "Content-Type": "image/jpeg"},
+    )
+    assert up.status_code == 201, up.text
+    return sid
+
+
+def _open_scan_section(page: Any, sid: str) -> None:
+    page.goto(f"/club-scenarios/{sid}")
+    expect(page.locator("#ed-title")).not_to_be_empty()
+    page.locator("#scan summary").click()
+    expect(page.locator("#scan-view img.scan-img")).to_have_count(1)
+    page.wait_for_function("() => document.querySelector('#scan-view img').complete")
+
+
+def _keyboard_fill(page: Any, field: Any, text: str) -> None:
+    """``text`` typed into ``field`` by the keyboard, over what it held."""
+    field.focus()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+def test_calibration_points_stay_until_a_fit_is_accepted_and_are_corrected_by_keyboard(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    printed = render(cols=14, rows=10, radius=30.0, seed=6)
+    sid = _blank_scenario_with_scan(server, printed, "Scan Points Club", "pann")
+    page = signed_in(browser, server, "pann", viewport=DESKTOP)
+    _open_scan_section(page, sid)
+
+    # three points clicked on the scan, the third said to be a hex the map does not have
+    for clicked, said in (("0101", "0101"), ("1401", "1401"), ("0710", "0799")):
+        _click_scan(page, printed, clicked)
+        expect(page.locator("#scan-point input[name=x]")).not_to_have_value("")
+        page.locator("#scan-point").get_by_label("Hex").fill(said)
+        page.locator("#scan-point").get_by_role("button", name="Add the point").click()
+    points = page.locator("#scan-points > li")
+    bad = page.locator("#scan-points > li.bad")
+    expect(points).to_have_count(3)
+    fit = page.get_by_role("button", name="Fit the grid to these points")
+    fit.click()
+    expect(page.locator("#scan-fit-error")).to_contain_text("Point 3 (hex 0799): no hex")
+    expect(page.locator("#scan-fit-error")).to_contain_text("Your 3 points are kept below")
+    # the points are still listed as given; the wrong one says why beside it and on the scan
+    expect(points).to_have_count(3)
+    for n, hex_ in enumerate(("0101", "1401", "0799"), start=1):
+        expect(page.get_by_label(f"Hex of point {n}")).to_have_value(hex_)
+    expect(bad).to_have_count(1)
+    expect(page.locator('#scan-points > li[data-point="3"]')).to_have_class(re.compile(r"\bbad\b"))
+    expect(bad).to_contain_text("Its hex: no hex '0799' on this map")
+    expect(page.locator("#scan-view circle.scan-point")).to_have_count(3)
+    expect(page.locator('#scan-view circle.scan-point.bad[data-point="3"] title')).to_contain_text(
+        "no hex '0799'"
+    )
+    # re-drawn (another size, the section closed and opened again): the points stay
+    page.get_by_label("Size").select_option(label="the scan's own pixels")
+    page.get_by_label("Size").select_option(label="the width of the page")
+    page.locator("#scan summary").click()
+    expect(page.locator("#scan-details")).not_to_have_attribute("open", "")
+    page.locator("#scan summary").click()
+    expect(points).to_have_count(3)
+    expect(page.locator("#scan-view circle.scan-point")).to_have_count(3)
+    expect(bad).to_have_count(1)
+
+    # by the keyboard: point 3's hex corrected in its row, then a fourth point typed in the form
+    # (0505's place on the scan, said to be 0905: four points that disagree)
+    _keyboard_fill(page, page.get_by_label("Hex of point 3"), "0710")
+    page.keyboard.press("Tab")
+    expect(page.get_by_label("x of point 3", exact=True)).to_be_focused()  # the row was not redrawn
+    expect(bad).to_have_count(0)
+    expect(page.locator("#scan-view circle.scan-point.bad")).to_have_count(0)
+    form = page.locator("#scan-point")
+
+    def type_point(hex_: str, at: str) -> None:
+        x, y = printed.pixel(at)
+        _keyboard_fill(page, form.get_by_label("x", exact=True), str(round(x * 2) / 2))
+        page.keyboard.press("Tab")
+        page.keyboard.type(str(round(y * 2) / 2))
+        page.keyboard.press("Tab")
+        expect(form.get_by_label("Hex")).to_be_focused()
+        page.keyboard.type(hex_)
+        page.keyboard.press("Enter")
+
+    type_point("0905", "0505")
+    expect(points).to_have_count(4)
+    fit.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#scan-fit-error")).to_contain_text(
+        re.compile(r"Point 4 \(hex 0905\): 0905 is [\d.]+ px from the fitted grid")
+    )
+    # a wrong point pulls the fit: every point missed is marked, the farthest said to be it
+    expect(points).to_have_count(4)
+    expect(page.locator('#scan-points > li[data-point="4"]')).to_contain_text(
+        re.compile(r"0905 is [\d.]+ px from the fitted grid: the farthest, check this one first")
+    )
+    expect(page.locator("#scan-points li", has_text="the farthest")).to_have_count(1)
+    expect(page.locator('#scan-view circle.scan-point.bad[data-point="4"]')).to_have_count(1)
+    expect(page.locator("#scan-view text.scan-point-label", has_text="(farthest)")).to_have_text(
+        "4: 0905 (farthest)"
+    )
+    for word in ("[object", "undefined", "NaN", "points["):
+        assert word not in page.locator("#scan").inner_text()
+    page.locator("#scan").screenshot(path=str(shots / "scan-points-refused-desktop.png"))
+    problems = _serious(page)
+    assert problems == [], problems
+    _keyboard_fill(page, page.get_by_label("Hex of point 4"), "0505")
+    page.keyboard.press("Tab")
+    expect(bad).to_have_count(0)  # the old fit's distances are gone with it
+    type_point("1410", "1410")
+    expect(points).to_have_count(5)
+    expect(page.get_by_label("Hex of point 5")).to_have_value("1410")
+    fit.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#scan-fit-result")).to_contain_text("The grid fits the 5 points")
+    expect(page.locator("#scan-fit-error")).to_be_empty()
+    expect(bad).to_have_count(0)
+    expect(page.locator("#scan-points > li", has_text="px from the fitted grid")).to_have_count(5)
+    expect(page.locator("#scan-view .scan-grid polygon")).to_have_count(140)
+    calibration = server.api("GET", f"/api/club-scenarios/{sid}", "pann")["document"]["map"][
+        "image"
+    ]["calibration"]
+    assert [p["hex"] for p in calibration["points"]] == ["0101", "1401", "0710", "0505", "1410"]
+    assert calibration["residual_px"] < 2.0
+    page.locator("#scan").screenshot(path=str(shots / "scan-points-fitted-desktop.png"))
+
+    # the phone: the calibration's points listed, one row each, nothing scrolls sideways
+    phone = signed_in(browser, server, "pann", viewport=PHONE)
+    _open_scan_section(phone, sid)
+    expect(phone.locator("#scan-points > li")).to_have_count(5)
+    expect(phone.get_by_label("Hex of point 4")).to_have_value("0505")
+    phone.locator("#scan-points").scroll_into_view_if_needed()
+    phone.screenshot(path=str(shots / "scan-points-phone.png"), full_page=True)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    problems = _serious(phone)
+    assert problems == [], problems
+
+
+def test_every_hexside_feature_is_offered_and_rail_examples_are_sent(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    printed = render(cols=14, rows=10, radius=30.0, seed=8, river_length=10, road_length=14)
+    sid = _blank_scenario_with_scan(server, printed, "Scan Rail Club", "rann")
+    points = [
+        {"hex": h, "x": round(printed.pixel(h)[0]), "y": round(printed.pixel(h)[1])}
+        for h in ("0101", "1401", "0710")
+    ]
+    server.api(
+        "PUT", f"/api/club-scenarios/{sid}/map-image/calibration", "rann", json={"points": points}
+    )
+    for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = signed_in(browser, server, "rann", viewport=viewport)
+        _open_scan_section(page, sid)
+        for feature in ("river", "road", "rail", "strait", "impassable"):
+            expect(page.get_by_label(f"an example {feature} hexside")).to_have_count(1)
+            expect(page.get_by_label(f"{feature} hexsides")).to_have_count(1)
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        if name == "phone":
+            problems = _serious(page)
+            assert problems == [], problems
+            break
+        # one example of each terrain (typed); the road drawn on the scan given as a rail
+        # hexside, clicked on the editor's map, and a second one typed
+        for terrain in ("clear", "forest", "rough", "mountain"):
+            example = next(h for h, t in sorted(printed.terrain.items()) if t == terrain)
+            page.get_by_label(f"{terrain} hexes").fill(example)
+        first, second = (sorted(side) for side in sorted(printed.roads, key=sorted)[:2])
+        page.get_by_label("an example rail hexside").check()
+        page.locator(f'#ed-map [data-hex="{first[0]}"] polygon').click()
+        page.locator(f'#ed-map [data-hex="{first[1]}"] polygon').click()
+        rail = page.get_by_label("rail hexsides")
+        expect(rail).to_have_value(f"{first[0]}/{first[1]}")
+        rail.fill(f"{rail.input_value()} {second[0]}/{second[1]}")
+        with page.expect_request(
+            lambda r: r.method == "POST" and r.url.endswith("/map-image/proposal")
+        ) as sent:
+            page.get_by_role("button", name="Propose the terrain").click()
+        body = sent.value.post_data_json
+        assert body["hexsides"] == {"rail": [first, second]}, body
+        expect(page.locator("#scan-proposal-summary")).to_contain_text("Terrain proposed for 140")
+        # the proposal reads the drawn road as rail: written in the table and on the scan
+        rows = page.locator("#scan-sides tbody tr", has_text="rail")
+        expect(rows.first).to_be_visible()
+        expect(page.locator("#scan-sides")).not_to_contain_text("road")
+        line = page.locator("#scan-view line.proposed-side.side-rail").first
+        expect(line).to_have_attribute("stroke", "#1b1b1b")
+        expect(line.locator("title")).to_contain_text("rail")
+        found = {
+            tuple(sorted(t.split(":")[0].split("/")))
+            for t in page.locator("#scan-view line.side-rail title").all_text_contents()
+        }
+        assert found & {tuple(sorted(s)) for s in printed.roads}
+        page.locator("#scan").screenshot(path=str(shots / "scan-rail-proposal-desktop.png"))
+        page.context.close()

@@ -65,6 +65,10 @@ export function sideClass(sides, side, colours = {}) {
   return i >= 0 && i < free.length ? `side-${free[i]}` : "side-x";
 }
 
+// The widest copy of the scan the minimap asks for (the server's smallest size is 256 px): the
+// minimap is 110 px wide on a laptop, 72 on a phone, so 256 is sharp at a pixel ratio of 2.
+const MINI_SCAN_PX = 256;
+
 const CENTRE_LINE_FEATURES = new Set(["road", "rail", "railroad", "railway", "track", "trail"]);
 
 export class BoardView {
@@ -94,16 +98,37 @@ export class BoardView {
     return { width: this.board.size.width * R, height: this.board.size.height * R };
   }
 
-  // The map small, for the minimap: terrain only, and a dot per stack (`drawCounters` updates it).
+  // The map small, for the minimap: terrain, the club's scan over it when the board has one (a
+  // copy no wider than MINI_SCAN_PX: never the full image; `showScan` switches it with the
+  // board's), and a dot per stack (`drawCounters` updates it).
   overview() {
     const orientation = this.board.orientation || "flat";
     this.miniCounters = s("g", { class: "mini-counters" });
-    return s(
+    const image = this.board.image;
+    this.miniScan = this.scanMatrix
+      ? s(
+          "g",
+          { class: "mini-scan", "aria-hidden": "true" },
+          s("image", {
+            class: "mini-scan-image",
+            href: `${image.url}?width=${Math.max(16, Math.min(image.width, MINI_SCAN_PX))}`,
+            width: image.width,
+            height: image.height,
+            preserveAspectRatio: "none",
+            transform: this.scanMatrix,
+          }),
+        )
+      : null;
+    const mini = s(
       "g",
       { class: "mini" },
       this.board.hexes.map((hx) => s("polygon", { points: corners(hx.x, hx.y, orientation), fill: terrainColour(hx.terrain) })),
+      this.miniScan,
       this.miniCounters,
     );
+    this.mini = mini;
+    this.showScan(this.scanShown !== false);
+    return mini;
   }
 
   draw() {
@@ -171,18 +196,20 @@ export class BoardView {
   // inverse, scaled by R, draws the scan's pixels in the board's units.  Fetched no wider than
   // the zoom needs (`scanFor`), so a phone does not load a 20 MB scan.
   scan(image) {
+    this.scanMatrix = null;
     if (!image || !Array.isArray(image.affine)) return null;
     const [[a, b, c], [d, e, f]] = image.affine;
     const det = a * e - b * d;
     if (!det) return null;
     const [ia, ib, id, ie] = [e / det, -b / det, -d / det, a / det];
     const matrix = [R * ia, R * id, R * ib, R * ie, -R * (ia * c + ib * f), -R * (id * c + ie * f)];
+    this.scanMatrix = `matrix(${matrix.map((v) => v.toFixed(6)).join(" ")})`;
     this.scanImage = s("image", {
       class: "scan-image",
       width: image.width,
       height: image.height,
       preserveAspectRatio: "none",
-      transform: `matrix(${matrix.map((v) => v.toFixed(6)).join(" ")})`,
+      transform: this.scanMatrix,
     });
     this.scanPx = Math.sqrt(Math.abs(det)); // the scan's pixels per hex radius
     this.scanWidth = 0;
@@ -199,10 +226,16 @@ export class BoardView {
     this.scanImage.setAttribute("href", `${image.url}?width=${Math.max(16, needed)}`);
   }
 
+  // The scan on or off (the toolbar's "Printed map"): on the board and in the minimap alike.
   showScan(on) {
     if (!this.scanLayer) return;
+    this.scanShown = on;
     this.scanLayer.style.display = on ? "" : "none";
     this.svg.classList.toggle("with-scan", on);
+    if (this.miniScan) {
+      this.miniScan.style.display = on ? "" : "none";
+      this.mini.classList.toggle("with-scan", on);
+    }
   }
 
   sideClass(side) {

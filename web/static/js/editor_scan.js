@@ -11,8 +11,10 @@ import { unwrap } from "./editor_units.js";
 const $ = (x) => document.getElementById(x);
 const MAX_BYTES = 20 * 1024 * 1024;
 const TYPES = { "image/png": "PNG", "image/jpeg": "JPEG" };
-const SIDE_FEATURES = ["river", "road"];
-const SIDE_COLOURS = { river: "#1f5fbf", road: "#b3261e" };
+// Every hexside feature the API reads (HEXSIDE_FEATURES in service/application/map_images.py), each
+// drawn over the scan in its own colour, and named in words wherever it is shown.
+const SIDE_FEATURES = ["river", "road", "rail", "strait", "impassable"];
+const SIDE_COLOURS = { river: "#1f5fbf", road: "#b3261e", rail: "#1b1b1b", strait: "#0b8a8f", impassable: "#7b2cbf" };
 const PAGE = 60;
 const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
 
@@ -25,7 +27,7 @@ const percent = (c) => `${Math.round(Number(c) * 100)} %`;
 export function scanSection(page) {
   const sc = {
     sha: null,
-    points: [], // [{hex, x, y}]
+    points: [], // [{hex, x, y, problem}]: kept (a refused fit too) until a fit is accepted
     fit: null, // {residual_px, per_point}
     pick: "point",
     first: null, // the first hex of an example hexside
@@ -208,7 +210,7 @@ export function scanSection(page) {
       const ux = (-(q.y - p.y) / len) * 0.5;
       const uy = ((q.x - p.x) / len) * 0.5;
       gridLayer.append(
-        s("line", { x1: mx - ux, y1: my - uy, x2: mx + ux, y2: my + uy, class: "proposed-side", stroke: SIDE_COLOURS[side.feature] || "#7a1f5c" }, s("title", {}, `${side.between.join("/")}: ${side.feature}, ${percent(side.confidence)} sure`)),
+        s("line", { x1: mx - ux, y1: my - uy, x2: mx + ux, y2: my + uy, class: `proposed-side side-${side.feature}`, "data-feature": side.feature, stroke: SIDE_COLOURS[side.feature] || "#7a1f5c" }, s("title", {}, `${side.between.join("/")}: ${side.feature}, ${percent(side.confidence)} sure`)),
       );
     }
   }
@@ -220,8 +222,15 @@ export function scanSection(page) {
     const r = Math.max(4, Math.min(im.width, im.height) / 120);
     markLayer.replaceChildren();
     sc.points.forEach((p, i) => {
-      markLayer.append(s("circle", { cx: p.x, cy: p.y, r, class: "scan-point" }, s("title", {}, `point ${i + 1}: ${p.hex}`)));
-      markLayer.append(s("text", { x: p.x + r * 1.3, y: p.y - r * 1.3, class: "scan-point-label", "font-size": r * 2.6 }, p.hex));
+      if (!Number.isFinite(p.x) || !Number.isFinite(p.y)) return;
+      const bad = Boolean(p.problem);
+      const title = `Point ${i + 1}: hex ${p.hex || "not given"}${bad ? ` (${p.problem})` : ""}`;
+      markLayer.append(s("circle", { cx: p.x, cy: p.y, r, class: bad ? "scan-point bad" : "scan-point", "data-point": i + 1 }, s("title", {}, title)));
+      const flag = bad ? (p.farthest ? " (farthest)" : " (off)") : "";
+      const left = p.x > im.width * 0.7; // near the right edge: the label reads leftwards
+      markLayer.append(
+        s("text", { x: p.x + (left ? -1 : 1) * r * 1.3, y: p.y - r * 1.3, "text-anchor": left ? "end" : "start", class: bad ? "scan-point-label bad" : "scan-point-label", "font-size": r * 2.6 }, `${i + 1}: ${p.hex || "?"}${flag}`),
+      );
     });
     const form = $("scan-point");
     if (form.elements.x.value !== "" && form.elements.y.value !== "") {
@@ -268,11 +277,17 @@ export function scanSection(page) {
       $("scan-fit-error").textContent = "Give the point on the scan (click it, or its x and y) and the hex it is the centre of.";
       return;
     }
-    sc.points = [...sc.points.filter((p) => p.hex !== hex), { hex, x, y }];
+    const same = sc.points.findIndex((p) => p.hex === hex);
+    if (same >= 0) {
+      $("scan-fit-error").textContent = `Hex ${hex} is point ${same + 1} already: correct that point in the list, or remove it first.`;
+      return;
+    }
+    sc.points = [...sc.points, { hex, x, y, problem: null }];
     sc.fit = null;
     form.reset();
     renderPoints();
     drawMarks();
+    say(`Point ${sc.points.length} added: hex ${hex} at x ${x}, y ${y}.`);
   }
 
   $("scan-point").addEventListener("submit", (ev) => {
@@ -281,34 +296,90 @@ export function scanSection(page) {
   });
   for (const name of ["x", "y"]) $("scan-point").elements[name].addEventListener("change", () => drawMarks());
 
+  // Each point as a row the admin corrects in place (its hex, x and y) or removes; a refused fit's
+  // reason for a point is written beside it (and the point marked on the scan).
+  let rowShows = [];
   function renderPoints() {
-    const residual = new Map(((sc.fit && sc.fit.per_point) || []).map((p) => [p.hex, p.residual_px]));
-    clear(
-      $("scan-points"),
-      sc.points.length
-        ? sc.points.map((p, i) =>
-            h(
-              "li",
-              {},
-              `${i + 1}. hex ${p.hex} at x ${p.x}, y ${p.y}`,
-              residual.has(p.hex) ? h("span", { class: "note" }, ` — ${px(residual.get(p.hex))} from the fitted grid`) : null,
-              " ",
-              h("button", { type: "button", class: "link", "aria-label": `Remove the point of hex ${p.hex}`, onclick: () => removePoint(i) }, "remove"),
-            ),
-          )
-        : h("li", { class: "note" }, "No point yet."),
-    );
+    rowShows = [];
+    clear($("scan-points"), sc.points.length ? sc.points.map((p, i) => pointRow(p, i)) : h("li", { class: "note" }, "No point yet."));
+    fitButton();
+  }
+
+  function fitButton() {
     $("scan-fit").disabled = sc.points.length < 3;
     $("scan-fit").title = sc.points.length < 3 ? "Give at least 3 points" : "";
   }
 
+  function pointRow(p, i) {
+    const n = i + 1;
+    const noteId = `scan-point-note-${n}`;
+    const note = h("span", { id: noteId, class: "scan-point-note", "aria-live": "polite" });
+    const remove = h("button", { type: "button", class: "link", onclick: () => removePoint(i) }, "Remove");
+    const row = h("li", { class: "scan-point-row", "data-point": n });
+    const field = (name, label, attrs) =>
+      h("label", {}, `${label} `, h("input", { name, "aria-label": `${label} of point ${n}`, "aria-describedby": noteId, value: name === "hex" ? p.hex : Number.isFinite(p[name]) ? p[name] : "", onchange: (ev) => editPoint(i, name, ev.target.value), ...attrs }));
+    const show = () => {
+      const residual = !p.problem && sc.fit && (sc.fit.per_point || []).find((x) => x.hex === p.hex);
+      row.classList.toggle("bad", Boolean(p.problem));
+      note.className = p.problem ? "scan-point-note error" : "scan-point-note note";
+      note.textContent = p.problem ? p.problem : residual ? `${px(residual.residual_px)} from the fitted grid` : "";
+      remove.setAttribute("aria-label", `Remove the point of hex ${p.hex || n}`);
+    };
+    row.append(
+      h("span", { class: "scan-point-no" }, `Point ${n}`),
+      field("hex", "Hex", { maxlength: 12, autocomplete: "off", class: "scan-point-hex" }),
+      field("x", "x", { type: "number", min: 0, step: 0.5, inputmode: "decimal" }),
+      field("y", "y", { type: "number", min: 0, step: 0.5, inputmode: "decimal" }),
+      remove,
+      note,
+    );
+    show();
+    rowShows.push(show);
+    return row;
+  }
+
+  // A point corrected in its row: kept in place (focus stays where the keyboard is), its mark moved.
+  function editPoint(i, name, value) {
+    const p = sc.points[i];
+    if (!p) return;
+    forgetMisses();
+    p.problem = null;
+    if (name === "hex") {
+      p.hex = value.trim().toUpperCase();
+      const other = sc.points.findIndex((q, j) => j !== i && q.hex === p.hex);
+      if (!p.hex) p.problem = "Give the hex this point is the centre of.";
+      else if (other >= 0) p.problem = `Hex ${p.hex} is point ${other + 1} too: give each hex once.`;
+    } else {
+      p[name] = value === "" ? NaN : Number(value);
+      if (!Number.isFinite(p[name])) p.problem = `Give its ${name} on the scan (in pixels).`;
+    }
+    sc.fit = null;
+    $("scan-fit-result").textContent = "";
+    for (const shown of rowShows) shown(); // the other rows' distances were the old fit's
+    drawMarks();
+  }
+
+  // The points' distances from a refused fit: stale once any point changes (the next fit tells).
+  function forgetMisses() {
+    for (const q of sc.points) {
+      if (q.missed) q.problem = null;
+      q.missed = false;
+      q.farthest = false;
+    }
+  }
+
   function removePoint(i) {
     sc.points.splice(i, 1);
+    forgetMisses();
     sc.fit = null;
+    $("scan-fit-result").textContent = "";
     renderPoints();
     drawMarks();
     $("scan-fit").focus();
   }
+
+  // The API names a point's field `points[i]`, `points[i].hex`, `.x` or `.y` (or `points.i…`).
+  const POINT_FIELD = /^points(?:\[(\d+)\]|\.(\d+))(?:\.(hex|x|y))?$/;
 
   $("scan-fit").addEventListener("click", async () => {
     $("scan-fit-error").textContent = "";
@@ -317,14 +388,51 @@ export function scanSection(page) {
     sc.points.forEach((p, i) => {
       for (const key of [`points[${i}]`, `points[${i}].hex`, `points[${i}].x`, `points[${i}].y`, `points.${i}.hex`, `points.${i}`]) fields[key] = `Point ${i + 1} (hex ${p.hex})`;
     });
+    const sent = sc.points;
+    for (const p of sent) {
+      p.problem = null;
+      p.missed = false;
+      p.farthest = false;
+    }
     try {
-      const fit = await api(`${base()}/calibration`, { method: "PUT", body: { points: sc.points } });
+      const fit = await api(`${base()}/calibration`, { method: "PUT", body: { points: sent.map(({ hex, x, y }) => ({ hex, x: Number.isFinite(x) ? x : null, y: Number.isFinite(y) ? y : null })) } });
       sc.fit = fit;
+      // accepted: the points are the calibration's now (as the server wrote their hexes)
+      if (Array.isArray(fit.points)) sc.points = fit.points.map((p) => ({ hex: p.hex, x: p.x, y: p.y, problem: null }));
       toast(`Grid fitted: ${px(fit.residual_px)} on average`);
       await page.reload();
+      renderPoints();
       $("scan-fit-result").textContent = fitWords(fit);
     } catch (err) {
-      $("scan-fit-error").textContent = inWords(err, fields);
+      // refused: every point is kept, and each one the server names carries its reason
+      const misses = []; // [point, px] of the points the fit missed (a disagreement)
+      if (err instanceof ApiError) {
+        for (const [field, reasons] of Object.entries(err.details)) {
+          const m = POINT_FIELD.exec(field);
+          const p = m && sent[Number(m[1] ?? m[2])];
+          if (!p) continue;
+          const what = m[3] === "x" || m[3] === "y" ? `its ${m[3]}: ` : m[3] === "hex" ? "its hex: " : "";
+          p.problem = `${p.problem ? `${p.problem}; ` : ""}${what}${reasons.join("; ")}`.replace(/^./, (c) => c.toUpperCase());
+          const miss = !m[3] && /([\d.]+) px from the fitted grid/.exec(reasons.join(" "));
+          if (miss) {
+            misses.push([p, Number(miss[1])]);
+            p.missed = true;
+          }
+        }
+      }
+      // A wrong point pulls the least-squares fit towards it, so the others miss too: the one
+      // missed farthest is the likeliest wrong, and is said so.
+      if (misses.length > 1) {
+        const [worst] = misses.reduce((a, b) => (b[1] > a[1] ? b : a));
+        worst.problem += ": the farthest, check this one first";
+        worst.farthest = true;
+      }
+      const named = sent.filter((p) => p.problem).length;
+      const kept = named ? ` Your ${sent.length} points are kept below: ${named === 1 ? "correct the one marked (its hex, x or y) or remove it" : "correct the marked ones (the farthest first: its hex, x or y) or remove them"}, then fit again.` : "";
+      const said = inWords(err, fields);
+      $("scan-fit-error").textContent = `${said}${kept && !/[.!?]$/.test(said) ? "." : ""}${kept}`;
+      renderPoints();
+      drawMarks();
     }
   });
 
@@ -463,7 +571,7 @@ export function scanSection(page) {
                   {},
                   h("td", {}, h("input", { type: "checkbox", "aria-label": `Accept ${x.between.join("/")} as ${x.feature}`, checked: sc.untickedSides.has(key) ? null : true, onchange: (ev) => (ev.target.checked ? sc.untickedSides.delete(key) : sc.untickedSides.add(key)) })),
                   h("th", { scope: "row" }, x.between.join("/")),
-                  h("td", {}, `${x.feature}${featuresNow(x.between).includes(x.feature) ? " (already)" : ""}`),
+                  h("td", {}, h("span", { class: "ed-chip", style: `background:${SIDE_COLOURS[x.feature] || "#7a1f5c"}` }), ` ${x.feature}${featuresNow(x.between).includes(x.feature) ? " (already)" : ""}`),
                   h("td", {}, percent(x.confidence)),
                 );
               })
@@ -541,7 +649,7 @@ export function scanSection(page) {
     $("scan-facts").textContent = `The scan: ${number(im.width)} × ${number(im.height)} pixels, ${TYPES[im.media_type] || "image"}; ${calibration ? `the grid is fitted to it (${px(calibration.residual_px)} on average)` : "not calibrated yet"}.`;
     if (im.sha256 !== sc.sha) {
       sc.sha = im.sha256;
-      sc.points = calibration && calibration.points ? calibration.points.map((p) => ({ hex: p.hex, x: p.x, y: p.y })) : [];
+      sc.points = calibration && calibration.points ? calibration.points.map((p) => ({ hex: p.hex, x: p.x, y: p.y, problem: null })) : [];
       sc.fit = calibration || null;
       sc.proposal = null;
       img = null;

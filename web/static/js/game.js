@@ -838,7 +838,7 @@ async function main() {
     st.view.hexWords = hexName;
     $("board").classList.add("hex-board");
     root.classList.add("has-map");
-    $("minimap").hidden = false;
+    $("minimap").removeAttribute("hidden"); // an SVG element has no `hidden` property to set
     document.querySelector(".board-tools").hidden = false;
     st.zoom = new PanZoom($("board"), st.view.extent(), { minimap: $("minimap"), onChange: (k) => st.view.scanFor(k) });
     if (board.image) {
