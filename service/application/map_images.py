@@ -34,6 +34,13 @@ WIDTHS = (256, 512, 768, 1024, 1536, 2048, 3072, 4096)
 HEXSIDE_FEATURES = ("river", "road", "rail", "strait", "impassable")
 #: a calibration point may miss the fitted grid by at most this share of a hex's radius
 MAX_RESIDUAL = 0.25
+#: a fit that scales hexes this many times more one way than the other is refused: no scan or photo
+#: from above draws a printed map so; three points always fit exactly, and this is what tells
+#: that one of them is wrong
+MAX_STRETCH = 1.3
+#: four points disagreeing: the three left when the wrong one is left out fit a grid stretched at
+#: most this much (a scan's unevenness), and clearly less than any other three
+SUSPECT_STRETCH = 1.2
 #: the sampled disc of a hex: this share of its inner radius (clear of the grid lines)
 DISC = 0.6
 #: a hexside's strip: along the edge up to this share of half its length, this far across
@@ -256,6 +263,20 @@ def calibrate(
         )
     tolerance = MAX_RESIDUAL * radius
     wrong = [(labels[i], float(m)) for i, m in enumerate(misses) if m > tolerance]
+    suspect = _suspect(source, target) if wrong else None
+    if suspect is not None:
+        index, miss = suspect
+        others = len(labels) - 1
+        raise Unprocessable(
+            f"the points disagree: {labels[index]} is likely the wrong one (the other {others} "
+            "agree without it)",
+            {
+                f"points[{index}]": [
+                    f"{labels[index]} is {miss:.1f} px from the fitted grid of the other "
+                    f"{others} points: check its hex, x and y"
+                ]
+            },
+        )
     if wrong:
         raise Unprocessable(
             f"the points disagree: the best fit misses {len(wrong)} of them by more than "
@@ -265,12 +286,66 @@ def calibrate(
                 for label, miss in wrong
             },
         )
+    stretch = _stretch(affine)
+    if stretch > MAX_STRETCH:
+        raise Unprocessable(
+            f"the points make hexes {stretch:.1f} times longer one way than the other: a printed "
+            "map is not drawn so, so a point is likely wrong",
+            {
+                "points": [
+                    f"{', '.join(labels)} fit only a grid stretched {stretch:.1f} times: check "
+                    "each hex, x and y, or add a fourth point far from these to find the wrong one"
+                ]
+            },
+        )
     rms = float(np.sqrt(np.mean(misses**2)))
     return Calibration(
         (tuple(map(float, affine[0])), tuple(map(float, affine[1]))),  # type: ignore[arg-type]
         round(rms, 3),
         tuple((label, round(float(m), 3)) for label, m in zip(labels, misses, strict=True)),
     )
+
+
+def _stretch(affine: np.ndarray) -> float:
+    """How much more the fit scales one way than the other (1: a similarity, as a scan or a photo
+    taken from above draws a printed grid; shear and uneven scale raise it)."""
+    singular = np.linalg.svd(affine[:, :2], compute_uv=False)
+    return float(singular[0] / max(float(singular[1]), 1e-9))
+
+
+def _suspect(source: np.ndarray, target: np.ndarray) -> tuple[int, float] | None:
+    """The one point whose leaving out makes the others agree, and how far it lies from their
+    fit; None when no single point does.  Five points or more: the others' own fit misses none
+    of them.  Four: any three fit exactly, so the three that fit a grid closest to the printed
+    one's shape (:func:`_stretch`), when clearly closer than any other three."""
+    n = len(source)
+    if n < 4:
+        return None
+    found: list[tuple[float, int, float]] = []  # (how well the others agree, index, its miss)
+    for i in range(n):
+        keep = [j for j in range(n) if j != i]
+        solution, *_ = np.linalg.lstsq(source[keep], target[keep], rcond=None)
+        affine = solution.T
+        radius = math.sqrt(abs(float(np.linalg.det(affine[:, :2]))))
+        if radius < 2.0:
+            continue
+        miss = float(np.linalg.norm(source[i] @ solution - target[i]))
+        if miss <= MAX_RESIDUAL * radius:
+            continue  # the others put it where it was given: not the wrong one
+        if n >= 5:
+            rest = np.linalg.norm(source[keep] @ solution - target[keep], axis=1)
+            if float(rest.max()) <= MAX_RESIDUAL * radius:
+                found.append((0.0, i, miss))
+        else:
+            found.append((_stretch(affine), i, miss))
+    if n >= 5:
+        return (found[0][1], found[0][2]) if len(found) == 1 else None
+    found.sort()
+    if not found or found[0][0] > SUSPECT_STRETCH:
+        return None
+    if len(found) > 1 and found[1][0] <= max(SUSPECT_STRETCH, 1 + 3 * (found[0][0] - 1)):
+        return None  # not clearly the best three
+    return found[0][1], found[0][2]
 
 
 # -- reading the image -------------------------------------------------------------------------

@@ -362,18 +362,18 @@ def test_calibration_points_stay_until_a_fit_is_accepted_and_are_corrected_by_ke
     fit.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#scan-fit-error")).to_contain_text(
-        re.compile(r"Point 4 \(hex 0905\): 0905 is [\d.]+ px from the fitted grid")
+        re.compile(r"Point 4 \(hex 0905\): 0905 is [\d.]+ px from the fitted grid of the other 3")
     )
-    # a wrong point pulls the fit: every point missed is marked, the farthest said to be it
+    # a wrong point pulls the fit, but the server finds it (the other three fit the printed
+    # grid's shape without it): it alone is marked
     expect(points).to_have_count(4)
     expect(page.locator('#scan-points > li[data-point="4"]')).to_contain_text(
-        re.compile(r"0905 is [\d.]+ px from the fitted grid: the farthest, check this one first")
+        re.compile(r"0905 is [\d.]+ px from the fitted grid of the other 3 points: check its hex")
     )
-    expect(page.locator("#scan-points li", has_text="the farthest")).to_have_count(1)
+    expect(page.locator("#scan-points li.bad")).to_have_count(1)
+    expect(page.locator("#scan-view circle.scan-point.bad")).to_have_count(1)
     expect(page.locator('#scan-view circle.scan-point.bad[data-point="4"]')).to_have_count(1)
-    expect(page.locator("#scan-view text.scan-point-label", has_text="(farthest)")).to_have_text(
-        "4: 0905 (farthest)"
-    )
+    expect(page.locator("#scan-view text.scan-point-label.bad")).to_have_text("4: 0905 (off)")
     for word in ("[object", "undefined", "NaN", "points["):
         assert word not in page.locator("#scan").inner_text()
     page.locator("#scan").screenshot(path=str(shots / "scan-points-refused-desktop.png"))

@@ -172,6 +172,48 @@ def test_points_that_disagree_are_refused_by_name(printed: PrintedMap) -> None:
     assert "disagree" in refused.value.message
 
 
+@pytest.mark.parametrize(
+    ("labels", "wrong", "at"),
+    [
+        (("0101", "3001", "0124", "3024", "1512"), 4, "1812"),  # five: the others agree alone
+        (("0101", "3001", "0124", "1512"), 3, "2005"),  # four: the others fit the printed shape
+        (("0101", "3001", "0124", "2018"), 0, "0503"),
+    ],
+)
+def test_the_one_wrong_point_is_named_alone(
+    printed: PrintedMap, labels: tuple[str, ...], wrong: int, at: str
+) -> None:
+    """A wrong point pulls the least-squares fit, so every point misses it; left out, the others
+    agree (five points: their own fit misses none; four: the three left fit a grid of the printed
+    shape, and no other three do) -- so it is the one named, with how far it lies from them."""
+    points = clicks(printed, labels, 1.0)
+    x, y = printed.pixel(at)
+    points[wrong] = {"hex": labels[wrong], "x": round(x), "y": round(y)}
+    with pytest.raises(Unprocessable) as refused:
+        calibrate(printed.grid, points, printed.width, printed.height)
+    assert list(refused.value.details) == [f"points[{wrong}]"]
+    reason = refused.value.details[f"points[{wrong}]"][0]
+    assert (
+        reason.startswith(f"{labels[wrong]} is ")
+        and "px from the fitted grid of the other" in reason
+    )
+    assert f"{labels[wrong]} is likely the wrong one" in refused.value.message
+
+
+def test_three_points_that_fit_only_a_stretched_grid_are_refused(printed: PrintedMap) -> None:
+    """Three points always fit exactly; a wrong one shows as a grid no printed map has (hexes
+    far longer one way than the other): refused, asking for a fourth point to find it."""
+    points = clicks(printed, ("0101", "3001", "0124"), 1.0)
+    x, y = printed.pixel("0112")  # the click meant for 0124 lands half the map away
+    points[2] = {"hex": "0124", "x": round(x), "y": round(y)}
+    with pytest.raises(Unprocessable) as refused:
+        calibrate(printed.grid, points, printed.width, printed.height)
+    assert "stretched" in refused.value.details["points"][0]
+    assert "a fourth point" in refused.value.details["points"][0]
+    right = clicks(printed, ("0101", "3001", "0124"), 1.0)
+    assert calibrate(printed.grid, right, printed.width, printed.height).residual_px < 1.0
+
+
 # -- uploads -----------------------------------------------------------------------------------
 def png(width: int = 40, height: int = 30, **info: str) -> bytes:
     from PIL import PngImagePlugin
