@@ -140,3 +140,64 @@ def test_the_admin_creates_an_event_on_a_phone(browser: Any, server: Server, sho
     assert _serious(page) == []  # the admin's controls and the join button too
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.context.close()
+
+
+def test_a_forfeit_ends_the_game_and_its_page_says_who_decided(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    """The admin releases a Swiss's second round giving a forfeit for the first round's game that
+    was never played: the game ends, and its players read on its page and in its log that a club
+    arbiter decided it, and who won -- at 1366x900 and on a phone, in words."""
+    club = server.api("POST", "/api/clubs", "fann", json={"name": "Forfeit Club"})
+    for name in ("fbob", "fcat", "fdan"):
+        server.user(name)
+        server.api("POST", f"/api/clubs/{club['id']}/members", "fann", json={"username": name})
+    event = server.api(
+        "POST",
+        f"/api/clubs/{club['id']}/events",
+        "fann",
+        json={
+            "name": "Short Swiss",
+            "format": "swiss",
+            "rounds": 2,
+            "system": "skirmish",
+            "scenario": "meeting",
+        },
+    )
+    eid = event["id"]
+    for name in ("fbob", "fcat", "fdan"):
+        server.api("POST", f"/api/events/{eid}/join", name)
+    started = server.api("POST", f"/api/events/{eid}/start", "fann")
+    game = started["rounds"][0]["games"][0]
+    gid, red, blue = game["game"], game["sides"]["red"], game["sides"]["blue"]
+    server.api(
+        "POST",
+        f"/api/events/{eid}/rounds",
+        "fann",
+        json={
+            "results": [
+                {"game": gid, "winner": "red", "kind": "forfeit", "note": "blue never accepted"}
+            ]
+        },
+    )
+    page = signed_in(browser, server, blue, WIDE)
+    page.goto(f"/games/{gid}")
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+    slot = page.locator("#lifecycle-slot")
+    expect(slot).to_have_attribute("data-status", "ended")
+    expect(slot).to_contain_text(
+        f"{blue} (Blue) forfeited (a club arbiter's decision): {red} (Red) wins"
+    )
+    expect(slot.get_by_role("button", name="Accept the invitation")).to_have_count(0)
+    expect(page.locator("#log")).to_contain_text(
+        "A club arbiter decided the game after its round's deadline (a forfeit): Red wins"
+        " (“blue never accepted”)"
+    )
+    page.screenshot(path=shots / "event-forfeit-game-1366.png", full_page=True)
+    visible_text_is_words(page)
+    assert _serious(page) == []
+    page.goto("/archive")
+    expect(page.locator("#ended li").first).to_contain_text(f"{red} (Red) wins by forfeit")
+    on_a_phone(page, "#ended", shots / "event-forfeit-archive-390.png")
+    visible_text_is_words(page)
+    page.context.close()
