@@ -379,6 +379,11 @@ def test_calibration_points_stay_until_a_fit_is_accepted_and_are_corrected_by_ke
     page.locator("#scan").screenshot(path=str(shots / "scan-points-refused-desktop.png"))
     problems = _serious(page)
     assert problems == [], problems
+    # a reload keeps the points not yet fitted (this tab keeps them until a fit is accepted)
+    _open_scan_section(page, sid)
+    expect(points).to_have_count(4)
+    expect(page.get_by_label("Hex of point 4")).to_have_value("0905")
+    expect(page.locator("#scan-view circle.scan-point")).to_have_count(4)
     _keyboard_fill(page, page.get_by_label("Hex of point 4"), "0505")
     page.keyboard.press("Tab")
     expect(bad).to_have_count(0)  # the old fit's distances are gone with it
@@ -397,6 +402,10 @@ def test_calibration_points_stay_until_a_fit_is_accepted_and_are_corrected_by_ke
     ]["calibration"]
     assert [p["hex"] for p in calibration["points"]] == ["0101", "1401", "0710", "0505", "1410"]
     assert calibration["residual_px"] < 2.0
+    # once fitted, the points are the calibration's: a reload lists them, nothing else kept
+    assert (
+        page.evaluate("Object.keys(sessionStorage).filter((k) => k.includes('scan-points'))") == []
+    )
     page.locator("#scan").screenshot(path=str(shots / "scan-points-fitted-desktop.png"))
 
     # the phone: the calibration's points listed, one row each, nothing scrolls sideways

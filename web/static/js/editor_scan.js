@@ -66,6 +66,7 @@ export function scanSection(page) {
       const response = await fetch(base(), { method: "POST", body: file, headers: { "Content-Type": file.type, "X-CSRF-Token": csrf, Accept: "application/json" }, credentials: "same-origin" });
       const body = await response.json().catch(() => ({}));
       if (!response.ok) throw new ApiError(response.status, body);
+      forgetKept();
       sc.points = [];
       sc.fit = null;
       sc.proposal = null;
@@ -284,6 +285,7 @@ export function scanSection(page) {
     }
     sc.points = [...sc.points, { hex, x, y, problem: null }];
     sc.fit = null;
+    keepPoints();
     form.reset();
     renderPoints();
     drawMarks();
@@ -354,9 +356,37 @@ export function scanSection(page) {
       if (!Number.isFinite(p[name])) p.problem = `Give its ${name} on the scan (in pixels).`;
     }
     sc.fit = null;
+    keepPoints();
     $("scan-fit-result").textContent = "";
     for (const shown of rowShows) shown(); // the other rows' distances were the old fit's
     drawMarks();
+  }
+
+  // Points not yet fitted outlive a reload: this tab keeps them (sessionStorage, per scenario and
+  // scan) until a fit is accepted or another scan is sent.
+  const keptKey = () => `arbiter:scan-points:${scenario().id}:${sc.sha}`;
+  function keepPoints() {
+    if (!sc.sha) return;
+    try {
+      sessionStorage.setItem(keptKey(), JSON.stringify(sc.points.map(({ hex, x, y }) => ({ hex, x: Number.isFinite(x) ? x : null, y: Number.isFinite(y) ? y : null }))));
+    } catch {
+      /* storage refused (private mode, full): the points live as long as the page */
+    }
+  }
+  function forgetKept() {
+    try {
+      sessionStorage.removeItem(keptKey());
+    } catch {
+      /* nothing kept */
+    }
+  }
+  function keptPoints() {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(keptKey()) || "null");
+      return Array.isArray(kept) ? kept.filter((p) => p && typeof p.hex === "string").map((p) => ({ hex: p.hex, x: p.x ?? NaN, y: p.y ?? NaN, problem: null })) : null;
+    } catch {
+      return null;
+    }
   }
 
   // The points' distances from a refused fit: stale once any point changes (the next fit tells).
@@ -372,6 +402,7 @@ export function scanSection(page) {
     sc.points.splice(i, 1);
     forgetMisses();
     sc.fit = null;
+    keepPoints();
     $("scan-fit-result").textContent = "";
     renderPoints();
     drawMarks();
@@ -399,6 +430,7 @@ export function scanSection(page) {
       sc.fit = fit;
       // accepted: the points are the calibration's now (as the server wrote their hexes)
       if (Array.isArray(fit.points)) sc.points = fit.points.map((p) => ({ hex: p.hex, x: p.x, y: p.y, problem: null }));
+      forgetKept();
       toast(`Grid fitted: ${px(fit.residual_px)} on average`);
       await page.reload();
       renderPoints();
@@ -649,8 +681,10 @@ export function scanSection(page) {
     $("scan-facts").textContent = `The scan: ${number(im.width)} × ${number(im.height)} pixels, ${TYPES[im.media_type] || "image"}; ${calibration ? `the grid is fitted to it (${px(calibration.residual_px)} on average)` : "not calibrated yet"}.`;
     if (im.sha256 !== sc.sha) {
       sc.sha = im.sha256;
-      sc.points = calibration && calibration.points ? calibration.points.map((p) => ({ hex: p.hex, x: p.x, y: p.y, problem: null })) : [];
-      sc.fit = calibration || null;
+      const kept = keptPoints();
+      sc.points = kept || (calibration && calibration.points ? calibration.points.map((p) => ({ hex: p.hex, x: p.x, y: p.y, problem: null })) : []);
+      sc.fit = kept ? null : calibration || null;
+      if (kept && kept.length) say(`${kept.length} point${kept.length === 1 ? "" : "s"} given before the page was reloaded, not fitted yet: they are listed under Calibration.`);
       sc.proposal = null;
       img = null;
       if (calibration) $("scan-fit-result").textContent = fitWords(calibration);
