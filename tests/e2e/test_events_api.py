@@ -386,8 +386,9 @@ def test_bad_input_is_refused_and_writes_nothing(api: ApiHelper, club: dict[str,
     refused(api.client.get("/api/events/not-an-event"), 404, "event")
 
 
-def test_a_rated_event_feeds_the_clubs_ladder(api: ApiHelper, club: dict[str, Any]) -> None:
-    ladder = ok(
+def mill_ladder(api: ApiHelper, club: dict[str, Any]) -> Any:
+    """The club's ladder of the skirmish's meeting, which an event may rate its games by."""
+    return ok(
         api.client.post(
             f"/api/clubs/{club['id']}/ladders",
             json={"name": "Mill ladder", "system": "skirmish", "scenario": "meeting"},
@@ -395,6 +396,10 @@ def test_a_rated_event_feeds_the_clubs_ladder(api: ApiHelper, club: dict[str, An
         ),
         201,
     )
+
+
+def test_a_rated_event_feeds_the_clubs_ladder(api: ApiHelper, club: dict[str, Any]) -> None:
+    ladder = mill_ladder(api, club)
     other = ok(
         api.client.post("/api/clubs", json={"name": "Other Club"}, headers=api.user("hal")), 201
     )
@@ -439,14 +444,7 @@ def test_a_rated_events_forfeit_ends_the_game_and_reaches_the_ladder(
     (``Game.Adjudicated`` then ``Ended``), the event scores it, and the ladder that rates the event
     records it once (the worker that sees the game end records nothing more)."""
     svc = api.client.application.extensions["arbiter"]
-    ladder = ok(
-        api.client.post(
-            f"/api/clubs/{club['id']}/ladders",
-            json={"name": "Mill ladder", "system": "skirmish", "scenario": "meeting"},
-            headers=api.user("ann"),
-        ),
-        201,
-    )
+    ladder = mill_ladder(api, club)
     base = {"name": "Rated", "format": "round_robin", "round_days": 3}
     eid = create(api, club, **base | {"ladder": ladder["id"]})["id"]
     for name in SIX[:2]:

@@ -10,10 +10,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
+from tests.e2e.browser.test_map_image_editor import _blank_scenario_with_scan
 from tests.support.printed_map import PrintedMap, render
 
 
@@ -23,27 +23,10 @@ def _game_on_a_scan(
     """A Bizkaya game started from a published club version whose map is ``printed``,
     calibrated by three exact points, its terrain proposed from one example per terrain and
     accepted (all through the API)."""
-    club = server.api("POST", "/api/clubs", admin, json={"name": club_name})
+    sid = _blank_scenario_with_scan(server, printed, club_name, admin)
+    club = server.api("GET", f"/api/club-scenarios/{sid}", admin)["club"]
     server.user(other)
-    server.api("POST", f"/api/clubs/{club['id']}/members", admin, json={"username": other})
-    blank = {
-        "coordinates": "four-digit",
-        "bounds": {"min_col": 1, "max_col": 14, "min_row": 1, "max_row": 10},
-        "sides": ["nationalist", "republican"],
-        "terrain_types": ["clear", "forest", "rough", "mountain"],
-    }
-    sid = server.api(
-        "POST",
-        f"/api/clubs/{club['id']}/scenarios",
-        admin,
-        json={"system": "bizkaya", "title": "Our printed map", "blank": blank},
-    )["id"]
-    up = requests.post(
-        f"{server.url}/api/club-scenarios/{sid}/map-image",
-        data=printed.data,
-        headers={**server.user(admin), "Content-Type": "image/jpeg"},
-    )
-    assert up.status_code == 201, up.text
+    server.api("POST", f"/api/clubs/{club}/members", admin, json={"username": other})
     points = [
         {"hex": h, "x": round(printed.pixel(h)[0]), "y": round(printed.pixel(h)[1])}
         for h in ("0101", "1401", "0710")
