@@ -243,6 +243,40 @@ def test_a_game_with_a_takeback_imports_with_what_it_took_back(tmp_path: Path, t
     assert here == retracted
 
 
+def test_a_game_an_arbiter_decided_imports_with_the_decision(tmp_path: Path, target: Any) -> None:
+    """A club event's game ended by an arbiter's forfeit (``Game.Adjudicated``, then ``Ended``)
+    travels in its record like any ended game: imported, verified, the decision in its log."""
+    source = build_services(make_config(tmp_path / "source"))
+    try:
+        alice = source.users.register("alice", "correct horse")
+        source.users.register("bob", "battery staple")
+        game = source.games.create(
+            system="skirmish",
+            scenario="meeting",
+            sides={"red": "alice", "blue": "bob"},
+            creator=alice,
+        )
+        decided = source.games.get(game.id)
+        decided.adjudicate(
+            arbiter="an-arbiter",
+            kind="forfeit",
+            winner="blue",
+            note="red never moved",
+            seed=source.games.seed_of(decided),
+            ports=source.games.ports,
+        )
+        source.store.commit(decided)
+        text = "".join(source.records.lines(game.id, full=True))
+    finally:
+        source.close()
+    assert '"kind": "Game.Adjudicated"' in text
+    found = target.records.import_text(text, by="operator")
+    assert found["status"] == "ended" and found["audit"]["ok"], found["audit"]
+    here = target.games.get(str(game.id))
+    assert here.result is not None and here.result["reason"] == "forfeit"
+    assert here.result["winner"] == "blue"
+
+
 def forged(text: str, change: Any) -> tuple[str, int]:
     """``text`` with ``change(item)`` made to the first rules event after a command, every hash
     from there on recomputed and the head moved to match: what a forger who knows the recipe
