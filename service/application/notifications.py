@@ -624,8 +624,10 @@ class NotificationProcess(ProcessApplication[UUID]):
     def _chat(self, event: Any) -> Derived:
         """A chat message: the game's other players are told (in words, without the message:
         an arbiter may hide it later), except those who had muted that game's chat when it was
-        written -- read from the conversation at the message's version, so a replay of the log
-        derives the same notices.  Never a club's webhooks: a game's chat is its players' own."""
+        written, who wrote in it within the last quarter of an hour, or who were told of an
+        earlier message within it (``Conversation.tell``) -- read from the conversation at the
+        message's version, so a replay of the log derives the same notices.  Never a club's
+        webhooks: a game's chat is its players' own."""
         assert self.leader is not None
         try:
             chat: Any = self.leader.repository.get(
@@ -633,7 +635,7 @@ class NotificationProcess(ProcessApplication[UUID]):
             )
         except AggregateNotFoundError:
             return Derived()
-        told = set(chat.players) - {event.author} - set(chat.muted)
+        told = set(getattr(chat, "tell", ()))
         if not told:
             return Derived()
         title = f"“{chat.title}”"

@@ -17,6 +17,7 @@ pinned to hexes, read by its author alone unless they share the notepad.  It is 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from datetime import datetime
@@ -35,6 +36,10 @@ RATE_MESSAGES = 20
 RATE_SECONDS = 60
 #: the messages one game's conversation holds at most
 MESSAGES_PER_GAME = 1000
+#: a player is told of a message unless they wrote in the chat within this many seconds (they are
+#: in it) or were told of an earlier one within them (that notice leads to the chat): one notice
+#: per quiet quarter of an hour, not an e-mail per line of a live conversation
+QUIET_SECONDS = 15 * 60
 #: the longest reason an arbiter gives for hiding a message
 REASON_MAX = 300
 #: a notepad's longest text, a hex note's, the hex notes of one notebook, and the changes one
@@ -109,9 +114,21 @@ class Conversation(Aggregate):
         text: str
 
         def on(self, chat: Conversation) -> None:
+            now = self.timestamp.timestamp()
             chat.count = self.number
+            told_at: dict[str, float] = getattr(chat, "told_at", {})
+            chat.told_at = told_at
+            chat.tell = set()
+            for player in set(chat.players) - {self.author} - chat.muted:
+                wrote = chat.recent.get(player) or [-math.inf]
+                if now - wrote[-1] < QUIET_SECONDS:
+                    continue  # writing in the chat lately: they read it
+                if now - told_at.get(player, -math.inf) < QUIET_SECONDS:
+                    continue  # told of an earlier message lately: that notice leads here
+                told_at[player] = now
+                chat.tell.add(player)
             recent = chat.recent.setdefault(self.author, [])
-            recent.append(self.timestamp.timestamp())
+            recent.append(now)
             del recent[:-RATE_MESSAGES]
 
     class Hidden(Event):
@@ -142,6 +159,9 @@ class Conversation(Aggregate):
     def __init__(self) -> None:  # the rest is set by Opened
         self.count = 0
         self.recent: dict[str, list[float]] = {}
+        #: when each player was last told of a message, and whom the latest message tells
+        self.told_at: dict[str, float] = {}
+        self.tell: set[str] = set()
         self.hidden: dict[int, str] = {}
         self.muted: set[str] = set()
 

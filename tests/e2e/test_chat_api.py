@@ -4,6 +4,7 @@ reason, muting, the limits, the notes no one else ever reads, and bad input that
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -53,6 +54,27 @@ def club_game(api: ApiHelper) -> dict[str, str]:
     )
     game = api.accept_all(ok(r, 201), "ann")
     return {"game": game["id"], "club": club["id"]}
+
+
+class ChatTime:
+    """The chat's clock (its events' timestamps), moved on by hand: notices depend on the quiet
+    between messages (``conversations.QUIET_SECONDS``)."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def later(self, minutes: float) -> None:
+        self.now += timedelta(minutes=minutes)
+
+
+@pytest.fixture
+def chat_time(monkeypatch: pytest.MonkeyPatch) -> ChatTime:
+    clock = ChatTime()
+    monkeypatch.setattr(conv.Conversation.Event, "create_timestamp", staticmethod(clock))
+    return clock
 
 
 def chat(api: ApiHelper, game: str, user: str | None, **query: Any) -> Any:
@@ -255,7 +277,7 @@ def test_an_arbiter_hides_a_message_with_a_reason(
 
 
 def test_a_message_is_notified_and_a_muted_chat_is_not(
-    api: ApiHelper, club_game: dict[str, str]
+    api: ApiHelper, club_game: dict[str, str], chat_time: ChatTime
 ) -> None:
     game = club_game["game"]
 
@@ -287,9 +309,11 @@ def test_a_message_is_notified_and_a_muted_chat_is_not(
             f"/api/games/{game}/chat/mute", json={"muted": False}, headers=api.user("cat")
         )
     )
+    chat_time.later(16)  # a quiet quarter of an hour since cat was told of "first"
     ok(say(api, game, "ann", "third"), 201)
     assert len(chat_notices("cat")) == 2
     # the arbiter's message tells both players
+    chat_time.later(16)
     ok(say(api, game, "ref", "play on"), 201)
     assert (
         chat_notices("ann")[0]["text"]
@@ -489,7 +513,7 @@ def test_in_a_game_of_no_club_the_site_arbiters_moderate(api: ApiHelper) -> None
 
 
 def test_a_replay_of_the_log_derives_the_same_chat_notices(
-    api: ApiHelper, club_game: dict[str, str], tmp_path: Any
+    api: ApiHelper, club_game: dict[str, str], tmp_path: Any, chat_time: ChatTime
 ) -> None:
     """Who had muted the chat is read from the conversation at each message's version: a new
     notification store replayed from the log tells the same players of the same messages, though
@@ -506,6 +530,7 @@ def test_a_replay_of_the_log_derives_the_same_chat_notices(
     ok(api.client.put(mute, json={"muted": True}, headers=api.user("cat")))
     ok(say(api, game, "ann", "two"), 201)
     ok(api.client.put(mute, json={"muted": False}, headers=api.user("cat")))
+    chat_time.later(16)
     ok(say(api, game, "ann", "three"), 201)
     ok(api.client.put(mute, json={"muted": True}, headers=api.user("cat")))  # muted at the end
     api.work()
@@ -524,3 +549,32 @@ def test_a_replay_of_the_log_derives_the_same_chat_notices(
     again = [(n["id"], n["text"]) for n in book.page(cat, KINDS, limit=1000) if n["kind"] == "chat"]
     replayed.process.close()
     assert sorted(again) == sorted(told)
+
+
+def test_a_live_conversation_tells_a_player_once_not_at_every_line(
+    api: ApiHelper, club_game: dict[str, str], chat_time: ChatTime
+) -> None:
+    """One notice per quiet quarter of an hour: a player told of a message is not told again of
+    the next ones within 15 minutes (that notice leads to the chat), nor while they write in it
+    themselves; after a quiet quarter of an hour they are told again."""
+    game = club_game["game"]
+
+    def told(user: str) -> int:
+        api.work()
+        found = ok(api.client.get("/api/me/notifications", headers=api.user(user)))
+        return len([n for n in found["notifications"] if n["kind"] == "chat"])
+
+    ok(say(api, game, "ann", "shall we start?"), 201)
+    assert (told("cat"), told("ann")) == (1, 0)
+    for minute in range(1, 6):  # a live exchange: five minutes of back and forth
+        chat_time.later(1)
+        ok(say(api, game, "cat", f"reply {minute}"), 201)
+        ok(say(api, game, "ann", f"answer {minute}"), 201)
+    assert (told("cat"), told("ann")) == (1, 0)  # both were in the chat all along
+    chat_time.later(10)  # cat wrote 10 minutes ago: still there
+    ok(say(api, game, "ann", "your move"), 201)
+    assert told("cat") == 1
+    chat_time.later(16)  # a quiet quarter of an hour: cat is away
+    ok(say(api, game, "ann", "still there?"), 201)
+    ok(say(api, game, "ann", "hello?"), 201)
+    assert told("cat") == 2  # told once, of the first
