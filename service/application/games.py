@@ -95,6 +95,7 @@ class GameService:
         game_id: UUID | None = None,
         source: Any = None,
         invite: bool = False,
+        keep: list[Any] | None = None,
     ) -> Game:
         """Create a game.  ``labels``: what the core keeps beside the rules (``club``, ``ladder``,
         ``rated``, ``takeback_policy`` never/casual/always, ``pause_on_dispute``).  ``seed`` and
@@ -102,7 +103,9 @@ class GameService:
         default the seed is fresh and secret and the id random.  ``source``: a club's scenario
         version (``service.application.scenarios.PinnedScenario``: ``info``, ``default_options()``,
         ``initial_state(options)``) in place of the system's own ``scenario``.  ``invite``: every
-        named player other than the creator must accept before play starts (``Game.Invited``)."""
+        named player other than the creator must accept before play starts (``Game.Invited``).
+        ``keep``: the game and its dice seed are added to this list, not stored: the caller stores
+        them with its own change, in one commit (a club event's round and its games)."""
         try:
             rules = self.registry.get(system)
         except UnknownSystem:
@@ -167,7 +170,11 @@ class GameService:
         )
         if invite:  # the named players are asked first (service/application/lifecycle.py)
             game.invite(by=str(creator.id), ports=self.ports)
-        self.store.commit(game, DiceSeed.for_game(game.id, seed))
+        vault = DiceSeed.for_game(game.id, seed)
+        if keep is not None:
+            keep += [game, vault]
+        else:
+            self.store.commit(game, vault)
         with self._seeds_lock:
             self._seeds[game.id] = seed
         return game

@@ -153,13 +153,15 @@ class LifecycleService:
         invite: bool = True,
         source: Any = None,
         labels: Mapping[str, Any] | None = None,
+        keep: list[Any] | None = None,
     ) -> Game:
         """A new game.  Every named player but the creator must accept first (``Game.Invited``);
         a game whose sides are all the creator's starts at once.  Nobody is put into a game
         without consent: ``invite=False`` naming someone else is a 403 naming ``invite`` (games
         that start at once with several players, ladder challenges and joined seeks, are created
         by their own services after both players chose them).  ``labels``: more of the game's
-        labels (a club event's game names its event)."""
+        labels (a club event's game names its event).  ``keep``: stored by the caller, with its own
+        change (:meth:`GameService.create`)."""
         players = []
         for name in sides.values():
             try:
@@ -201,6 +203,7 @@ class LifecycleService:
             options=options,
             labels=labels | more,
             invite=invite,
+            keep=keep,
             **extra,
         )
 

@@ -150,9 +150,10 @@ class TournamentService:
         event = self._admin(event_id, by)
         total, rounds = event.plan_start()
         event.start(str(by.id), total)
+        games: list[Any] = []
         for rnd in rounds:
-            self._release(event, rnd, by)
-        return self._save(event)
+            games += self._release(event, rnd, by)
+        return self._save(event, *games)
 
     def next_round(
         self, event_id: str, by: User, results: Sequence[Mapping[str, Any]] = ()
@@ -164,8 +165,7 @@ class TournamentService:
         for i, result in enumerate(results):
             ended += self._score(event, result, by, prefix=f"results.{i}.")
         rnd = event.plan_next_round()
-        self._release(event, rnd, by)
-        return self._save(event, *ended)
+        return self._save(event, *ended, *self._release(event, rnd, by))
 
     def record_result(self, event_id: str, by: User, result: Mapping[str, Any]) -> Tournament:
         """The club's arbiter records a result for a game unfinished at its round's deadline."""
@@ -336,9 +336,12 @@ class TournamentService:
         return [{k: v for k, v in r.items() if k != "key"} for r in rows], key
 
     # -- helpers ----------------------------------------------------------------------------------
-    def _release(self, event: Tournament, rnd: Round, by: User) -> None:
+    def _release(self, event: Tournament, rnd: Round, by: User) -> list[Any]:
+        """The round released, and its games (with their dice seeds) for the caller to store
+        with the event in one commit: an event that lost a race leaves no game behind."""
         number = len(event.released) + 1
         ids = []
+        kept: list[Any] = []
         for p in rnd.pairings:
             game = self.lifecycle.create(
                 creator=by,
@@ -353,9 +356,11 @@ class TournamentService:
                 clock=event.clock,
                 labels={"event": str(event.id), "title": f"{event.name}, round {number}"}
                 | ({"rated": True} if event.ladder else {}),
+                keep=kept,
             )
             ids.append(str(game.id))
         event.release(rnd, ids, str(by.id), self.clock())
+        return kept
 
     def _score(
         self, event: Tournament, result: Mapping[str, Any], by: User, *, prefix: str = ""
@@ -457,6 +462,10 @@ class TournamentService:
     def _save(self, event: Tournament, *others: Any) -> Tournament:
         """The event, with ``others`` (games it ended, its ladder's results) in one commit."""
         self.store.commit(
-            event, *others, conflict=Conflict("the event changed meanwhile; try again")
+            event,
+            *others,
+            conflict=Conflict(
+                "the event changed meanwhile; try again", {"event": ["changed meanwhile; reload"]}
+            ),
         )
         return event

@@ -480,3 +480,35 @@ def test_a_club_runs_at_most_its_limit_of_events_at_once(
     assert answer["error"] == "limit_reached"
     listed = ok(api.client.get(url, query_string={"limit": 100}))
     assert len(listed) == RUNNING_PER_CLUB and "One more" not in [e["name"] for e in listed]
+
+
+def test_an_event_that_loses_a_race_leaves_no_game_behind(
+    api: ApiHelper, club: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A round's games are stored with the event in one commit: when the event's save loses a
+    race (another admin changed it meanwhile), no game of the round is left as an invitation."""
+    from service.domain.errors import Conflict
+    from service.domain.game import Game
+    from service.domain.tournaments import Tournament
+
+    svc = api.client.application.extensions["arbiter"]
+    eid = create(api, club, format="round_robin")["id"]
+    for name in SIX[:4]:
+        ok(api.client.post(f"/api/events/{eid}/join", headers=api.user(name)), 201)
+    commit = svc.store.commit
+    stored: list[Any] = []
+
+    def racing(*aggregates: Any, **kwargs: Any) -> Any:
+        if any(isinstance(a, Tournament) for a in aggregates):
+            stored.extend(a for a in aggregates if isinstance(a, Game))
+            raise kwargs.get("conflict") or Conflict("lost", {"event": ["changed meanwhile"]})
+        return commit(*aggregates, **kwargs)
+
+    monkeypatch.setattr(svc.store, "commit", racing)
+    refused(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 409, "event")
+    monkeypatch.setattr(svc.store, "commit", commit)
+    assert len(stored) == 6  # the round robin's games were in the refused commit ...
+    for game in stored:  # ... and none of them is on the server
+        assert api.client.get(f"/api/games/{game.id}", headers=api.user("ann")).status_code == 404
+    body = ok(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 201)
+    assert sum(len(r["games"]) for r in body["rounds"]) == 6
