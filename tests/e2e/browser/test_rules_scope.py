@@ -11,6 +11,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import DESKTOP, PHONE, Server, signed_in
+from tests.support.api import every
 
 
 def merida_game(server: Server) -> tuple[dict[str, Any], str]:
@@ -31,10 +32,7 @@ def merida_game(server: Server) -> tuple[dict[str, Any], str]:
         params={"side": side},
         headers=server.user(sides[side]),
     ).json()["actions"]
-    template = listed[0]  # the first order offered, with the first choice of each field
-    command = {"type": template["type"], **template["fixed"]}
-    for field, choice in template["choose"].items():
-        command[field] = choice["one_of"][0] if "one_of" in choice else choice["some_of"]
+    command = every(listed[0])  # the first order offered, the first choice of each field
     server.command(game["id"], sides[side], command)
     return game, "mrep" if side == "nationalist" else "mnat"
 
@@ -93,10 +91,9 @@ def backbone_event_with_another_games_rulings(server: Server) -> tuple[dict[str,
             params={"side": side},
             headers=server.user(sides[side]),
         ).json()["actions"]
-        template = listed[0]
-        command = {"type": template["type"], **template["fixed"]}
-        for field, choice in template["choose"].items():
-            command[field] = choice["one_of"][0] if "one_of" in choice else choice["some_of"]
+        # the first order offered, its first choices: a pick of several takes as many as it may
+        # (all options could be more: Tunisia takes exactly two battalions, 10.2)
+        command = every(listed[0])
         for event in server.command(game["id"], sides[side], command)["events"]:
             rulings = server.read(f"/api/games/{game['id']}/events/{event['seq']}/rulings")
             if any(r["binding"] is False for r in rulings["related"]):
