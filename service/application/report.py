@@ -6,10 +6,14 @@ verification."""
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import jinja2
+from markupsafe import Markup
 
 #: the colours of up to four sides on the chart and the boards (a side's own colour first)
 PALETTE = ("#1f5fa8", "#2e7d32", "#b23c17", "#6a3d9a")
@@ -227,6 +231,19 @@ footer{margin-top:2rem;font-size:.85rem;color:#444}
 """
 
 
+@functools.cache
+def _templates() -> jinja2.Environment:
+    """The report's template (``templates/report.html``), every value escaped unless marked safe
+    (the SVG pictures this module builds, their labels escaped here)."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("service.application", "templates"),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
 def report_html(
     review: Mapping[str, Any],
     dice: Mapping[str, Any] | None,
@@ -234,88 +251,46 @@ def report_html(
     palette: Mapping[str, str],
 ) -> str:
     """The whole page: every style inline, every picture inline SVG, no script."""
-    esc = html.escape
-    title = str(review.get("title") or review.get("game"))
-    out = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>After-action report: {esc(title)}</title>",
-        f"<style>{CSS}</style></head><body><main>",
-        f"<h1>After-action report: {esc(title)}</h1>",
-        "<p>"
-        + esc(
-            ", ".join(f"{_side(s)}: {p}" for s, p in (review.get("sides") or {}).items())
-            + f" ({review.get('system')})"
-        )
-        + "</p>",
-        f'<p class="result">{esc(result_words(review))}</p>',
-        "<h2>Was it the dice?</h2>",
+    luck = [
+        {
+            "name": _side(side),
+            "words": figure["words"],
+            "valued": [r for r in figure["rolls"] if r["outcome"] is not None],
+            "distribution_only": figure.get("distribution_only"),
+        }
+        for side, figure in (review.get("luck") or {}).items()
     ]
-    luck = review.get("luck") or {}
-    if not luck:
-        out.append("<p>No side's luck is shown to this reader yet.</p>")
-    for side, figure in luck.items():
-        out.append(f"<p>{esc(figure['words'])}</p>")
-        valued = [r for r in figure["rolls"] if r["outcome"] is not None]
-        if valued:
-            out.append(
-                f"<details><summary>{esc(_side(side))}: {len(valued)} measured "
-                f"roll{'s' if len(valued) != 1 else ''}</summary>"
-                "<table><thead><tr><th>Turn</th><th>Roll</th><th>Die</th><th>Produced</th>"
-                "<th>Expected</th><th>What</th></tr></thead><tbody>"
-            )
-            for r in valued:
-                out.append(
-                    f"<tr><td>{r['turn']}</td><td>{esc(r['purpose'])}</td><td>{r['die']}</td>"
-                    f"<td>{r['outcome']:g}</td><td>{r['expected']:.2f}</td>"
-                    f"<td>{esc(r['what'])}</td></tr>"
-                )
-            out.append("</tbody></table></details>")
-        if figure.get("distribution_only"):
-            out.append(
-                f"<p>{figure['distribution_only']} other {esc(_side(side))} rolls (weather, "
-                "events, morale and the like) have no value to measure: each face was equally "
-                "likely.</p>"
-            )
-    out.append("<h2>Key moments</h2>")
-    moments = review.get("moments") or []
-    if not moments:
-        out.append("<p>No swing to mark yet.</p>")
-    for m in moments:
-        out.append(f'<p class="moment">Turn {m["turn"]}: {esc(m["text"])}.</p>')
-    out.append("<h2>Victory points and losses per turn</h2>")
-    out.append(chart_svg(review.get("chart") or {}, palette))
-    legend = "".join(
-        f'<li><span style="background:{c}"></span>{esc(t)}</li>'
-        for c, t in chart_legend(review.get("chart") or {}, palette)
+    players = ", ".join(f"{_side(s)}: {p}" for s, p in (review.get("sides") or {}).items())
+    return (
+        _templates()
+        .get_template("report.html")
+        .render(
+            title=str(review.get("title") or review.get("game")),
+            css=Markup(CSS),
+            players=f"{players} ({review.get('system_title') or review.get('system')})",
+            result=result_words(review),
+            luck=luck,
+            moments=review.get("moments") or [],
+            chart=Markup(chart_svg(review.get("chart") or {}, palette)),
+            legend=chart_legend(review.get("chart") or {}, palette),
+            boards=[(caption, Markup(svg)) for caption, svg in boards],
+            story=_by_turn(review.get("timeline") or []),
+            more=review.get("next_after") is not None,
+            dice=dice_words(dice),
+        )
     )
-    out.append(f'<ul class="legend">{legend}</ul>')
-    if boards:
-        out.append('<h2>The board at the key moments</h2><div class="boards">')
-        for caption, svg in boards:
-            out.append(f"<figure>{svg}<figcaption>{esc(caption)}</figcaption></figure>")
-        out.append("</div>")
-    out.append("<h2>The story</h2>")
-    for turn, items in _by_turn(review.get("timeline") or []):
-        out.append(f'<h3>Turn {turn}</h3><ol class="turn">')
-        out.extend(f"<li>{esc(i['text'])}</li>" for i in items)
-        out.append("</ol>")
-    if review.get("next_after") is not None:
-        out.append("<p>The story continues past this page of the log.</p>")
-    out.append(f"<h2>The dice</h2><p>{esc(dice_words(dice))}</p>")
-    out.append(
-        "<footer>Made by Arbiter: every roll of this game is provably fair and every event is "
-        "recorded in a tamper-evident log.</footer></main></body></html>"
-    )
-    return "\n".join(out)
 
 
 def report_markdown(review: Mapping[str, Any], dice: Mapping[str, Any] | None) -> str:
     title = str(review.get("title") or review.get("game"))
     lines = [f"# After-action report: {title}", ""]
     sides = ", ".join(f"{_side(s)}: {p}" for s, p in (review.get("sides") or {}).items())
-    lines += [f"{sides} ({review.get('system')})", "", f"**{result_words(review)}**", ""]
+    lines += [
+        f"{sides} ({review.get('system_title') or review.get('system')})",
+        "",
+        f"**{result_words(review)}**",
+        "",
+    ]
     lines += ["## Was it the dice?", ""]
     luck = review.get("luck") or {}
     if not luck:

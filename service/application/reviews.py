@@ -94,6 +94,7 @@ class ReviewService:
             "game": str(game.id),
             "title": game.labels.get("title", game.scenario),
             "system": game.system,
+            "system_title": self.games.system(game.system).title,
             "status": game.status,
             "version": game.version,
             "sides": {s: self.games.users.username(u) for s, u in game.sides.items()},
