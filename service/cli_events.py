@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from service.cli import _json, _services, domain_errors
+from service.domain.game import ADJUDICATIONS
 from service.domain.tournaments import FORMATS
 
 as_option = click.option("--as", "as_user", required=True, help="The user who acts.")
@@ -175,7 +176,7 @@ def events_next_round(
 @click.argument("event")
 @click.argument("game")
 @click.argument("winner")
-@click.option("--kind", type=click.Choice(("forfeit", "adjudication")), required=True)
+@click.option("--kind", type=click.Choice(ADJUDICATIONS), required=True)
 @click.option("--note", default="")
 @as_option
 @click.pass_context

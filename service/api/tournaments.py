@@ -13,6 +13,7 @@ from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
 from service.api.schemas import PageFields, Strict
+from service.domain.game import ADJUDICATIONS
 from service.domain.tournaments import FORMATS, MAX_ROUND_DAYS, MAX_ROUNDS
 
 blp = Blueprint("events", __name__, url_prefix="/api", description="Club events (tournaments)")
@@ -56,7 +57,7 @@ class EventPlayerIn(Strict):
 class EventResultIn(Strict):
     game = fields.String(required=True, validate=validate.Length(min=1, max=64))
     winner = fields.String(required=True, allow_none=True, metadata={"description": "a side"})
-    kind = fields.String(required=True, validate=validate.OneOf(("forfeit", "adjudication")))
+    kind = fields.String(required=True, validate=validate.OneOf(ADJUDICATIONS))
     note = fields.String(load_default="", validate=validate.Length(max=500))
 
 

@@ -182,8 +182,7 @@ class Calibration:
     @property
     def radius_px(self) -> float:
         """A hex's outer radius in pixels (the transform's mean scale)."""
-        m = self.matrix
-        return math.sqrt(abs(float(np.linalg.det(m[:, :2]))))
+        return _radius(self.matrix)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -255,7 +254,7 @@ def calibrate(
     solution, *_ = np.linalg.lstsq(source, target, rcond=None)
     affine = solution.T  # 2x3
     misses = np.linalg.norm(source @ solution - target, axis=1)
-    radius = math.sqrt(abs(float(np.linalg.det(affine[:, :2]))))
+    radius = _radius(affine)
     if radius < 2.0:
         raise Unprocessable(
             "the points make hexes smaller than 2 px",
@@ -306,6 +305,11 @@ def calibrate(
     )
 
 
+def _radius(affine: np.ndarray) -> float:
+    """A hex's outer radius in pixels under ``affine`` (its mean scale)."""
+    return math.sqrt(abs(float(np.linalg.det(affine[:, :2]))))
+
+
 def _stretch(affine: np.ndarray) -> float:
     """How much more the fit scales one way than the other (1: a similarity, as a scan or a photo
     taken from above draws a printed grid; shear and uneven scale raise it)."""
@@ -326,7 +330,7 @@ def _suspect(source: np.ndarray, target: np.ndarray) -> tuple[int, float] | None
         keep = [j for j in range(n) if j != i]
         solution, *_ = np.linalg.lstsq(source[keep], target[keep], rcond=None)
         affine = solution.T
-        radius = math.sqrt(abs(float(np.linalg.det(affine[:, :2]))))
+        radius = _radius(affine)
         if radius < 2.0:
             continue
         miss = float(np.linalg.norm(source[i] @ solution - target[i]))

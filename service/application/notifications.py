@@ -635,7 +635,7 @@ class NotificationProcess(ProcessApplication[UUID]):
             )
         except AggregateNotFoundError:
             return Derived()
-        told = set(getattr(chat, "tell", ()))
+        told = set(chat.tell)
         if not told:
             return Derived()
         title = f"“{chat.title}”"

@@ -41,6 +41,12 @@ def _side(side: str) -> str:
     return side.replace("_", " ").capitalize()
 
 
+def _players(review: Mapping[str, Any]) -> str:
+    """``Nationalist: bob, Republican: alice (<the game's title>)``."""
+    sides = ", ".join(f"{_side(s)}: {p}" for s, p in (review.get("sides") or {}).items())
+    return f"{sides} ({review.get('system_title') or review.get('system')})"
+
+
 def result_words(review: Mapping[str, Any]) -> str:
     result = review.get("result")
     if review.get("status") != "ended" or not result:
@@ -260,14 +266,13 @@ def report_html(
         }
         for side, figure in (review.get("luck") or {}).items()
     ]
-    players = ", ".join(f"{_side(s)}: {p}" for s, p in (review.get("sides") or {}).items())
     return (
         _templates()
         .get_template("report.html")
         .render(
             title=str(review.get("title") or review.get("game")),
             css=Markup(CSS),
-            players=f"{players} ({review.get('system_title') or review.get('system')})",
+            players=_players(review),
             result=result_words(review),
             luck=luck,
             moments=review.get("moments") or [],
@@ -284,13 +289,7 @@ def report_html(
 def report_markdown(review: Mapping[str, Any], dice: Mapping[str, Any] | None) -> str:
     title = str(review.get("title") or review.get("game"))
     lines = [f"# After-action report: {title}", ""]
-    sides = ", ".join(f"{_side(s)}: {p}" for s, p in (review.get("sides") or {}).items())
-    lines += [
-        f"{sides} ({review.get('system_title') or review.get('system')})",
-        "",
-        f"**{result_words(review)}**",
-        "",
-    ]
+    lines += [_players(review), "", f"**{result_words(review)}**", ""]
     lines += ["## Was it the dice?", ""]
     luck = review.get("luck") or {}
     if not luck:

@@ -33,6 +33,7 @@ from service.rules.base import CustomScenarios, RulesSystem, ScenarioError, Scen
 from service.rules.registry import Registry
 from service.rules.scenario.model import describe_options, with_declared
 from service.rules.scenario.placeholders import topics, unwrap
+from service.rules.scenario.words import field_place
 
 
 # -- the one check path (shared with `arbiter scenarios check`) ----------------------------------
@@ -107,7 +108,7 @@ def custom_of(rules: RulesSystem, field: str = "scenario") -> CustomScenarios:
 
 
 def _said(error: ScenarioError) -> Unprocessable:
-    return Unprocessable(error.message, {k: list(v) for k, v in error.problems.items()})
+    return Unprocessable(error.message, error.problems)
 
 
 @dataclass(frozen=True)
@@ -323,11 +324,7 @@ class ScenarioLibrary:
         code path)."""
         name = system or str(plain(document.get("system")) or "")
         custom = self.registry.get(name).custom_scenarios if name in self.registry else None
-        place = (
-            (lambda field: custom.place_of(field, document))
-            if custom is not None
-            else (lambda field: f"field {field}" if field else "scenario")
-        )
+        place = (lambda field: custom.place_of(field, document)) if custom else field_place
         return report_of(check_document(self.registry, document, system), place)
 
     def view(self, scenario: ClubScenario, user: User | None, *, draft: bool = True) -> dict:
@@ -454,18 +451,25 @@ class ScenarioLibrary:
 
     def document(self, ref: str, user: User | None, version: int | None) -> dict[str, Any]:
         """A published version's document (``None``: the draft, for members)."""
-        scenario = self.get(ref, user)
-        if version is None:
-            if user is None or not self._member(scenario.club, user):
-                raise Forbidden("only members see the draft", {"version": ["give a version"]})
-            return copy.deepcopy(scenario.draft)
-        return copy.deepcopy(scenario.published(version)["document"])
+        return copy.deepcopy(self._version(self.get(ref, user), user, version))
 
     def diff(self, ref: str, user: User | None, old: int, new: int | None) -> list[str]:
         """``new`` ``None``: the draft."""
         scenario = self.get(ref, user)
         custom = custom_of(self._system(scenario.system))
-        return custom.changes(self.document(ref, user, old), self.document(ref, user, new))
+        return custom.changes(
+            self._version(scenario, user, old), self._version(scenario, user, new)
+        )
+
+    def _version(
+        self, scenario: ClubScenario, user: User | None, version: int | None
+    ) -> dict[str, Any]:
+        """A version's document as the aggregate holds it (read it, never change it)."""
+        if version is None:
+            if user is None or not self._member(scenario.club, user):
+                raise Forbidden("only members see the draft", {"version": ["give a version"]})
+            return scenario.draft  # type: ignore[no-any-return]
+        return scenario.published(version)["document"]  # type: ignore[no-any-return]
 
     def game_board(self, ref: str, version: int) -> dict[str, Any]:
         """The map of a published version as its games draw it: seen by whoever sees the game
@@ -483,7 +487,7 @@ class ScenarioLibrary:
 
     def _drawn(self, document: dict[str, Any]) -> dict[str, Any]:
         """The document's map or table drawn by its game (errors and all)."""
-        custom = custom_of(self._system(str(plain(document).get("system"))), "system")
+        custom = custom_of(self._system(str(plain(document.get("system")))), "system")
         try:
             return custom.drawn(document)
         except ScenarioError as exc:

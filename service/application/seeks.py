@@ -208,5 +208,4 @@ class SeekService:
         return set() if club is None else set(self.lifecycle.clubs.get(club).members)
 
     def _get(self, seek_id: str) -> Seek:
-        found: Seek = self.store.get_as(seek_id, Seek, "seek", "open game")
-        return found
+        return self.store.get_as(seek_id, Seek, "seek", "open game")

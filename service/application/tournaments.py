@@ -36,7 +36,7 @@ from service.domain.errors import (
     StaleVersion,
     Unprocessable,
 )
-from service.domain.game import DECLINED, check_clock
+from service.domain.game import ADJUDICATIONS, DECLINED, check_clock
 from service.domain.ladders import LadderResult
 from service.domain.pairing import FIRST, SECOND, Round
 from service.domain.tournaments import RUNNING_PER_CLUB, Tournament
@@ -371,7 +371,7 @@ class TournamentService:
         ``Ended``: no one plays on in a game the event has scored), and for a rated event the
         ladder's result."""
         kind = result.get("kind")
-        if kind not in ("forfeit", "adjudication"):
+        if kind not in ADJUDICATIONS:
             raise Invalid("unknown kind of result", {f"{prefix}kind": ["forfeit or adjudication"]})
         winner = result.get("winner")
         if winner is not None and winner not in event.sides:

@@ -116,17 +116,14 @@ class Conversation(Aggregate):
         def on(self, chat: Conversation) -> None:
             now = self.timestamp.timestamp()
             chat.count = self.number
-            told_at: dict[str, float] = getattr(chat, "told_at", {})
-            chat.told_at = told_at
             chat.tell = set()
             for player in set(chat.players) - {self.author} - chat.muted:
-                wrote = chat.recent.get(player) or [-math.inf]
-                if now - wrote[-1] < QUIET_SECONDS:
-                    continue  # writing in the chat lately: they read it
-                if now - told_at.get(player, -math.inf) < QUIET_SECONDS:
-                    continue  # told of an earlier message lately: that notice leads here
-                told_at[player] = now
-                chat.tell.add(player)
+                # quiet for them: neither writing in the chat (they read it) nor told of an
+                # earlier message (that notice leads here) within the last quarter of an hour
+                wrote = chat.recent.get(player, [-math.inf])[-1]
+                if now - max(wrote, chat.told_at.get(player, -math.inf)) >= QUIET_SECONDS:
+                    chat.told_at[player] = now
+                    chat.tell.add(player)
             recent = chat.recent.setdefault(self.author, [])
             recent.append(now)
             del recent[:-RATE_MESSAGES]

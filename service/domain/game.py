@@ -36,6 +36,8 @@ ACTIVE = "active"
 ENDED = "ended"
 INVITED = "invited"  # waiting for every named player to accept (service/application/lifecycle.py)
 DECLINED = "declined"  # a named player said no: never started, no result
+#: how an arbiter ends a game from outside play (a club event's round past its deadline)
+ADJUDICATIONS = ("forfeit", "adjudication")
 DAY = 86400.0
 CLOCK_KINDS = ("per-turn", "per-move")
 TIMEOUT_POLICIES = ("forfeit", "claim", "arbiter")
@@ -949,8 +951,8 @@ class Game(Aggregate):
             raise Forbidden(
                 "a player of this game may not decide it", {"arbiter": ["plays this game"]}
             )
-        if kind not in ("forfeit", "adjudication"):
-            raise Invalid("unknown kind of result", {"kind": ["forfeit or adjudication"]})
+        if kind not in ADJUDICATIONS:
+            raise Invalid("unknown kind of result", {"kind": [" or ".join(ADJUDICATIONS)]})
         if winner is not None and winner not in self.sides:
             raise Invalid(f"no side {winner!r}", {"winner": [", ".join(self.sides) + " or null"]})
         self._record(

@@ -16,6 +16,7 @@ from uuid import uuid4
 from eventsourcing.domain import Aggregate
 
 from service.domain.errors import Conflict, Invalid, LimitReached, Unprocessable
+from service.domain.game import ADJUDICATIONS
 from service.domain.pairing import (
     DEFAULT_SCORING,
     FIRST,
@@ -33,7 +34,7 @@ from service.domain.pairing import (
 FORMATS = ("round_robin", "swiss")
 OPEN, STARTED, FINISHED = "open", "started", "finished"
 #: how a game's result was recorded: its end, or the club's arbiter after the deadline
-SOURCES = ("game", "forfeit", "adjudication")
+SOURCES = ("game", *ADJUDICATIONS)
 #: players a Swiss holds; a round robin, whose every game is created at its start, fewer (24: 276
 #: games, 552 in a double round robin)
 MAX_PLAYERS = 64

@@ -512,3 +512,25 @@ def test_an_event_that_loses_a_race_leaves_no_game_behind(
         assert api.client.get(f"/api/games/{game.id}", headers=api.user("ann")).status_code == 404
     body = ok(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 201)
     assert sum(len(r["games"]) for r in body["rounds"]) == 6
+
+
+def test_an_arbiter_who_plays_the_game_may_not_decide_it(
+    api: ApiHelper, club: dict[str, Any]
+) -> None:
+    """The club's arbiter plays in the event: a forfeit of their own game is a 403 naming
+    ``arbiter``, and nothing is written (the event's result and the game stay as they were)."""
+    svc = api.client.application.extensions["arbiter"]
+    eid = create(api, club, format="round_robin", round_days=3)["id"]
+    for name in ("ann", "bob"):
+        ok(api.client.post(f"/api/events/{eid}/join", headers=api.user(name)), 201)
+    body = ok(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 201)
+    game = body["rounds"][0]["games"][0]
+    svc.tournaments.clock = lambda: datetime.now(UTC) + timedelta(days=4)
+    mine = {"game": game["game"], "winner": "red", "kind": "forfeit"}
+    refused(
+        api.client.post(f"/api/events/{eid}/results", json=mine, headers=api.user("ann")),
+        403,
+        "arbiter",
+    )
+    assert event(api, eid)["rounds"][0]["games"][0]["result"] is None
+    assert api.game(game["game"], "bob")["status"] != "ended"

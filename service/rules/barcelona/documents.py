@@ -19,6 +19,7 @@ from service.rules.scenario.words import (
     dicts,
     field_facts,
     field_place,
+    item_at,
     lst,
     plain_doc,
     point,
@@ -98,8 +99,7 @@ def changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
         kind = key[0]
         if kind in ("piece", "objective"):
             anchor = "shape" if kind == "piece" else "at"
-            present = ((kind, key[1], anchor) in before, (kind, key[1], anchor) in after)
-            return added_or_changed(kind, key[1], anchor, key, a, b, present)
+            return added_or_changed(key, anchor, a, b, before, after)
         if kind in ("zone", "entry point"):
             return f"{key[1]} {kind}: {word(a)} → {word(b)}"
         return None
@@ -115,9 +115,7 @@ def place_of(field: str, document: Mapping[str, Any]) -> str:
         return f"{'zone' if match.group(1) == 'deployment' else 'entry point'} {match.group(2)}"
     match = re.match(r"^(areas|objectives)\[(\d+)\]", field)
     if match:
-        items = lst(plain_doc(document).get(match.group(1)))
-        index = int(match.group(2))
-        item = d(items[index]) if index < len(items) else {}
+        item = item_at(document, match.group(1), int(match.group(2)))
         if match.group(1) == "areas" and (item.get("name") or item.get("id")):
             return f"piece {item.get('name') or item.get('id')}"
         if match.group(1) == "objectives" and item.get("name"):

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.actions import Actions
-from service.rules.barcelona import data, fog, legal, sequence, setup, shooting
+from service.rules.barcelona import data, documents, fog, legal, sequence, setup, shooting
 from service.rules.barcelona import luck as barcelona_luck
 from service.rules.barcelona import table as tb
 from service.rules.barcelona.commands import COMMANDS
@@ -26,17 +26,8 @@ class TableDrawing:
     with their positions and figures, the sheet's tables."""
 
     def board(self, scenario: str) -> dict[str, Any]:
-        raw = setup.load(scenario)
-        return {
-            "kind": "table",
-            "units": "inches",
-            "width": raw["table"]["width"],
-            "height": raw["table"]["height"],
-            "areas": [dict(a) for a in raw["areas"]],
-            "deployment": dict(raw["deployment"]),
-            "entries": dict(raw["entries"]),
-            "placeholder": raw["placeholder"],
-        }
+        """The shipped table drawn as a club's is (:func:`documents.board`)."""
+        return documents.board(setup.load(scenario))
 
     def counters(self, state: State) -> list[dict[str, Any]]:
         return [_counter(u) for u in sorted(tb.on_table(state), key=lambda x: x["id"])]

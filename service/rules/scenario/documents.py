@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from service.rules.base import ScenarioError
-from service.rules.kernel.grid import Bounds, HexGrid
+from service.rules.kernel.grid import HexGrid
 from service.rules.kernel.layout import board_json
 from service.rules.kernel.mapdata import MapData, Place
 from service.rules.scenario.words import (
@@ -24,6 +24,7 @@ from service.rules.scenario.words import (
     dicts,
     field_facts,
     field_place,
+    item_at,
     lst,
     plain_doc,
     word,
@@ -64,7 +65,7 @@ def board(document: Mapping[str, Any]) -> dict[str, Any]:
     while it is wrong.  ScenarioError naming ``map`` when its grid cannot be drawn."""
     m = d(plain_doc(document).get("map"))
     try:
-        grid = HexGrid(m["coordinates"], Bounds(**m["bounds"]), m["orientation"], m["offset"])
+        grid = HexGrid.from_dict(m)
         labels = set(grid.labels())
     except (KeyError, TypeError, ValueError) as exc:
         raise ScenarioError(
@@ -220,13 +221,8 @@ def place_of(field: str, document: Mapping[str, Any]) -> str:
         return f"hex {match.group(2)}"
     match = LISTED.match(field)
     if match:
-        what, index = match.group(1), int(match.group(2))
-        holder: Any = plain_doc(document)
-        for part in what.split("."):
-            holder = d(holder).get(part)
-        items = lst(holder)
-        item = d(items[index]) if index < len(items) else {}
-        said = _listed(what, item)
+        what = match.group(1)
+        said = _listed(what, item_at(document, what, int(match.group(2))))
         if said:
             return said
     return field_place(field)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from service.rules.scenario.placeholders import unwrap
+from service.rules.scenario.placeholders import is_wrapper, unwrap
 
 #: a document's facts: ``(kind, about, ...)`` -> the value (``("terrain", "J7")`` -> ``"forest"``)
 Facts = dict[tuple[str, ...], Any]
@@ -60,6 +60,23 @@ def dicts(value: Any) -> list[dict[str, Any]]:
     return [item for item in lst(value) if isinstance(item, dict)]
 
 
+def item_at(document: Mapping[str, Any], path: str, index: int) -> dict[str, Any]:
+    """The plain object at ``path`` (``map.places``) ``[index]`` of a document, read along that
+    path alone (a check report places each of its lines: unwrapping the whole document for each
+    cost 85 ms on Merida's 135 lines); ``{}`` where there is none."""
+    node: Any = document
+    for part in path.split("."):
+        node = d(_bare(node)).get(part)
+    items = lst(_bare(node))
+    return d(unwrap(items[index])[0]) if index < len(items) else {}
+
+
+def _bare(value: Any) -> Any:
+    while is_wrapper(value):
+        value = value["value"]
+    return value
+
+
 def field_facts(document: Mapping[str, Any], owned: Sequence[str]) -> Facts:
     """The document's top-level fields other than ``owned`` (what the game's facts cover)."""
     return {("field", key): value for key, value in document.items() if key not in owned}
@@ -83,13 +100,15 @@ def changes(before: Facts, after: Facts, say: Say, rank: Sequence[str]) -> list[
 
 
 def added_or_changed(
-    kind: str, name: str, anchor: str, key: tuple[str, ...], a: Any, b: Any, present: tuple
+    key: tuple[str, ...], anchor: str, a: Any, b: Any, before: Facts, after: Facts
 ) -> str | None:
     """A named thing's fact changing (``objective Hill at: (1, 2) → (3, 4)``), or the thing added
-    or removed (said once, at its ``anchor`` fact)."""
+    or removed (said once, at its ``anchor`` fact): ``key`` is ``(kind, name, fact)``."""
+    kind, name, fact = key[0], key[1], key[2]
+    present = ((kind, name, anchor) in before, (kind, name, anchor) in after)
     if present == (True, True):
-        return f"{kind} {name} {key[2]}: {word(a)} → {word(b)}"
-    if key[2] == anchor:
+        return f"{kind} {name} {fact}: {word(a)} → {word(b)}"
+    if fact == anchor:
         return f"{kind} {name} {'added' if present[1] else 'removed'}: {word(b or a)}"
     return None
 

@@ -18,26 +18,29 @@ from tests.e2e.browser.test_lifecycle_page import visible_text_is_words
 WIDE = {"width": 1366, "height": 900}
 
 
-def test_join_see_the_pairing_play_and_see_the_standings(
-    browser: Any, server: Server, shots: Path
-) -> None:
-    club = server.api("POST", "/api/clubs", "eann", json={"name": "Event Club"})
-    for name in ("ebob", "ecat"):
-        server.user(name)
-        server.api("POST", f"/api/clubs/{club['id']}/members", "eann", json={"username": name})
+def club_with_event(
+    server: Server, admin: str, club_name: str, members: tuple[str, ...], name: str, rounds: int
+) -> tuple[dict[str, Any], str]:
+    """A club of ``admin`` and ``members`` with a Swiss of ``rounds`` open for players: the club
+    and the event's id."""
+    club = server.api("POST", "/api/clubs", admin, json={"name": club_name})
+    for member in members:
+        server.user(member)
+        server.api("POST", f"/api/clubs/{club['id']}/members", admin, json={"username": member})
+    spec = {"name": name, "format": "swiss", "rounds": rounds}
     event = server.api(
         "POST",
         f"/api/clubs/{club['id']}/events",
-        "eann",
-        json={
-            "name": "Autumn Swiss",
-            "format": "swiss",
-            "rounds": 1,
-            "system": "skirmish",
-            "scenario": "meeting",
-        },
+        admin,
+        json=spec | {"system": "skirmish", "scenario": "meeting"},
     )
-    eid = event["id"]
+    return club, event["id"]
+
+
+def test_join_see_the_pairing_play_and_see_the_standings(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    club, eid = club_with_event(server, "eann", "Event Club", ("ebob", "ecat"), "Autumn Swiss", 1)
     # ebob finds the event on the club's page and joins it
     bob = signed_in(browser, server, "ebob", WIDE)
     bob.goto(f"/clubs/{club['id']}")
@@ -148,23 +151,9 @@ def test_a_forfeit_ends_the_game_and_its_page_says_who_decided(
     """The admin releases a Swiss's second round giving a forfeit for the first round's game that
     was never played: the game ends, and its players read on its page and in its log that a club
     arbiter decided it, and who won -- at 1366x900 and on a phone, in words."""
-    club = server.api("POST", "/api/clubs", "fann", json={"name": "Forfeit Club"})
-    for name in ("fbob", "fcat", "fdan"):
-        server.user(name)
-        server.api("POST", f"/api/clubs/{club['id']}/members", "fann", json={"username": name})
-    event = server.api(
-        "POST",
-        f"/api/clubs/{club['id']}/events",
-        "fann",
-        json={
-            "name": "Short Swiss",
-            "format": "swiss",
-            "rounds": 2,
-            "system": "skirmish",
-            "scenario": "meeting",
-        },
+    _, eid = club_with_event(
+        server, "fann", "Forfeit Club", ("fbob", "fcat", "fdan"), "Short Swiss", 2
     )
-    eid = event["id"]
     for name in ("fbob", "fcat", "fdan"):
         server.api("POST", f"/api/events/{eid}/join", name)
     started = server.api("POST", f"/api/events/{eid}/start", "fann")
@@ -196,6 +185,9 @@ def test_a_forfeit_ends_the_game_and_its_page_says_who_decided(
     page.screenshot(path=shots / "event-forfeit-game-1366.png", full_page=True)
     visible_text_is_words(page)
     assert _serious(page) == []
+    on_a_phone(page, ".game-page[data-ready=true]", shots / "event-forfeit-game-390.png")
+    expect(slot).to_contain_text(f"{blue} (Blue) forfeited (a club arbiter's decision)")
+    page.set_viewport_size(WIDE)
     page.goto("/archive")
     expect(page.locator("#ended li").first).to_contain_text(f"{red} (Red) wins by forfeit")
     on_a_phone(page, "#ended", shots / "event-forfeit-archive-390.png")

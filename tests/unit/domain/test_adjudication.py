@@ -6,32 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from service.domain import dice
 from service.domain.errors import Conflict, Forbidden, Invalid
-from service.domain.game import ENDED, Game, check_clock, projector
-from tests.fixtures.duel import SYSTEM as DUEL
-from tests.fixtures.duel.ports import duel_ports
+from service.domain.game import ENDED, Game, projector
+from tests.unit.domain.test_clock_projection import ALICE, PORTS, SEED, new_game
 
-PORTS = duel_ports()
-ALICE, BOB, ARBITER = "u-alice", "u-bob", "u-arbiter"
-SEED = dice.new_seed()
-
-
-def new_game(invite: bool = False) -> Game:
-    game = Game.start(
-        system="duel",
-        scenario="dawn",
-        options={"first": "red"},
-        sides={"red": ALICE, "blue": BOB},
-        created_by=ALICE,
-        seed=SEED,
-        initial_state=DUEL.initial_state("dawn", {"first": "red"}),
-        labels={"clock": check_clock({"kind": "per-move", "days": 2})},
-        ports=PORTS,
-    )
-    if invite:
-        game.invite(by=ALICE, ports=PORTS)
-    return game
+ARBITER = "u-arbiter"
 
 
 def adjudicate(game: Game, winner: str | None, kind: str = "forfeit", by: str = ARBITER) -> None:
