@@ -241,3 +241,27 @@ def test_the_email_card_takes_the_password_and_shows_words(
     expect(card).to_be_visible()
     page.screenshot(path=shots / "settings-390.png", full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_settings_page_shows_no_form_before_its_script_holds_it(browser: Any, server: Server) -> None:
+    """CI met it: a form shown while the page still loaded was clicked before its script listened,
+    and the browser submitted it itself, the typed passwords in a GET's address.  Held preferences
+    keep the page hidden; once shown, a submit goes through the script and the address stays."""
+    page = signed_in(browser, server, "uma", viewport=WIDE)
+    held: list[Any] = []
+    page.route("**/api/me/notification-preferences", lambda route: held.append(route))
+    page.goto("/settings")
+    deadline = time.monotonic() + 15
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its preferences"
+    expect(page.locator("#settings")).to_be_hidden()
+    held[0].continue_()
+    form = page.locator("#password-form")
+    expect(form).to_be_visible()
+    form.get_by_label("Current password").fill("typed at once")
+    form.get_by_label("New password (8 characters or more)").fill(NEW)
+    form.get_by_label("New password again").fill(NEW)
+    form.get_by_role("button", name="Change the password").click()
+    expect(form.locator(".error")).to_contain_text("not your current password")
+    assert "typed" not in page.url and page.url.endswith("/settings"), page.url

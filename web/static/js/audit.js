@@ -182,7 +182,6 @@ async function main() {
   document.title = `Audit: ${game.title} · Arbiter`;
   for (const [side, user] of Object.entries(game.sides)) $("side-filter").append(h("option", { value: side }, `${side} (${user})`));
   $("side-filter").addEventListener("change", loadActions);
-  await loadEvents().catch(() => null);
   const form = $("diff-form");
   form.elements.from.value = "1";
   form.elements.from.max = form.elements.to.max = String(game.version);
@@ -196,6 +195,8 @@ async function main() {
       clear($("diff"), h("p", { class: "error", role: "alert" }, explain(err)));
     }
   });
+  form.hidden = false; // shown once its script listens: never submitted by the browser itself
+  await loadEvents().catch(() => null);
   await Promise.all([
     api(`/api/games/${id}/audit`).then((r) => clear($("verify"), verifyView(r)), (err) => clear($("verify"), h("p", { class: "error" }, explain(err)))),
     api(`/api/games/${id}/disputes`).then((r) => clear($("dispute-list"), disputesView(r)), (err) => clear($("dispute-list"), h("p", { class: "error" }, explain(err)))),

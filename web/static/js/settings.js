@@ -130,33 +130,43 @@ function passwordForm(me) {
   });
 }
 
+// Every form is wired before the page shows (a form shown unwired would submit itself as a
+// GET, the typed password in its address), and the page shows once its data is in.
 async function start() {
   const me = await currentUser();
   if (!me) {
     document.getElementById("settings-signin").hidden = false;
     return;
   }
-  document.getElementById("settings").hidden = false;
-  await Promise.all([loadPrefs(), loadHooks()]);
   passwordForm(me);
+  emailForm(me);
+  prefsForm();
+  hookForm();
+  try {
+    await Promise.all([loadPrefs(), loadHooks()]);
+  } finally {
+    document.getElementById("settings").hidden = false;
+  }
+}
 
-  // Change or remove the address (PUT /api/me/email) with the current password: it is where
-  // reset links go. The old address is told; links sent to it stop working.
-  const emailForm = document.getElementById("email-form");
-  emailForm.username.value = me.username; // for password managers
-  emailForm.addEventListener("submit", async (event) => {
+// Change or remove the address (PUT /api/me/email) with the current password: it is where
+// reset links go. The old address is told; links sent to it stop working.
+function emailForm(me) {
+  const form = document.getElementById("email-form");
+  form.username.value = me.username; // for password managers
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const error = emailForm.querySelector(".error");
+    const error = form.querySelector(".error");
     error.textContent = "";
-    const button = emailForm.querySelector("button[type=submit]");
+    const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     try {
-      const email = emailForm.email.value.trim();
+      const email = form.email.value.trim();
       const saved = await api("/api/me/email", {
         method: "PUT",
-        body: { email: email || null, current_password: emailForm.current_password.value },
+        body: { email: email || null, current_password: form.current_password.value },
       });
-      emailForm.current_password.value = "";
+      form.current_password.value = "";
       toast(saved.email ? "Address saved" : "Address removed");
     } catch (err) {
       error.textContent = inWords(err, ACCOUNT_FIELDS);
@@ -164,13 +174,15 @@ async function start() {
       button.disabled = false;
     }
   });
+}
 
-  const prefsForm = document.getElementById("prefs-form");
-  prefsForm.addEventListener("submit", async (event) => {
+function prefsForm() {
+  const form = document.getElementById("prefs-form");
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    prefsForm.querySelector(".error").textContent = "";
+    form.querySelector(".error").textContent = "";
     const preferences = {};
-    for (const box of prefsForm.querySelectorAll('input[type="checkbox"]')) {
+    for (const box of form.querySelectorAll('input[type="checkbox"]')) {
       const [kind, channel] = box.name.split(".");
       (preferences[kind] ||= {})[channel] = box.checked;
     }
@@ -178,24 +190,26 @@ async function start() {
       await api("/api/me/notification-preferences", { method: "PUT", body: { preferences } });
       toast("Preferences saved");
     } catch (err) {
-      fail(prefsForm, err);
+      fail(form, err);
     }
   });
+}
 
-  const hookForm = document.getElementById("hook-form");
-  hookForm.addEventListener("submit", async (event) => {
+function hookForm() {
+  const form = document.getElementById("hook-form");
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    hookForm.querySelector(".error").textContent = "";
-    const kinds = [...hookForm.querySelectorAll('input[name="kind"]:checked')].map((b) => b.value);
+    form.querySelector(".error").textContent = "";
+    const kinds = [...form.querySelectorAll('input[name="kind"]:checked')].map((b) => b.value);
     try {
-      const made = await api("/api/me/webhooks", { method: "POST", body: { url: hookForm.url.value.trim(), kinds } });
-      hookForm.reset();
+      const made = await api("/api/me/webhooks", { method: "POST", body: { url: form.url.value.trim(), kinds } });
+      form.reset();
       toast(`Webhook added. Its secret (shown once): ${made.secret}`);
       const secret = h("p", { class: "note", role: "status" }, "Secret for checking signatures (shown once): ", h("code", {}, made.secret));
-      hookForm.after(secret);
+      form.after(secret);
       await loadHooks();
     } catch (err) {
-      fail(hookForm, err);
+      fail(form, err);
     }
   });
 }
