@@ -19,9 +19,12 @@ class Forms(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "form":
             self.open = dict(attrs)
-        elif tag == "input" and self.open is not None and dict(attrs).get("type") == "password":
-            if self.open not in self.with_password:
-                self.with_password.append(self.open)
+        elif tag == "input" and dict(attrs).get("type") == "password":
+            self.found_in(self.open)
+
+    def found_in(self, form: dict[str, str | None] | None) -> None:
+        if form is not None and form not in self.with_password:
+            self.with_password.append(form)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "form":

@@ -243,7 +243,9 @@ def test_the_email_card_takes_the_password_and_shows_words(
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
-def test_the_settings_page_shows_no_form_before_its_script_holds_it(browser: Any, server: Server) -> None:
+def test_the_settings_page_shows_no_form_before_its_script_holds_it(
+    browser: Any, server: Server
+) -> None:
     """CI met it: a form shown while the page still loaded was clicked before its script listened,
     and the browser submitted it itself, the typed passwords in a GET's address.  Held preferences
     keep the page hidden; once shown, a submit goes through the script and the address stays."""
