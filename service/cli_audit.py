@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from service.application.audit import rules_wording
-from service.cli import CliError, _json, _services, domain_errors, users
+from service.cli_support import CliError, _json, _services, domain_errors
 from service.domain.audit import Broken, verify_log
 from service.domain.chain import seal_key_from_secret
 from service.rules.registry import build_registry
@@ -301,7 +301,7 @@ def _set_role(ctx: click.Context, username: str, role: str, *, grant: bool) -> N
     click.echo(f"{username} is {'now' if grant else 'no longer'} {role}")
 
 
-@users.command("grant")
+@click.command("grant")
 @click.argument("username")
 @click.option("--role", type=click.Choice(["arbiter", "admin"]), required=True)
 @click.pass_context
@@ -311,7 +311,7 @@ def users_grant(ctx: click.Context, username: str, role: str) -> None:
     _set_role(ctx, username, role, grant=True)
 
 
-@users.command("revoke")
+@click.command("revoke")
 @click.argument("username")
 @click.option("--role", type=click.Choice(["arbiter", "admin"]), required=True)
 @click.pass_context
@@ -351,6 +351,10 @@ def attach(main: click.Group) -> None:
 
     main.add_command(audit)
     main.add_command(disputes)
+    users = main.commands["users"]
+    assert isinstance(users, click.Group)
+    users.add_command(users_grant)
+    users.add_command(users_revoke)
     rules = main.commands.get("rules")
     if isinstance(rules, click.Group):
         rules.add_command(rules_for_event)

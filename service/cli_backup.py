@@ -26,7 +26,7 @@ from service.application.backup import (
     staging_beside,
     write_backup,
 )
-from service.cli import CliError
+from service.cli_support import CliError
 from service.config import Config, ConfigError
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from service.cli import _json, _services, domain_errors
+from service.cli_support import _json, _services, domain_errors
 from service.domain.clubs import ROLES
 from service.domain.ladders import DEFAULT_SETTINGS
 

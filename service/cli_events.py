@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from service.cli import _json, _services, domain_errors
+from service.cli_support import _json, _services, domain_errors
 from service.domain.game import ADJUDICATIONS
 from service.domain.tournaments import FORMATS
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from service.cli import CliError
+from service.cli_support import CliError
 from service.config import Config, ConfigError
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from service.cli import _json, _services, domain_errors
+from service.cli_support import _json, _services, domain_errors
 from service.domain.errors import NotFound
 
 
