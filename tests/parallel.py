@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import IO
 
 FIRST = ["tests/conformance", "tests/e2e"]
-NOT_ALONE = ["-m", "not alone"]
+#: the slowest tests of each half are named at its end: where the run's time goes
+NOT_ALONE = ["-m", "not alone", "--durations=25"]
 GROUPS = {
     "end-to-end and conformance tests": (
         [*FIRST, *NOT_ALONE],
