@@ -38,6 +38,14 @@ def server(tmp_path_factory: pytest.TempPathFactory, smtp: SmtpReceiver) -> Iter
     srv.stop()
 
 
+def change_password(form: Any, current: str, new: str) -> None:
+    """Fill the settings page's password card and submit it."""
+    form.get_by_label("Current password").fill(current)
+    form.get_by_label("New password (8 characters or more)").fill(new)
+    form.get_by_label("New password again").fill(new)
+    form.get_by_role("button", name="Change the password").click()
+
+
 def the_link(smtp: SmtpReceiver, address: str, server: Server, count: int = 1) -> str:
     deadline = time.monotonic() + 15
     while len(smtp.to(address)) < count and time.monotonic() < deadline:
@@ -124,21 +132,13 @@ def test_the_settings_page_changes_the_password(browser: Any, server: Server, sh
     page.goto("/settings")
     form = page.locator("#password-form")
     expect(form).to_be_visible()
-    form.get_by_label("Current password").fill("not my password")
-    form.get_by_label("New password (8 characters or more)").fill(NEW)
-    form.get_by_label("New password again").fill(NEW)
-    form.get_by_role("button", name="Change the password").click()
+    change_password(form, "not my password", NEW)
     expect(form.locator(".error")).to_contain_text("not your current password")
     expect(form.locator(".error")).not_to_contain_text("current_password")
-    form.get_by_label("Current password").fill(PASSWORD)
-    form.get_by_label("New password (8 characters or more)").fill("12345678")
-    form.get_by_label("New password again").fill("12345678")
-    form.get_by_role("button", name="Change the password").click()
+    change_password(form, PASSWORD, "12345678")
     expect(form.locator(".error")).to_contain_text("commonest passwords")
     form.screenshot(path=shots / "settings-password-error-1366.png")
-    form.get_by_label("New password (8 characters or more)").fill(NEW)
-    form.get_by_label("New password again").fill(NEW)
-    form.get_by_role("button", name="Change the password").click()
+    change_password(form, PASSWORD, NEW)
     expect(page.locator("#toast")).to_contain_text("Password changed")
     expect(page.locator("#toast")).to_contain_text("2 other sessions or tokens signed out")
     page.screenshot(path=shots / "settings-password-1366.png", full_page=True)
@@ -193,10 +193,7 @@ def test_the_settings_page_shows_a_429_once_in_words(browser: Any, server: Serve
     form = page.locator("#password-form")
     expect(form).to_be_visible()
     for _ in range(6):  # the 6th wrong password within 15 minutes is held: 429
-        form.get_by_label("Current password").fill("still not it")
-        form.get_by_label("New password (8 characters or more)").fill(NEW)
-        form.get_by_label("New password again").fill(NEW)
-        form.get_by_role("button", name="Change the password").click()
+        change_password(form, "still not it", NEW)
         expect(form.locator(".error")).not_to_be_empty()
         expect(form.get_by_role("button", name="Change the password")).to_be_enabled()
     expect(form.locator(".error")).to_contain_text("Too many wrong passwords")
@@ -261,9 +258,6 @@ def test_the_settings_page_shows_no_form_before_its_script_holds_it(
     held[0].continue_()
     form = page.locator("#password-form")
     expect(form).to_be_visible()
-    form.get_by_label("Current password").fill("typed at once")
-    form.get_by_label("New password (8 characters or more)").fill(NEW)
-    form.get_by_label("New password again").fill(NEW)
-    form.get_by_role("button", name="Change the password").click()
+    change_password(form, "typed at once", NEW)
     expect(form.locator(".error")).to_contain_text("not your current password")
     assert "typed" not in page.url and page.url.endswith("/settings"), page.url
