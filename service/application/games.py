@@ -171,10 +171,10 @@ class GameService:
         if invite:  # the named players are asked first (service/application/lifecycle.py)
             game.invite(by=str(creator.id), ports=self.ports)
         vault = DiceSeed.for_game(game.id, seed)
-        if keep is not None:
+        if keep is not None:  # stored by the caller, or not at all: its seed is read when needed
             keep += [game, vault]
-        else:
-            self.store.commit(game, vault)
+            return game
+        self.store.commit(game, vault)
         with self._seeds_lock:
             self._seeds[game.id] = seed
         return game

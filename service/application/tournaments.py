@@ -372,7 +372,7 @@ class TournamentService:
         ladder's result."""
         kind = result.get("kind")
         if kind not in ADJUDICATIONS:
-            raise Invalid("unknown kind of result", {f"{prefix}kind": ["forfeit or adjudication"]})
+            raise Invalid("unknown kind of result", {f"{prefix}kind": [" or ".join(ADJUDICATIONS)]})
         winner = result.get("winner")
         if winner is not None and winner not in event.sides:
             raise Invalid(

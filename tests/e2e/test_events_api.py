@@ -269,6 +269,20 @@ def test_the_arbiter_records_a_result_after_the_deadline(
         400,
         "winner",
     )
+    walkover = result | {"kind": "walkover"}  # neither forfeit nor adjudication
+    said = refused(
+        api.client.post(f"/api/events/{eid}/results", json=walkover, headers=api.user("ann")),
+        400,
+        "kind",
+    )
+    assert "forfeit" in str(said["details"]["kind"]) and "adjudication" in str(said["details"])
+    refused(
+        api.client.post(
+            f"/api/events/{eid}/rounds", json={"results": [walkover]}, headers=api.user("ann")
+        ),
+        400,
+        "results.0.kind",
+    )
     forced = {"results": [stranger]}
     refused(
         api.client.post(f"/api/events/{eid}/rounds", json=forced, headers=api.user("ann")),

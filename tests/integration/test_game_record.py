@@ -23,6 +23,7 @@ from service.config import Config
 from service.domain.chain import event_hash
 from service.domain.errors import Conflict
 from tests.conftest import make_config
+from tests.support.games import alice_and_bob
 from tests.support.records import play_at_random
 
 SYSTEMS = ("merida", "backbone", "bizkaya", "barcelona")
@@ -214,15 +215,7 @@ def test_a_game_in_progress_or_a_players_record_is_refused(tmp_path: Path, targe
 def test_a_game_with_a_takeback_imports_with_what_it_took_back(tmp_path: Path, target: Any) -> None:
     source = build_services(make_config(tmp_path / "source"))
     try:
-        alice = source.users.register("alice", "correct horse")
-        bob = source.users.register("bob", "battery staple")
-        game = source.games.create(
-            system="skirmish",
-            scenario="meeting",
-            sides={"red": "alice", "blue": "bob"},
-            creator=alice,
-            labels={"takeback_policy": "always"},
-        )
+        alice, bob, game = alice_and_bob(source, takeback_policy="always")
         move = {"type": "move", "unit": "r2", "path": ["D3", "D4", "D5", "D6"]}
         moved = source.games.execute(game.id, alice, move, expected_version=1)
         source.disputes.request_takeback(game.id, alice, side="red", from_seq=None)
@@ -248,14 +241,7 @@ def test_a_game_an_arbiter_decided_imports_with_the_decision(tmp_path: Path, tar
     travels in its record like any ended game: imported, verified, the decision in its log."""
     source = build_services(make_config(tmp_path / "source"))
     try:
-        alice = source.users.register("alice", "correct horse")
-        source.users.register("bob", "battery staple")
-        game = source.games.create(
-            system="skirmish",
-            scenario="meeting",
-            sides={"red": "alice", "blue": "bob"},
-            creator=alice,
-        )
+        _alice, _bob, game = alice_and_bob(source)
         decided = source.games.get(game.id)
         decided.adjudicate(
             arbiter="an-arbiter",

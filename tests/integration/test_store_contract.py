@@ -13,18 +13,11 @@ from service.config import Config
 from service.domain.chain import GENESIS
 from service.domain.errors import StaleVersion
 from service.domain.users import User
+from tests.support.games import alice_and_bob
 
 
 def setup_game(svc: Services, turns: int = 4) -> tuple[Any, User, User]:
-    alice = svc.users.register("alice", "correct horse")
-    bob = svc.users.register("bob", "battery staple")
-    game = svc.games.create(
-        system="skirmish",
-        scenario="meeting",
-        sides={"red": "alice", "blue": "bob"},
-        creator=alice,
-        options={"turns": turns},
-    )
+    alice, bob, game = alice_and_bob(svc, options={"turns": turns})
     return game, alice, bob
 
 

@@ -104,7 +104,7 @@ def added_or_changed(
 ) -> str | None:
     """A named thing's fact changing (``objective Hill at: (1, 2) → (3, 4)``), or the thing added
     or removed (said once, at its ``anchor`` fact): ``key`` is ``(kind, name, fact)``."""
-    kind, name, fact = key[0], key[1], key[2]
+    kind, name, fact = key[:3]
     present = ((kind, name, anchor) in before, (kind, name, anchor) in after)
     if present == (True, True):
         return f"{kind} {name} {fact}: {word(a)} → {word(b)}"

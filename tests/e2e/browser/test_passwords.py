@@ -132,6 +132,13 @@ def test_the_settings_page_changes_the_password(browser: Any, server: Server, sh
     page.goto("/settings")
     form = page.locator("#password-form")
     expect(form).to_be_visible()
+    form.get_by_label("Current password").fill(PASSWORD)
+    form.get_by_label("New password (8 characters or more)").fill(NEW)
+    form.get_by_label("New password again").fill(NEW + "x")
+    form.get_by_role("button", name="Change the password").click()
+    expect(form.locator(".error")).to_have_text(
+        "The two new passwords differ: type the same one twice."
+    )
     change_password(form, "not my password", NEW)
     expect(form.locator(".error")).to_contain_text("not your current password")
     expect(form.locator(".error")).not_to_contain_text("current_password")

@@ -6,7 +6,9 @@ export function formData(form) {
   return Object.fromEntries(new FormData(form).entries());
 }
 
-export function onSubmit(form, handler) {
+// `handler(data, form)` on submit, the button held meanwhile; a failure's reason in the form's
+// `.error`, in `words(err)` (default: the server's message and fields).
+export function onSubmit(form, handler, words = explain) {
   const error = form.querySelector(".error");
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -16,7 +18,7 @@ export function onSubmit(form, handler) {
     try {
       await handler(formData(form), form);
     } catch (err) {
-      if (error) error.textContent = explain(err);
+      if (error) error.textContent = words(err);
       else throw err;
     } finally {
       if (button) button.disabled = false;

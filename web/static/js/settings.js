@@ -2,6 +2,7 @@
 // webhooks and their delivery logs.
 import { api, currentUser, explain, inWords } from "./api.js";
 import { clear, h, toast } from "./dom.js";
+import { onSubmit } from "./forms.js";
 
 const WORDS = {
   turn: "Your turn",
@@ -17,23 +18,17 @@ const WORDS = {
   event: "Club events: new rounds, deadlines, results",
 };
 
-function fail(form, err) {
-  form.querySelector(".error").textContent = explain(err);
-}
-
-// The account forms' fields in words: their errors never show the internal names.
+// The account forms' errors in words: their fields' names, never the internal ones.
 const ACCOUNT_FIELDS = {
   email: "Address",
   current_password: "Current password",
   new_password: "New password",
 };
+const accountWords = (err) => inWords(err, ACCOUNT_FIELDS);
 
 async function loadPrefs() {
   const data = await api("/api/me/notification-preferences");
-  // the saved address, unless the user has typed one while the page loaded (never clobbered)
-  const address = document.querySelector('#email-form [name="email"]');
-  if (address.value === address.defaultValue) address.value = data.email || "";
-  address.defaultValue = data.email || "";
+  document.querySelector('#email-form [name="email"]').value = data.email || ""; // the page shows after this
   const rows = data.kinds.map((kind) =>
     h(
       "tr",
@@ -103,31 +98,21 @@ async function loadHooks() {
 function passwordForm(me) {
   const form = document.getElementById("password-form");
   form.username.value = me.username; // for password managers
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const error = form.querySelector(".error");
-    error.textContent = "";
-    if (form.new_password.value !== form.confirm.value) {
-      error.textContent = "The two new passwords differ: type the same one twice.";
-      return;
-    }
-    const button = form.querySelector("button[type=submit]");
-    button.disabled = true;
-    try {
+  onSubmit(
+    form,
+    async (data) => {
+      if (data.new_password !== data.confirm) throw new Error("The two new passwords differ: type the same one twice.");
       const done = await api("/api/me/password", {
         method: "POST",
-        body: { current_password: form.current_password.value, new_password: form.new_password.value },
+        body: { current_password: data.current_password, new_password: data.new_password },
       });
       form.reset();
       form.username.value = me.username;
       const others = done.signed_out === 1 ? "1 other session or token" : `${done.signed_out} other sessions or tokens`;
       toast(`Password changed. ${others} signed out.`);
-    } catch (err) {
-      error.textContent = inWords(err, ACCOUNT_FIELDS);
-    } finally {
-      button.disabled = false;
-    }
-  });
+    },
+    accountWords,
+  );
 }
 
 // Every form is wired before the page shows (a form shown unwired would submit itself as a
@@ -154,63 +139,41 @@ async function start() {
 function emailForm(me) {
   const form = document.getElementById("email-form");
   form.username.value = me.username; // for password managers
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const error = form.querySelector(".error");
-    error.textContent = "";
-    const button = form.querySelector("button[type=submit]");
-    button.disabled = true;
-    try {
-      const email = form.email.value.trim();
-      const saved = await api("/api/me/email", {
-        method: "PUT",
-        body: { email: email || null, current_password: form.current_password.value },
-      });
+  onSubmit(
+    form,
+    async (data) => {
+      const email = data.email.trim();
+      const saved = await api("/api/me/email", { method: "PUT", body: { email: email || null, current_password: data.current_password } });
       form.current_password.value = "";
       toast(saved.email ? "Address saved" : "Address removed");
-    } catch (err) {
-      error.textContent = inWords(err, ACCOUNT_FIELDS);
-    } finally {
-      button.disabled = false;
-    }
-  });
+    },
+    accountWords,
+  );
 }
 
 function prefsForm() {
   const form = document.getElementById("prefs-form");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    form.querySelector(".error").textContent = "";
+  onSubmit(form, async () => {
     const preferences = {};
     for (const box of form.querySelectorAll('input[type="checkbox"]')) {
       const [kind, channel] = box.name.split(".");
       (preferences[kind] ||= {})[channel] = box.checked;
     }
-    try {
-      await api("/api/me/notification-preferences", { method: "PUT", body: { preferences } });
-      toast("Preferences saved");
-    } catch (err) {
-      fail(form, err);
-    }
+    await api("/api/me/notification-preferences", { method: "PUT", body: { preferences } });
+    toast("Preferences saved");
   });
 }
 
 function hookForm() {
   const form = document.getElementById("hook-form");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    form.querySelector(".error").textContent = "";
+  onSubmit(form, async () => {
     const kinds = [...form.querySelectorAll('input[name="kind"]:checked')].map((b) => b.value);
-    try {
-      const made = await api("/api/me/webhooks", { method: "POST", body: { url: form.url.value.trim(), kinds } });
-      form.reset();
-      toast(`Webhook added. Its secret (shown once): ${made.secret}`);
-      const secret = h("p", { class: "note", role: "status" }, "Secret for checking signatures (shown once): ", h("code", {}, made.secret));
-      form.after(secret);
-      await loadHooks();
-    } catch (err) {
-      fail(form, err);
-    }
+    const made = await api("/api/me/webhooks", { method: "POST", body: { url: form.url.value.trim(), kinds } });
+    form.reset();
+    toast(`Webhook added. Its secret (shown once): ${made.secret}`);
+    const secret = h("p", { class: "note", role: "status" }, "Secret for checking signatures (shown once): ", h("code", {}, made.secret));
+    form.after(secret);
+    await loadHooks();
   });
 }
 
