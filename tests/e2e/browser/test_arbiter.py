@@ -166,7 +166,7 @@ def test_the_audit_page(
     expect(rows.filter(has_text="Dispute opened")).to_contain_text("bob")
     page.get_by_label("Side").select_option("blue")
     expect(rows.filter(has_text="Order:")).to_have_count(0)
-    expect(rows.first).to_contain_text("blue")
+    expect(rows.first).to_contain_text("Blue")  # the side in words
     start = disputed["version"]  # the game as it started (bob accepted the invitation)
     page.get_by_label("From version").fill(str(start))
     page.get_by_label("To version").fill(str(start + 2))  # r2's move

@@ -412,11 +412,19 @@ def test_audit_and_dispute_pages_read_as_words(
         page.locator("#diff-form button").click()
         expect(page.locator("#diff-result")).to_be_visible()
         assert_words_only(page, f"the audit page at {viewport['width']} px")
+        # sides as words: the filter, the table and the disputes say "Republican", not its id
+        expect(page.locator("#side-filter option[value=republican]")).to_have_text(
+            "Republican (rojo)"
+        )
+        expect(
+            page.locator(".audit-actions td", has_text=re.compile("^republican$"))
+        ).to_have_count(0)
+        expect(page.locator("#dispute-list")).to_contain_text("rojo (Republican) disputed")
         # no word broken in the middle in the table of who did what
         cells = page.locator(".audit-actions td").all_inner_texts()
         assert not any(re.search(r"\brepu\s+blica", c) for c in cells)
-        if viewport is PHONE:
-            page.screenshot(path=shots / name, full_page=False)
+        page.locator("#diff-form").scroll_into_view_if_needed()
+        page.screenshot(path=shots / name, full_page=False)
         page.goto(f"/games/{merida.id}")
         expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
         assert_words_only(page, "the game page with its disputes")

@@ -2,7 +2,7 @@
 // side (GET /api/games/<id>/audit/actions), the disputes with their rulings, and the difference
 // between the states at two chosen versions (GET /api/games/<id>/audit/diff).
 import { api, explain } from "./api.js";
-import { clear, h, humanize, rawFacts } from "./dom.js";
+import { clear, h, humanize, rawFacts, sideName } from "./dom.js";
 import { commandWords, describe, orderNames } from "./events.js";
 import { when } from "./forms.js";
 import { resolutionResult } from "./resolution.js";
@@ -105,7 +105,7 @@ function actionsView(rows) {
           { class: row.retracted ? "retracted" : "", "data-seq": row.seq },
           h("td", {}, row.seq),
           h("td", {}, when(row.at)),
-          h("td", {}, row.side || ""),
+          h("td", {}, sideName(row.side)),
           h("td", {}, row.user || ""),
           h("td", {}, actionWords(row), row.retracted ? [" ", h("span", { class: "badge" }, "retracted")] : null),
           h("td", {}, (row.effects || []).length ? h("ul", { class: "effects" }, row.effects.map((e) => h("li", { class: e.retracted ? "retracted" : "" }, `#${e.seq} ${effectWords(e)}`))) : ""),
@@ -148,7 +148,7 @@ function disputesView(list) {
       h(
         "li",
         { "data-dispute": d.dispute },
-        h("p", {}, `${d.by} (${d.side}) disputed event #${d.seq} ${when(d.opened_at)}: “${d.claim}” — ${d.status} · `, h("a", { href: `/games/${id}/disputes/${encodeURIComponent(d.dispute)}` }, "what the claim would change")),
+        h("p", {}, `${d.by} (${sideName(d.side)}) disputed event #${d.seq} ${when(d.opened_at)}: “${d.claim}” — ${d.status} · `, h("a", { href: `/games/${id}/disputes/${encodeURIComponent(d.dispute)}` }, "what the claim would change")),
         d.resolution && d.resolution.agreed_by
           ? h("p", { class: "resolution-result", role: "status" }, `Settled by both players' agreement (${d.resolution.agreed_by.join(" and ")}), with no arbiter: ${d.resolution.verdict}${d.resolution.note ? ` — “${d.resolution.note}”` : ""}.`)
           : d.resolution
@@ -180,7 +180,7 @@ async function main() {
   names = orderNames(game.state, await api(`/api/systems/${game.system}`).catch(() => null));
   $("audit-title").textContent = `Audit: ${game.title}`;
   document.title = `Audit: ${game.title} · Arbiter`;
-  for (const [side, user] of Object.entries(game.sides)) $("side-filter").append(h("option", { value: side }, `${side} (${user})`));
+  for (const [side, user] of Object.entries(game.sides)) $("side-filter").append(h("option", { value: side }, `${sideName(side)} (${user})`));
   $("side-filter").addEventListener("change", loadActions);
   const form = $("diff-form");
   form.elements.from.value = "1";
