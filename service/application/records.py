@@ -22,6 +22,7 @@ from uuid import UUID
 
 from eventsourcing.utils import get_topic
 
+from service.application import payloads
 from service.application.audit import AuditService
 from service.application.games import GameService
 from service.application.store import ArbiterStore
@@ -189,6 +190,7 @@ class RecordService:
             return self._import(text, by)
         except RecordError as exc:
             where = {"line": [str(exc.line)]} if exc.line else {"record": ["not importable"]}
+            where |= {name: list(reasons) for name, reasons in exc.fields.items() if name != "line"}
             raise RecordRefused(str(exc), where) from None
 
     def _import(self, text: str, by: str) -> dict[str, Any]:
@@ -202,6 +204,8 @@ class RecordService:
             raise RecordError(parsed.head_line, "the record holds no event")
         items = [item for _, item in parsed.events]
         game_id = self._game_id(parsed, headers, items)
+        for number, item in parsed.events:  # each event as its type declares it, first
+            self._event(number, item, game_id)
         report = self._verified(parsed, items, game_id)
         if not report.ok:
             raise self._first_bad(parsed, report.problems)
@@ -492,7 +496,7 @@ class RecordService:
                 number, f"event {item.get('seq')}: a {kind} has no field {', '.join(unknown)}"
             )
         event = object.__new__(cls)
-        digest = str(item.get("hash"))
+        digest = item.get("hash")
         event.__dict__.update(
             copy.deepcopy(dict(payload)),
             originator_id=game_id,
@@ -500,9 +504,15 @@ class RecordService:
             timestamp=datetime.fromisoformat(str(item.get("at"))),
             prev_hash=item.get("prev_hash"),
             hash=digest,
-            seal=self.store.ports.seal(digest),
+            seal=self.store.ports.seal(digest) if isinstance(digest, str) else None,
             sealed=copy.deepcopy(item.get("sealed")),
         )
         if cls is Game.Created:
             event.__dict__["originator_topic"] = get_topic(Game)
+        wrong = payloads.problems(event)
+        if wrong:
+            said = "; ".join(f"{name}: {' '.join(why)}" for name, why in sorted(wrong.items()))
+            raise RecordError(
+                number, f"event {item.get('seq')}: a {kind} whose fields are wrong ({said})", wrong
+            )
         return event
