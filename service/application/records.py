@@ -68,6 +68,10 @@ DERIVED = (
 )
 
 
+#: the labels that tie a game to a ladder, club, event or campaign of a site (never imported)
+LOCAL_LABELS = ("ladder", "club", "event", "campaign")
+
+
 class RecordRefused(Invalid):
     """A record this server does not import: the message names the first bad line."""
 
@@ -206,6 +210,7 @@ class RecordService:
         game_id = self._game_id(parsed, headers, items)
         for number, item in parsed.events:  # each event as its type declares it, first
             self._event(number, item, game_id)
+        self._no_local_labels(parsed)
         report = self._verified(parsed, items, game_id)
         if not report.ok:
             raise self._first_bad(parsed, report.problems)
@@ -243,6 +248,26 @@ class RecordService:
             "state_digest": headers["StateDigest"],
             "audit": self.audit.verify(game_id),
         }
+
+    @staticmethod
+    def _no_local_labels(parsed: Parsed) -> None:
+        """A record's game joins none of this server's ladders, clubs, events or campaigns: their
+        ids are the same on every server (a club's is derived from its name), so such a label
+        would move a ladder's standings or fill a club's list here.  Dropping it is impossible --
+        the labels are covered by the first event's hash, which every later event chains from,
+        and the game must verify here as it did there -- so the record is refused, naming them."""
+        number, created = parsed.events[0]
+        labels = (created.get("payload") or {}).get("labels") or {}
+        local = [name for name in LOCAL_LABELS if name in labels]
+        if local:
+            raise RecordError(
+                number,
+                f"event 1: the game is labelled with this site's {', '.join(local)} "
+                f"({', '.join(f'{n} {labels[n]}' for n in local)}): an imported game joins no "
+                "ladder, club, event or campaign here, and its labels cannot be dropped without "
+                "breaking its hash chain",
+                {f"labels.{name}": ["an imported game joins none here"] for name in local},
+            )
 
     def _rules(self, parsed: Parsed, headers: Mapping[str, Any]) -> RulesSystem:
         system = str(headers["System"])

@@ -85,3 +85,42 @@ def test_sides_or_labels_given_as_a_list_is_a_400_naming_it(api: ApiHelper, name
     details = r.get_json()["details"]
     assert details["line"] == [str(line_of(forged, "Game.Created"))] and name in details
     nothing_written(api, game)
+
+
+def test_a_record_naming_a_ladder_and_club_here_moves_no_standings_nor_lists(
+    api: ApiHelper,
+) -> None:
+    """Finding 2: a record whose labels named a local ladder and club (ids are the same on every
+    server) imported 201, moved the ladder's standings (1500 -> 1662 / 1338) and showed in the
+    club's list.  Its labels cannot be dropped (the first event's hash covers them): refused."""
+    root = site_admin(api)
+    svc = api.client.application.extensions["arbiter"]
+    api.user("alice"), api.user("bob")
+    alice, bob = svc.users.by_name("alice"), svc.users.by_name("bob")
+    club = svc.clubs.create("Wargamers", alice)
+    svc.clubs.add_member("Wargamers", alice, "bob", ["player"])
+    ladder = svc.ladders.create(
+        str(club.id), alice, name="Mill", system="skirmish", scenario="meeting", settings={}
+    )
+    for user in (alice, bob):
+        svc.ladders.join(str(ladder.id), user)
+    text = ended_record(api)
+    api.work()
+    standings = svc.ladders.standings(str(ladder.id))["standings"]
+    listed = list(svc.index.every(GameQuery(everything=True, club=str(club.id))))
+
+    def local(items: list[dict[str, Any]]) -> None:
+        items[0]["payload"]["labels"] |= {"ladder": str(ladder.id), "club": str(club.id)}
+
+    forged = rechained(text, local)
+    game = forged.split('[Game "', 1)[1].split('"', 1)[0]
+    r = api.client.post("/api/games/import", json={"record": forged}, headers=root)
+    api.work()  # the worker records ladder results: none from the record
+    assert r.status_code == 400, r.get_json()
+    body = r.get_json()
+    assert body["details"]["line"] == [str(line_of(forged, "Game.Created"))]
+    assert {"labels.ladder", "labels.club"} <= set(body["details"])
+    assert "ladder, club" in body["message"]
+    nothing_written(api, game)
+    assert svc.ladders.standings(str(ladder.id))["standings"] == standings
+    assert list(svc.index.every(GameQuery(everything=True, club=str(club.id)))) == listed
