@@ -5,6 +5,7 @@ line and the field; a record whose ``sides`` or ``labels`` is a list is a 400, n
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -36,15 +37,13 @@ def ended_record(api: ApiHelper, **labels: Any) -> str:
 
 def nothing_written(api: ApiHelper, game: str) -> None:
     svc = api.client.application.extensions["arbiter"]
-    assert not list(svc.store.events.get(__import__("uuid").UUID(game), limit=1))
+    assert not list(svc.store.events.get(UUID(game), limit=1))
     every = svc.index.every(GameQuery(everything=True))
     assert game not in {row["id"] for row in every}
 
 
 def line_of(text: str, kind: str) -> int:
-    return next(
-        n for n, line in enumerate(text.split("\n"), 1) if f'"kind": "{kind}"' in line
-    )
+    return next(n for n, line in enumerate(text.split("\n"), 1) if f'"kind": "{kind}"' in line)
 
 
 def test_a_record_whose_creator_is_null_is_refused_naming_line_and_field(api: ApiHelper) -> None:
