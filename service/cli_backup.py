@@ -16,6 +16,7 @@ from service.application.backup import (
     BackupError,
     adopt_key,
     anchor,
+    check_events,
     check_heads,
     key_for_restore,
     load,
@@ -180,6 +181,13 @@ def restore(path: Path, take_key: bool) -> None:
                 + "; ".join(busy)
                 + "). Restore only into a new store; nothing was written"
             )
+        reader = open_store(config, ports, create_tables=False)
+        try:  # every event what its type declares, before anything is written
+            check_events(found, reader.mapper)
+        except BackupError as exc:
+            raise CliError(str(exc)) from None
+        finally:
+            reader.close()
         # from here the store is written: marked first, the mark dropped once the heads are in
         try:
             restoring.begin(config, str(path))

@@ -84,6 +84,7 @@ from eventsourcing.persistence import Notification, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteProcessRecorder
 from eventsourcing.utils import get_topic
 
+from service.application import payloads
 from service.config import Config
 from service.domain.chain import head_mac, seal_key_from_secret
 from service.domain.conversations import Conversation
@@ -618,6 +619,27 @@ def check_heads(backup: Backup, secret: str) -> None:
             raise BackupError(
                 f"{backup.path}: the anchored head of game {head['game']} is not signed by the "
                 "server key (damaged or forged); nothing was restored"
+            )
+
+
+def check_events(backup: Backup, mapper: Any) -> None:
+    """Every event of the backup what its type declares (``service.application.payloads``), read
+    with ``mapper`` (the target store's) before anything is written: an event a view could not
+    take is refused here, naming its position and fields, as a commit or an import refuses it."""
+    for position, stored in backup.notes(EVENTS):
+        try:
+            event = mapper.to_domain_event(stored)
+        except Exception as exc:  # noqa: BLE001 - a topic or state this server cannot read
+            raise BackupError(
+                f"{backup.path}: the event at position {position} cannot be read here "
+                f"({type(exc).__name__}: {exc}); nothing was restored"
+            ) from None
+        wrong = payloads.problems(event)
+        if wrong:
+            said = "; ".join(f"{name}: {' '.join(why)}" for name, why in sorted(wrong.items()))
+            raise BackupError(
+                f"{backup.path}: the event at position {position} ({type(event).__qualname__}) "
+                f"is not what its type declares ({said}); nothing was restored"
             )
 
 

@@ -22,6 +22,7 @@ from uuid import UUID
 
 from eventsourcing.utils import get_topic
 
+from service.application import payloads
 from service.application.audit import AuditService
 from service.application.games import GameService
 from service.application.store import ArbiterStore
@@ -65,6 +66,10 @@ DERIVED = (
     "Events",
     "Shown",
 )
+
+
+#: the labels that tie a game to a ladder, club, event or campaign of a site (never imported)
+LOCAL_LABELS = ("ladder", "club", "event", "campaign")
 
 
 class RecordRefused(Invalid):
@@ -189,6 +194,7 @@ class RecordService:
             return self._import(text, by)
         except RecordError as exc:
             where = {"line": [str(exc.line)]} if exc.line else {"record": ["not importable"]}
+            where |= {name: list(reasons) for name, reasons in exc.fields.items() if name != "line"}
             raise RecordRefused(str(exc), where) from None
 
     def _import(self, text: str, by: str) -> dict[str, Any]:
@@ -202,6 +208,9 @@ class RecordService:
             raise RecordError(parsed.head_line, "the record holds no event")
         items = [item for _, item in parsed.events]
         game_id = self._game_id(parsed, headers, items)
+        for number, item in parsed.events:  # each event as its type declares it, first
+            self._event(number, item, game_id)
+        self._no_local_labels(parsed)
         report = self._verified(parsed, items, game_id)
         if not report.ok:
             raise self._first_bad(parsed, report.problems)
@@ -239,6 +248,26 @@ class RecordService:
             "state_digest": headers["StateDigest"],
             "audit": self.audit.verify(game_id),
         }
+
+    @staticmethod
+    def _no_local_labels(parsed: Parsed) -> None:
+        """A record's game joins none of this server's ladders, clubs, events or campaigns: their
+        ids are the same on every server (a club's is derived from its name), so such a label
+        would move a ladder's standings or fill a club's list here.  Dropping it is impossible --
+        the labels are covered by the first event's hash, which every later event chains from,
+        and the game must verify here as it did there -- so the record is refused, naming them."""
+        number, created = parsed.events[0]
+        labels = (created.get("payload") or {}).get("labels") or {}
+        local = [name for name in LOCAL_LABELS if name in labels]
+        if local:
+            raise RecordError(
+                number,
+                f"event 1: the game is labelled with this site's {', '.join(local)} "
+                f"({', '.join(f'{n} {labels[n]}' for n in local)}): an imported game joins no "
+                "ladder, club, event or campaign here, and its labels cannot be dropped without "
+                "breaking its hash chain",
+                {f"labels.{name}": ["an imported game joins none here"] for name in local},
+            )
 
     def _rules(self, parsed: Parsed, headers: Mapping[str, Any]) -> RulesSystem:
         system = str(headers["System"])
@@ -492,7 +521,7 @@ class RecordService:
                 number, f"event {item.get('seq')}: a {kind} has no field {', '.join(unknown)}"
             )
         event = object.__new__(cls)
-        digest = str(item.get("hash"))
+        digest = item.get("hash")
         event.__dict__.update(
             copy.deepcopy(dict(payload)),
             originator_id=game_id,
@@ -500,9 +529,15 @@ class RecordService:
             timestamp=datetime.fromisoformat(str(item.get("at"))),
             prev_hash=item.get("prev_hash"),
             hash=digest,
-            seal=self.store.ports.seal(digest),
+            seal=self.store.ports.seal(digest) if isinstance(digest, str) else None,
             sealed=copy.deepcopy(item.get("sealed")),
         )
         if cls is Game.Created:
             event.__dict__["originator_topic"] = get_topic(Game)
+        wrong = payloads.problems(event)
+        if wrong:
+            said = "; ".join(f"{name}: {' '.join(why)}" for name, why in sorted(wrong.items()))
+            raise RecordError(
+                number, f"event {item.get('seq')}: a {kind} whose fields are wrong ({said})", wrong
+            )
         return event

@@ -25,6 +25,7 @@ from eventsourcing.domain import OriginatorVersionError
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError
 from eventsourcing.utils import strtobool
 
+from service.application import payloads
 from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.config import Config
@@ -254,6 +255,8 @@ class ArbiterStore(Application):
         lost = conflict or StaleVersion(
             "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
         )
+        for aggregate in aggregates:  # each event as its type declares it (``payloads``)
+            payloads.check(aggregate.pending_events, self._declared_kinds(aggregate))
         for aggregate in aggregates:
             problem = self._not_continuing(aggregate, decided_at)
             if problem is not None:
@@ -280,6 +283,22 @@ class ArbiterStore(Application):
         if self.on_commit is not None and pending:
             self.on_commit(pending, position)
         return pending, position
+
+    def _declared_kinds(self, aggregate: Any) -> Callable[[Any], Any]:
+        """For ``aggregate``'s events: the rules event types its rules system declares, for a
+        ``Game.Recorded`` event (None for any other event, or a system this server does not run:
+        then nothing is recorded of it)."""
+
+        def declared(event: Any) -> Any:
+            if not isinstance(event, Game.Recorded) or not isinstance(aggregate, Game):
+                return None
+            try:
+                rules = self.ports.rules(aggregate.system)
+            except Exception:  # noqa: BLE001 - no such system here: nothing to check against
+                return None
+            return getattr(rules, "events", None)
+
+        return declared
 
     def _anchor(self, game: Game, pending: list[Any]) -> None:
         """Anchor the game's head after a commit: forward only, except where the commit holds the

@@ -66,12 +66,17 @@ _WRITTEN_DATA = "one JSON object: ', ' and ': ' between items, non-ASCII as \\u 
 
 
 class RecordError(Exception):
-    """A record that cannot be read or does not check: ``line`` (1-based; 0: the whole file)."""
+    """A record that cannot be read or does not check: ``line`` (1-based; 0: the whole file), and
+    ``fields``: an event's fields at fault, each with its reasons."""
 
-    def __init__(self, line: int, message: str) -> None:
+    def __init__(
+        self, line: int, message: str, fields: Mapping[str, list[str]] | None = None
+    ) -> None:
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.message = message
+        #: the fields of the line at fault and why, when it is an event's payload
+        self.fields = dict(fields or {})
 
 
 def dumps(value: Any) -> str:

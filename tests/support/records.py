@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -68,3 +69,45 @@ def play_at_random(
         side = (game.active_sides() or list(info.sides))[0]
         game = svc.lifecycle.resign(game.id, seats[side], side)
     return str(game.id)
+
+
+def rechained(text: str, change: Any = None, game: str | None = None) -> str:
+    """``text`` (a full record) under the game id ``game`` (a new one if None), ``change(items)``
+    made to its event lines (dicts) first, every hash recomputed, each header the events fix
+    written again and the head moved to match: what a forger who knows the recipe writes.  (The
+    dice derive from the id: a game that rolled none stays importable under another.)"""
+    from datetime import datetime
+    from uuid import uuid4
+
+    from service.application.records import derived_headers
+    from service.domain.chain import event_hash
+    from service.domain.record import data, dumps
+
+    game = game or str(uuid4())
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if line.startswith('{"')]
+    items = [json.loads(lines[i]) for i in at[:-1]]
+    for item in items:
+        item["game"] = game
+    if change is not None:
+        change(items)
+    previous = "0" * 64
+    for i, item in zip(at, items, strict=False):
+        item["prev_hash"] = previous
+        covered = dict(item["payload"], prev_hash=previous)
+        if "sealed" in item:
+            covered["sealed"] = item["sealed"]
+        item["hash"] = previous = event_hash(
+            game, item["seq"], item["kind"], datetime.fromisoformat(item["at"]), covered
+        )
+        lines[i] = data(item)
+    lines[at[-1]] = data({"head": {"game": game, "version": len(items), "hash": previous}})
+    try:
+        fixed = derived_headers(items)
+    except (AttributeError, TypeError, ValueError):  # the change broke what headers read
+        fixed = {"Game": game}
+    for n, line in enumerate(lines):
+        tag = line[1:].split(" ", 1)[0] if line.startswith("[") else None
+        if tag in fixed and tag != "ScenarioHash":
+            lines[n] = f"[{tag} {dumps(fixed[tag])}]"
+    return "\n".join(lines)
