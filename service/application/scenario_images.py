@@ -163,6 +163,7 @@ class ScenarioImages:
                 "this scenario has had its share of map images",
                 {"image": [f"at most {MAX_IMAGES_PER_SCENARIO} images per scenario"]},
             )
+        # the one place bytes are about to be stored: a quota on stored bytes is checked here
         if not self._has(sha):
             stored = MapImage.store(
                 sha, checked.media_type, checked.width, checked.height, checked.data, str(by.id)
