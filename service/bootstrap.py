@@ -194,7 +194,7 @@ def build_services(
     svc.tournaments = TournamentService(
         store, users, clubs, games, lifecycle, feed, projections["tournaments"], ladders=ladders
     )
-    svc.scenario_images = ScenarioImages(store, scenarios)
+    svc.scenario_images = ScenarioImages(store, scenarios, decodes=config.image_decodes)
     svc.password_resets = PasswordResets(
         users,
         secret=config.secret_key,

@@ -57,6 +57,8 @@ class Config:
     draft_max_units: int = 2000
     draft_max_hexes: int = 10000
     draft_max_bytes: int = 1024 * 1024
+    #: map images a worker decodes at once (an upload checked, a size made, a scan read)
+    image_decodes: int = 2
     webhooks_per_user: int = 10
     webhooks_per_club: int = 20
     tokens_per_user: int = 20
@@ -119,6 +121,7 @@ class Config:
                 draft_max_units=int(env.get("ARBITER_DRAFT_MAX_UNITS", "2000")),
                 draft_max_hexes=int(env.get("ARBITER_DRAFT_MAX_HEXES", "10000")),
                 draft_max_bytes=int(env.get("ARBITER_DRAFT_MAX_BYTES", str(1024 * 1024))),
+                image_decodes=int(env.get("ARBITER_IMAGE_DECODES", "2")),
                 webhooks_per_user=int(env.get("ARBITER_WEBHOOKS_PER_USER", "10")),
                 webhooks_per_club=int(env.get("ARBITER_WEBHOOKS_PER_CLUB", "20")),
                 tokens_per_user=int(env.get("ARBITER_TOKENS_PER_USER", "20")),
@@ -178,6 +181,7 @@ class Config:
             ("ARBITER_DRAFT_MAX_UNITS", self.draft_max_units),
             ("ARBITER_DRAFT_MAX_HEXES", self.draft_max_hexes),
             ("ARBITER_DRAFT_MAX_BYTES", self.draft_max_bytes),
+            ("ARBITER_IMAGE_DECODES", self.image_decodes),
             ("ARBITER_WEBHOOKS_PER_USER", self.webhooks_per_user),
             ("ARBITER_WEBHOOKS_PER_CLUB", self.webhooks_per_club),
             ("ARBITER_TOKENS_PER_USER", self.tokens_per_user),

@@ -16,6 +16,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from service.application.availability import StoreUnavailable
 from service.application.store_faults import StoreFaults
 from service.domain.errors import (
+    Busy,
     Conflict,
     DomainError,
     Forbidden,
@@ -42,6 +43,7 @@ STATUS: dict[type[DomainError], int] = {
     UnsupportedMediaType: 415,
     Unprocessable: 422,
     TooManyAttempts: 429,
+    Busy: 503,
 }
 
 HTTP_CODES = {
@@ -169,7 +171,8 @@ def register_error_handlers(app: Flask, faults: StoreFaults | None = None) -> No
     @app.errorhandler(DomainError)
     def domain_error(exc: DomainError):  # type: ignore[no-untyped-def]
         status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 400)
-        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooManyAttempts) else {}
+        retry = exc.retry_after if isinstance(exc, TooManyAttempts | Busy) else None
+        headers = {"Retry-After": str(retry)} if retry is not None else {}
         return jsonify(error_body(exc.code, exc.message, exc.details)), status, headers
 
     @app.errorhandler(StoreUnavailable)

@@ -458,11 +458,14 @@ class MapImageResource(MethodView):
     )
     @blp.response(201)
     @blp.alt_response(400, schema=ErrorSchema, description="not an image of the type sent")
-    @blp.alt_response(413, schema=ErrorSchema, description="past 20 MB or 12,000 px a side")
+    @blp.alt_response(
+        413, schema=ErrorSchema, description="past 20 MB, 12,000 px a side or 50 million px"
+    )
     @blp.alt_response(415, schema=ErrorSchema, description="not image/png or image/jpeg")
     def post(self, scenario: str) -> dict[str, Any]:
         """Upload the scan of the printed map (admins): the body is the PNG or JPEG itself, at most
-        20 MB and 12,000 px a side; it is checked, stripped of metadata and kept by its
+        20 MB, 12,000 px a side and 50 million px (read from its header, before it is decoded);
+        it is checked, stripped of metadata and kept by its
         SHA-256, and the draft's ``map.image`` names it."""
         user = require_user()
         length = request.content_length

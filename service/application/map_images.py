@@ -8,10 +8,12 @@ See docs/scenario-library.md ("Map image")."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import math
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,11 +25,20 @@ from service.rules.kernel.coords import CoordinateError
 from service.rules.kernel.grid import HexGrid
 from service.rules.kernel.layout import ROOT3, centre
 
-#: an upload's limits (docs/scenario-library.md)
+#: an upload's limits (docs/scenario-library.md): bytes on the wire, and pixels decoded -- what an
+#: upload costs a worker is its pixels (4 bytes each, as Pillow holds RGB and RGBA), never its
+#: compressed size: 0.4 MB of PNG can be 100 million pixels.  50 million (200 MB decoded) takes
+#: a 600 dpi scan of an A3 sheet (7,016 x 4,961) or a 22 x 34 inch map at 250 dpi (5,500 x 8,500);
+#: a 6,184 x 6,103 scan (37.7 million) is accepted in the tests
 MAX_BYTES = 20 * 1024 * 1024
 MAX_SIDE = 12_000
-MAX_PIXELS = 100_000_000
+MAX_PIXELS = 50_000_000
 MEDIA_TYPES = {"image/png": "PNG", "image/jpeg": "JPEG"}
+# Pillow's own guard against decompression bombs, held to the same budget: it warns past
+# MAX_PIXELS and refuses to open twice that anywhere in the process (a stored image, a resize)
+Image.MAX_IMAGE_PIXELS = MAX_PIXELS
+#: the EXIF tag of a photo's orientation
+ORIENTATION = 0x0112
 #: the widths an image is served at (a request is served the next one up, or the original)
 WIDTHS = (256, 512, 768, 1024, 1536, 2048, 3072, 4096)
 #: the hexside features the scenario format knows (docs/scenario-format.md)
@@ -70,10 +81,14 @@ class Checked:
         return hashlib.sha256(self.data).hexdigest()
 
 
-def check_upload(data: bytes, media_type: str) -> Checked:
+def check_upload(
+    data: bytes, media_type: str, decoding: AbstractContextManager[Any] | None = None
+) -> Checked:
     """The upload decoded (so it really is a PNG or JPEG), within :data:`MAX_BYTES`,
-    :data:`MAX_SIDE` a side and :data:`MAX_PIXELS`, turned upright by its EXIF orientation and
-    re-encoded without metadata (EXIF, XMP, ICC, text chunks).  Refusals name ``image``."""
+    :data:`MAX_SIDE` a side and :data:`MAX_PIXELS` -- both read from its header, before a pixel
+    is decoded -- turned upright by its EXIF orientation and re-encoded without metadata (EXIF,
+    XMP, ICC, JPEG comments, PNG text chunks).  The decoding itself runs inside ``decoding``
+    (a worker's bound on decodes at once).  Refusals name ``image``."""
     media_type = (media_type or "").split(";", 1)[0].strip().lower()
     if media_type not in MEDIA_TYPES:
         raise UnsupportedMediaType(
@@ -87,28 +102,28 @@ def check_upload(data: bytes, media_type: str) -> Checked:
         )
     if not data:
         raise Invalid("no image", {"image": ["the body is empty"]})
+    kind = MEDIA_TYPES[media_type]
     try:
-        with Image.open(io.BytesIO(data), formats=[MEDIA_TYPES[media_type]]) as probe:
-            width, height = probe.size
-            _within(width, height)
-            probe.verify()
-        with Image.open(io.BytesIO(data), formats=[MEDIA_TYPES[media_type]]) as image:
+        with Image.open(io.BytesIO(data), formats=[kind]) as probe:  # the header only
+            _within(*probe.size)
+            probe.verify()  # a PNG's chunks and their checksums, still without decoding
+        with (
+            decoding or contextlib.nullcontext(),
+            Image.open(io.BytesIO(data), formats=[kind]) as image,
+        ):
             image.load()
-            upright = ImageOps.exif_transpose(image)
-            moved = upright is not image
-            out = _encoded(upright, media_type, keep=not moved and media_type == "image/jpeg")
-            width, height = upright.size
+            out, width, height = _stripped(image, media_type)
     except (TooLarge, Invalid):
         raise
-    except Image.DecompressionBombError:  # past twice Pillow's own limit: never decoded
+    except Image.DecompressionBombError:  # past twice the budget: never decoded
         raise TooLarge(
             "the map image is too large",
             {"image": [f"at most {MAX_SIDE:,} px a side and {MAX_PIXELS:,} px in all"]},
         ) from None
     except (OSError, SyntaxError, ValueError):
-        kind = "PNG" if media_type == "image/png" else "JPEG"
+        name = "PNG" if media_type == "image/png" else "JPEG"
         raise Invalid(
-            f"not a {kind} image", {"image": [f"could not be read as {kind}: not one, or damaged"]}
+            f"not a {name} image", {"image": [f"could not be read as {name}: not one, or damaged"]}
         ) from None
     return Checked(out, media_type, width, height)
 
@@ -120,21 +135,38 @@ def _within(width: int, height: int) -> None:
             {
                 "image": [
                     f"at most {MAX_SIDE:,} px a side and {MAX_PIXELS:,} px in all; "
-                    f"this is {width:,}×{height:,}"
+                    f"this is {width:,}×{height:,} ({width * height:,} px)"
                 ]
             },
         )
 
 
+def _stripped(image: Image.Image, media_type: str) -> tuple[bytes, int, int]:
+    """The decoded ``image`` turned upright in place (no copy of its pixels unless it is turned)
+    and encoded with no metadata: its ``info`` (where Pillow keeps a JPEG's comment, EXIF, XMP,
+    ICC profile and a PNG's text chunks, and writes some of them back) is emptied first."""
+    turned = image.getexif().get(ORIENTATION, 1) not in (1, None)
+    ImageOps.exif_transpose(image, in_place=True)
+    kept: dict[str | tuple[int, int], Any] = {}
+    if "transparency" in image.info:
+        kept["transparency"] = image.info["transparency"]
+    image.info = kept
+    # a JPEG not turned keeps its own quantization and subsampling: no loss added, no growth
+    out = _encoded(image, media_type, keep=not turned and media_type == "image/jpeg")
+    return out, image.width, image.height
+
+
 def _encoded(image: Image.Image, media_type: str, *, keep: bool = False) -> bytes:
-    """``image`` saved with no metadata (Pillow writes none unless given)."""
+    """``image`` saved with no metadata (Pillow writes none unless given, or kept in ``info``);
+    converted only when its mode cannot be saved as it is."""
     out = io.BytesIO()
     if media_type == "image/png":
-        mode = image.mode if image.mode in ("1", "L", "LA", "P", "RGB", "RGBA") else "RGBA"
-        image.convert(mode).save(out, format="PNG", optimize=False)
+        if image.mode not in ("1", "L", "LA", "P", "RGB", "RGBA"):
+            image = image.convert("RGBA")
+        image.save(out, format="PNG", optimize=False)
     else:
         rgb = image if image.mode in ("L", "RGB") else image.convert("RGB")
-        if keep:
+        if keep and rgb is image:
             rgb.save(out, format="JPEG", quality="keep")
         else:
             rgb.save(out, format="JPEG", quality=92)
@@ -194,6 +226,10 @@ class Calibration:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Calibration:
         a = data["affine"]
+        if len(a) != 2 or any(len(row) != 3 for row in a):
+            raise ValueError("an affine transform is 2 rows of 3")
+        if not all(math.isfinite(float(v)) for row in a for v in row):
+            raise ValueError("an affine transform of finite numbers")
         return cls(
             (tuple(map(float, a[0])), tuple(map(float, a[1]))),  # type: ignore[arg-type]
             float(data.get("residual_px", 0.0)),

@@ -12,12 +12,14 @@ import base64
 import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from service.application.draft_images import StoredImage, image_of
 from service.application.map_images import (
     HEXSIDE_FEATURES,
+    MEDIA_TYPES,
     Calibration,
     calibrate,
     check_upload,
@@ -28,8 +30,8 @@ from service.application.map_images import (
 )
 from service.application.scenarios import ScenarioLibrary
 from service.application.store import ArbiterStore
-from service.domain.errors import Conflict, LimitReached, NotFound, Unprocessable
-from service.domain.map_images import MapImage, image_id
+from service.domain.errors import Busy, Conflict, LimitReached, NotFound, Unprocessable
+from service.domain.map_images import MapImage
 from service.domain.scenarios import ClubScenario, plain
 from service.domain.users import User
 from service.rules.kernel.grid import HexGrid
@@ -40,6 +42,11 @@ MAX_IMAGES_PER_SCENARIO = 10
 MAX_EXAMPLES = 200
 #: the resized images a worker keeps in memory, in bytes (a cache: each is made again if dropped)
 CACHE_BYTES = 64 * 1024 * 1024
+#: images a worker decodes at once by default (``ARBITER_IMAGE_DECODES``): each holds up to
+#: MAX_PIXELS x 4 bytes (200 MB) while it is checked, resized or read
+DECODES = 2
+#: how long a request waits for a place to decode before it is answered 503, in seconds
+DECODE_WAIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -81,21 +88,66 @@ class _Sizes:
 
 
 class ScenarioImages:
-    def __init__(self, store: ArbiterStore, library: ScenarioLibrary) -> None:
+    def __init__(
+        self,
+        store: ArbiterStore,
+        library: ScenarioLibrary,
+        decodes: int = DECODES,
+        wait: float = DECODE_WAIT,
+    ) -> None:
+        """``decodes``: images this worker decodes at once (an upload checked, a size made, a
+        scan read for terrain); one more waits ``wait`` seconds for a place, then is answered
+        503 with ``Retry-After``."""
         self.store = store
         self.library = library
         self.sizes = _Sizes()
+        self.decodes = decodes
+        self.wait = wait
+        self._decoding = threading.BoundedSemaphore(decodes)
+        #: what the store recorded of each image served (they never change: content-addressed)
+        self._facts: OrderedDict[str, StoredImage] = OrderedDict()
+
+    @contextlib.contextmanager
+    def decoding(self) -> Iterator[None]:
+        """A place to decode an image in, of :attr:`decodes`; 503 (:class:`Busy`) when none is
+        free within :attr:`wait` seconds."""
+        if not self._decoding.acquire(timeout=self.wait):
+            raise Busy(
+                "the server is decoding other map images; try again in a few seconds",
+                {"image": [f"at most {self.decodes} images are decoded at once"]},
+                retry_after=5,
+            )
+        try:
+            yield
+        finally:
+            self._decoding.release()
 
     # -- the bytes -------------------------------------------------------------------------------
-    def _bytes(self, sha256: str) -> bytes:
-        events = list(self.store.events.get(image_id(sha256), limit=1))
-        if not events:
+    def _stored(self, sha256: Any) -> StoredImage:
+        """The image the store keeps (its bytes, and its media type and size as recorded when it
+        was checked); 404 naming ``image`` when it keeps none by that name."""
+        found = self.library.images.stored(sha256)
+        if found is None or found.media_type not in MEDIA_TYPES:
             raise NotFound("the map image is not stored", {"image": ["no such image"]})
-        stored: Any = events[0]
-        return base64.b64decode(stored.data)
+        return found
+
+    def _bytes(self, sha256: str) -> bytes:
+        return base64.b64decode(self._stored(sha256).data)
 
     def _has(self, sha256: str) -> bool:
-        return bool(list(self.store.events.get(image_id(sha256), limit=1)))
+        return self.library.images.stored(sha256) is not None
+
+    def _facts_of(self, sha256: Any) -> StoredImage:
+        """:meth:`_stored` without its bytes, remembered (a few thousand at most)."""
+        key = str(sha256)
+        found = self._facts.get(key)
+        if found is None:
+            stored = self._stored(sha256)
+            found = StoredImage(stored.sha256, stored.media_type, stored.width, stored.height, "")
+            self._facts[key] = found
+            while len(self._facts) > 4096:
+                self._facts.popitem(last=False)
+        return found
 
     # -- commands -------------------------------------------------------------------------------
     def upload(self, ref: str, by: User, data: bytes, media_type: str) -> dict[str, Any]:
@@ -103,7 +155,7 @@ class ScenarioImages:
         for another image, is dropped).  Answers the image's facts."""
         scenario = self.library._writable(ref, by)
         grid_of(plain(scenario.draft).get("map") or {})  # a table in inches has no hex grid
-        checked = check_upload(data, media_type)
+        checked = check_upload(data, media_type, self.decoding())
         sha = checked.sha256
         named = list(getattr(scenario, "images", []))
         if sha not in named and len(named) >= MAX_IMAGES_PER_SCENARIO:
@@ -111,6 +163,7 @@ class ScenarioImages:
                 "this scenario has had its share of map images",
                 {"image": [f"at most {MAX_IMAGES_PER_SCENARIO} images per scenario"]},
             )
+        # the one place bytes are about to be stored: a quota on stored bytes is checked here
         if not self._has(sha):
             stored = MapImage.store(
                 sha, checked.media_type, checked.width, checked.height, checked.data, str(by.id)
@@ -135,7 +188,8 @@ class ScenarioImages:
     def calibrate(self, ref: str, by: User, points: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         scenario = self.library._writable(ref, by)
         image, grid = self._draft_image(scenario)
-        fit = calibrate(grid, points, image["width"], image["height"])
+        stored = self._draft_stored(image)
+        fit = calibrate(grid, points, stored.width, stored.height)
         value = {
             "points": [
                 {"hex": label, "x": float(p["x"]), "y": float(p["y"])}
@@ -166,6 +220,14 @@ class ScenarioImages:
                 "the map image is not calibrated",
                 {"calibration": ["calibrate with 3 or more hexes first"]},
             )
+        stored = self._draft_stored(image)
+        try:
+            fit = Calibration.from_json(image["calibration"])
+        except (KeyError, IndexError, TypeError, ValueError):  # a draft stored before the checks
+            raise Unprocessable(
+                "the map image's calibration cannot be read",
+                {"calibration": ["calibrate with 3 or more hexes again"]},
+            ) from None
         terrains = self._terrains(scenario)
         hex_examples = self._hex_examples(grid, terrains, hexes)
         side_examples = self._side_examples(grid, hexsides)
@@ -173,13 +235,10 @@ class ScenarioImages:
             raise Unprocessable(
                 "no examples", {"hexes": ["give example hexes or hexsides to read the map by"]}
             )
-        proposal = propose(
-            self._bytes(image["sha256"]),
-            Calibration.from_json(image["calibration"]),
-            grid,
-            hex_examples,
-            side_examples,
-        )
+        with self.decoding():
+            proposal = propose(
+                base64.b64decode(stored.data), fit, grid, hex_examples, side_examples
+            )
         return proposal.to_json()
 
     def accept(
@@ -249,37 +308,50 @@ class ScenarioImages:
             if not scenario.versions:
                 raise NotFound("no map image", {"image": ["the scenario has no version yet"]})
             document = scenario.published(version)["document"]
-        return self._serve((plain(document).get("map") or {}).get("image"), width)
+        return self._serve(image_of(document), width)
 
     def pinned(self, ref: str, version: int) -> dict[str, Any] | None:
         """The image a published version pins, with its calibration (``None``: it has none, or
         it is not calibrated): what a game started from that version draws under its hexes.
         Read for whoever reads the game (the caller checked), like the version's map."""
         document = self.library._load(ref).published(version)["document"]
-        image = (plain(document).get("map") or {}).get("image")
+        image = image_of(document)
         if not isinstance(image, dict) or not isinstance(image.get("calibration"), dict):
             return None
+        try:
+            facts = self._facts_of(image.get("sha256"))
+            affine = Calibration.from_json(image["calibration"]).affine
+        except (NotFound, KeyError, IndexError, TypeError, ValueError):
+            return None  # a version stored before the checks naming no image: drawn without
         return {
-            "sha256": image["sha256"],
-            "width": image["width"],
-            "height": image["height"],
-            "affine": image["calibration"]["affine"],
+            "sha256": facts.sha256,
+            "width": facts.width,
+            "height": facts.height,
+            "affine": [list(row) for row in affine],
         }
 
     def game_image(self, ref: str, version: int, width: int | None) -> Served:
         """The image a published version pins, for a game started from it."""
         document = self.library._load(ref).published(version)["document"]
-        return self._serve((plain(document).get("map") or {}).get("image"), width)
+        return self._serve(image_of(document), width)
 
     def _serve(self, image: Any, width: int | None) -> Served:
+        """The image a document names, as the store recorded it when it was checked: its media
+        type and width are the stored image's, never the document's (a draft may say anything
+        about them, or name nothing stored: 404)."""
         if not isinstance(image, dict) or "sha256" not in image:
             raise NotFound("no map image", {"image": ["this scenario has no map image"]})
-        sha, media_type = str(image["sha256"]), str(image["media_type"])
-        size = served_width(width, int(image["width"]))
+        facts = self._facts_of(image["sha256"])
+        sha, media_type = facts.sha256, facts.media_type
+        size = served_width(width, facts.width)
         found = self.sizes.get((sha, size))
         if found is None:
             original = self._bytes(sha)
-            found = original if size >= int(image["width"]) else resized(original, media_type, size)
+            if size >= facts.width:
+                found = original
+            else:
+                with self.decoding():
+                    found = resized(original, media_type, size)
             self.sizes.put((sha, size), found)
         return Served(found, media_type, sha, size)
 
@@ -291,6 +363,16 @@ class ScenarioImages:
         if not isinstance(image, dict) or "sha256" not in image:
             raise Unprocessable("the scenario has no map image", {"image": ["upload one first"]})
         return image, grid
+
+    def _draft_stored(self, image: Mapping[str, Any]) -> StoredImage:
+        """The stored image a draft's ``map.image`` names (its size as recorded, not as the draft
+        says); 422 naming ``image`` when it names none (a draft stored before the checks)."""
+        try:
+            return self._stored(image.get("sha256"))
+        except NotFound:
+            raise Unprocessable(
+                "the scenario's map image is not stored", {"image": ["upload the image again"]}
+            ) from None
 
     @staticmethod
     def _terrains(scenario: ClubScenario) -> list[str]:

@@ -16,6 +16,7 @@ from uuid import UUID
 
 from service.application.clubs import ClubService
 from service.application.counter_list import csv_units, unit_changes
+from service.application.draft_images import DraftImages, image_of
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.scenarios import LibraryKey, ScenariosView, TitleKey
 from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
@@ -205,6 +206,8 @@ class ScenarioLibrary:
         and reads scenarios by id only)."""
         self.limits = limits or DraftLimits()
         self.store = store
+        #: a draft's ``map.image`` held to the images the store keeps (issue 44)
+        self.images = DraftImages(store)
         self.registry = registry
         self.clubs = clubs
         self.runner = runner
@@ -257,6 +260,8 @@ class ScenarioLibrary:
         system = str(document.get("system") or "")
         self._system(system)
         title = title or str(plain(document.get("title")) or document.get("id") or "")
+        if image_of(document) is not None:  # an exported version: its image must be stored here
+            self.images.check(image_of(document), None)
         scenario = ClubScenario.create(
             str(club.id),
             system,
@@ -274,6 +279,7 @@ class ScenarioLibrary:
 
     def edit(self, ref: str, by: User, changes: Sequence[Mapping[str, Any]]) -> ClubScenario:
         scenario = self._writable(ref, by)
+        changes = self.images.checked_changes(scenario, changes)
         scenario.edit(changes, str(by.id), self.limits)
         self._save(scenario)
         return scenario

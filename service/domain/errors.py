@@ -89,3 +89,16 @@ class TooManyAttempts(DomainError):
     ) -> None:
         super().__init__(message, {field: [reason]})
         self.retry_after = max(1, int(retry_after + 0.999))
+
+
+class Busy(DomainError):
+    """The server has no room for the work now, but will soon (503, ``Retry-After``): every place
+    to decode a map image is taken (``ARBITER_IMAGE_DECODES``)."""
+
+    code = "unavailable"
+
+    def __init__(
+        self, message: str, details: Mapping[str, Sequence[str]], retry_after: float = 5
+    ) -> None:
+        super().__init__(message, details)
+        self.retry_after = max(1, int(retry_after + 0.999))

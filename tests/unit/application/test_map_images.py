@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import random
+import struct
+import zlib
 from collections import defaultdict
 
 import pytest
@@ -15,6 +17,8 @@ from PIL import Image
 
 from service.application.map_images import (
     MAX_BYTES,
+    MAX_PIXELS,
+    Calibration,
     calibrate,
     check_upload,
     propose,
@@ -312,3 +316,120 @@ def test_an_example_that_shows_no_feature_proposes_none_and_says_so(printed: Pri
     assert proposal.hexsides == []
     assert [u["feature"] for u in proposal.unread] == ["river"]
     assert "do not stand out" in proposal.unread[0]["reason"]
+
+
+# -- what an upload costs (issue 44) -------------------------------------------------------------
+def flat_png(width: int, height: int) -> bytes:
+    """A valid RGBA PNG of ``width`` x ``height`` one colour, made row by row (a few hundred KB
+    however many pixels: what it costs is only seen decoded)."""
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
+
+    row = b"\0" + b"\xf0\xe6\xc8\xff" * width
+    packer = zlib.compressobj(9)
+    idat = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+    )
+
+
+@pytest.mark.filterwarnings("ignore::PIL.Image.DecompressionBombWarning")
+def test_a_small_png_of_too_many_pixels_is_refused_from_its_header(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 44, finding 3: 0.4 MB of PNG, 11,999 x 8,333 RGBA, cost a worker 1.1 GB when it was
+    decoded; its header says what it would cost, and it is refused before a pixel is decoded."""
+    from PIL import ImageFile
+
+    data = flat_png(11_999, 8_333)
+    assert len(data) < 1024 * 1024
+
+    def no_decoding(self: object) -> None:
+        raise AssertionError("decoded an image past the budget")
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", no_decoding)
+    with pytest.raises(TooLarge) as refused:
+        check_upload(data, "image/png")
+    said = refused.value.details["image"][0]
+    assert f"{MAX_PIXELS:,} px in all" in said and "11,999×8,333" in said
+
+
+def test_pillow_refuses_what_the_budget_refuses_anywhere_in_the_process() -> None:
+    """Pillow's own guard is held to the budget: an image past twice it is never opened, even
+    where no upload check runs (a stored image resized)."""
+    assert Image.MAX_IMAGE_PIXELS == MAX_PIXELS
+    with pytest.raises(Image.DecompressionBombError):
+        Image.open(io.BytesIO(flat_png(12_000, 8_400)))
+
+
+def test_a_large_scan_within_the_budget_is_accepted() -> None:
+    """The 6,184 x 6,103 scan (37.7 million pixels) the last session supported still is."""
+    out = io.BytesIO()
+    Image.new("RGB", (6184, 6103), (232, 222, 186)).save(out, format="JPEG", quality=85)
+    checked = check_upload(out.getvalue(), "image/jpeg")
+    assert (checked.width, checked.height) == (6184, 6103)
+
+
+def test_the_decoding_runs_inside_the_place_it_is_given() -> None:
+    """The decode (not the header's check) is what a worker bounds: it runs in ``decoding``."""
+    entered: list[str] = []
+
+    class Place:
+        def __enter__(self) -> None:
+            entered.append("in")
+
+        def __exit__(self, *exc: object) -> None:
+            entered.append("out")
+
+    check_upload(png(), "image/png", Place())  # type: ignore[arg-type]
+    assert entered == ["in", "out"]
+    with pytest.raises(TooLarge):
+        check_upload(png(12_001, 2), "image/png", Place())  # type: ignore[arg-type]
+    assert entered == ["in", "out"]  # refused from the header: no place taken
+
+
+HTML = b"<html><body><script>alert(document.cookie)</script></body></html>"
+
+
+def jpeg_with_html() -> bytes:
+    """A JPEG whose comment (COM segment) and XMP hold HTML."""
+    out = io.BytesIO()
+    Image.new("RGB", (64, 48), (20, 120, 200)).save(
+        out, format="JPEG", comment=HTML, xmp=b"<x:xmpmeta>" + HTML + b"</x:xmpmeta>"
+    )
+    return out.getvalue()
+
+
+def test_a_jpeg_comment_and_xmp_are_stripped() -> None:
+    """Issue 44, finding 4: Pillow kept a JPEG's comment when it re-encoded it."""
+    data = jpeg_with_html()
+    assert data.count(b"<script>") == 2
+    checked = check_upload(data, "image/jpeg")
+    assert b"<script" not in checked.data and b"html" not in checked.data.lower()
+    with Image.open(io.BytesIO(checked.data)) as image:
+        assert "comment" not in image.info and "xmp" not in image.info
+        assert image.size == (64, 48)
+
+
+def test_a_png_keeps_its_transparency_but_no_icc_profile() -> None:
+    out = io.BytesIO()
+    image = Image.new("P", (20, 10), 1)
+    image.putpalette([0, 0, 0, 255, 255, 255])
+    image.save(out, format="PNG", transparency=1, icc_profile=b"not really a profile " + HTML)
+    checked = check_upload(out.getvalue(), "image/png")
+    assert b"script" not in checked.data
+    with Image.open(io.BytesIO(checked.data)) as seen:
+        assert seen.info.get("transparency") == 1 and "icc_profile" not in seen.info
+
+
+@pytest.mark.parametrize(
+    "affine",
+    [[[1, 0, 0]], [[1, 0], [0, 1]], [[1, 0, 0, 0], [0, 1, 0]], [[1, 0, "nan"], [0, 1, 0]]],
+)
+def test_a_calibration_of_the_wrong_shape_is_not_read(affine: list) -> None:
+    with pytest.raises((ValueError, IndexError)):
+        Calibration.from_json({"affine": affine})
