@@ -21,7 +21,12 @@ from tests.e2e.test_streams_load import PASSWORD, RawStream, new_game, serve, si
 
 @pytest.fixture
 def served(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    srv = serve(tmp_path, ARBITER_PROXY_HOPS=str(request.param), ARBITER_STREAMS_PER_CLIENT="2")
+    srv = serve(
+        tmp_path,
+        ARBITER_PROXY_HOPS=str(request.param),
+        ARBITER_STREAMS_PER_CLIENT="2",
+        ARBITER_SIGNUPS_PER_HOUR="3",
+    )
     srv.start()
     yield srv
     srv.stop()
@@ -46,6 +51,16 @@ def ask_reset(server: Server, forwarded: str) -> requests.Response:
     )
 
 
+def register(server: Server, username: str, forwarded: str) -> int:
+    r = requests.post(
+        server.url + "/api/users",
+        json={"username": username, "password": PASSWORD},
+        headers={"X-Forwarded-For": forwarded},
+        timeout=30,
+    )
+    return r.status_code
+
+
 def hold(server: Server, forwarded: str) -> None:
     """Wrong passwords (for as many names: no account is held) and reset requests from one
     client up to their limits."""
@@ -64,6 +79,8 @@ def test_without_a_proxy_another_x_forwarded_for_escapes_no_limit(served: Server
     r = ask_reset(served, "203.0.113.3")
     assert r.status_code == 429 and int(r.headers["Retry-After"]) > 0
     assert "account" in r.json()["details"]
+    assert register(served, "carol", "203.0.113.7") == 201  # the third from 127.0.0.1
+    assert register(served, "dave", "203.0.113.8") == 429
     path = f"/api/games/{game}/stream?window=600"
     streams = [RawStream(served, path, X_Forwarded_For=f"203.0.113.{i}") for i in (4, 5, 6)]
     assert [s.status() for s in streams] == [200, 200, 429]  # all three from 127.0.0.1
@@ -80,6 +97,8 @@ def test_behind_one_proxy_the_client_is_the_address_it_appended(served: Server) 
     assert ask_reset(served, "198.51.100.7, 203.0.113.1").status_code == 429
     assert sign_in(served, "alice", PASSWORD, "203.0.113.1, 198.51.100.7") == 201
     assert ask_reset(served, "198.51.100.7").status_code == 202
+    assert [register(served, f"member{i}", "203.0.113.1") for i in range(4)] == [201] * 3 + [429]
+    assert register(served, "member3", "203.0.113.1, 198.51.100.7") == 201
     path = f"/api/games/{game}/stream?window=600"
     streams = [RawStream(served, path, X_Forwarded_For=f"203.0.113.{i}") for i in (1, 1, 1, 2)]
     assert [s.status() for s in streams] == [200, 200, 429, 200]  # counted per client
