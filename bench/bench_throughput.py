@@ -356,6 +356,7 @@ def base_env(tmp: Path) -> dict[str, str]:
         ARBITER_KEYS=str(tmp / "keys"),
         ARBITER_PLUGINS="bench.systems",
         ARBITER_SECRET_KEY=secrets.token_hex(32),
+        ARBITER_SIGNUPS_PER_HOUR=str(CLIENTS + 10),  # every client signs up from 127.0.0.1
     )
     return env
 

@@ -39,6 +39,7 @@ from service.api.async_stream import (
 )
 from service.api.errors import error_body
 from service.api.gate import MAX_BODY
+from service.api.headers import client_address
 from service.api.stream import PLAN_KEY, Plan
 from service.config import Config
 
@@ -158,13 +159,17 @@ async def read_body(receive: Receive, most: int) -> bytes | None:
 class LiveStreams:
     """The stream endpoints: a limit slot, the Flask view's verdict, then the async stream."""
 
-    def __init__(self, flask_app: Flask, limits: StreamLimits) -> None:
+    def __init__(self, flask_app: Flask, limits: StreamLimits, proxy_hops: int = 0) -> None:
         self.flask_app = flask_app
         self.limits = limits
+        #: ``ARBITER_PROXY_HOPS``: the client is counted as the Flask app sees it
+        self.proxy_hops = proxy_hops
         self.pool = ThreadPoolExecutor(STREAM_THREADS, thread_name_prefix="stream")
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        client = (scope.get("client") or ("unknown", 0))[0]
+        loop = asyncio.get_running_loop()
+        environ: dict[str, Any] = build_environ(scope, Body(loop, receive))  # type: ignore[arg-type, assignment]
+        client = client_address(environ, self.proxy_hops) or "unknown"
         try:
             self.limits.acquire(client)
         except TooManyStreams as exc:
@@ -173,13 +178,12 @@ class LiveStreams:
             )
             return
         try:
-            await self._serve(scope, receive, send)
+            await self._serve(environ, receive, send)
         finally:
             self.limits.release(client)
 
-    async def _serve(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
+    async def _serve(self, environ: dict[str, Any], receive: Receive, send: Send) -> None:
         loop = asyncio.get_running_loop()
-        environ: dict[str, Any] = build_environ(scope, Body(loop, receive))  # type: ignore[arg-type, assignment]
         status, headers, body, plan = await loop.run_in_executor(self.pool, self._dispatch, environ)
         if plan is None or status != 200:
             await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -204,11 +208,11 @@ class LiveStreams:
 class ArbiterAsgi:
     """Routes the stream endpoints to :class:`LiveStreams`, everything else to Flask."""
 
-    def __init__(self, flask_app: Flask, limits: StreamLimits) -> None:
+    def __init__(self, flask_app: Flask, limits: StreamLimits, proxy_hops: int = 0) -> None:
         self.flask_app = flask_app
         self.wsgi = WSGIMiddleware(flask_app, workers=REQUEST_THREADS)  # type: ignore[arg-type]
         self.one_trip = OneTrip(flask_app, self.wsgi.executor)  # the same request threads
-        self.streams = LiveStreams(flask_app, limits)
+        self.streams = LiveStreams(flask_app, limits, proxy_hops)
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -249,4 +253,4 @@ def create_asgi(config: Config | None = None) -> ArbiterAsgi:
 
     config = config or Config.from_env()
     limits = StreamLimits(config.streams_per_client, config.streams_max)
-    return ArbiterAsgi(create_app(config), limits)
+    return ArbiterAsgi(create_app(config), limits, config.proxy_hops)

@@ -120,6 +120,7 @@ def build_services(
         outbox=outbox,
         public_url=config.public_url,
         tokens=projections["tokens"],
+        signups_per_hour=config.signups_per_hour,
     )
     games = GameService(store, registry, users, broker)
     clubs = ClubService(store, users, projections["clubs"])

@@ -67,6 +67,8 @@ class Config:
     body_timeout: float = 30
     #: how long a password reset link works (README "HTTP API": passwords)
     reset_minutes: float = 60
+    #: accounts one client address may sign up within an hour (``POST /api/users``; per worker)
+    signups_per_hour: int = 10
     #: a persisted view this many notifications behind the log makes /healthz ``degraded``
     view_lag_limit: int = 1000
     #: run the notification worker inside the web process (``arbiter serve`` sets it)
@@ -128,6 +130,7 @@ class Config:
                 header_timeout=float(env.get("ARBITER_HEADER_TIMEOUT", "10")),
                 body_timeout=float(env.get("ARBITER_BODY_TIMEOUT", "30")),
                 reset_minutes=float(env.get("ARBITER_RESET_MINUTES", "60")),
+                signups_per_hour=int(env.get("ARBITER_SIGNUPS_PER_HOUR", "10")),
                 view_lag_limit=int(env.get("ARBITER_VIEW_LAG_LIMIT", "1000")),
                 embedded_worker=_flag(env.get("ARBITER_EMBEDDED_WORKER", "")),
                 notify_replay=_flag(env.get("ARBITER_NOTIFY_REPLAY", "")),
@@ -193,6 +196,8 @@ class Config:
                 "ARBITER_HEADER_TIMEOUT and ARBITER_BODY_TIMEOUT must be more than 0 and at "
                 "most 600 (seconds)"
             )
+        if not 1 <= self.signups_per_hour <= 1_000_000:
+            raise ConfigError("ARBITER_SIGNUPS_PER_HOUR must be from 1 to 1000000")
         if not 1 <= self.reset_minutes <= 1440:
             raise ConfigError("ARBITER_RESET_MINUTES must be from 1 to 1440 (minutes)")
         if self.view_lag_limit < 1:

@@ -34,6 +34,8 @@ SLOTS = 256  # workers a board can hold at once (a slot is reused when its worke
 PATIENCE = 0.05  # seconds a loaded worker leaves a waiting connection to a less loaded one
 EPISODE = 0.5  # a decline this long ago was about an earlier connection (longer than PATIENCE)
 REFRESH = 0.25  # seconds between updates of a worker's count as its connections close
+#: uvicorn's proxy headers: the app alone reads them (``ARBITER_PROXY_HOPS``)
+UVICORN_PROXY_OFF: dict[str, Any] = {"proxy_headers": False, "forwarded_allow_ips": ""}
 
 
 def alive(pid: int) -> bool:
@@ -164,11 +166,15 @@ class ArbiterWorker(UvicornWorker):  # type: ignore[misc]
     sockets: list[Any]  # gunicorn's listeners (set by gunicorn, which is untyped)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        # before uvicorn's config is made from CONFIG_KWARGS: this server's read timeouts
+        # before uvicorn's config is made from CONFIG_KWARGS: this server's read timeouts, and
+        # uvicorn's reading of X-Forwarded-For/-Proto never on (it trusted them from 127.0.0.1
+        # whatever ARBITER_PROXY_HOPS said): the app reads them, only with ARBITER_PROXY_HOPS > 0
+        # and only that many hops from the right (``service.api.headers.trusting_proxies``)
         config = Config.from_env()
         self.CONFIG_KWARGS = {
             **UvicornWorker.CONFIG_KWARGS,
             "http": timed_protocol(config.header_timeout, config.body_timeout),
+            **UVICORN_PROXY_OFF,
         }
         super().__init__(*args, **kwargs)
         if ArbiterWorker.board is None:

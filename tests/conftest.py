@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,11 @@ from service.config import Config
 from tests.support.api import ApiHelper
 
 FIXTURE_PLUGINS = ("tests.fixtures.skirmish",)
+#: sign-ups per address and hour in tests, in process and in every server process they start:
+#: the suites sign many users up from 127.0.0.1 (the cap's own tests set it low:
+#: tests/e2e/test_signup_limit.py)
+TEST_SIGNUPS_PER_HOUR = 100_000
+os.environ.setdefault("ARBITER_SIGNUPS_PER_HOUR", str(TEST_SIGNUPS_PER_HOUR))
 
 
 def make_config(tmp_path: Path, **overrides: object) -> Config:
@@ -25,6 +31,7 @@ def make_config(tmp_path: Path, **overrides: object) -> Config:
         "plugins": FIXTURE_PLUGINS,
         "secret_key": "test-secret",
         "testing": True,
+        "signups_per_hour": TEST_SIGNUPS_PER_HOUR,
     }
     values.update(overrides)
     return Config(**values)  # type: ignore[arg-type]

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import hmac
 import secrets
 
 from flask import Flask, current_app, g, request, session
 
 from service.application.services import Services
+from service.domain.digests import same_secret
 from service.domain.errors import Forbidden, Unauthenticated
 from service.domain.users import User
 
@@ -34,7 +34,7 @@ def optional_user() -> User | None:
     elif session.get("token"):
         if request.method in UNSAFE:
             sent = request.headers.get(CSRF_HEADER, "")
-            if not hmac.compare_digest(sent, session.get("csrf", "")):
+            if not same_secret(session.get("csrf", ""), sent):
                 raise Forbidden(
                     "missing or wrong CSRF token", {CSRF_HEADER: ["required with a session cookie"]}
                 )

@@ -5,9 +5,16 @@ script or style (the tests drive every page in Chromium under this policy), so t
 nothing else.  No page may be framed (clickjacking), no answer is sniffed into another type, and a
 link out of the site carries no path.  Behind a TLS reverse proxy (``ARBITER_PROXY_HOPS``,
 docs/deployment.md) the scheme it saw is honoured, and with ``ARBITER_SECURE_COOKIES`` the session
-cookie is sent over HTTPS only and browsers are told to keep to HTTPS."""
+cookie is sent over HTTPS only and browsers are told to keep to HTTPS.
+
+:func:`trusting_proxies` is the one place the proxy's word is taken: the client's address every
+throttle counts (``request.remote_addr``), the scheme and the host.  With ``ARBITER_PROXY_HOPS=0``
+``X-Forwarded-For``, ``-Proto`` and ``-Host`` mean nothing; uvicorn's own reading of them is off in
+every case (``service/worker.py``), as it trusts by the peer's address, not by hops."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -39,13 +46,32 @@ HEADERS = {
 HSTS = "max-age=31536000"
 
 
+def trusting_proxies(app: Any, hops: int) -> Any:
+    """The WSGI ``app`` reading the client's address, the scheme and the host from the nearest
+    ``hops`` reverse proxies' ``X-Forwarded-For``, ``-Proto`` and ``-Host`` (werkzeug's ProxyFix:
+    the ``hops``-th entry from the right, which the client cannot forge); with 0, ``app`` itself,
+    to which those headers are nothing."""
+    if not hops:
+        return app
+    return ProxyFix(app, x_for=hops, x_proto=hops, x_host=hops)
+
+
+def client_address(environ: dict[str, Any], hops: int) -> str:
+    """The client's address as the Flask app sees it (:func:`trusting_proxies`), for what counts
+    clients outside it (the live streams' limit per client); ``environ`` is left as it was."""
+    seen: list[str] = []
+
+    def look(env: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen.append(env.get("REMOTE_ADDR") or "")
+        return []
+
+    trusting_proxies(look, hops)(dict(environ), lambda *args: None)
+    return seen[0]
+
+
 def install(app: Flask, config: Config) -> None:
     app.config["SESSION_COOKIE_SECURE"] = config.secure_cookies
-    if config.proxy_hops:
-        hops = config.proxy_hops
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops
-        )
+    app.wsgi_app = trusting_proxies(app.wsgi_app, config.proxy_hops)  # type: ignore[method-assign]
     headers = dict(HEADERS)
     if config.secure_cookies:
         headers["Strict-Transport-Security"] = HSTS

@@ -52,9 +52,12 @@ class Users(MethodView):
     @blp.arguments(schemas.UserCreate)
     @blp.response(201, schemas.UserOut)
     def post(self, body: dict[str, Any]) -> dict[str, str]:
-        """Register a user."""
+        """Register a user.  From one client address at most ``ARBITER_SIGNUPS_PER_HOUR`` (10)
+        an hour: past it 429 ``too_many_attempts`` naming ``address``, with ``Retry-After``."""
         return user_json(
-            services().users.register(body["username"], body["password"], body.get("email"))
+            services().users.register(
+                body["username"], body["password"], body.get("email"), request.remote_addr or ""
+            )
         )
 
 

@@ -88,6 +88,7 @@ from service.application import payloads
 from service.config import Config
 from service.domain.chain import head_mac, seal_key_from_secret
 from service.domain.conversations import Conversation
+from service.domain.digests import same_secret
 from service.domain.game import Game
 
 FORMAT = "arbiter-backup"
@@ -128,7 +129,7 @@ def manifest_mac(manifest: dict[str, Any], secret: str) -> str:
 
 
 def authentic(manifest: dict[str, Any], secret: str) -> bool:
-    return hmac.compare_digest(manifest_mac(manifest, secret), str(manifest.get("mac", "")))
+    return same_secret(manifest_mac(manifest, secret), str(manifest.get("mac", "")))
 
 
 # -- reading a running store ---------------------------------------------------------------------

@@ -36,6 +36,7 @@ from service.application.projections.notices import NoticesView
 from service.application.store import ArbiterStore
 from service.config import Config
 from service.domain.conversations import Conversation
+from service.domain.digests import same_secret
 from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
 from service.domain.game import Game, low_threshold
 from service.domain.notifications import (
@@ -876,7 +877,7 @@ class NotificationService:
         if kind not in KINDS:
             raise Invalid("unknown kind", {"kind": [f"one of {', '.join(KINDS)}"]})
         expected = unsubscribe_token(self.secret, user, kind)
-        if not hmac.compare_digest(expected, token or ""):
+        if not same_secret(expected, token or ""):
             raise Forbidden("this unsubscribe link is not valid", {"token": ["not valid"]})
         return KIND_WORDS[kind]
 

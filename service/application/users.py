@@ -43,6 +43,9 @@ from service.domain.users import (
 )
 
 DEFAULT_TOKEN_LIFETIME = timedelta(days=30)
+#: accounts one client address may sign up within :data:`SIGNUP_WINDOW` (``ARBITER_SIGNUPS_PER_HOUR``)
+SIGNUPS_PER_HOUR = 10
+SIGNUP_WINDOW = 3600
 REVOKE_ATTEMPTS = 20
 AUTH_CACHE_MAX = 10_000  # tokens checked recently, per process
 
@@ -83,6 +86,7 @@ class UserService:
         outbox: Outbox | None = None,
         public_url: str = "",
         tokens: ProjectionRunner | None = None,
+        signups_per_hour: int = SIGNUPS_PER_HOUR,
     ) -> None:
         self.store = store
         #: the tokens' view (``projections.tokens``): each user's live tokens, for the listing
@@ -96,6 +100,10 @@ class UserService:
         self.tokens_per_user = tokens_per_user
         #: wrong passwords per account and per address (``service.application.throttle``)
         self.throttle = throttle or SignInThrottle()
+        #: accounts signed up per client address within the hour (``ARBITER_SIGNUPS_PER_HOUR``),
+        #: counted as the sign-in throttle counts: in this process's memory, an IPv6 client by /64
+        self.signups = SignInThrottle(per_address=signups_per_hour, window=SIGNUP_WINDOW)
+        self._signing_up = threading.Lock()
         #: token id -> (monotonic deadline, token record, user): a bearer token checked less than
         #: ``auth_cache_seconds`` ago is checked again (secret, expiry) without reading the store.
         #: A revocation drops the entry at once in this process; other processes see it when their
@@ -117,12 +125,30 @@ class UserService:
         assert isinstance(view, TokensView), "this user service was made without the tokens view"
         return view
 
-    def register(self, username: str, password: str, email: str | None = None) -> User:
+    def register(
+        self, username: str, password: str, email: str | None = None, address: str | None = None
+    ) -> User:
+        """A new account; from a client ``address`` (the API's; None: the command line), at most
+        ``ARBITER_SIGNUPS_PER_HOUR`` an hour, past which it is refused (429) and nothing written."""
         user = User.register(username, password)
         if email:
             user.set_email(email)
         taken = Conflict(f"user {username!r} already exists", {"username": ["already taken"]})
-        self.store.commit(user, conflict=taken)
+        if address is None:
+            self.store.commit(user, conflict=taken)
+            return user
+        with self._signing_up:  # held, committed and counted as one step: a burst cannot pass
+            wait = self.signups.held("address", address)
+            if wait > 0:
+                limit = self.signups.limits["address"]
+                raise TooManyAttempts(
+                    "too many sign-ups from this address: wait and try again",
+                    wait,
+                    field="address",
+                    reason=f"at most {limit} accounts from one address an hour",
+                )
+            self.store.commit(user, conflict=taken)
+            self.signups.note("address", address)
         return user
 
     def get(self, uid: UUID | str) -> User:

@@ -15,6 +15,8 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from service.domain.digests import same_secret
+
 SEED_BYTES = 32
 _WORD = 2**32
 
@@ -122,7 +124,7 @@ def verify(
         derived = derive_roll(seed_hex, game_id, roll.index, roll.entropy, roll.sides)
         checks.append(RollCheck(roll.index, roll.value, derived))
     return DiceReport(
-        seed_matches_commitment=hmac.compare_digest(commitment(seed_hex), published_commitment),
+        seed_matches_commitment=same_secret(commitment(seed_hex), str(published_commitment)),
         checks=tuple(checks),
         reused_indexes=tuple(reused),
     )

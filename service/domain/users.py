@@ -7,7 +7,6 @@ of sign-ins of one user may run at once."""
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 import secrets
 from datetime import datetime, timedelta
@@ -17,6 +16,7 @@ from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 
+from service.domain.digests import same_secret
 from service.domain.errors import Invalid, NotFound, Unauthenticated
 
 USERS_NAMESPACE = UUID("6f1d2c3e-9a4b-4c5d-8e7f-0a1b2c3d4e5f")
@@ -84,7 +84,7 @@ def check_password(password: str, stored: str) -> bool:
     except ValueError:
         return False
     candidate = hash_password(password, bytes.fromhex(salt_hex)).split("$")[2]
-    return hmac.compare_digest(candidate, digest_hex)
+    return same_secret(digest_hex, candidate)
 
 
 _DUMMY_HASH = "scrypt$" + "00" * 16 + "$" + "00" * 32
@@ -300,7 +300,7 @@ class ApiToken(Aggregate):
         if (
             self.revoked
             or self.user_id != str(user)
-            or not hmac.compare_digest(self.token_hash, token_digest(secret))
+            or not same_secret(self.token_hash, token_digest(secret))
         ):
             raise Unauthenticated("invalid or revoked token")
         if self.generation < generation:

@@ -79,11 +79,15 @@ def new_game(server: Server, auth: dict[str, dict[str, str]]) -> str:
 class RawStream:
     """One SSE connection on a plain socket (cheap enough to hold hundreds), from ``source``."""
 
-    def __init__(self, server: Server, path: str, source: str = "127.0.0.1") -> None:
+    def __init__(
+        self, server: Server, path: str, source: str = "127.0.0.1", **headers: str
+    ) -> None:
+        """``headers``: more request headers, ``X_Forwarded_For="..."`` for ``X-Forwarded-For``."""
         self.sock = socket.create_connection(
             ("127.0.0.1", server.port), timeout=SLOW, source_address=(source, 0)
         )
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        more = "".join(f"{name.replace('_', '-')}: {value}\r\n" for name, value in headers.items())
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{more}\r\n".encode())
         self.data = b""
 
     def read_until(self, marker: bytes, timeout: float = SLOW) -> bytes:

@@ -1,7 +1,9 @@
 """The sign-in page's ``?next=``: after signing in the player goes to a path on this site and
 nowhere else.  A link to ``/?next=javascript:…`` ran script as the player the moment they signed
 in (it read the typed password and changed the account's e-mail); ``?next=//elsewhere.example/``
-and ``?next=https://elsewhere.example/`` sent them off-site."""
+and ``?next=https://elsewhere.example/`` sent them off-site.  Then (issue 44, finding 6) a ``next``
+that only becomes ``//elsewhere`` once the browser resolves it -- dot segments, ``%2e``, a
+backslash -- still did: the check ran before the browser normalised the path."""
 
 from __future__ import annotations
 
@@ -24,6 +26,24 @@ ATTACKS = [
     "/\t/elsewhere.example/",
     "http:/elsewhere.example/",
     "games/../../elsewhere",
+]
+
+#: paths that read as this site's until the browser normalises them into "//evil.example" (or
+#: "/\\evil.example"): dot segments, an escaped dot, a backslash, an escaped slash or backslash,
+#: a control character inside, a scheme without slashes
+RESOLVED_OFF_SITE = [
+    "/.//evil.example",
+    "/..//evil.example",
+    "/%2e//evil.example",
+    "/%2E%2e//evil.example",
+    "/x/..//evil.example",
+    "/.\\/evil.example",
+    "\\\\evil.example",
+    "/%5cevil.example",
+    "/%2f%2fevil.example",
+    "/.\t//evil.example",
+    "/x/..\n//evil.example",
+    "https:evil.example",
 ]
 
 
@@ -60,3 +80,12 @@ def test_a_next_path_on_this_site_is_where_sign_in_goes(browser: Any, server: Se
     page = sign_in_at(browser, server, "nextplayer", "/disputes?from=link#queue")
     page.wait_for_url(server.url + "/disputes?from=link#queue")
     page.close()
+
+
+def test_a_next_that_resolves_to_another_host_goes_home(browser: Any, server: Server) -> None:
+    """Every vector in one browser: a fresh page (its own cookies) signs in from each."""
+    for attack in RESOLVED_OFF_SITE:
+        page = sign_in_at(browser, server, "dotvictim", attack)
+        expect(page.get_by_role("heading", name="My games")).to_be_visible()
+        assert (page.url, page.leaving) == (server.url + "/", []), attack
+        page.close()

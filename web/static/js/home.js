@@ -10,18 +10,24 @@ import { clockFrom } from "./clocks.js";
 import { playableClubScenarios, systemList, systemTitles, titled } from "./titles.js";
 import { pagedList } from "./paged.js";
 
-// Where to go after signing in: the `next` parameter only when it is a path on this site ("/games/…");
-// anything else (javascript:, data:, another site, "//elsewhere", "/\\elsewhere") goes home.
+// Where to go after signing in: the `next` parameter only when it is a path on this site ("/games/…"),
+// judged as the browser will read it -- dot segments resolved ("/x/..//elsewhere", "/%2e//elsewhere"),
+// backslashes as slashes ("/.\\/elsewhere"), percent-escapes decoded ("/%5celsewhere") -- never one
+// that then starts "//" or "/\\" (another host). Anything else (javascript:, data:, another site,
+// "//elsewhere", a control character) goes home.
+const OWN_PATH = /^\/(?![\/\\])/;
 export function nextPath(search, origin) {
   const next = new URLSearchParams(search).get("next") || "";
-  if (!/^\/(?![\/\\])/.test(next)) return "/";
+  if (!OWN_PATH.test(next) || /[\u0000-\u001f\u007f]/.test(next)) return "/";
   let url;
+  let decoded;
   try {
     url = new URL(next, origin);
+    decoded = decodeURIComponent(url.pathname);
   } catch {
     return "/";
   }
-  if (url.origin !== origin) return "/";
+  if (url.origin !== origin || !OWN_PATH.test(url.pathname) || !OWN_PATH.test(decoded)) return "/";
   return url.pathname + url.search + url.hash;
 }
 
