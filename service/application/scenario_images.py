@@ -9,7 +9,6 @@ See docs/scenario-library.md ("Map image")."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -29,7 +28,7 @@ from service.application.map_images import (
 from service.application.scenarios import ScenarioLibrary
 from service.application.store import ArbiterStore
 from service.domain.errors import Conflict, LimitReached, NotFound, Unprocessable
-from service.domain.map_images import MapImage, image_id
+from service.domain.map_images import MapImage, image_id, stored_size
 from service.domain.scenarios import ClubScenario, plain
 from service.domain.users import User
 from service.rules.kernel.grid import HexGrid
@@ -115,9 +114,22 @@ class ScenarioImages:
             stored = MapImage.store(
                 sha, checked.media_type, checked.width, checked.height, checked.data, str(by.id)
             )
-            # the same bytes stored meanwhile by another request are the same image
-            with contextlib.suppress(Conflict):
-                self.store.commit(stored, conflict=Conflict("stored meanwhile"))
+            # counted as kept in the log (base64), against the uploader's and the club's quotas
+            held = self.library.quotas.store_bytes(
+                str(by.id), scenario.club, stored_size(checked.data), sha
+            )
+            try:
+                self.store.commit(
+                    stored,
+                    *held,
+                    conflict=Conflict(
+                        "another upload was kept meanwhile; try again",
+                        {"image": ["another upload was kept meanwhile: try again"]},
+                    ),
+                )
+            except Conflict:
+                if not self._has(sha):  # a race on the quota, not the same bytes stored meanwhile
+                    raise
         image = {
             "sha256": sha,
             "media_type": checked.media_type,
