@@ -292,3 +292,19 @@ def test_one_who_asked_to_join_is_added_at_once(api: ApiHelper) -> None:
         201,
     )
     assert body["member_count"] == 2 and body["requests_waiting"] == 0
+
+
+def test_the_quota_settings_are_read_from_the_environment_and_checked(tmp_path: Path) -> None:
+    from service.config import Config, ConfigError
+
+    env = {"ARBITER_VAR": str(tmp_path / "var"), "ARBITER_SECRET_KEY": "k"}
+    quotas = Config.from_env(env).quotas()
+    assert (quotas.bytes_per_user, quotas.bytes_per_club) == (200 * 1024**2, 500 * 1024**2)
+    assert (quotas.hotseat_per_user, quotas.seeks_per_user, quotas.clubs_per_user) == (20, 10, 5)
+    assert (quotas.invitations_per_user, quotas.invitations_per_pair) == (20, 5)
+    assert (quotas.scenarios_per_user, quotas.scenarios_per_club) == (50, 100)
+    assert Config.from_env(env | {"ARBITER_BYTES_PER_USER": "1000"}).quotas().bytes_per_user == 1000
+    with pytest.raises(ConfigError, match="ARBITER_SEEKS_PER_USER must be 1 or more"):
+        Config.from_env(env | {"ARBITER_SEEKS_PER_USER": "0"})
+    with pytest.raises(ConfigError, match="ARBITER_INVITATIONS_PER_PAIR must be at most"):
+        Config.from_env(env | {"ARBITER_INVITATIONS_PER_PAIR": "30"})
