@@ -31,6 +31,7 @@ from service.application.notifications import NotificationProcess, NotificationS
 from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
+from service.application.quotas import QuotaService
 from service.application.records import RecordService
 from service.application.restoring import require_restored
 from service.application.reviews import ReviewService
@@ -123,7 +124,8 @@ def build_services(
         signups_per_hour=config.signups_per_hour,
     )
     games = GameService(store, registry, users, broker)
-    clubs = ClubService(store, users, projections["clubs"])
+    quotas = QuotaService(store, config.quotas())
+    clubs = ClubService(store, users, projections["clubs"], quotas)
     board = RedisLeaderboard(config.redis_url) if config.redis_url else None
     feed = LadderFeed(store, projections, users, broker, board)
     knowledge = KnowledgeService(store, games, config.index_dir, projections["rulings"])
@@ -142,9 +144,18 @@ def build_services(
     index = GameIndex(projections["games"], clubs.clubs_of)
     store.on_commit = projections.seen  # read-your-writes
     limits = DraftLimits(config.draft_max_units, config.draft_max_hexes, config.draft_max_bytes)
-    scenarios = ScenarioLibrary(store, registry, clubs, limits, projections["scenarios"])
+    scenarios = ScenarioLibrary(store, registry, clubs, limits, projections["scenarios"], quotas)
     ladders = LadderService(store, users, clubs, games, feed, scenarios=scenarios)
-    lifecycle = LifecycleService(store, games, users, clubs, ladders, index, projections["clocks"])
+    lifecycle = LifecycleService(
+        store,
+        games,
+        users,
+        clubs,
+        ladders,
+        index,
+        projections["clocks"],
+        quotas=config.quotas(),
+    )
     process = open_process(config, store, names=users.username, broker=broker)
     notifications = NotificationService(
         store,

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from service.domain.quotas import Quotas
+
 STORES = ("sqlite", "postgres")
 
 
@@ -62,6 +64,17 @@ class Config:
     webhooks_per_user: int = 10
     webhooks_per_club: int = 20
     tokens_per_user: int = 20
+    #: quotas (README "Configuration", docs/quotas.md): bytes a user's and a club's uploads may
+    #: keep in the store, and how many of each costly thing one user may hold
+    bytes_per_user: int = 200 * 1024 * 1024
+    bytes_per_club: int = 500 * 1024 * 1024
+    hotseat_per_user: int = 20
+    seeks_per_user: int = 10
+    invitations_per_user: int = 20
+    invitations_per_pair: int = 5
+    clubs_per_user: int = 5
+    scenarios_per_user: int = 50
+    scenarios_per_club: int = 100
     #: seconds a client has to send a request's headers, and between parts of its body
     header_timeout: float = 10
     body_timeout: float = 30
@@ -127,6 +140,15 @@ class Config:
                 webhooks_per_user=int(env.get("ARBITER_WEBHOOKS_PER_USER", "10")),
                 webhooks_per_club=int(env.get("ARBITER_WEBHOOKS_PER_CLUB", "20")),
                 tokens_per_user=int(env.get("ARBITER_TOKENS_PER_USER", "20")),
+                bytes_per_user=int(env.get("ARBITER_BYTES_PER_USER", str(200 * 1024 * 1024))),
+                bytes_per_club=int(env.get("ARBITER_BYTES_PER_CLUB", str(500 * 1024 * 1024))),
+                hotseat_per_user=int(env.get("ARBITER_HOTSEAT_PER_USER", "20")),
+                seeks_per_user=int(env.get("ARBITER_SEEKS_PER_USER", "10")),
+                invitations_per_user=int(env.get("ARBITER_INVITATIONS_PER_USER", "20")),
+                invitations_per_pair=int(env.get("ARBITER_INVITATIONS_PER_PAIR", "5")),
+                clubs_per_user=int(env.get("ARBITER_CLUBS_PER_USER", "5")),
+                scenarios_per_user=int(env.get("ARBITER_SCENARIOS_PER_USER", "50")),
+                scenarios_per_club=int(env.get("ARBITER_SCENARIOS_PER_CLUB", "100")),
                 header_timeout=float(env.get("ARBITER_HEADER_TIMEOUT", "10")),
                 body_timeout=float(env.get("ARBITER_BODY_TIMEOUT", "30")),
                 reset_minutes=float(env.get("ARBITER_RESET_MINUTES", "60")),
@@ -188,6 +210,15 @@ class Config:
             ("ARBITER_WEBHOOKS_PER_USER", self.webhooks_per_user),
             ("ARBITER_WEBHOOKS_PER_CLUB", self.webhooks_per_club),
             ("ARBITER_TOKENS_PER_USER", self.tokens_per_user),
+            ("ARBITER_BYTES_PER_USER", self.bytes_per_user),
+            ("ARBITER_BYTES_PER_CLUB", self.bytes_per_club),
+            ("ARBITER_HOTSEAT_PER_USER", self.hotseat_per_user),
+            ("ARBITER_SEEKS_PER_USER", self.seeks_per_user),
+            ("ARBITER_INVITATIONS_PER_USER", self.invitations_per_user),
+            ("ARBITER_INVITATIONS_PER_PAIR", self.invitations_per_pair),
+            ("ARBITER_CLUBS_PER_USER", self.clubs_per_user),
+            ("ARBITER_SCENARIOS_PER_USER", self.scenarios_per_user),
+            ("ARBITER_SCENARIOS_PER_CLUB", self.scenarios_per_club),
         ):
             if value < 1:
                 raise ConfigError(f"{name} must be 1 or more")
@@ -200,6 +231,10 @@ class Config:
             raise ConfigError("ARBITER_SIGNUPS_PER_HOUR must be from 1 to 1000000")
         if not 1 <= self.reset_minutes <= 1440:
             raise ConfigError("ARBITER_RESET_MINUTES must be from 1 to 1440 (minutes)")
+        if self.invitations_per_pair > self.invitations_per_user:
+            raise ConfigError(
+                "ARBITER_INVITATIONS_PER_PAIR must be at most ARBITER_INVITATIONS_PER_USER"
+            )
         if self.view_lag_limit < 1:
             raise ConfigError("ARBITER_VIEW_LAG_LIMIT must be at least 1 (notifications)")
         if self.store_timeout < 1:
@@ -220,6 +255,20 @@ class Config:
     @property
     def index_dir(self) -> Path:
         return self.var_dir / "index"
+
+    def quotas(self) -> Quotas:
+        """The quotas a user and a club cannot exceed (``service.domain.quotas``)."""
+        return Quotas(
+            bytes_per_user=self.bytes_per_user,
+            bytes_per_club=self.bytes_per_club,
+            hotseat_per_user=self.hotseat_per_user,
+            seeks_per_user=self.seeks_per_user,
+            invitations_per_user=self.invitations_per_user,
+            invitations_per_pair=self.invitations_per_pair,
+            clubs_per_user=self.clubs_per_user,
+            scenarios_per_user=self.scenarios_per_user,
+            scenarios_per_club=self.scenarios_per_club,
+        )
 
     def eventsourcing_env(self, *, create_tables: bool | None = None) -> dict[str, str]:
         """The environment of the eventsourcing Application.

@@ -164,10 +164,13 @@ class Members(MethodView):
     @blp.arguments(MemberIn)
     @blp.response(201, ClubOut)
     def post(self, body: dict[str, Any], club: str) -> dict[str, Any]:
-        """Add a member with roles (admins only)."""
+        """Add a member with roles (admins only).  Nobody is put into a club without consent: a
+        user who asked to join is a member at once, anyone else is invited (as ``POST
+        …/invitations``) and is a member only once they accept (``POST …/invitation``); until
+        then they are not listed and read nothing of the club's."""
         clubs = services().clubs
         user = require_user()
-        return clubs.view(clubs.add_member(club, user, body["username"], body["roles"]), user)
+        return clubs.view(clubs.admit(club, user, body["username"], body["roles"]), user)
 
 
 @blp.route("/<club>/members/<username>")

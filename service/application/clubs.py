@@ -12,6 +12,7 @@ from eventsourcing.application import AggregateNotFoundError
 from service.application.projections.clubs import ClubKey, ClubsView, MemberKey, PendingKey
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
+from service.application.quotas import QuotaService
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.clubs import ROLES, Club, club_id
@@ -34,11 +35,16 @@ class ClubService:
     is a member of which, read by key (None: a service that only changes clubs)."""
 
     def __init__(
-        self, store: ArbiterStore, users: UserService, runner: ProjectionRunner | None = None
+        self,
+        store: ArbiterStore,
+        users: UserService,
+        runner: ProjectionRunner | None = None,
+        quotas: QuotaService | None = None,
     ) -> None:
         self.store = store
         self.users = users
         self.runner = runner
+        self.quotas = quotas or QuotaService(store)
 
     @property
     def _view(self) -> ClubsView:
@@ -49,12 +55,27 @@ class ClubService:
     # -- commands -------------------------------------------------------------------------------
     def create(self, name: str, founder: User) -> Club:
         club = Club.found(name, str(founder.id))
+        holdings = self.quotas.found_club(str(founder.id), str(club.id))
         self.store.commit(
-            club, conflict=Conflict(f"club {club.name!r} already exists", {"name": ["taken"]})
+            club,
+            *holdings,
+            conflict=Conflict(f"club {club.name!r} already exists", {"name": ["taken"]}),
         )
         return club
 
+    def admit(self, ref: str, by: User, username: str, roles: list[str]) -> Club:
+        """An admin's "add a member" (the API's and the web's): nobody is put into a club without
+        consent, so a user who asked to join becomes a member at once and anyone else is invited
+        (:meth:`invite`), a member only once they accept.  The operator's ``arbiter clubs
+        add-member`` adds at once (:meth:`add_member`)."""
+        club = self._fresh(ref)
+        if str(self.users.by_name(username).id) in club.pending_requests():
+            return self.add_member(ref, by, username, roles)
+        return self.invite(ref, by, username, roles)
+
     def add_member(self, ref: str, by: User, username: str, roles: list[str]) -> Club:
+        """Add ``username`` at once, without asking them (the operator's CLI; and an admin's
+        :meth:`admit` of a user who asked to join)."""
         club = self._fresh(ref)
         club.add_member(str(by.id), str(self.users.by_name(username).id), roles)
         return self._save(club)

@@ -54,6 +54,12 @@ class GameIndex:
             if after is None:
                 return
 
+    def created_count(self, creator: str, status: str, *, solo: bool = False) -> int:
+        return self._view.created_count(creator, status, solo=solo)
+
+    def pending_from(self, creator: str, invitee: str) -> int:
+        return self._view.pending_from(creator, invitee)
+
     def invitations(self, user: User) -> list[dict[str, Any]]:
         """The invitations waiting for ``user``'s answer, newest first (at most a page)."""
         uid = str(user.id)

@@ -19,8 +19,16 @@ from service.application.projections.clocks import PAGE, ClocksView, micros
 from service.application.projections.runner import ProjectionRunner
 from service.application.store import ArbiterStore
 from service.application.users import UserService
-from service.domain.errors import Forbidden, Invalid, NotFound, StaleVersion, Unprocessable
-from service.domain.game import Game, check_clock
+from service.domain.errors import (
+    Forbidden,
+    Invalid,
+    LimitReached,
+    NotFound,
+    StaleVersion,
+    Unprocessable,
+)
+from service.domain.game import ACTIVE, INVITED, Game, check_clock
+from service.domain.quotas import Quotas
 from service.domain.users import User
 
 DRAW_ACTIONS = ("offer", "accept", "decline")
@@ -45,6 +53,7 @@ class LifecycleService:
         index: GameIndex,
         clocks: ProjectionRunner,
         clock: Callable[[], datetime] = utcnow,
+        quotas: Quotas | None = None,
     ) -> None:
         self.store = store
         self.games = games
@@ -55,6 +64,7 @@ class LifecycleService:
         #: the clocks view's runner (``projections.clocks``): the timed games by their next deadline
         self.clocks = clocks
         self.clock = clock
+        self.quotas = quotas or Quotas()
 
     # -- creating ---------------------------------------------------------------------------------
     def labels_for(
@@ -154,6 +164,7 @@ class LifecycleService:
         source: Any = None,
         labels: Mapping[str, Any] | None = None,
         keep: list[Any] | None = None,
+        capped: bool = True,
     ) -> Game:
         """A new game.  Every named player but the creator must accept first (``Game.Invited``);
         a game whose sides are all the creator's starts at once.  Nobody is put into a game
@@ -161,7 +172,9 @@ class LifecycleService:
         that start at once with several players, ladder challenges and joined seeks, are created
         by their own services after both players chose them).  ``labels``: more of the game's
         labels (a club event's game names its event).  ``keep``: stored by the caller, with its own
-        change (:meth:`GameService.create`)."""
+        change (:meth:`GameService.create`).  ``capped``: the creator's hot-seat games and
+        invitations waiting are limited (:meth:`check_caps`; a club event's round is not: its
+        players joined the event)."""
         players = []
         for name in sides.values():
             try:
@@ -175,6 +188,8 @@ class LifecycleService:
                 {"invite": ["only the named players' acceptance starts the game"]},
             )
         invite = others
+        if capped:
+            self.check_caps(creator, [p for p in players if p != str(creator.id)])
         more = dict(labels or {})
         labels = self.labels_for(
             creator,
@@ -206,6 +221,36 @@ class LifecycleService:
             keep=keep,
             **extra,
         )
+
+    def check_caps(self, creator: User, others: list[str]) -> None:
+        """Refuse (409 ``limit_reached`` naming ``sides``) a game past the creator's caps: with no
+        other player, ``ARBITER_HOTSEAT_PER_USER`` hot-seat games in progress; else
+        ``ARBITER_INVITATIONS_PER_USER`` of their invitations waiting, or
+        ``ARBITER_INVITATIONS_PER_PAIR`` waiting for one of the named players.  Counted by key in
+        the games view (a request sees its own earlier writes)."""
+        uid, limits = str(creator.id), self.quotas
+        if not others:
+            most = limits.hotseat_per_user
+            if self.index.created_count(uid, ACTIVE, solo=True) >= most:
+                raise LimitReached(
+                    f"you have {most} hot-seat games in progress",
+                    {"sides": [f"at most {most} games of your own at once: end one first"]},
+                )
+            return
+        most = limits.invitations_per_user
+        if self.index.created_count(uid, INVITED) >= most:
+            raise LimitReached(
+                f"you have {most} invitations waiting",
+                {"sides": [f"at most {most} of your invitations wait at once"]},
+            )
+        most = limits.invitations_per_pair
+        for other in dict.fromkeys(others):
+            if self.index.pending_from(uid, other) >= most:
+                name = self.users.username(other)
+                raise LimitReached(
+                    f"{name} has {most} of your invitations waiting",
+                    {"sides": [f"{name} has {most} of your invitations to answer already"]},
+                )
 
     # -- invitations ------------------------------------------------------------------------------
     def accept(self, game_id: str | UUID, user: User) -> Game:

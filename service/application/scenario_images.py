@@ -31,7 +31,7 @@ from service.application.map_images import (
 from service.application.scenarios import ScenarioLibrary
 from service.application.store import ArbiterStore
 from service.domain.errors import Busy, Conflict, LimitReached, NotFound, Unprocessable
-from service.domain.map_images import MapImage
+from service.domain.map_images import MapImage, stored_size
 from service.domain.scenarios import ClubScenario, plain
 from service.domain.users import User
 from service.rules.kernel.grid import HexGrid
@@ -163,14 +163,26 @@ class ScenarioImages:
                 "this scenario has had its share of map images",
                 {"image": [f"at most {MAX_IMAGES_PER_SCENARIO} images per scenario"]},
             )
-        # the one place bytes are about to be stored: a quota on stored bytes is checked here
         if not self._has(sha):
             stored = MapImage.store(
                 sha, checked.media_type, checked.width, checked.height, checked.data, str(by.id)
             )
-            # the same bytes stored meanwhile by another request are the same image
-            with contextlib.suppress(Conflict):
-                self.store.commit(stored, conflict=Conflict("stored meanwhile"))
+            # counted as kept in the log (base64), against the uploader's and the club's quotas
+            held = self.library.quotas.store_bytes(
+                str(by.id), scenario.club, stored_size(checked.data), sha
+            )
+            try:
+                self.store.commit(
+                    stored,
+                    *held,
+                    conflict=Conflict(
+                        "another upload was kept meanwhile; try again",
+                        {"image": ["another upload was kept meanwhile: try again"]},
+                    ),
+                )
+            except Conflict:
+                if not self._has(sha):  # a race on the quota, not the same bytes stored meanwhile
+                    raise
         image = {
             "sha256": sha,
             "media_type": checked.media_type,

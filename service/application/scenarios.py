@@ -20,10 +20,12 @@ from service.application.draft_images import DraftImages, image_of
 from service.application.projections.runner import ProjectionRunner
 from service.application.projections.scenarios import LibraryKey, ScenariosView, TitleKey
 from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
+from service.application.quotas import QuotaService
 from service.application.store import ArbiterStore
 from service.domain.clubs import Club
 from service.domain.draft_limits import DraftLimits
 from service.domain.errors import Forbidden, Invalid, NotFound, Unprocessable
+from service.domain.quotas import Holdings
 from service.domain.scenarios import (
     ClubScenario,
     is_wrapper,
@@ -200,6 +202,7 @@ class ScenarioLibrary:
         clubs: ClubService,
         limits: DraftLimits | None = None,
         runner: ProjectionRunner | None = None,
+        quotas: QuotaService | None = None,
     ) -> None:
         """``runner``: the persisted club scenarios' view's (``projections.scenarios``): the
         lists of a club's scenarios and of the library read it (a service without it resolves
@@ -208,6 +211,7 @@ class ScenarioLibrary:
         self.store = store
         #: a draft's ``map.image`` held to the images the store keeps (issue 44)
         self.images = DraftImages(store)
+        self.quotas = quotas or QuotaService(store)
         self.registry = registry
         self.clubs = clubs
         self.runner = runner
@@ -241,7 +245,7 @@ class ScenarioLibrary:
         scenario = ClubScenario.create(
             str(club.id), system, base or "blank", title, document, str(by.id), self.limits
         )
-        self.store.commit(scenario)
+        self.store.commit(scenario, *self._charged(scenario, by))
         return scenario
 
     def import_document(
@@ -274,7 +278,7 @@ class ScenarioLibrary:
         if publish:
             checked = self.problems(scenario.draft, system)
             scenario.publish(checked["errors"], str(by.id), "imported")
-        self.store.commit(scenario)
+        self.store.commit(scenario, *self._charged(scenario, by))
         return scenario
 
     def edit(self, ref: str, by: User, changes: Sequence[Mapping[str, Any]]) -> ClubScenario:
@@ -315,8 +319,13 @@ class ScenarioLibrary:
         if number is None:
             raise Unprocessable("not published yet", {"scenario": ["nothing to fork yet"]})
         forked = ClubScenario.fork(origin, number, str(club.id), title, str(by.id))
-        self.store.commit(forked)
+        self.store.commit(forked, *self._charged(forked, by))
         return forked
+
+    def _charged(self, scenario: ClubScenario, by: User) -> list[Holdings]:
+        """The holdings of ``by`` and of the scenario's club with one more scenario each (409
+        ``limit_reached`` past ``ARBITER_SCENARIOS_PER_USER`` or ``_PER_CLUB``)."""
+        return self.quotas.make_scenario(str(by.id), scenario.club, str(scenario.id))
 
     # -- reads ----------------------------------------------------------------------------------
     def get(self, ref: str, user: User | None) -> ClubScenario:

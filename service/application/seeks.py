@@ -20,7 +20,7 @@ from service.application.projections.runner import ProjectionRunner
 from service.application.projections.seeks import Key, SeeksView
 from service.application.scenarios import ScenarioLibrary
 from service.application.store import ArbiterStore
-from service.domain.errors import Conflict, Forbidden, NotFound, Unprocessable
+from service.domain.errors import Conflict, Forbidden, LimitReached, NotFound, Unprocessable
 from service.domain.seeks import OPEN, Seek
 from service.domain.users import User
 
@@ -65,6 +65,12 @@ class SeekService:
         """``scenario``: a system's own or a club scenario ``by`` may read (``scenario_version``,
         default its latest): the open game pins that version and its game starts from it."""
         self.lifecycle.games.system(system)  # an unknown system is a 422 naming ``system``
+        most = self.lifecycle.quotas.seeks_per_user
+        if self._view.open_count(str(by.id)) >= most:
+            raise LimitReached(
+                f"you have {most} open games",
+                {"seek": [f"at most {most} of your open games wait at once: withdraw one"]},
+            )
         choice = self.scenarios.choose(system, scenario, scenario_version, by)
         scenario, info = choice.name, choice.info
         if len(info.sides) != 2:

@@ -357,6 +357,7 @@ class TournamentService:
                 labels={"event": str(event.id), "title": f"{event.name}, round {number}"}
                 | ({"rated": True} if event.ladder else {}),
                 keep=kept,
+                capped=False,  # the players joined the event: its rounds are theirs to play
             )
             ids.append(str(game.id))
         event.release(rnd, ids, str(by.id), self.clock())

@@ -168,6 +168,7 @@ def test_a_running_sqlite_servers_backup_restores_into_postgresql_and_serves_the
         status=201,
         json={"username": "bob", "roles": ["player"]},
     )
+    source.ok("POST", f"/api/clubs/{club}/invitation", "bob", json={"accept": True})
     ladder = source.ok(
         "POST",
         f"/api/clubs/{club}/ladders",

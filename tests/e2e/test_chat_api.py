@@ -33,13 +33,8 @@ def club_game(api: ApiHelper) -> dict[str, str]:
     )
     for name, roles in (("cat", ["player"]), ("dan", ["player"]), ("ref", ["arbiter"])):
         api.user(name)
-        ok(
-            api.client.post(
-                f"/api/clubs/{club['id']}/members",
-                json={"username": name, "roles": roles},
-                headers=api.user("ann"),
-            ),
-            201,
+        api.admit(
+            f"/api/clubs/{club['id']}/members", {"username": name, "roles": roles}, api.user("ann")
         )
     api.user("eve")
     r = api.client.post(

@@ -33,13 +33,8 @@ def club_with_scenario(api: ApiHelper) -> tuple[dict[str, Any], dict[str, Any]]:
     )
     for name in PLAYERS:
         api.user(name)
-        ok(
-            api.client.post(
-                f"/api/clubs/{club['id']}/members",
-                json={"username": name, "roles": ["player"]},
-                headers=api.user("ann"),
-            ),
-            201,
+        api.admit(
+            f"/api/clubs/{club['id']}/members", {"username": name, "roles": ["player"]}, "ann"
         )
     scenario = ok(
         api.client.post(

@@ -27,14 +27,7 @@ def club_of(api: ApiHelper, *members: str) -> dict[str, Any]:
     )
     for name in members:
         api.user(name)
-        ok(
-            api.client.post(
-                f"/api/clubs/{club['id']}/members",
-                json={"username": name},
-                headers=api.user("alice"),
-            ),
-            201,
-        )
+        api.admit(f"/api/clubs/{club['id']}/members", {"username": name}, api.user("alice"))
     return club
 
 

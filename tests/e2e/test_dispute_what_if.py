@@ -279,9 +279,7 @@ def test_a_club_ruling_makes_the_adopted_reading_the_clubs_default_for_new_games
     assert made.status_code == 201, made.get_json()
     club = made.get_json()["id"]
     for name, roles in (("rojo", ["player"]), ("judge", ["arbiter"])):
-        r = api.client.post(f"/api/clubs/{club}/members", json={"username": name, "roles": roles},
-                            headers=api.user("franco"))  # fmt: skip
-        assert r.status_code == 201, r.get_json()
+        api.admit(f"/api/clubs/{club}/members", {"username": name, "roles": roles}, "franco")
     gid = start(app, api, duel_state(), labels={"club": club})
     combat = fought(api, gid)
     dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})

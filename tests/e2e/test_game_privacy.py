@@ -71,13 +71,10 @@ def games(api: ApiHelper) -> dict[str, str]:
     )
     for name in ("cat", "dan"):
         api.user(name)
-        ok(
-            api.client.post(
-                f"/api/clubs/{club['id']}/members",
-                json={"username": name, "roles": ["player"]},
-                headers=api.user("ann"),
-            ),
-            201,
+        api.admit(
+            f"/api/clubs/{club['id']}/members",
+            {"username": name, "roles": ["player"]},
+            api.user("ann"),
         )
     r = api.client.post(
         "/api/games",

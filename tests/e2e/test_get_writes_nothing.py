@@ -86,14 +86,7 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
     club = ok(post("/api/clubs", json={"name": "Hex Club"}, headers=ann), 201)
     cid = club["id"]
     for name in ("bob", "cat", "dan"):
-        ok(
-            post(
-                f"/api/clubs/{cid}/members",
-                json={"username": name, "roles": ["player"]},
-                headers=ann,
-            ),
-            201,
-        )
+        api.admit(f"/api/clubs/{cid}/members", {"username": name, "roles": ["player"]}, ann)
     # an invitation and a join request waiting (eve's), for their lists
     api.user("fay")
     ok(post(f"/api/clubs/{cid}/invitations", json={"username": "fay"}, headers=ann), 201)

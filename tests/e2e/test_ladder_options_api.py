@@ -25,13 +25,10 @@ def club(api: ApiHelper) -> str:
     )
     for name in PLAYERS:
         api.user(name)
-        ok(
-            api.client.post(
-                f"/api/clubs/{body['id']}/members",
-                json={"username": name, "roles": ["player"]},
-                headers=api.user("ann"),
-            ),
-            201,
+        api.admit(
+            f"/api/clubs/{body['id']}/members",
+            {"username": name, "roles": ["player"]},
+            api.user("ann"),
         )
     return str(body["id"])
 

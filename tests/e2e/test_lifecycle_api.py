@@ -41,7 +41,7 @@ def ladder(api: ApiHelper) -> dict[str, Any]:
     club = ok(post(api, "/api/clubs", "ann", {"name": "Mill Club"}), 201)
     for name in ("alice", "bob", "carol"):
         api.user(name)
-        ok(post(api, f"/api/clubs/{club['id']}/members", "ann", {"username": name}), 201)
+        api.admit(f"/api/clubs/{club['id']}/members", {"username": name}, "ann")
     body = {"name": "Mill ladder", "system": "skirmish", "scenario": "meeting"}
     made = ok(post(api, f"/api/clubs/{club['id']}/ladders", "ann", body), 201)
     for name in ("alice", "bob"):
@@ -296,7 +296,7 @@ def test_forfeit_policy_ends_the_game_when_the_clock_runs_out(app: Flask, api: A
 def test_open_games_club_only_and_joined_at_once(api: ApiHelper, client: FlaskClient) -> None:
     club = ok(post(api, "/api/clubs", "ann", {"name": "Hex Club"}), 201)
     api.user("bob")
-    ok(post(api, f"/api/clubs/{club['id']}/members", "ann", {"username": "bob"}), 201)
+    api.admit(f"/api/clubs/{club['id']}/members", {"username": "bob"}, "ann")
     api.user("carol")
     open_all = ok(
         post(
@@ -338,7 +338,7 @@ def test_a_club_game_needs_members_and_its_arbiters_see_its_disputes(api: ApiHel
     api.user("bob")
     body = {"system": "skirmish", "scenario": "meeting", "sides": {"red": "ann", "blue": "bob"}}
     refused(post(api, "/api/games", "ann", body | {"club": club["id"]}), 422, "sides")
-    ok(post(api, f"/api/clubs/{club['id']}/members", "ann", {"username": "bob"}), 201)
+    api.admit(f"/api/clubs/{club['id']}/members", {"username": "bob"}, "ann")
     game = ok(post(api, "/api/games", "ann", body | {"club": "Hex Club"}), 201)
     assert game["labels"]["club"] == club["id"] and game["labels"]["pause_on_dispute"] is True
 
@@ -381,7 +381,7 @@ def test_the_arbiter_policy_puts_a_claim_before_the_clubs_arbiter(
     club = ok(post(api, "/api/clubs", "ann", {"name": "Hex Club"}), 201)  # ann: admin, arbiter
     for name in ("alice", "bob"):
         api.user(name)
-        ok(post(api, f"/api/clubs/{club['id']}/members", "ann", {"username": name}), 201)
+        api.admit(f"/api/clubs/{club['id']}/members", {"username": name}, "ann")
     api.user("carol")
     clock = {"kind": "per-move", "days": 1, "on_timeout": "arbiter"}
     gid = invite(api, club=club["id"], clock=clock)["id"]
@@ -435,7 +435,7 @@ def test_a_clubs_policies_apply_to_its_games(api: ApiHelper) -> None:
     }
     for name in ("alice", "bob"):
         api.user(name)
-        ok(post(api, f"/api/clubs/{club['id']}/members", "ann", {"username": name}), 201)
+        api.admit(f"/api/clubs/{club['id']}/members", {"username": name}, "ann")
     path = f"/api/clubs/{club['id']}/policies"
     policies = {"takeback": "never", "clock": {"kind": "per-turn", "days": 4}}
     refused(api.client.patch(path, json=policies, headers=api.user("alice")), 403, "club")

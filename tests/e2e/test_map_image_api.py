@@ -33,13 +33,10 @@ def scenario(api: ApiHelper) -> str:
     """A blank Bizkaya map of 30x24 hexes of the club ``Printed``: ann admin, mel a member."""
     club = ok(api.client.post("/api/clubs", json={"name": "Printed"}, headers=api.user("ann")), 201)
     api.user("mel")
-    ok(
-        api.client.post(
-            f"/api/clubs/{club['id']}/members",
-            json={"username": "mel", "roles": ["player"]},
-            headers=api.user("ann"),
-        ),
-        201,
+    api.admit(
+        f"/api/clubs/{club['id']}/members",
+        {"username": "mel", "roles": ["player"]},
+        api.user("ann"),
     )
     blank = {
         "coordinates": "four-digit",
@@ -340,12 +337,7 @@ def test_merida_read_from_its_printed_map_plays_by_the_terrain_read(api: ApiHelp
     for name in SIDES.values():
         api.user(name)
         member = {"username": name, "roles": ["player"]}
-        ok(
-            api.client.post(
-                f"/api/clubs/{club['id']}/members", json=member, headers=api.user("ann")
-            ),
-            201,
-        )
+        api.admit(f"/api/clubs/{club['id']}/members", member, api.user("ann"))
     sid = ok(
         api.client.post(
             f"/api/clubs/{club['id']}/scenarios",

@@ -115,6 +115,10 @@ def test_an_event_made_through_one_worker_reaches_a_client_of_the_other(
             f"{b.url}/api/clubs/{club_id}/members", json={"username": name}, headers=auth["ann"]
         )
         assert r.status_code == 201, r.text
+        r = requests.post(  # invited: they accept, through the other worker
+            f"{a.url}/api/clubs/{club_id}/invitation", json={"accept": True}, headers=auth[name]
+        )
+        assert r.status_code == 200, r.text
     r = requests.post(
         f"{a.url}/api/clubs/{club_id}/ladders",
         json={"name": "Mill", "system": "skirmish", "scenario": "meeting"},

@@ -176,7 +176,7 @@ def arbiter_club(api: ApiHelper) -> str:
     club = ok(post(api, "/api/clubs", "ann", {"name": "Hex Club"}), 201)  # ann: its arbiter
     for name in ("alice", "bob"):
         api.user(name)
-        ok(post(api, f"/api/clubs/{club['id']}/members", "ann", {"username": name}), 201)
+        api.admit(f"/api/clubs/{club['id']}/members", {"username": name}, "ann")
     return str(club["id"])
 
 

@@ -45,9 +45,12 @@ def test_a_users_clubs_equal_the_clubs_membership(api: ApiHelper) -> None:
         name = rnd.choice([u for u in USERS if u != founder])
         path = f"/api/clubs/{club['id']}/members"
         if rnd.random() < 0.6:
-            api.client.post(
+            r = api.client.post(
                 path, json={"username": name, "roles": ["player"]}, headers=api.user(founder)
             )
+            if r.status_code == 201:  # invited: they accept
+                accept = f"/api/clubs/{club['id']}/invitation"
+                api.client.post(accept, json={"accept": True}, headers=api.user(name))
         else:
             api.client.delete(f"{path}/{name}", headers=api.user(founder))
     svc: Any = api.client.application.extensions["arbiter"]  # type: ignore[attr-defined]

@@ -38,12 +38,7 @@ def test_a_clubs_events_paged_and_their_deadlines(api: ApiHelper) -> None:
     club = ok(api.client.post("/api/clubs", json={"name": "View Club"}, headers=ann), 201)
     for name in ("bob", "cat"):
         api.user(name)
-        ok(
-            api.client.post(
-                f"/api/clubs/{club['id']}/members", json={"username": name}, headers=ann
-            ),
-            201,
-        )
+        api.admit(f"/api/clubs/{club['id']}/members", {"username": name}, ann)
     made = []
     for n in range(5):
         body = {"name": f"Event {n}", "format": "round_robin", "system": "skirmish"}

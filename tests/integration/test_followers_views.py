@@ -80,13 +80,8 @@ def make_world(app: Flask) -> tuple[ApiHelper, dict[str, Any]]:
     home = ok(client.post("/api/clubs", json={"name": "Home"}, headers=api.user("ann")), 201)
     away = ok(client.post("/api/clubs", json={"name": "Away"}, headers=api.user("dan")), 201)
     for name, roles in (("alice", ["player"]), ("bob", ["player"]), ("cat", ["arbiter"])):
-        ok(
-            client.post(
-                f"/api/clubs/{home['id']}/members",
-                json={"username": name, "roles": roles},
-                headers=api.user("ann"),
-            ),
-            201,
+        api.admit(
+            f"/api/clubs/{home['id']}/members", {"username": name, "roles": roles}, api.user("ann")
         )
     made = {}
     for title, sharing in (("zulu", "private"), ("Alpha", "shared"), ("mike", "public")):

@@ -71,13 +71,10 @@ def play_a_club(api: ApiHelper, rnd: random.Random, games: int) -> dict[str, Any
     )
     for name in ("bob", "cat"):
         api.user(name)
-        ok(
-            api.client.post(
-                f"/api/clubs/{club['id']}/members",
-                json={"username": name, "roles": ["player"]},
-                headers=api.user("ann"),
-            ),
-            201,
+        api.admit(
+            f"/api/clubs/{club['id']}/members",
+            {"username": name, "roles": ["player"]},
+            api.user("ann"),
         )
     members = ("ann", "bob", "cat")
     for _ in range(games):

@@ -86,7 +86,7 @@ def found_club(api: ApiHelper, name: str, by: str) -> dict[str, Any]:
 def join(api: ApiHelper, club: str, name: str, admin: str = "ann") -> None:
     api.user(name)
     body = {"username": name, "roles": ["player"]}
-    ok(api.client.post(f"/api/clubs/{club}/members", json=body, headers=api.user(admin)), 201)
+    api.admit(f"/api/clubs/{club}/members", body, admin)
 
 
 # -- clubs ------------------------------------------------------------------------------------------

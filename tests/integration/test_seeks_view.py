@@ -159,7 +159,8 @@ def test_a_request_reads_its_own_write(api: ApiHelper) -> None:
 
 
 def test_pages_walk_every_open_game_once_in_order(api: ApiHelper) -> None:
-    ids = [open_seek(api, ("ann", "bob")[i % 2])["id"] for i in range(23)]
+    # three players: at most ARBITER_SEEKS_PER_USER (10) open games each
+    ids = [open_seek(api, ("ann", "bob", "dan")[i % 3])["id"] for i in range(23)]
     newest_first = ok(api.client.get("/api/seeks?limit=100"))
     assert [s["id"] for s in newest_first] == ids[::-1]
     for limit in (1, 5, 23, 50):

@@ -64,6 +64,25 @@ class ApiHelper:
             self.tokens[name] = r.get_json()["token"]
         return {"Authorization": f"Bearer {self.tokens[name]}"}
 
+    def admit(
+        self, members: str, body: dict[str, Any], admin: dict[str, str] | str
+    ) -> dict[str, Any]:
+        """``body["username"]`` made a member the way a club admin does it through the API: the
+        admin's ``POST <club>/members`` (``members``: that path) invites them, and they accept
+        (one who asked to join is a member at once).  Returns the club as the new member sees
+        it."""
+        headers = self.user(admin) if isinstance(admin, str) else admin
+        r = self.client.post(members, json=body, headers=headers)
+        assert r.status_code == 201, r.get_json()
+        club = members.rsplit("/members", 1)[0]
+        mine = self.user(body["username"])
+        if self.client.get(club, headers=mine).get_json()["viewer_invitation"]:
+            r = self.client.post(f"{club}/invitation", json={"accept": True}, headers=mine)
+            assert r.status_code == 200, r.get_json()
+        seen = self.client.get(club, headers=mine).get_json()
+        assert seen["viewer_roles"], seen
+        return dict(seen)
+
     def create_game(
         self,
         system: str,

@@ -55,6 +55,7 @@ class GamesTables(SqlView, GamesView):
                 ("by_club", "club, created, id"),
                 ("by_club_status", "club, status, created, id"),
                 ("by_timed", "timed, status, created, id"),
+                ("by_creator", "created_by, status"),
             ),
         ),
         Table(
@@ -145,6 +146,27 @@ class GamesTables(SqlView, GamesView):
     def row(self, game_id: str) -> dict[str, Any] | None:
         found = self.query("SELECT * FROM {games} WHERE id = %s", [game_id])
         return self.row_of(found[0]) if found else None
+
+    def created_count(self, creator: str, status: str, *, solo: bool = False) -> int:
+        alone = (
+            " AND NOT EXISTS (SELECT 1 FROM {game_players} p WHERE p.game = g.id "
+            "AND p.user_id <> g.created_by)"
+            if solo
+            else ""
+        )
+        found = self.query_one(
+            "SELECT COUNT(*) AS n FROM {games} g WHERE g.created_by = %s AND g.status = %s" + alone,
+            [creator, status],
+        )
+        return int(found["n"]) if found else 0
+
+    def pending_from(self, creator: str, invitee: str) -> int:
+        found = self.query_one(
+            "SELECT COUNT(*) AS n FROM {game_players} p JOIN {games} g ON g.id = p.game "
+            "WHERE p.user_id = %s AND p.pending = 1 AND g.created_by = %s AND g.status = %s",
+            [invitee, creator, "invited"],
+        )
+        return int(found["n"]) if found else 0
 
     def select(self, query: GameQuery, limit: int, after: Key | None) -> list[dict[str, Any]]:
         sources: list[Statement] = []

@@ -21,7 +21,7 @@ class SeeksTables(SqlView, SeeksView):
             "scenario TEXT NOT NULL, side TEXT NOT NULL, club TEXT, clock TEXT, "
             "options TEXT NOT NULL, status TEXT NOT NULL, game TEXT, opened_at TEXT NOT NULL, "
             "created BIGINT NOT NULL",
-            indexes=(("listing", "status, created, id"),),
+            indexes=(("listing", "status, created, id"), ("by_user", "by_user, status")),
         ),
     )
 
@@ -43,6 +43,12 @@ class SeeksTables(SqlView, SeeksView):
                 (status, game, seek_id),
             ),
         )
+
+    def open_count(self, user: str) -> int:
+        found = self.query_one(
+            "SELECT COUNT(*) AS n FROM {seeks} WHERE by_user = %s AND status = %s", [user, "open"]
+        )
+        return int(found["n"]) if found else 0
 
     def select_page(self, status: str, limit: int, after: Key | None) -> list[dict[str, Any]]:
         where, params = "status = %s", [status]

@@ -88,6 +88,15 @@ class GamesView(View):
     @abstractmethod
     def row(self, game_id: str) -> dict[str, Any] | None: ...
 
+    @abstractmethod
+    def created_count(self, creator: str, status: str, *, solo: bool = False) -> int:
+        """How many games ``creator`` made are ``status`` (``solo``: only those whose every side
+        is theirs, hot-seat games), by the index on ``(created_by, status)``."""
+
+    @abstractmethod
+    def pending_from(self, creator: str, invitee: str) -> int:
+        """How many of ``creator``'s invitations wait for ``invitee``'s answer."""
+
     @staticmethod
     def row_of(record: dict[str, Any]) -> dict[str, Any]:
         """A stored row as the game index presents it."""

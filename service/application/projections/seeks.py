@@ -51,6 +51,10 @@ class SeeksView(View):
     ) -> None: ...
 
     @abstractmethod
+    def open_count(self, user: str) -> int:
+        """How many of ``user``'s seeks are open (by the index on ``(by_user, status)``)."""
+
+    @abstractmethod
     def select_page(self, status: str, limit: int, after: Key | None) -> list[dict[str, Any]]:
         """Up to ``limit`` rows of ``status`` after the key ``after``, newest first."""
 

@@ -117,6 +117,13 @@ class Server:
         assert r.ok, r.text
         return r.json() if r.content else None
 
+    def admit(self, club: str, admin: str, name: str, roles: list[str] | None = None) -> None:
+        """``name`` made a member of ``club`` (its id) as an admin does it: ``admin`` adds them
+        (an invitation) and they accept."""
+        body: dict[str, Any] = {"username": name, **({"roles": roles} if roles else {})}
+        self.api("POST", f"/api/clubs/{club}/members", admin, json=body)
+        self.api("POST", f"/api/clubs/{club}/invitation", name, json={"accept": True})
+
     def read(self, path: str, user: str | None = None, **params: Any) -> Any:
         """``GET path`` as ``user``, or (None) as ``referee``, a site arbiter who plays no side
         and so reads any game of no club in the spectator view (a game is private: a visitor

@@ -26,7 +26,7 @@ def club_with_event(
     club = server.api("POST", "/api/clubs", admin, json={"name": club_name})
     for member in members:
         server.user(member)
-        server.api("POST", f"/api/clubs/{club['id']}/members", admin, json={"username": member})
+        server.admit(club["id"], admin, member)
     spec = {"name": name, "format": "swiss", "rounds": rounds}
     event = server.api(
         "POST",

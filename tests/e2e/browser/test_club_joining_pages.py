@@ -56,7 +56,7 @@ def test_an_admin_appoints_and_removes_arbiters(browser: Any, server: Server, sh
     club = server.api("POST", "/api/clubs", "jadmin", json={"name": "Arbiters Club"})
     server.user("jmember")
     server.user("jneutral")
-    server.api("POST", f"/api/clubs/{club['id']}/members", "jadmin", json={"username": "jmember"})
+    server.admit(club["id"], "jadmin", "jmember")
     page = signed_in(browser, server, "jadmin", viewport=WIDE)
     page.goto(f"/clubs/{club['id']}")
     expect(page.locator("#club-page[data-ready=true]")).to_have_count(1)
@@ -168,7 +168,7 @@ def test_a_club_game_from_the_home_page_and_a_dispute_settled_by_agreement(
 ) -> None:
     club = server.api("POST", "/api/clubs", "gann", json={"name": "Pair Club"})
     server.user("gbob")
-    server.api("POST", f"/api/clubs/{club['id']}/members", "gann", json={"username": "gbob"})
+    server.admit(club["id"], "gann", "gbob")
     ann = signed_in(browser, server, "gann", viewport=WIDE)
     ann.goto("/")
     expect(ann.locator("body[data-ready=true]")).to_have_count(1)

@@ -26,7 +26,7 @@ def test_a_game_starts_from_a_club_scenario_version_on_the_home_page(
 ) -> None:
     club = server.api("POST", "/api/clubs", "hann", json={"name": "Home Club"})
     server.user("hrojo")
-    server.api("POST", f"/api/clubs/{club['id']}/members", "hann", json={"username": "hrojo"})
+    server.admit(club["id"], "hann", "hrojo")
     made = server.api(
         "POST",
         f"/api/clubs/{club['id']}/scenarios",

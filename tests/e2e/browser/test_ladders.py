@@ -22,7 +22,7 @@ def club(server: Server) -> dict[str, Any]:
     club = server.api("POST", "/api/clubs", "lann", json={"name": "Mill Club"})
     for name in PLAYERS:
         server.user(name)
-        server.api("POST", f"/api/clubs/{club['id']}/members", "lann", json={"username": name})
+        server.admit(club["id"], "lann", name)
     ladder = server.api(
         "POST",
         f"/api/clubs/{club['id']}/ladders",
@@ -141,7 +141,19 @@ def test_an_admin_manages_roles_and_a_campaign_page(
     expect(ann.locator("#club-page[data-ready=true]")).to_have_count(1)
     form = ann.locator("#member-form")
     form.get_by_label("Username").fill("ldan")
-    form.get_by_role("button", name="Add member").click()
+    form.get_by_role("button", name="Invite").click()  # nobody joins without consent
+    expect(ann.locator("#toast")).to_have_text(
+        "ldan is invited: they are told, and accept or decline"
+    )
+    expect(ann.locator('#invitations li[data-invitation="ldan"]')).to_have_count(1)
+    expect(ann.locator('#members tr[data-member="ldan"]')).to_have_count(0)
+    dan = signed_in(browser, server, "ldan")  # ldan sees the invitation on the page, accepts
+    dan.goto(f"{server.url}/clubs/{cid}")
+    dan.get_by_role("button", name="Accept the invitation").click()
+    expect(dan.locator("#toast")).to_have_text("You joined Mill Club")
+    dan.context.close()
+    ann.reload()
+    expect(ann.locator("#club-page[data-ready=true]")).to_have_count(1)
     expect(ann.locator('#members tr[data-member="ldan"]')).to_have_count(1)
     ann.get_by_label("ldan is arbiter").check()
     expect(ann.locator("#toast")).to_have_text("ldan: arbiter granted")

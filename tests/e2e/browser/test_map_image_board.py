@@ -26,7 +26,7 @@ def _game_on_a_scan(
     sid = _blank_scenario_with_scan(server, printed, club_name, admin)
     club = server.api("GET", f"/api/club-scenarios/{sid}", admin)["club"]
     server.user(other)
-    server.api("POST", f"/api/clubs/{club}/members", admin, json={"username": other})
+    server.admit(club, admin, other)
     points = [
         {"hex": h, "x": round(printed.pixel(h)[0]), "y": round(printed.pixel(h)[1])}
         for h in ("0101", "1401", "0710")

@@ -73,7 +73,7 @@ def test_an_organiser_reads_the_printed_map_in_the_editor_and_a_game_plays_on_it
     club = server.api("POST", "/api/clubs", "sann", json={"name": "Scan Editor Club"})
     for name in SIDES.values():
         server.user(name)
-        server.api("POST", f"/api/clubs/{club['id']}/members", "sann", json={"username": name})
+        server.admit(club["id"], "sann", name)
     sid = server.api(
         "POST",
         f"/api/clubs/{club['id']}/scenarios",

@@ -23,7 +23,7 @@ def test_an_organiser_enters_the_map_and_publishes(
     club = server.api("POST", "/api/clubs", "eann", json={"name": "Editor Club"})
     for name in SIDES.values():
         server.user(name)
-        server.api("POST", f"/api/clubs/{club['id']}/members", "eann", json={"username": name})
+        server.admit(club["id"], "eann", name)
     page = signed_in(browser, server, "eann")
     page.goto(f"/clubs/{club['id']}/scenarios")
     expect(page.locator("#library-table")).to_contain_text("No scenario yet")

@@ -304,16 +304,15 @@ function eventForm(systems) {
 }
 
 async function forms() {
-  // Invite (they are told and answer) or add at once: the button pressed says which
-  const memberForm = $("member-form");
-  let how = "invite";
-  memberForm.querySelectorAll("button[type=submit]").forEach((b) => b.addEventListener("click", () => (how = b.value)));
-  onSubmit(memberForm, async (data, form) => {
+  // Nobody joins without consent: one who asked to join is a member at once, anyone else is
+  // invited (they are told, and accept or decline)
+  onSubmit($("member-form"), async (data, form) => {
     const roles = [...form.querySelectorAll("input[name=role]:checked")].map((x) => x.value);
     const body = { username: data.username.trim(), roles };
-    club = await api(`/api/clubs/${club.id}/${how === "add" ? "members" : "invitations"}`, { method: "POST", body });
+    const before = club.member_count;
+    club = await api(`/api/clubs/${club.id}/members`, { method: "POST", body });
     form.reset();
-    toast(how === "add" ? "Member added" : `${body.username} is invited: they are told, and accept or decline`);
+    toast(club.member_count > before ? `${body.username} joined: they had asked to` : `${body.username} is invited: they are told, and accept or decline`);
     await renderMembers();
   });
   onSubmit($("arbiter-form"), appoint);
