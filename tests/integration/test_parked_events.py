@@ -69,20 +69,23 @@ def new_game(api: ApiHelper, by: str = "ann") -> dict[str, Any]:
     return ok(api.client.post("/api/games", json=body, headers=api.user(by)), 201)  # type: ignore[no-any-return]
 
 
-def poison(api: ApiHelper) -> tuple[str, int]:
-    """A ``Game.Created`` of a new game whose ``created_by`` is null, put straight into the log
-    (as the record import of finding 1 did): the games view cannot take it (NOT NULL).  Its
-    game's id and position."""
+def poison(api: ApiHelper, count: int = 1) -> list[tuple[str, int]]:
+    """``count`` ``Game.Created`` events of new games whose ``created_by`` is null, put straight
+    into the log (as the record import of finding 1 did): the games view cannot take them (NOT
+    NULL).  Each one's game id and position."""
     services = svc(api)
     model = new_game(api, "zed")
-    created = services.store.events.get(uuid.UUID(model["id"]), lte=1)
-    bad = copy.copy(next(iter(created)))
-    game_id = uuid.uuid4()
-    object.__setattr__(bad, "originator_id", game_id)
-    object.__setattr__(bad, "created_by", None)
-    assert isinstance(bad, Game.Created)
-    services.store.recorder.insert_events([services.store.mapper.to_stored_event(bad)])
-    return str(game_id), services.store.recorder.max_notification_id()
+    created = next(iter(services.store.events.get(uuid.UUID(model["id"]), lte=1)))
+    made = []
+    for _ in range(count):
+        bad = copy.copy(created)
+        game_id = uuid.uuid4()
+        object.__setattr__(bad, "originator_id", game_id)
+        object.__setattr__(bad, "created_by", None)
+        assert isinstance(bad, Game.Created)
+        services.store.recorder.insert_events([services.store.mapper.to_stored_event(bad)])
+        made.append((str(game_id), services.store.recorder.max_notification_id()))
+    return made
 
 
 def listed(api: ApiHelper, user: str) -> list[str]:
@@ -103,7 +106,7 @@ def test_a_bad_event_is_parked_and_the_site_goes_on(api: ApiHelper, cli: CliRunn
     services = svc(api)
     runner = services.projections["games"]
     before = new_game(api)
-    bad, position = poison(api)
+    [(bad, position)] = poison(api)
     # the next game: its commit is the answer (the view parks the bad event on the way to it)
     after = new_game(api)
     assert {before["id"], after["id"]} <= set(listed(api, "ann"))
@@ -146,8 +149,7 @@ def test_retry_after_a_fix_and_drop(
 ) -> None:
     services = svc(api)
     runner = services.projections["games"]
-    first, one = poison(api)
-    second, two = poison(api)
+    (first, one), (second, two) = poison(api, 2)
     services.projections.run()
     assert [e["position"] for e in services.projections.parked()] == [one, two]
     # no fix yet: it stays parked, tried twice, exit 1
@@ -200,23 +202,25 @@ def test_a_rebuild_parks_instead_of_crashing(
     services = svc(api)
     runner = services.projections["games"]
     new_game(api)
-    bad, position = poison(api)
-    dropped, other = poison(api)
-    new_game(api, "bob")
-    services.projections.run()
-    assert runner.view.drop_parked(other, "ops", "forged", "2026-01-01T00:00:00+00:00") == 1
-    rows = runner.view.rows()
+    (bad, position), (dropped, other) = poison(api, 2)
     rebuilt = cli.invoke(main, ["projections", "rebuild", "games"])
     assert rebuilt.exit_code == 0, rebuilt.output
     assert "games: rebuilt from" in rebuilt.output
     assert f"games at position {position}: Game.Created of {bad}, version 1 (parked" in (
         rebuilt.output
     )
-    # parked again under the live view's name; the dropped one stays dropped
+    # parked under the live view's name, the view at the head
+    assert [e["position"] for e in services.projections.parked()] == [position, other]
+    assert runner.position() == runner.status()["head"]
+    rows = runner.view.rows()
+    assert runner.view.drop_parked(other, "ops", "forged", "2026-01-01T00:00:00+00:00") == 1
+    new_game(api, "bob")
+    # rebuilt again: parked again, the dropped one stays dropped
+    services.projections.rebuild("games")
     assert [e["position"] for e in services.projections.parked()] == [position]
     assert [e["position"] for e in services.projections.parked(dropped=True)] == [other]
-    assert runner.view.rows() == rows and runner.position() == runner.status()["head"]
-    # after the fix, a rebuild takes it: nothing parked
+    assert runner.view.rows() == rows + 1
+    # after the fix, a rebuild takes them: nothing parked
     fix_the_view(monkeypatch)
     services.projections.rebuild("games")
     assert services.projections.parked() == []
