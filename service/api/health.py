@@ -3,9 +3,9 @@
 ``status`` is ``ok``, ``degraded`` (Redis is configured but not answering: commands go on, live
 streams poll; or a persisted view is more than ``ARBITER_VIEW_LAG_LIMIT`` notifications behind the
 log: lists miss what other players did lately, ``views_behind`` says which; or a view parked an
-event it could not take: ``views_parked`` names the view and the event, until an operator retries or
-drops it with ``arbiter projections parked``) or ``down`` with a 503 and its ``reason``: the store is ``unreachable`` (every request
-that needs it answers 503 until it is back), or cannot save -- ``read-only``, ``disk full`` or
+event it could not take: ``views_parked`` names the view and the event, until an operator retries
+or drops it with ``arbiter projections parked``) or ``down`` with a 503 and its ``reason``: the
+store is ``unreachable`` (every request that needs it answers 503 until it is back), or cannot save -- ``read-only``, ``disk full`` or
 ``disk error`` (reads go on; every write answers 503 saying the same).  How the store is probed,
 without ever keeping a write: :mod:`service.application.store_probe`."""
 
@@ -19,8 +19,8 @@ from typing import Any
 from service.application.services import Services
 from service.application.store_probe import StoreProbe
 
-#: the parked events ``/healthz`` names (the first, by view and position; ``views_parked_count``
-#: counts them all, ``arbiter projections status`` lists them)
+#: the parked events ``/healthz`` names (the first of each store's, by view and position;
+#: ``views_parked_more`` when there are more: ``arbiter projections status`` lists them all)
 PARKED_SHOWN = 20
 
 
@@ -49,11 +49,8 @@ def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict
         "redis": redis,
         "views": views,
         **({"views_behind": behind} if behind else {}),
-        **(
-            {"views_parked": parked[:PARKED_SHOWN], "views_parked_count": len(parked)}
-            if parked
-            else {}
-        ),
+        **({"views_parked": parked[:PARKED_SHOWN]} if parked else {}),
+        **({"views_parked_more": True} if len(parked) > PARKED_SHOWN else {}),
         "worker": worker,
         "live": "redis" if svc.config.redis_url else "in-process",
         "live_ok": live_ok,
@@ -72,7 +69,12 @@ def _views(svc: Services) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         getattr(getattr(notifications, "process", None), "views", None),
     ]
     try:
-        found = [view for c in catalogs if c is not None for view in c.status(count_rows=False)]
+        found = [
+            view
+            for c in catalogs
+            if c is not None
+            for view in c.status(count_rows=False, parked_limit=PARKED_SHOWN + 1)
+        ]
     except Exception:  # the store's own probe reports what is wrong with it
         return [], []
     views = [{key: view[key] for key in ("name", "position", "head", "lag")} for view in found]

@@ -21,6 +21,7 @@ from eventsourcing.persistence import OperationalError, Tracking
 from flask import Flask
 
 from service.adapters.views.games import GamesTables
+from service.api import health as health_api
 from service.cli import main
 from service.config import Config
 from service.domain.game import Game
@@ -129,7 +130,7 @@ def test_a_bad_event_is_parked_and_the_site_goes_on(api: ApiHelper, cli: CliRunn
     assert health["views_parked"] == [
         {"view": "games", "position": position, "event": f"Game.Created of {bad}, version 1"}
     ]
-    assert health["views_parked_count"] == 1
+    assert "views_parked_more" not in health
     # `arbiter projections status` lists it, in words and as JSON
     table = cli.invoke(main, ["projections", "status"])
     assert table.exit_code == 0, table.output
@@ -152,6 +153,10 @@ def test_retry_after_a_fix_and_drop(
     (first, one), (second, two) = poison(api, 2)
     services.projections.run()
     assert [e["position"] for e in services.projections.parked()] == [one, two]
+    with monkeypatch.context() as patch:  # /healthz names the first, says there are more
+        patch.setattr(health_api, "PARKED_SHOWN", 1)
+        shown = ok(api.client.get("/healthz"))
+    assert [e["position"] for e in shown["views_parked"]] == [one] and shown["views_parked_more"]
     # no fix yet: it stays parked, tried twice, exit 1
     again = cli.invoke(main, ["projections", "parked", "retry", "games", "--position", str(one)])
     assert again.exit_code == 1 and "still parked" in again.output, again.output
@@ -266,11 +271,11 @@ def test_the_databases_trouble_is_not_parked_and_a_write_still_answers(
     def locked(*_: Any) -> None:
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(GamesTables, "add_game", locked)
-    game = new_game(api, "bob")  # 201: the commit is the answer
-    assert runner.position() == position and services.projections.parked() == []
-    with pytest.raises(OperationalError):
-        runner.run()
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:
+        patch.setattr(GamesTables, "add_game", locked)
+        game = new_game(api, "bob")  # 201: the commit is the answer
+        assert runner.position() == position and services.projections.parked() == []
+        with pytest.raises(OperationalError):
+            runner.run()
     api.work()  # the worker's step, once the database is back
     assert game["id"] in listed(api, "bob") and services.projections.parked() == []

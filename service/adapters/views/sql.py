@@ -213,16 +213,24 @@ class SqlView(View):
             )
             self._track(cursor, tracking)
 
-    def parked(self, *, dropped: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
-        """The events parked by every view of this database (``dropped``: those dropped
-        instead), by view and position."""
-        where = "dropped_at IS NOT NULL" if dropped else "dropped_at IS NULL"
+    def parked(
+        self,
+        views: Sequence[str] | None = None,
+        *,
+        dropped: bool = False,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """The events parked by ``views`` (their first tables; default: every view of this
+        database), by view and position; ``dropped``: those dropped instead."""
+        where = ["dropped_at IS NOT NULL" if dropped else "dropped_at IS NULL"]
+        if views is not None:
+            where.append(f"view_name IN ({', '.join(['%s'] * len(views))})" if views else "0 = 1")
         text = (
-            f"SELECT {_PARKED_COLUMNS} FROM {{parked}} WHERE {where} "
+            f"SELECT {_PARKED_COLUMNS} FROM {{parked}} WHERE {' AND '.join(where)} "
             "ORDER BY view_name, notification_id"
         ) + (f" LIMIT {int(limit)}" if limit is not None else "")
         with self._in_batch_or(commit=False) as cursor:
-            cursor.execute(self._parked_sql(text), [])
+            cursor.execute(self._parked_sql(text), list(views or ()))
             return [dict(row) for row in cursor.fetchall()]
 
     def unpark(self, position: int) -> None:

@@ -147,18 +147,26 @@ class Projections:
         a view with nothing of its topics lately stays up to ``runner.LAZY_GAP`` behind."""
         return sum(runner.run(lazy=lazy) for runner in self.runners.values())
 
-    def status(self, *, count_rows: bool = True) -> list[dict[str, Any]]:
-        """Each view's :meth:`ProjectionRunner.status` and its ``parked`` events."""
-        rows = self._parked_rows()
+    def status(
+        self, *, count_rows: bool = True, parked_limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Each view's :meth:`ProjectionRunner.status` and its ``parked`` events (of the views'
+        first ``parked_limit``, by view and position, when given: ``/healthz``'s)."""
+        rows = self._parked_rows(limit=parked_limit)
         return [
             runner.status(count_rows=count_rows) | {"parked": runner.parked(rows)}
             for runner in self.runners.values()
         ]
 
-    def _parked_rows(self, *, dropped: bool = False) -> list[dict[str, Any]]:
-        """The database's parked events, read once for every view."""
+    def _parked_rows(
+        self, *, dropped: bool = False, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The events parked by these views, read once for all of them."""
         runner = next(iter(self.runners.values()), None)
-        return runner.view.parked(dropped=dropped) if runner is not None else []
+        if runner is None:
+            return []
+        mine = [r.view.table for r in self.runners.values()]
+        return runner.view.parked(mine, dropped=dropped, limit=limit)
 
     def parked(self, name: str | None = None, *, dropped: bool = False) -> list[dict[str, Any]]:
         """The events parked by view ``name`` (default: every view), by view and position

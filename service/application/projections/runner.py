@@ -82,8 +82,6 @@ class ProjectionRunner:
         self.batch = batch
         self.per_transaction = per_transaction
         self._running = threading.Lock()
-        #: how many events this runner parked
-        self.parks = 0
 
     @property
     def name(self) -> str:
@@ -187,7 +185,6 @@ class ProjectionRunner:
                 "originator_version": int(note.originator_version),
             }
             self.view.park(Tracking(self.store.name, note.id), event, error, now())
-            self.parks += 1
 
     def _went_first(self, position: int) -> IntegrityError:
         return IntegrityError(f"view {self.name}: position {position} is already recorded")

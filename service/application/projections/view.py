@@ -5,7 +5,7 @@ cannot take (recorded with the error, in the store's own database, with the posi
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
@@ -47,9 +47,16 @@ class View(TrackingRecorder, ABC):
         one transaction."""
 
     @abstractmethod
-    def parked(self, *, dropped: bool = False, limit: int | None = None) -> list[dict[str, Any]]:
-        """The events parked by every view of the database (``dropped``: those dropped), each
-        with ``view_name`` (a view's :attr:`table`) and ``notification_id``."""
+    def parked(
+        self,
+        views: Sequence[str] | None = None,
+        *,
+        dropped: bool = False,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """The events parked by ``views`` (views' :attr:`table`; default: every view of the
+        database), by view and position (``dropped``: those dropped), each with ``view_name``
+        and ``notification_id``."""
 
     @abstractmethod
     def unpark(self, position: int) -> None:
