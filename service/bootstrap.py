@@ -86,7 +86,7 @@ def migrate(config: Config) -> list[str]:
             if config.store == "sqlite":  # its own file: eventsourcing's SQLite names are fixed
                 file = config.sqlite_file.with_name("notifications.sqlite").name
                 names = [f"{file}:{name}" for name in names]
-            return [*tables, *names]
+            return list(dict.fromkeys([*tables, *names]))  # PostgreSQL: one parked_events
         finally:
             process.close()
 

@@ -2,8 +2,10 @@
 
 ``status`` is ``ok``, ``degraded`` (Redis is configured but not answering: commands go on, live
 streams poll; or a persisted view is more than ``ARBITER_VIEW_LAG_LIMIT`` notifications behind the
-log: lists miss what other players did lately, ``views`` says which) or ``down`` with a 503 and its ``reason``: the store is ``unreachable`` (every request
-that needs it answers 503 until it is back), or cannot save -- ``read-only``, ``disk full`` or
+log: lists miss what other players did lately, ``views_behind`` says which; or a view parked an
+event it could not take: ``views_parked`` names the view and the event, until an operator retries
+or drops it with ``arbiter projections parked``) or ``down`` with a 503 and its ``reason``: the
+store is ``unreachable`` (every request that needs it answers 503 until it is back), or cannot save -- ``read-only``, ``disk full`` or
 ``disk error`` (reads go on; every write answers 503 saying the same).  How the store is probed,
 without ever keeping a write: :mod:`service.application.store_probe`."""
 
@@ -17,17 +19,21 @@ from typing import Any
 from service.application.services import Services
 from service.application.store_probe import StoreProbe
 
+#: the parked events ``/healthz`` names (the first of each store's, by view and position;
+#: ``views_parked_more`` when there are more: ``arbiter projections status`` lists them all)
+PARKED_SHOWN = 20
+
 
 def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict[str, Any], int]:
     """The report and its HTTP status (503 when the store is down)."""
     store = {"kind": svc.config.store, **store_probe.report()}
     live_ok = svc.broker.healthy()
     redis = {"configured": bool(svc.config.redis_url), "ok": live_ok}
-    views = _views(svc) if store["ok"] else []
+    views, parked = _views(svc) if store["ok"] else ([], [])
     behind = [v["name"] for v in views if v["lag"] > svc.config.view_lag_limit]
     if not store["ok"]:
         status = "down"
-    elif (redis["configured"] and not live_ok) or behind:
+    elif (redis["configured"] and not live_ok) or behind or parked:
         status = "degraded"
     else:
         status = "ok"
@@ -43,6 +49,8 @@ def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict
         "redis": redis,
         "views": views,
         **({"views_behind": behind} if behind else {}),
+        **({"views_parked": parked[:PARKED_SHOWN]} if parked else {}),
+        **({"views_parked_more": True} if len(parked) > PARKED_SHOWN else {}),
         "worker": worker,
         "live": "redis" if svc.config.redis_url else "in-process",
         "live_ok": live_ok,
@@ -51,19 +59,28 @@ def health(svc: Services, started: float, store_probe: StoreProbe) -> tuple[dict
     return report, 503 if status == "down" else 200
 
 
-def _views(svc: Services) -> list[dict[str, Any]]:
-    """Each persisted view's position, the log's head and the lag between (two small reads each)."""
+def _views(svc: Services) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each persisted view's position, the log's head and the lag between (two small reads each),
+    and the events the views parked (one read per store): each its view, position and the event
+    in words."""
     notifications = getattr(svc, "notifications", None)
     catalogs = [
         getattr(svc, "projections", None),
         getattr(getattr(notifications, "process", None), "views", None),
     ]
     try:
-        return [
-            {key: view[key] for key in ("name", "position", "head", "lag")}
-            for catalog in catalogs
-            if catalog is not None
-            for view in catalog.status(count_rows=False)
+        found = [
+            view
+            for c in catalogs
+            if c is not None
+            for view in c.status(count_rows=False, parked_limit=PARKED_SHOWN + 1)
         ]
     except Exception:  # the store's own probe reports what is wrong with it
-        return []
+        return [], []
+    views = [{key: view[key] for key in ("name", "position", "head", "lag")} for view in found]
+    parked = [
+        {key: event[key] for key in ("view", "position", "event")}
+        for view in found
+        for event in view["parked"]
+    ]
+    return views, parked

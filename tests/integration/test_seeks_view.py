@@ -207,7 +207,15 @@ def test_projections_status_and_rebuild(
     assert status.exit_code == 0, status.output
     views = {v["name"]: v for v in __import__("json").loads(status.output)}
     assert {"seeks", "games", "clubs", "clocks", "tokens", "emails"} <= set(views)
-    assert views["seeks"] == {"name": "seeks", "position": head, "head": head, "lag": 0, "rows": 3}
+    assert views["seeks"] == {
+        "name": "seeks",
+        "position": head,
+        "head": head,
+        "lag": 0,
+        "rows": 3,
+        "parked": [],
+        "dropped": [],
+    }
     rebuilt = runner.invoke(main, ["projections", "rebuild", "seeks"])
     assert rebuilt.exit_code == 0, rebuilt.output
     assert "seeks: rebuilt from 3 events" in rebuilt.output

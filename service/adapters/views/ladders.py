@@ -142,14 +142,14 @@ class LaddersTables(SqlView, LaddersView):
 
     # -- a run of events: the ladders it changed are written before it commits -------------------------
     @contextmanager
-    def batch(self) -> Iterator[None]:
+    def batch(self, *, tracked: bool = True) -> Iterator[None]:
         local = self._local()
         if getattr(local, "cursor", None) is not None:
             yield  # already in one: the outer run writes them
             return
         local.first, local.last = None, None
         try:
-            with super().batch():
+            with super().batch(tracked=tracked):
                 yield
                 self.flush()
                 if local.last is not None:

@@ -10,7 +10,12 @@ qualified by the store's schema) and parameter marks, run a projection's writes 
 in one transaction (:meth:`SqlView.write`), create, count, drop, and swap in a rebuilt copy.
 
 SQLite's tracking recorder names its table ``tracking`` whatever the view; here each view has its
-own (``<first table>_tracking``), so that views are rebuilt and swapped one at a time."""
+own (``<first table>_tracking``), so that views are rebuilt and swapped one at a time.
+
+The events a view could not take are parked in one table of the database, :data:`PARKED`, shared
+by every view (and every process and host on the store), each row keyed by the view's first table
+as its copy names it and the event's position: the row and the view's position past the event are
+written in one transaction (:meth:`SqlView.park`)."""
 
 from __future__ import annotations
 
@@ -48,6 +53,23 @@ class Table:
     fill: str | None = None
 
 
+#: the events the views could not take (``ProjectionRunner``): the view (its first table, as its
+#: copy names it: a rebuild's carry ``_rebuild`` until swapped in) and the event's position, what
+#: the event was, the error, when and how often it was tried; an operator's drop keeps the row,
+#: saying who dropped it, when and why
+PARKED = Table(
+    "parked_events",
+    "view_name TEXT NOT NULL, notification_id BIGINT NOT NULL, topic TEXT NOT NULL, "
+    "originator_id TEXT NOT NULL, originator_version BIGINT NOT NULL, error TEXT NOT NULL, "
+    "parked_at TEXT NOT NULL, tries INTEGER NOT NULL, dropped_at TEXT, dropped_by TEXT, "
+    "reason TEXT, PRIMARY KEY (view_name, notification_id)",
+)
+_PARKED_COLUMNS = (
+    "view_name, notification_id, topic, originator_id, originator_version, error, parked_at, "
+    "tries, dropped_at, dropped_by, reason"
+)
+
+
 class SqlView(View):
     """A view over :attr:`TABLES`; the dialect classes below supply the connection and names."""
 
@@ -82,7 +104,10 @@ class SqlView(View):
     def _track(self, cursor: Any, tracking: Tracking) -> None:
         """Record ``tracking`` with the recorder's own statement (a single row per application,
         moved only forward): a position not beyond the recorded one is an ``IntegrityError``
-        (another runner recorded it first), as eventsourcing's recorders have it."""
+        (another runner recorded it first), as eventsourcing's recorders have it.  Nothing in a
+        batch that is not tracked (a parked event applied again)."""
+        if getattr(self._local(), "untracked", False):
+            return
         cursor.execute(
             self.insert_tracking_statement,  # type: ignore[attr-defined]
             {
@@ -106,19 +131,21 @@ class SqlView(View):
         return self._mark(text.format(bytewise=self.BYTEWISE, **names))
 
     @contextmanager
-    def batch(self) -> Iterator[None]:
+    def batch(self, *, tracked: bool = True) -> Iterator[None]:
         """One transaction for the writes (and this thread's reads) made inside, instead of one
         per event: a runner processes a run of events in it, their rows and the last position
-        committed together, or none of them."""
-        if getattr(self._local(), "cursor", None) is not None:
+        committed together, or none of them.  ``tracked=False``: the events' positions are not
+        recorded (a parked event applied again, behind the view's position)."""
+        local = self._local()
+        if getattr(local, "cursor", None) is not None:
             yield  # already in one
             return
         with self._cursor(commit=True) as cursor:
-            self._local().cursor = cursor
+            local.cursor, local.untracked = cursor, not tracked
             try:
                 yield
             finally:
-                self._local().cursor = None
+                local.cursor, local.untracked = None, False
 
     def _local(self) -> threading.local:
         local: threading.local | None = self.__dict__.get("_batching")
@@ -159,6 +186,90 @@ class SqlView(View):
         with self._in_batch_or(commit=True) as cursor:
             self._track(cursor, tracking)
 
+    # -- parked events ------------------------------------------------------------------------------
+    def _parked_sql(self, text: str) -> str:
+        return self._mark(text.replace("{parked}", self._qualified(PARKED.name)))
+
+    def park(self, tracking: Tracking, event: dict[str, Any], error: str, at: str) -> None:
+        """Park the event at ``tracking`` (``event``: its topic, originator_id and
+        originator_version) with ``error``, and record the position, in one transaction."""
+        with self._in_batch_or(commit=True) as cursor:
+            cursor.execute(
+                self._parked_sql(
+                    "INSERT INTO {parked} (view_name, notification_id, topic, originator_id, "
+                    "originator_version, error, parked_at, tries) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, 1) "
+                    "ON CONFLICT (view_name, notification_id) DO NOTHING"
+                ),
+                [
+                    self.table,
+                    tracking.notification_id,
+                    event["topic"],
+                    event["originator_id"],
+                    event["originator_version"],
+                    error,
+                    at,
+                ],
+            )
+            self._track(cursor, tracking)
+
+    def parked(
+        self,
+        views: Sequence[str] | None = None,
+        *,
+        dropped: bool = False,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """The events parked by ``views`` (their first tables; default: every view of this
+        database), by view and position; ``dropped``: those dropped instead."""
+        where = ["dropped_at IS NOT NULL" if dropped else "dropped_at IS NULL"]
+        if views is not None:
+            where.append(f"view_name IN ({', '.join(['%s'] * len(views))})" if views else "0 = 1")
+        text = (
+            f"SELECT {_PARKED_COLUMNS} FROM {{parked}} WHERE {' AND '.join(where)} "
+            "ORDER BY view_name, notification_id"
+        ) + (f" LIMIT {int(limit)}" if limit is not None else "")
+        with self._in_batch_or(commit=False) as cursor:
+            cursor.execute(self._parked_sql(text), list(views or ()))
+            return [dict(row) for row in cursor.fetchall()]
+
+    def unpark(self, position: int) -> None:
+        """Remove this view's park record of the event at ``position`` (in the batch if one)."""
+        with self._in_batch_or(commit=True) as cursor:
+            cursor.execute(
+                self._parked_sql(
+                    "DELETE FROM {parked} WHERE view_name = %s AND notification_id = %s"
+                ),
+                [self.table, position],
+            )
+
+    def still_parked(self, position: int, error: str, at: str) -> None:
+        """The parked event at ``position`` was tried again and failed with ``error``."""
+        with self._in_batch_or(commit=True) as cursor:
+            cursor.execute(
+                self._parked_sql(
+                    "UPDATE {parked} SET error = %s, parked_at = %s, tries = tries + 1 "
+                    "WHERE view_name = %s AND notification_id = %s"
+                ),
+                [error, at, self.table, position],
+            )
+
+    def drop_parked(self, position: int, by: str, reason: str, at: str) -> int:
+        """Drop the parked event at ``position`` (the view does without it): the record stays,
+        saying who dropped it, when and why; how many were dropped (0 or 1)."""
+        with self._in_batch_or(commit=True) as cursor:
+            cursor.execute(
+                self._parked_sql(
+                    "UPDATE {parked} SET dropped_at = %s, dropped_by = %s, reason = %s "
+                    "WHERE view_name = %s AND notification_id = %s AND dropped_at IS NULL"
+                ),
+                [at, by, reason, self.table, position],
+            )
+            return int(getattr(cursor, "sqlite_cursor", cursor).rowcount)
+
+    def _parked_create(self) -> str:
+        return f"CREATE TABLE IF NOT EXISTS {self._qualified(PARKED.name)} ({PARKED.columns})"
+
     def execute(self, text: str, params: Sequence[Any] = ()) -> int:
         """Run one statement in its own transaction with no tracking row (a write that is not the
         projection's: the clock checks'); how many rows it changed."""
@@ -186,7 +297,7 @@ class SqlView(View):
             f"({t.columns.replace('{bytewise}', self.BYTEWISE)})"
             for t in self.TABLES
         ]
-        return made + (self._index_statements() if self.indexed else [])
+        return [*made, self._parked_create()] + (self._index_statements() if self.indexed else [])
 
     def fill_new_tables(self) -> None:
         """Run the :attr:`Table.fill` of each table that is empty (after the tables are made)."""
@@ -207,9 +318,14 @@ class SqlView(View):
         return [*self.names.values(), self._tracking_table()]
 
     def drop(self) -> None:
+        """Drop the view's tables, and the records of the events it parked."""
         with self._cursor(commit=True) as cursor:
             for physical in self._physical():
                 cursor.execute(f"DROP TABLE IF EXISTS {self._qualified(physical)}")
+            cursor.execute(self._parked_create())
+            cursor.execute(
+                self._parked_sql("DELETE FROM {parked} WHERE view_name = %s"), [self.table]
+            )
 
     def replace(self, live: View) -> None:
         assert isinstance(live, SqlView) and type(live) is type(self)
@@ -220,6 +336,26 @@ class SqlView(View):
                 cursor.execute(f"ALTER TABLE {self._qualified(mine)} RENAME TO {theirs}")
             for statement in live._index_statements():
                 cursor.execute(statement)
+            # the events parked: the rebuild's, under the live view's name (an event an operator
+            # dropped from the live view, parked again, stays dropped); the live view's others go
+            # (the worker carries the swapped-in view on from where the rebuild stopped, parking
+            # again what it cannot take)
+            fresh, gone = [self.table], [live.table]
+            for text, params in (
+                (
+                    "DELETE FROM {parked} WHERE view_name = %s AND NOT (dropped_at IS NOT NULL "
+                    "AND notification_id IN "
+                    "(SELECT notification_id FROM {parked} WHERE view_name = %s))",
+                    gone + fresh,
+                ),
+                (
+                    "DELETE FROM {parked} WHERE view_name = %s AND notification_id IN "
+                    "(SELECT notification_id FROM {parked} WHERE view_name = %s)",
+                    fresh + gone,
+                ),
+                ("UPDATE {parked} SET view_name = %s WHERE view_name = %s", gone + fresh),
+            ):
+                cursor.execute(self._parked_sql(text), params)
 
 
 class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):

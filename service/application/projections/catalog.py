@@ -4,6 +4,7 @@ SQLite file or the PostgreSQL database), run by the worker, shown and rebuilt by
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +23,7 @@ from service.adapters.views.reviews import ReviewsTables
 from service.adapters.views.rulings import RulingsTables
 from service.adapters.views.scenarios import ScenariosTables
 from service.adapters.views.seeks import SeeksTables
-from service.adapters.views.sql import on_datastore
+from service.adapters.views.sql import PARKED, on_datastore
 from service.adapters.views.tokens import TokensTables
 from service.adapters.views.tournaments import TournamentsTables
 from service.application.projections.campaigns import CampaignsProjection
@@ -67,6 +68,7 @@ NOTICE_VIEWS: dict[str, tuple[type[Any], type[Any]]] = {
 }
 
 Progress = Callable[[int, int], None]
+log = logging.getLogger(__name__)
 
 
 class Projections:
@@ -75,11 +77,14 @@ class Projections:
 
     #: the views' tables, the main store's and the notification process's (checked at start on
     #: PostgreSQL, where both live in one database: made by ``arbiter db migrate``)
-    TABLES = tuple(
-        t.name
-        for views in (VIEWS, NOTICE_VIEWS)
-        for _, tables in views.values()
-        for t in tables.TABLES
+    TABLES = (
+        *(
+            t.name
+            for views in (VIEWS, NOTICE_VIEWS)
+            for _, tables in views.values()
+            for t in tables.TABLES
+        ),
+        PARKED.name,
     )
 
     def __init__(
@@ -115,27 +120,60 @@ class Projections:
         return self.runners[name]
 
     def tables(self) -> list[str]:
-        return [name for r in self.runners.values() for name in r.view.names.values()]
+        views = [name for r in self.runners.values() for name in r.view.names.values()]
+        return [*views, PARKED.name]
 
     def seen(self, events: list[Any], position: int, timeout: float = 2.0) -> None:
         """Read-your-writes: the views that ``events`` (just committed, the last at notification
         ``position``) change are brought to ``position`` before the writing request answers --
         processed here if the worker has not got there, else waited for (bounded).  The others
         are left to the worker.  A view the worker alone reads for most of its topics names the
-        ones a request reads as its ``seen_topics`` (the clocks view: claims on time)."""
+        ones a request reads as its ``seen_topics`` (the clocks view: claims on time).
+
+        The commit is the request's answer: a view that fails here (an event it cannot take is
+        parked by its runner; the database's trouble is logged) never makes it an error -- the
+        view is left to the worker, and ``/healthz`` tells."""
         topics = {get_topic(type(event)) for event in events}
         for runner in self.runners.values():
             projection = runner.projection
             if topics.intersection(getattr(projection, "seen_topics", projection.topics)):
-                runner.catch_up(position, timeout)
+                try:
+                    runner.catch_up(position, timeout)
+                except Exception:  # noqa: BLE001 - the write is committed: it is the answer
+                    log.exception("view %s did not catch up to %s", runner.name, position)
 
     def run(self, *, lazy: bool = False) -> int:
         """Bring every view up to the log's head; how many events.  ``lazy`` (the worker's step):
         a view with nothing of its topics lately stays up to ``runner.LAZY_GAP`` behind."""
         return sum(runner.run(lazy=lazy) for runner in self.runners.values())
 
-    def status(self, *, count_rows: bool = True) -> list[dict[str, Any]]:
-        return [runner.status(count_rows=count_rows) for runner in self.runners.values()]
+    def status(
+        self, *, count_rows: bool = True, parked_limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Each view's :meth:`ProjectionRunner.status` and its ``parked`` events (of the views'
+        first ``parked_limit``, by view and position, when given: ``/healthz``'s)."""
+        rows = self._parked_rows(limit=parked_limit)
+        return [
+            runner.status(count_rows=count_rows) | {"parked": runner.parked(rows)}
+            for runner in self.runners.values()
+        ]
+
+    def _parked_rows(
+        self, *, dropped: bool = False, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The events parked by these views, read once for all of them."""
+        runner = next(iter(self.runners.values()), None)
+        if runner is None:
+            return []
+        mine = [r.view.table for r in self.runners.values()]
+        return runner.view.parked(mine, dropped=dropped, limit=limit)
+
+    def parked(self, name: str | None = None, *, dropped: bool = False) -> list[dict[str, Any]]:
+        """The events parked by view ``name`` (default: every view), by view and position
+        (``dropped``: those an operator dropped)."""
+        rows = self._parked_rows(dropped=dropped)
+        runners = [self.runners[name]] if name else list(self.runners.values())
+        return [event for runner in runners for event in runner.parked(rows)]
 
     def rebuild(self, name: str, progress: Progress | None = None) -> int:
         """Rebuild a view from the log while the server runs: into new tables
@@ -143,7 +181,9 @@ class Projections:
         the live view is read and maintained meanwhile -- then swapped in, in one transaction
         that drops the live tables, renames the new ones and indexes them.  The swapped-in view
         is where the rebuild stopped (its own tracking, renamed with it): the worker carries it
-        on from there, as after any pause.  Returns how many events were processed."""
+        on from there, as after any pause.  An event the rebuild cannot take is parked (as the
+        live view's, once swapped in), never a reason to stop.  Returns how many events were
+        processed."""
         live = self.runners[name].view
         fresh = self._view(name, suffix="_rebuild", indexed=False)
         fresh.drop()  # a rebuild that stopped half way
@@ -158,5 +198,5 @@ class Projections:
             per_transaction=per_transaction,
         )
         done = runner.run(progress=progress)
-        fresh.replace(live)
+        fresh.replace(live)  # with the events the rebuild parked, under the live view's name
         return done

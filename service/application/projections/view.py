@@ -1,15 +1,16 @@
 """What every persisted view is: a tracking recorder (eventsourcing's) that can also say how many rows
-it holds, be built under another name and be swapped in for its live tables."""
+it holds, be built under another name and be swapped in for its live tables, and park an event it
+cannot take (recorded with the error, in the store's own database, with the position past it)."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from eventsourcing.persistence import TrackingRecorder
+from eventsourcing.persistence import Tracking, TrackingRecorder
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -34,9 +35,40 @@ class View(TrackingRecorder, ABC):
     #: each of the view's tables by its own name, as this copy names it (a rebuild's differ)
     names: dict[str, str]
 
-    def batch(self) -> AbstractContextManager[None]:
-        """One transaction for the events processed inside (a view that cannot: one each)."""
+    def batch(self, *, tracked: bool = True) -> AbstractContextManager[None]:
+        """One transaction for the events processed inside (a view that cannot: one each);
+        ``tracked=False``: their positions are not recorded (a parked event applied again)."""
         return nullcontext()
+
+    @abstractmethod
+    def park(self, tracking: Tracking, event: dict[str, Any], error: str, at: str) -> None:
+        """Park the event at ``tracking`` (``event``: its ``topic``, ``originator_id`` and
+        ``originator_version``) with ``error`` at ``at``, and record the position past it, in
+        one transaction."""
+
+    @abstractmethod
+    def parked(
+        self,
+        views: Sequence[str] | None = None,
+        *,
+        dropped: bool = False,
+        limit: int | None = None,
+    ) -> list[dict[str, Any]]:
+        """The events parked by ``views`` (views' :attr:`table`; default: every view of the
+        database), by view and position (``dropped``: those dropped), each with ``view_name``
+        and ``notification_id``."""
+
+    @abstractmethod
+    def unpark(self, position: int) -> None:
+        """Remove this view's park record of the event at ``position``."""
+
+    @abstractmethod
+    def still_parked(self, position: int, error: str, at: str) -> None:
+        """The parked event at ``position`` was tried again and failed with ``error``."""
+
+    @abstractmethod
+    def drop_parked(self, position: int, by: str, reason: str, at: str) -> int:
+        """Drop the parked event at ``position``, recording who and why; how many (0 or 1)."""
 
     @abstractmethod
     def create_table(self) -> None:
