@@ -64,7 +64,7 @@ class Config:
     webhooks_per_user: int = 10
     webhooks_per_club: int = 20
     tokens_per_user: int = 20
-    #: quotas (README "Configuration", docs/quotas.md): bytes a user's and a club's uploads may
+    #: quotas (README "Configuration", docs/ladders.md "Quotas"): bytes a user's and a club's uploads may
     #: keep in the store, and how many of each costly thing one user may hold
     bytes_per_user: int = 200 * 1024 * 1024
     bytes_per_club: int = 500 * 1024 * 1024

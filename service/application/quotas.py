@@ -1,4 +1,4 @@
-"""Quotas as a service (docs/quotas.md): a user's and a club's :class:`Holdings` (stored bytes,
+"""Quotas as a service (docs/ladders.md "Quotas"): a user's and a club's :class:`Holdings` (stored bytes,
 clubs founded, scenarios made), charged in the same commit as what they count, and the refusals
 of each limit (409 ``limit_reached`` naming the field and the limit; nothing written).
 

@@ -1,5 +1,5 @@
 """Quotas: what one user, or one club, may keep in the store and hold at once (README
-"Configuration", docs/quotas.md).
+"Configuration", docs/ladders.md "Quotas").
 
 Stored bytes, clubs founded and scenarios made are counted in a :class:`Holdings` aggregate per
 owner (its id derived from the owner, so it is read by key), changed in the same commit as the
