@@ -16,7 +16,6 @@ from tests.support.dice import ScriptedDice
 from tests.unit.rules.backbone.fixtures import REQUIRED_CITIES, board, counter, first, play, state
 from tests.unit.rules.backbone.test_zoc_example import zoc_state
 
-
 #: the supports a side designates (16.3, 16.4, 9.1, 9.2): choices of an attack or a defence
 SUPPORTS = {"air", "naval", "hq", "legion", "efficiency", "efficiency_as"}
 
