@@ -259,3 +259,21 @@ def _dice() -> Any:
     from tests.support.dice import ScriptedDice
 
     return ScriptedDice([1])
+
+
+# -- 10.2: the German offensive in Tunisia ---------------------------------------------------------
+def test_10_2_tunisia_takes_battalions_on_the_map_or_ready_paratroopers_not_units_afloat() -> None:
+    """10.2 German limited Offensive in Tunisia: the Allied player "has to withdraw two battalions
+    (of armored / tank destroyers / commandos / rangers or paratroopers), from the game ... from
+    among those units on the map (or ready for use in the case of paratroopers), and are in
+    supply." A battalion still afloat (14) is neither; before, it was offered and taken."""
+    from service.rules.backbone.playing import tunisia_battalions
+
+    st = combat(
+        [
+            counter("tk", "allied", "6,5", type_="armor", battalion=True),
+            counter("cdo", "allied", None, type_="commando", battalion=True, status="afloat"),
+            counter("para", "allied", None, type_="paratroop", battalion=True, status="ready"),
+        ]
+    )
+    assert sorted(u["id"] for u in tunisia_battalions(st)) == ["para", "tk"]
