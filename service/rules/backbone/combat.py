@@ -6,7 +6,7 @@ one from its state and ``combat_preview`` accepts one from the API.  Every modif
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
@@ -19,6 +19,10 @@ SIDES = ("allied", "spanish")
 #: the readings of the Legion's first loss (9.2 and 16.6): only when its modifier was used (the
 #: default), or whenever a Legion unit fights (knowledge-base entry backbone:conflict-legion-first-loss)
 LEGION_FIRST_LOSS = ("ability_used", "always")
+#: the readings of the engineers' first loss (9.2 and 16.6): only when their +1 applied, attacking a
+#: city or fortification (the default), or whenever engineers fight
+#: (knowledge-base entry backbone:conflict-engineer-first-loss)
+ENGINEER_FIRST_LOSS = ("ability_used", "always")
 TERRAINS = ("clear", "broken", "half_mountain", "mountain")
 
 
@@ -168,6 +172,8 @@ class _SituationSchema(Schema):
     roll = _count(1, 6, allow_none=True)
     #: the game option legion_first_loss (conflict backbone:conflict-legion-first-loss)
     legion_first_loss = fields.String(validate=validate.OneOf(LEGION_FIRST_LOSS))
+    #: the game option engineer_first_loss (conflict backbone:conflict-engineer-first-loss)
+    engineer_first_loss = fields.String(validate=validate.OneOf(ENGINEER_FIRST_LOSS))
     #: a combat declared under limited intelligence (19.2): carried out whatever the whole stack
     #: shows, a final ratio below 1:2 fought on the 1:2 column (backbone:conflict-hidden-odds)
     limited_intelligence = fields.Boolean()
@@ -212,7 +218,7 @@ def base_ratio(attack: int, defence: int) -> tuple[int, str]:
     return (found if found is not None else 2 - n), f"1:{n}"
 
 
-def _naval_allowed(situation: Mapping[str, Any]) -> int:
+def naval_allowed(situation: Mapping[str, Any]) -> int:
     """The naval support a hex may receive (16.3, 14): 2 with the Strait Allied on any coast, else 1
     on the Atlantic or Mediterranean coast and none in the Strait; the landing's fixed +2."""
     if situation.get("amphibious"):
@@ -238,8 +244,8 @@ def _fire_supports(
         raise CombatError("16.4", f"at most {limit} air points in a combat", f"{field}.air")
     if naval and side != "allied":
         raise CombatError("16.3", "only the Allied player has naval support", f"{field}.naval")
-    if naval > _naval_allowed(situation):
-        allowed = _naval_allowed(situation)
+    if naval > naval_allowed(situation):
+        allowed = naval_allowed(situation)
         raise CombatError("16.3", f"naval support here is at most {allowed}", f"{field}.naval")
     mods = []
     if air:
@@ -264,9 +270,23 @@ def _side_supports(
     against = situation.get("city") or situation.get("fortifications", 0)
     if role == "attacker" and against and any("engineer" in _tags(u) for u in units):
         mods.append({"source": "engineers vs city/fortification", "drm": 1, "rule": "9.2"})
-    if situation.get("dissensions") and {"es", "de"} <= {u.get("nation") for u in units}:
+    if situation.get("dissensions") and _axis_stacked(units, role):
         mods.append({"source": "Dissensions in the Axis", "drm": -1, "rule": "10.2"})
     return mods
+
+
+def _axis_stacked(units: list[Mapping[str, Any]], role: str) -> bool:
+    """10.2 Dissensions in the Axis: "where Spanish and German units are stacked together": a
+    Spanish and a German unit in one hex -- the defending hex, or one hex an attack comes from (an
+    attack from several hexes, one Spanish, one German, is not a stack). A supporting HQ that is
+    not in the hex (``support_only``, ``from: hq``) stacks with neither."""
+    stacks: dict[str, set[Any]] = {}
+    for u in units:
+        if u.get("support_only") or u.get("from") == "hq":
+            continue
+        where = "" if role == "defender" else str(u.get("from", ""))
+        stacks.setdefault(where, set()).add(u.get("nation"))
+    return any({"es", "de"} <= nations for nations in stacks.values())
 
 
 def _forbidden(situation: Mapping[str, Any], terrain: str) -> None:
@@ -283,11 +303,33 @@ def _forbidden(situation: Mapping[str, Any], terrain: str) -> None:
         raise CombatError("16.7", "only armored units exploit", "attackers")
     if all("hq" in _tags(u) for u in attackers):
         raise CombatError("4", "an HQ cannot attack by itself", "attackers")
+    if retreated_to_vacant(situation["defenders"]) and not situation.get("exploitation"):
+        raise CombatError("16.7", RETREATED_TO_VACANT, "defenders")
+
+
+#: 16.7: "If they retreat to a vacant hex, an enemy unit(s) that did not participate in the
+#: previous combat may not attack those retreating units."
+RETREATED_TO_VACANT = (
+    "these units retreated to a vacant hex this turn: only the armor that exploited their combat "
+    "may attack them"
+)
+
+
+def retreated_to_vacant(defenders: Sequence[Mapping[str, Any]]) -> bool:
+    """16.7: every unit in the hex retreated into it this turn -- so the first of them retreated
+    to a vacant hex (units that retreat into a hex held by their own units find them there), and
+    only units of the previous combat may attack them: by exploitation, as every attacker of that
+    combat has already attacked this turn (16.1)."""
+    in_hex = [u for u in defenders if not u.get("support_only")]
+    return bool(in_hex) and all(u.get("retreated") for u in in_hex)
 
 
 def _strengths(situation: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The attack and the defence (3, 16.2): HQs attack only with their support; a defending HQ
-    counts alone in its hex; units that retreated into the hex do not defend it (16.7)."""
+    counts alone in its hex; units that retreated into a hex held by their own units add no
+    defensive value to it, and units that retreated (to a vacant hex or not) defend with their full
+    factor against exploitation (16.7) -- a hex of retreated units alone is attacked only by
+    exploitation (``_forbidden``), so a defence never counts as nothing but the hex's."""
     combat_attackers = [u for u in situation["attackers"] if "hq" not in _tags(u)]
     in_hex = [u for u in situation["defenders"] if not u.get("support_only")]
     alone_hq = len(in_hex) == 1
@@ -467,11 +509,13 @@ def _first_loss(
     """The units one of which takes the first step lost (16.6): a special unit that used its ability
     (Legion, engineers), else a unit of the efficiency used (16.3); the owner picks among them.
     With ``legion_first_loss: always`` (9.2 and the Larache example read literally) a Legion unit
-    takes it whenever one fights, its modifier used or not."""
+    takes it whenever one fights, its modifier used or not; with ``engineer_first_loss: always``
+    (9.2 read literally) the engineers take it whenever they fight, attacking a city or not."""
     legion = [u["id"] for u in units if "legion" in _tags(u) and "id" in u]
     if legion and (sup.get("legion") or situation.get("legion_first_loss") == "always"):
         return legion
-    if role == "attacker" and (situation.get("city") or situation.get("fortifications", 0)):
+    used = role == "attacker" and (situation.get("city") or situation.get("fortifications", 0))
+    if used or situation.get("engineer_first_loss") == "always":
         engineers = [u["id"] for u in units if "engineer" in _tags(u) and "id" in u]
         if engineers:
             return engineers

@@ -9,7 +9,12 @@ from typing import Any
 
 from service.rules.backbone import fog, sequence
 from service.rules.backbone import geography as geo
-from service.rules.backbone.combat import CombatError, evaluate
+from service.rules.backbone.combat import (
+    RETREATED_TO_VACANT,
+    CombatError,
+    evaluate,
+    retreated_to_vacant,
+)
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS, EfficiencyChoices
 from service.rules.backbone.losses import (
@@ -78,6 +83,13 @@ def hq_support(
     others = [u["name"] for u in units if not is_hq(u) and u["formation"] != hq["formation"]]
     if others:
         raise RuleViolation("9.1", f"{', '.join(others)} are not of {hq['formation']}", "hq")
+    # 16.3: "CG / HQ support ... provided the units are in supply"; 9.1: the units that "want to
+    # benefit from this support" must "have supply line to him": every unit it supports
+    short = [u["name"] for u in units if not is_hq(u) and not u.get("supplied", True)]
+    if short:
+        raise RuleViolation(
+            "16.3", f"{', '.join(short)} out of supply: HQ support needs the units in supply", "hq"
+        )
     return True
 
 
@@ -104,6 +116,15 @@ def _naval(state: State, side: str, command: Command, target: str) -> int:
     if coast in state["naval"]["used_coasts"] and not state["strait"]["open"]:
         raise RuleViolation("16.3", f"the {coast} naval support was used this turn", "naval")
     return naval
+
+
+def supports_of(
+    state: State, side: str, role: str, command: Command, target: str
+) -> dict[str, Any]:
+    """The supports a defence designates (16.3), judged as ``defend`` judges them."""
+    combat = state["combat"]
+    defenders = [state["units"][uid] for uid in combat["defenders"]]
+    return _supports(state, side, role, command, target, defenders)
 
 
 def _supports(
@@ -135,6 +156,19 @@ def limited_offensive_supply(state: State, attackers: list[Unit], target: str) -
     return east
 
 
+def retreated_here(state: State, u: Unit, target: str) -> bool:
+    """16.7: ``u`` retreated into ``target`` this turn."""
+    return bool(u.get("retreated_turn") == state["turn"] and u.get("retreated_into") == target)
+
+
+def _defender_views(state: State, target: str, side: str) -> list[dict[str, Any]]:
+    return [
+        {"retreated": retreated_here(state, u, target)}
+        for u in at(state, target)
+        if u["side"] == side
+    ]
+
+
 def situation(
     state: State,
     combat: Mapping[str, Any],
@@ -163,8 +197,7 @@ def situation(
     def_views = [
         combat_view(
             u,
-            retreated=u.get("retreated_turn") == state["turn"]
-            and u.get("retreated_into") == target,
+            retreated=retreated_here(state, u, target),
             efficiency_as=defence.get("efficiency_as", {}).get(u["id"]),
         )
         for u in defenders
@@ -210,6 +243,8 @@ def situation(
         "roll": roll,
         # 9.2 / 16.6: the reading of the Legion's first loss the game plays (a game option)
         "legion_first_loss": state["options"].get("legion_first_loss", "ability_used"),
+        # 9.2 / 16.6: the reading of the engineers' first loss the game plays (a game option)
+        "engineer_first_loss": state["options"].get("engineer_first_loss", "ability_used"),
         # 19.2: declared under limited intelligence, it is carried out whatever the stack shows
         "limited_intelligence": bool(combat.get("limited_intelligence")),
     }
@@ -336,6 +371,8 @@ def _check_group(
                 "16.7", "exploitation attacks only the units that retreated", "target"
             )
         return
+    if retreated_to_vacant(_defender_views(state, target, enemy(side))):
+        raise RuleViolation("16.7", RETREATED_TO_VACANT, "target")
     again = [u["name"] for u in attackers if u["id"] in state["attacked_units"]]
     if again:
         raise RuleViolation("16.1", f"{', '.join(again)} already attacked this turn", "units")

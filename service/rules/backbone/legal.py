@@ -13,6 +13,7 @@ from typing import Any
 from service.rules.actions import Actions, Template, one_of, some_of
 from service.rules.backbone import admin, combat_flow, decisions, fog, playing
 from service.rules.backbone import geography as geo
+from service.rules.backbone.combat import naval_allowed
 from service.rules.backbone.data_files import load
 from service.rules.backbone.declared import COMMANDS
 from service.rules.backbone.movement import (
@@ -23,7 +24,17 @@ from service.rules.backbone.movement import (
     obstacles,
     stacking_violations,
 )
-from service.rules.backbone.units import State, Unit, at, enemy, is_armor, is_hq, on_map
+from service.rules.backbone.units import (
+    EFFICIENCY_OPTIONS,
+    State,
+    Unit,
+    at,
+    enemy,
+    is_armor,
+    is_hq,
+    on_map,
+    tags,
+)
 from service.rules.base import RuleViolation
 from service.rules.hexgame import HexNames
 
@@ -189,9 +200,24 @@ def _amphibious(state: State, side: str, out: Actions) -> None:
         if group:
             landings.setdefault(group, []).append(hex_)
     for group, hexes in landings.items():
-        choose = {"hex": one_of(hexes, [names.hex(h) for h in hexes])}
-        label = "Land " + names.units(list(group))
-        out.add(_t("land", label, fixed={"units": list(group)}, choose=choose))
+        ids = list(group)
+        label = "Land " + names.units(ids)
+        opposed = [h for h in hexes if any(u["side"] == "spanish" for u in at(seen, h))]
+        free = [h for h in hexes if h not in opposed]
+        if free:
+            choose = {"hex": one_of(free, [names.hex(h) for h in free])}
+            out.add(_t("land", label, fixed={"units": ids}, choose=choose))
+        for hex_ in opposed:  # 14: "You can also assign air points and in general all the
+            # modifiers for combat apply": the supports of an attack, chosen per hex
+            judge = _attack_judge(seen, side, {"hex": hex_}, ids, amphibious=True)
+            units_ = [seen["units"][u] for u in ids]
+            choose = support_choices(seen, side, hex_, units_, judge, naval=False)
+            foes = [u["id"] for u in at(seen, hex_) if u["side"] != side]
+            choose.update(loss_choices(seen, ids, foes))
+            choose["hex"] = one_of([hex_], [names.hex(hex_)])
+            out.add(
+                _t("land", f"{label} in {names.hex(hex_)}", fixed={"units": ids}, choose=choose)
+            )
     if not landings:
         out.block("land", "Land " + names.units(units), "no coastal hex can be reached", "14")
     if state["data"]["scenario_number"] == 2:
@@ -242,15 +268,102 @@ _STEPS: dict[str, Callable[[State, str, Actions], None]] = {
 
 # -- the stages of a declared combat -----------------------------------------------------------------
 def _defence(state: State, side: str, out: Actions) -> None:
+    """16.3: "Supports. They will be designated first by the attacker and then by the defender":
+    every support the ``defend`` command accepts (air, naval, HQ, Legion, an efficiency tie, the
+    FJR/GJR's efficiency) is offered, each option one the defence accepts with any other."""
     combat = state["combat"]
-    most = min(state["air"][side], load("supports")["air"]["max_per_combat"])
-    choose = {"air": one_of(list(range(most + 1)), [_air_label(n) for n in range(most + 1)])}
-    hqs = _supporting_hqs(state, side, combat)
+    defenders = [state["units"][uid] for uid in combat["defenders"]]
+
+    def accepted(picks: dict[str, Any]) -> bool:
+        try:
+            command = {"type": "defend", **picks}
+            defence = combat_flow.supports_of(state, side, "defence", command, combat["target"])
+            combat_flow.assess(state, combat, defence)
+        except RuleViolation:
+            return False
+        return True
+
+    choose = support_choices(state, side, combat["target"], defenders, accepted)
+    choose.update(loss_choices(state, combat["defenders"], combat["attackers"]))
+    out.add(_t("defend", "Defend", choose=choose))
+
+
+def support_choices(
+    state: State,
+    side: str,
+    target: str,
+    units: list[Unit],
+    accepted: Callable[[dict[str, Any]], bool],
+    *,
+    fire: bool = True,
+    naval: bool = True,
+) -> dict[str, Any]:
+    """The supports a side designates for a combat (16.3, 16.4, 9.1, 9.2) as choose fields, so a
+    player who plays from the list may use every one: air points (0 to 3, 16.4), naval points
+    (Allied, where the coast allows, 16.3), an HQ of the units' formation in range (9.1), the
+    Legion's modifier (9.2), an efficiency among the tied ones and the efficiency the FJR/GJR
+    count as (16.3 note).  ``accepted(picks)`` judges a set of picks; an HQ, efficiency or
+    efficiency_as option is kept only when it is accepted with every other option kept (the ones
+    that change the columns), so a ``one_of`` option is never refused for another one's sake.
+    Without ``fire`` (an exploitation attack, 16.7) no air, naval or HQ support."""
+    choose: dict[str, Any] = {}
+    most = min(state["air"][side], load("supports")["air"]["max_per_combat"]) if fire else 0
+    if most:
+        choose["air"] = one_of(list(range(most + 1)), [_air_label(n) for n in range(most + 1)])
+    most = _naval_most(state, side, target) if fire and naval else 0
+    if most:
+        labels = ["No naval support"] + [
+            f"{n} naval point{'s' if n > 1 else ''}" for n in range(1, most + 1)
+        ]
+        choose["naval"] = one_of(list(range(most + 1)), labels)
+    hqs = [
+        hq["id"]
+        for hq in (on_map(state, side) if fire else [])
+        if is_hq(hq) and accepted({"hq": hq["id"]})
+    ]
     if hqs:
         labels = ["No HQ support", *(f"{state['units'][h]['name']} in support" for h in hqs)]
         choose["hq"] = one_of([None, *hqs], labels)
-    choose.update(loss_choices(state, combat["defenders"], combat["attackers"]))
-    out.add(_t("defend", "Defend", choose=choose))
+    if any("legion" in tags(u) for u in units):
+        choose["legion"] = one_of([False, True], ["Legion: no modifier", "Legion: +1/-1 (9.2)"])
+    every_hq: list[str | None] = [None, *hqs]
+    counted: list[dict[str, int]] = [{}] + [
+        {u["id"]: value} for u in units for value in EFFICIENCY_OPTIONS.get(u["type"], [])
+    ]
+    counts = [o for o in counted if all(accepted({"hq": h, "efficiency_as": o}) for h in every_hq)]
+    if len(counts) > 1:
+        labels = ["Efficiencies as printed"] + [
+            f"{state['units'][uid]['name']} as efficiency {v} (16.3)"
+            for o in counts[1:]
+            for uid, v in o.items()
+        ]
+        choose["efficiency_as"] = one_of(counts, labels)
+    effs = [
+        e
+        for e in (1, 2, 3)
+        if all(
+            accepted({"hq": h, "efficiency_as": o, "efficiency": e})
+            for h in every_hq
+            for o in counts
+        )
+    ]
+    if effs:
+        labels = ["The efficiency with the most steps"] + [
+            f"Efficiency {e} (16.3 tie)" for e in effs
+        ]
+        choose["efficiency"] = one_of([None, *effs], labels)
+    return choose
+
+
+def _naval_most(state: State, side: str, target: str) -> int:
+    """16.3: the naval points the Allies may give a combat in ``target`` now."""
+    if side != "allied" or not state["naval"]["points"]:
+        return 0
+    coast = geo.coast(state, target)
+    if coast in state["naval"]["used_coasts"] and not state["strait"]["open"]:
+        return 0
+    allowed = naval_allowed({"coast": coast, "strait_controlled": state["strait"]["open"]})
+    return min(int(state["naval"]["points"]), allowed)
 
 
 def loss_choices(state: State, own: list[str], foes: list[str]) -> dict[str, Any]:
@@ -274,20 +387,6 @@ def loss_choices(state: State, own: list[str], foes: list[str]) -> dict[str, Any
 
 def _air_label(n: int) -> str:
     return "No air support" if n == 0 else f"{n} air point{'s' if n > 1 else ''}"
-
-
-def _supporting_hqs(state: State, side: str, combat: dict[str, Any]) -> list[str]:
-    defenders = [state["units"][uid] for uid in combat["defenders"]]
-    found = []
-    for hq in on_map(state, side):
-        if not is_hq(hq):
-            continue
-        try:
-            combat_flow.hq_support(state, side, "defence", hq["id"], combat["target"], defenders)
-        except RuleViolation:
-            continue
-        found.append(hq["id"])
-    return found
 
 
 def _baraka(state: State, side: str, out: Actions) -> None:
@@ -411,16 +510,54 @@ def moves(state: State, side: str) -> list[tuple[str, dict[str, list[str]]]]:
 
 
 def _combat_phase(seen: State, side: str, out: Actions) -> None:
+    """16.1: "The attacker can choose to attack with one, some or all units from those adjacent
+    hexes": the units are a ``some_of`` (at least one) of every unit that may attack the hex
+    together; 16.3: the supports the attacker designates are choose fields (``support_choices``)."""
     names = HexNames(seen)
     for target, ids, exploitation in attacks(seen, side):
         label = f"Attack {names.hex(target)} with {names.units(ids)}"
-        fixed: dict[str, Any] = {"target": target, "units": ids}
+        fixed: dict[str, Any] = {"target": target}
         if exploitation:
             fixed["exploitation"] = True
             label = f"Exploit into {names.hex(target)} with {names.units(ids)} (16.7)"
+        choose: dict[str, Any] = {}
+        if len(ids) > 1:
+            choose["units"] = some_of(ids, [seen["units"][u]["name"] for u in ids], min=1)
+        else:
+            fixed["units"] = ids
+        group = [seen["units"][u] for u in ids]
+        choose.update(
+            support_choices(
+                seen,
+                side,
+                target,
+                group,
+                _attack_judge(seen, side, fixed, ids),
+                fire=not exploitation,
+            )
+        )
         foes = [u["id"] for u in at(seen, target) if u["side"] != side]
-        out.add(_t("attack", label, fixed=fixed, choose=loss_choices(seen, ids, foes)))
+        choose.update(loss_choices(seen, ids, foes))
+        out.add(_t("attack", label, fixed=fixed, choose=choose))
     out.add(_t("end_phase", "End the combat phase"))
+
+
+def _attack_judge(
+    state: State, side: str, fixed: dict[str, Any], ids: list[str], amphibious: bool = False
+) -> Callable[[dict[str, Any]], bool]:
+    """Whether the declaration accepts an attack of ``ids`` with ``picks`` (16.1, 16.3)."""
+
+    def accepted(picks: dict[str, Any]) -> bool:
+        command = {"type": "attack", **fixed, "units": ids, **picks}
+        if amphibious:
+            command["target"] = command.pop("hex")
+        try:
+            combat_flow.assess(state, combat_flow.declaration(state, side, command, amphibious))
+        except RuleViolation:
+            return False
+        return True
+
+    return accepted
 
 
 def attacks(seen: State, side: str) -> list[tuple[str, list[str], bool]]:

@@ -280,13 +280,14 @@ def _rif(state: State, side: str, command: Command, dice: Dice) -> Effects:
 
 def tunisia_battalions(state: State) -> list[Unit]:
     """The battalions that may go to Tunisia (10.2): Allied armor, tank destroyer, commando,
-    ranger or paratrooper battalions on the map (or ready, paratroopers) and in supply."""
+    ranger or paratrooper battalions "from among those units on the map (or ready for use in the
+    case of paratroopers), and are in supply" -- not a unit still afloat (14)."""
     return [
         u
         for u in state["units"].values()
         if u["side"] == "allied"
         and u.get("battalion")
-        and u["status"] in ("map", "afloat", "ready")
+        and (u["status"] == "map" or (u["status"] == "ready" and u["type"] == "paratroop"))
         and u.get("supplied", True)
     ]
 

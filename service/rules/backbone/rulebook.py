@@ -166,6 +166,44 @@ LEGION_FIRST_LOSS = Conflict(
     topics=("combat", "step losses", "Legion"),
 )
 
+ENGINEER_FIRST_LOSS = Conflict(
+    key="engineer-first-loss",
+    heading="Conflict: do the engineers take the first loss only when their +1 applied?",
+    refs=("9.2", "16.6"),
+    readings=(
+        Reading(
+            "9.2",
+            "these units provide +1 MD when attacking city hexes or hexes containing "
+            "fortifications.",
+        ),
+        Reading(
+            "9.2",
+            "If there are casualties, the engineers will compulsorily receive the first of them.",
+        ),
+        Reading(
+            "16.6",
+            "The first step of the casualties is for a unit that has used its special abilities, "
+            "(engineers or legionnaires).",
+        ),
+        Reading(
+            "16.6",
+            "If units with special abilities have not been used, the first step of casualties go "
+            "over to the unit whose efficiency has been used by the player to determine the "
+            "difference in efficiencies in combat.",
+        ),
+    ),
+    engine_reading="16.6 by default, as for the Legion: the engineers take their side's first "
+    "step lost when their +1 applied -- attacking a city or a hex with fortifications; otherwise "
+    "the first step goes to a unit of the efficiency used. Why: 16.6 is the procedure for "
+    'assigning losses and names the unit "that has used its special abilities"; 9.2\'s sentence '
+    "follows the one that gives the ability. A club that reads 9.2's \"If there are casualties, "
+    'the engineers will compulsorily receive the first of them" on its own sets the game option '
+    "engineer_first_loss to always: engineers in a combat, attacking or defending, anywhere, "
+    "take the first step their side loses.",
+    option="engineer_first_loss",
+    topics=("combat", "step losses", "engineers"),
+)
+
 HIDDEN_ODDS = Conflict(
     key="hidden-odds",
     heading="Conflict: limited intelligence -- a declared combat whose whole stack puts the ratio "
@@ -225,6 +263,14 @@ OPTIONS = {
         "it fights (always, 9.2 and the Larache example) (rules search: the conflict “the "
         "Legion's first loss”)",
     },
+    "engineer_first_loss": {
+        "default": "ability_used",
+        "choices": ["ability_used", "always"],
+        "description": "9.2 and 16.6 The engineers' first loss: the engineers take the first step "
+        "their side loses when their +1 applied, attacking a city or fortification (ability used, "
+        "16.6, the default), or whenever they fight (always, 9.2) (rules search: the conflict "
+        "“the engineers' first loss”)",
+    },
 }
 
 #: what each event links to beside the sections its declaration names: charts, and the
@@ -259,5 +305,12 @@ RULEBOOK = Rulebook(
     corpus_file="operation-backbone.txt",
     spec=SPEC,
     links=LINKS,
-    conflicts=(CRT_ERRATA, BARAKA_DICE, RETREAT_STACK, LEGION_FIRST_LOSS, HIDDEN_ODDS),
+    conflicts=(
+        CRT_ERRATA,
+        BARAKA_DICE,
+        RETREAT_STACK,
+        LEGION_FIRST_LOSS,
+        ENGINEER_FIRST_LOSS,
+        HIDDEN_ODDS,
+    ),
 )

@@ -60,9 +60,10 @@ def test_check_scenario_file_reports_placeholders_and_backbone_problems(tmp_path
     assert not [r for r in report if r["level"] == "error"]
     places = {r["place"] for r in report if r["level"] == "warning"}
     assert "map.terrain" in places and "units[1].values.mp" in places
-    # the 58th RI: its 2 steps of efficiency 1 are printed (Larache example), its factors are not
+    # the 58th RI: its efficiency 1 is printed (Larache example), its factors are not; its 2
+    # steps are the example's, not a counter's: a placeholder (issue 47)
     assert "units[1].values.attack" in places and "units[1].values.defense" in places
-    assert "units[1].values.efficiency" not in places and "units[1].steps" not in places
+    assert "units[1].values.efficiency" not in places and "units[1].steps" in places
     data = json.loads(scenario_path("scenario-1").read_text())
     data["data"]["units"].pop("es-58ri")
     data["units"][1]["hex"] = {"placeholder": True, "value": "3,1", "note": "x"}
@@ -83,7 +84,7 @@ PRINTED = {
     "uk-hq-1ce": {"name", "support"},
     # Larache example: "the 58th RI and the 2nd Ter Leg (reduced to 2 steps), both from the 91st
     # DI"; "2 efficiency steps 2 (the Legion unit), and 2 efficiency steps 1, (the 58th RI)"
-    "es-58ri": {"name", "steps", "efficiency"},
+    "es-58ri": {"name", "efficiency"},
     "es-2terleg": {"name", "steps", "efficiency"},
     "es-gfri3": {"name"},  # "thanks to the presence of the GFRI 3": no values
     # landing example: "a Legion unit with 4 defense factors with an efficiency of 2"; "2 Regulars
@@ -93,7 +94,7 @@ PRINTED = {
     "es-1terleg": {"defense", "efficiency"},
     "es-gfri1": {"efficiency"},
     "es-gfri2": {"efficiency"},
-    "es-cav": {"steps", "defense", "efficiency"},
+    "es-cav": {"defense", "efficiency"},
     # Larache example: "$10 + 3$ attack factors for the armored units" (the CCB of the 2nd AD,
     # the 70th Tank Btl), "the infantry regiment ... (5 divided in half" (the 7th RI of the 3rd
     # ID); "They only attack with units of 2 efficiency"
@@ -107,7 +108,7 @@ PRINTED = {
     "uk-commando": {"name"},
     # 16.3: "3 efficiency steps 3 (the FJR)"; "Use the efficiency of the Paratrooper Regiment
     # (FJR) or German Mountain Regiment (GJR) as 3 or 2"; 18.1, 18.2 name the German units
-    "de-5fjr": {"name", "steps", "efficiency"},
+    "de-5fjr": {"name", "efficiency"},
     "de-756gjr": {"name", "efficiency"},
     "de-754ri": {"name"},
     "de-pz": {"name"},
@@ -232,3 +233,23 @@ def test_8_2_sequence_of_play_is_the_rulebook_s_with_the_steps_the_game_reports(
         for turn in (1, 2):
             st["turn"] = turn
             assert set(sequence.turn_steps(st)) <= set(listed), info.id
+
+
+@pytest.mark.parametrize("scenario", ["scenario-1", "scenario-2"])
+def test_18_set_up_hexes_and_steps_copied_from_the_examples_are_flagged_placeholders(
+    scenario: str,
+) -> None:
+    """18.1 gives set-up areas, not hexes ("without exceeding the stacking limits"), and the text
+    prints no counter sheet: the landing example's hexes (the Legion "In 2.6", the Regulars "In
+    2.7", the cavalry "in 3.7") and the step counts the examples give (the 58th RI's "2
+    efficiency steps 1", the cavalry's two steps, "3 efficiency steps 3 (the FJR)") are the
+    examples' situations, not the set-up: each is a placeholder with its note (issue 47), like
+    every other set-up hex and value."""
+    raw = json.loads(scenario_path(scenario).read_text())
+    report = SYSTEM.scenario_checks.check_scenario_file(str(scenario_path(scenario)))
+    warned = {r["place"] for r in report if r["level"] == "warning"}
+    for index, unit in enumerate(raw["units"]):
+        if unit.get("hex") is not None:
+            assert f"units[{index}].hex" in warned, unit["id"]
+        if unit["id"] in ("es-58ri", "es-cav", "de-5fjr"):
+            assert f"units[{index}].steps" in warned, unit["id"]

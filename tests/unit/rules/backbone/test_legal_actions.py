@@ -16,10 +16,15 @@ from tests.support.dice import ScriptedDice
 from tests.unit.rules.backbone.fixtures import REQUIRED_CITIES, board, counter, first, play, state
 from tests.unit.rules.backbone.test_zoc_example import zoc_state
 
+#: the supports a side designates (16.3, 16.4, 9.1, 9.2): choices of an attack or a defence
+SUPPORTS = {"air", "naval", "hq", "legion", "efficiency", "efficiency_as"}
+
 
 def of_type(st: dict[str, Any], side: str, kind: str) -> list[dict[str, Any]]:
     """The listed templates of ``kind``, as plain data: a move as ``{"type", "unit", "paths":
-    {destination: path}}``, any other as its command (fixed fields only)."""
+    {destination: path}}``, an attack with every unit it lists (a ``some_of`` when several: 16.1
+    "one, some or all units"), any other as its fixed fields; supports and loss preferences are
+    choices (16.3, 16.6)."""
     found = []
     for t in SYSTEM.actions(st, side).of_type(kind):
         if kind == "move":
@@ -28,9 +33,13 @@ def of_type(st: dict[str, Any], side: str, kind: str) -> list[dict[str, Any]]:
                 {"type": "move", "unit": t.fixed["unit"], "paths": {p[-1]: p for p in paths}}
             )
         else:
-            # 16.6: the loss preferences are the only choice left in a fixed attack or defence
-            assert not set(t.choose) - {"own_losses", "enemy_losses"}
-            found.append({"type": kind, **t.fixed})
+            listed = dict(t.fixed)
+            if "units" in t.choose:  # 16.1: at least one, up to all of them
+                units = t.choose["units"]
+                assert (units.min, units.max) == (1, len(units.options))
+                listed["units"] = list(t.choose["units"].options)
+            assert not set(t.choose) - {"units", *SUPPORTS, "own_losses", "enemy_losses"}
+            found.append({"type": kind, **listed})
     return found
 
 
