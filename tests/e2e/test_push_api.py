@@ -299,3 +299,36 @@ def test_the_key_is_kept_in_the_keys_folder_and_the_setting_wins(
         third.extensions["arbiter"].close()
     with pytest.raises(ConfigError, match="ARBITER_VAPID_PRIVATE_KEY"):
         Config.from_env({"ARBITER_VAPID_PRIVATE_KEY": "not-a-key", "ARBITER_SECRET_KEY": "x"})
+
+
+def test_the_manifest_the_service_worker_and_the_icons_are_served_under_the_policy(
+    client: FlaskClient,
+) -> None:
+    import io
+    import json
+
+    from PIL import Image
+
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200 and r.mimetype == "application/manifest+json"
+    manifest = json.loads(r.get_data(as_text=True))
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert manifest["name"] and manifest["short_name"] and manifest["theme_color"]
+    sizes = set()
+    for icon in manifest["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200 and got.mimetype == "image/png", icon
+        image = Image.open(io.BytesIO(got.data))
+        assert image.format == "PNG" and f"{image.width}x{image.height}" == icon["sizes"]
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes
+    sw = client.get("/sw.js")
+    assert sw.status_code == 200 and sw.mimetype == "text/javascript"
+    assert sw.headers["Service-Worker-Allowed"] == "/"
+    assert "showNotification" in sw.get_data(as_text=True)
+    policy = sw.headers["Content-Security-Policy"]
+    assert "worker-src 'self'" in policy and "manifest-src 'self'" in policy
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    for path in ("/", "/settings", "/clubs"):
+        page = client.get(path).get_data(as_text=True)
+        assert '<link rel="manifest" href="/manifest.webmanifest">' in page, path
