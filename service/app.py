@@ -18,6 +18,7 @@ from service.api import ladders as ladders_api
 from service.api import notifications as notifications_api
 from service.api import passwords as passwords_api
 from service.api import profiles as profiles_api
+from service.api import push as push_api
 from service.api import reviews as reviews_api
 from service.api import rules as rules_api
 from service.api import scenarios as scenarios_api
@@ -79,6 +80,7 @@ def create_app(config: Config | None = None, **overrides: Any) -> Flask:
         scenarios_api.blp,
         notifications_api.blp,
         webhooks_api.blp,
+        push_api.blp,
         chat_api.blp,
     ):
         api.register_blueprint(blueprint)

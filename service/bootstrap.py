@@ -14,6 +14,7 @@ from service.adapters.broker import InProcessBroker, RedisBroker
 from service.adapters.heads import SqliteHeads
 from service.adapters.leaderboard import RedisLeaderboard
 from service.adapters.mail_outbox import MailOutbox
+from service.adapters.push import PushSigner
 from service.adapters.smtp import Mailer
 from service.application.access import GameAccess
 from service.application.audit import AuditService
@@ -31,6 +32,7 @@ from service.application.notifications import NotificationProcess, NotificationS
 from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
 from service.application.projections.catalog import Projections
+from service.application.push import PushService
 from service.application.quotas import QuotaService
 from service.application.records import RecordService
 from service.application.restoring import require_restored
@@ -202,6 +204,12 @@ def build_services(
         broker,
     )
     svc.outbox = outbox
+    svc.push = PushService(
+        store,
+        public_key=PushSigner(config.push_key(), "").public_key,
+        allow_private=config.webhook_allow_private,
+        per_user=config.push_per_user,
+    )
     svc.records = RecordService(store, games, audit)
     svc.tournaments = TournamentService(
         store, users, clubs, games, lifecycle, feed, projections["tournaments"], ladders=ladders

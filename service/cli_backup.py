@@ -15,6 +15,7 @@ import click
 from service.application.backup import (
     BackupError,
     adopt_key,
+    adopt_push_key,
     anchor,
     check_events,
     check_heads,
@@ -28,7 +29,7 @@ from service.application.backup import (
     write_backup,
 )
 from service.cli_support import CliError
-from service.config import Config, ConfigError
+from service.config import VAPID_FILE, Config, ConfigError
 
 
 def _size(path: Path) -> str:
@@ -75,7 +76,12 @@ def backup(path: Path, with_keys: bool) -> None:
             if config.store == "sqlite":
                 with sqlite_snapshot(config, staging) as snapshot:
                     manifest = write_backup(
-                        path, snapshot, secret=secret, with_keys=with_keys, staging=staging
+                        path,
+                        snapshot,
+                        secret=secret,
+                        with_keys=with_keys,
+                        staging=staging,
+                        push_key=_own_push_key(config),
                     )
             else:  # the tables read as they are: nothing created, no heads file opened for writing
                 store = open_store(config, build_ports(config), create_tables=False)
@@ -87,7 +93,12 @@ def backup(path: Path, with_keys: bool) -> None:
                         process.recorder,  # type: ignore[attr-defined]
                     ) as snapshot:
                         manifest = write_backup(
-                            path, snapshot, secret=secret, with_keys=with_keys, staging=staging
+                            path,
+                            snapshot,
+                            secret=secret,
+                            with_keys=with_keys,
+                            staging=staging,
+                            push_key=_own_push_key(config),
                         )
                 finally:
                     process.close()
@@ -129,6 +140,15 @@ def _own_key(config: Config) -> str | None:
         if path.exists():
             return path.read_text().strip()
     return None
+
+
+def _own_push_key(config: Config) -> str | None:
+    """The server's web push key, read without making one: ARBITER_VAPID_PRIVATE_KEY, else its
+    keys folder's ``vapid_private_key`` (None: no push key made yet)."""
+    if config.vapid_private_key:
+        return config.vapid_private_key.strip()
+    path = config.keys / VAPID_FILE
+    return path.read_text().strip() if path.exists() else None
 
 
 @click.command()
@@ -198,6 +218,7 @@ def restore(path: Path, take_key: bool) -> None:
             ) from None
         if own is None:
             adopt_key(config, secret)
+        took_push_key = adopt_push_key(config, found.push_key)
         migrate(config)
         svc = build_services(config, restoring=True)
         try:
@@ -224,6 +245,7 @@ def restore(path: Path, take_key: bool) -> None:
         f"notification records, {done.heads} anchored heads; {summary['clean']} of "
         f"{summary['games']} games verify"
         + (", the key taken from the backup" if own is None else "")
+        + (", the web push key taken from the backup" if took_push_key else "")
     )
     if not summary["ok"]:
         for line in done.left_alone:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -63,6 +65,10 @@ class Config:
     image_decodes: int = 2
     webhooks_per_user: int = 10
     webhooks_per_club: int = 20
+    #: web push (docs/notifications.md "Web push"): browsers one user may subscribe, and the
+    #: VAPID private key (base64url; None: generated once into the keys folder, ``push_key``)
+    push_per_user: int = 10
+    vapid_private_key: str | None = None
     tokens_per_user: int = 20
     #: quotas (README "Configuration", docs/ladders.md "Quotas"): bytes a user's and a club's uploads may
     #: keep in the store, and how many of each costly thing one user may hold
@@ -139,6 +145,8 @@ class Config:
                 image_decodes=int(env.get("ARBITER_IMAGE_DECODES", "2")),
                 webhooks_per_user=int(env.get("ARBITER_WEBHOOKS_PER_USER", "10")),
                 webhooks_per_club=int(env.get("ARBITER_WEBHOOKS_PER_CLUB", "20")),
+                push_per_user=int(env.get("ARBITER_PUSH_PER_USER", "10")),
+                vapid_private_key=env.get("ARBITER_VAPID_PRIVATE_KEY") or None,
                 tokens_per_user=int(env.get("ARBITER_TOKENS_PER_USER", "20")),
                 bytes_per_user=int(env.get("ARBITER_BYTES_PER_USER", str(200 * 1024 * 1024))),
                 bytes_per_club=int(env.get("ARBITER_BYTES_PER_CLUB", str(500 * 1024 * 1024))),
@@ -209,6 +217,7 @@ class Config:
             ("ARBITER_IMAGE_DECODES", self.image_decodes),
             ("ARBITER_WEBHOOKS_PER_USER", self.webhooks_per_user),
             ("ARBITER_WEBHOOKS_PER_CLUB", self.webhooks_per_club),
+            ("ARBITER_PUSH_PER_USER", self.push_per_user),
             ("ARBITER_TOKENS_PER_USER", self.tokens_per_user),
             ("ARBITER_BYTES_PER_USER", self.bytes_per_user),
             ("ARBITER_BYTES_PER_CLUB", self.bytes_per_club),
@@ -239,6 +248,20 @@ class Config:
             raise ConfigError("ARBITER_VIEW_LAG_LIMIT must be at least 1 (notifications)")
         if self.store_timeout < 1:
             raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")
+        if self.vapid_private_key is not None and raw_vapid_key(self.vapid_private_key) is None:
+            raise ConfigError(
+                "ARBITER_VAPID_PRIVATE_KEY must be a P-256 private key: its 32 bytes in base64url "
+                "(as `arbiter` writes into $ARBITER_KEYS/vapid_private_key)"
+            )
+
+    def push_key(self) -> str:
+        """The VAPID private key web pushes are signed with (base64url of its 32 bytes):
+        ``ARBITER_VAPID_PRIVATE_KEY``, else the keys folder's ``vapid_private_key``, generated the
+        first time it is asked for (every host of one site must use the same key: set the
+        variable, or share the keys folder's contents, as for ``ARBITER_SECRET_KEY``)."""
+        if self.vapid_private_key:
+            return self.vapid_private_key.strip()
+        return _kept_key(self.keys, VAPID_FILE, new_vapid_key)
 
     @property
     def sqlite_file(self) -> Path:
@@ -340,6 +363,55 @@ def private_file(path: Path) -> None:
     for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         if each.exists():
             each.chmod(0o600)
+
+
+#: the VAPID private key's file in the keys folder
+VAPID_FILE = "vapid_private_key"
+
+
+def new_vapid_key() -> str:
+    """A new P-256 private key, its 32 bytes in base64url (what push libraries call "raw")."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    number = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+    return base64.urlsafe_b64encode(number.to_bytes(32, "big")).rstrip(b"=").decode("ascii")
+
+
+def raw_vapid_key(text: str) -> bytes | None:
+    """The 32 bytes of a base64url P-256 private key (None when it is not one)."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    text = text.strip()
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        if len(raw) != 32:
+            return None
+        ec.derive_private_key(int.from_bytes(raw, "big"), ec.SECP256R1())
+    except (ValueError, binascii.Error):
+        return None
+    return raw
+
+
+def _kept_key(keys_dir: Path, name: str, make: Callable[[], str]) -> str:
+    """The key kept in the keys folder's file ``name``, made by ``make`` the first time (owner-only,
+    written atomically: of workers starting together, the first key wins)."""
+    path = keys_dir / name
+    private_dir(keys_dir)
+    if path.exists():
+        path.chmod(0o600)
+        return path.read_text().strip()
+    key = make()
+    temporary = keys_dir / f".{name}.{os.getpid()}.{secrets.token_hex(4)}"
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(key)
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        key = path.read_text().strip()
+    finally:
+        temporary.unlink()
+    return key
 
 
 def _stable_secret(keys_dir: Path, var_dir: Path) -> str:

@@ -3,14 +3,39 @@ through small JavaScript modules under ``static/js`` (no build step, nothing fro
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, render_template, session
+from flask import Blueprint, Response, render_template, send_file, session
 
 from service.api.compression import gzip_text
 
 HERE = Path(__file__).parent
+#: the web app's manifest (``/manifest.webmanifest``): what an installed Arbiter is called and
+#: looks like; the icons are PNGs under ``static/icons``
+THEME = "#22313f"
+MANIFEST = {
+    "name": "Arbiter",
+    "short_name": "Arbiter",
+    "description": "Hex-and-counter wargames played online, every rule enforced.",
+    "id": "/",
+    "start_url": "/",
+    "scope": "/",
+    "display": "standalone",
+    "background_color": "#fbfaf6",
+    "theme_color": THEME,
+    "icons": [
+        {"src": "/static/icons/icon-192.png", "sizes": "192x192", "type": "image/png"},
+        {"src": "/static/icons/icon-512.png", "sizes": "512x512", "type": "image/png"},
+        {
+            "src": "/static/icons/icon-512.png",
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ],
+}
 
 
 def _page(template: str, **context: Any) -> str:
@@ -27,6 +52,21 @@ def create_blueprint() -> Blueprint:
         static_url_path="/static",
     )
     blp.after_request(gzip_text)  # pages, scripts and the stylesheet go gzipped
+
+    @blp.get("/manifest.webmanifest")
+    def manifest() -> Response:
+        response = Response(json.dumps(MANIFEST), mimetype="application/manifest+json")
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    @blp.get("/sw.js")
+    def service_worker() -> Response:
+        """The service worker, at the root so that its scope is the whole site; always
+        revalidated, so a new version is taken up at the next load."""
+        response = send_file(HERE / "static" / "sw.js", mimetype="text/javascript", max_age=0)
+        response.headers["Service-Worker-Allowed"] = "/"
+        response.headers["Cache-Control"] = "no-cache"
+        return response
 
     @blp.get("/")
     def home() -> str:

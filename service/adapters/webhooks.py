@@ -68,16 +68,24 @@ class WebhookPoster:
         self, url: str, secret: str, body: bytes, key: str, *, address: str | None = None
     ) -> tuple[bool, str]:
         """(delivered, what the receiver answered): 2xx is delivered; anything else is not."""
-        parts = urlsplit(url)
-        kind = _PinnedTls if parts.scheme == "https" else _Pinned
-        conn = kind(parts.hostname or "", parts.port, address, timeout=self.timeout)
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         headers = {
             "Content-Type": "application/json",
             "User-Agent": USER_AGENT,
             "X-Arbiter-Signature": signature(secret, body),
             "X-Arbiter-Delivery": key,
         }
+        status, answer = self.send(url, body, headers, address=address)
+        return status is not None and 200 <= status < 300, answer
+
+    def send(
+        self, url: str, body: bytes, headers: dict[str, str], *, address: str | None = None
+    ) -> tuple[int | None, str]:
+        """POST ``body`` with ``headers`` (to ``address`` when given): the answer's status (None:
+        no answer) and what it was, in words.  A web push goes this way too (its own headers)."""
+        parts = urlsplit(url)
+        kind = _PinnedTls if parts.scheme == "https" else _Pinned
+        conn = kind(parts.hostname or "", parts.port, address, timeout=self.timeout)
+        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         cut = threading.Event()
         deadline = threading.Timer(self.timeout, _cut, (conn, cut))
         deadline.daemon = True
@@ -86,11 +94,11 @@ class WebhookPoster:
             conn.request("POST", path, body=body, headers=headers)
             response = conn.getresponse()
             response.read(65536)  # the answer's body is not used; a bounded read
-            return 200 <= response.status < 300, f"HTTP {response.status}"
+            return response.status, f"HTTP {response.status}"
         except (OSError, http.client.HTTPException) as exc:
             if cut.is_set():
-                return False, f"unreachable: no whole answer within {self.timeout:g} s"
-            return False, f"unreachable: {exc}"
+                return None, f"unreachable: no whole answer within {self.timeout:g} s"
+            return None, f"unreachable: {exc}"
         finally:
             deadline.cancel()
             conn.close()

@@ -29,6 +29,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "img-src 'self' data:",
         "connect-src 'self'",
         "font-src 'self'",
+        "worker-src 'self'",  # the service worker, /sw.js (web push, the page shells offline)
+        "manifest-src 'self'",  # /manifest.webmanifest (the installable app)
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",

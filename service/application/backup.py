@@ -12,7 +12,10 @@ under :func:`backup_key`, a key derived from the server key under its own label)
 - ``notifications.ndjson`` and ``tracking.json``: the notification process's own log (notices and
   deliveries) and its position in the event store's log;
 - ``heads.ndjson``: every game's signed anchored head (``service.adapters.heads``);
-- ``keys/secret_key``: the server key, only with ``--with-keys``.
+- ``keys/secret_key``: the server key, only with ``--with-keys``; and with it
+  ``keys/vapid_private_key``, the key web pushes are signed with, when the server has one (a
+  browser's push subscription is bound to it: restored elsewhere under another, every
+  subscription would have to be made again).
 
 The log holds the club's own secrets whatever the flag: password hashes, e-mail addresses, webhook
 secrets, the dice seeds of running games; a backup is kept like the database (docs/operations.md).
@@ -104,6 +107,7 @@ NOTICES = "notifications.ndjson"
 TRACKING = "tracking.json"
 HEADS = "heads.ndjson"
 KEY = "keys/secret_key"
+VAPID_KEY = "keys/vapid_private_key"
 PARTS = (EVENTS, NOTICES, TRACKING, HEADS)
 _HEAD_FIELDS = ("game", "version", "hash", "at", "mac")
 _CREATED = get_topic(Game.Created)
@@ -350,7 +354,13 @@ class _Part:
 
 
 def write_backup(
-    path: Path, snapshot: Snapshot, *, secret: str, with_keys: bool, staging: Path
+    path: Path,
+    snapshot: Snapshot,
+    *,
+    secret: str,
+    with_keys: bool,
+    staging: Path,
+    push_key: str | None = None,
 ) -> dict[str, Any]:
     """Write ``snapshot`` to the new file ``path``, owner-only; returns the manifest.
 
@@ -388,6 +398,9 @@ def write_backup(
     if with_keys:
         with open((p := part(KEY)).path, "wb") as handle:
             p.write(handle, secret.encode())
+        if push_key:  # the web push key (``Config.push_key``), when the server has made one
+            with open((p := part(VAPID_KEY)).path, "wb") as handle:
+                p.write(handle, push_key.encode())
     manifest: dict[str, Any] = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -464,6 +477,12 @@ class Backup:
         key = self.folder / KEY.replace("/", "_")
         return key.read_text() if key.exists() else None
 
+    @property
+    def push_key(self) -> str | None:
+        """The web push (VAPID) private key a ``--with-keys`` backup holds, if any."""
+        key = self.folder / VAPID_KEY.replace("/", "_")
+        return key.read_text().strip() if key.exists() else None
+
     def lines(self, name: str) -> Iterator[dict[str, Any]]:
         with open(self.folder / name, "rb") as handle:
             for line in handle:
@@ -505,7 +524,7 @@ def open_backup(path: Path, folder: Path) -> Backup:
                 if member.name == MANIFEST and member.isfile():
                     manifest = _manifest(tar, member, path)
                     continue
-                if member.name not in (*PARTS, KEY) or not member.isfile():
+                if member.name not in (*PARTS, KEY, VAPID_KEY) or not member.isfile():
                     raise BackupError(f"{damaged}: it holds {member.name!r}, which no backup does")
                 source = tar.extractfile(member)
                 assert source is not None
@@ -793,6 +812,22 @@ def adopt_key(config: Config, secret: str) -> None:
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w") as handle:
         handle.write(secret)
+
+
+def adopt_push_key(config: Config, key: str | None) -> bool:
+    """Keep a backup's web push key as the server's when the server has none yet (no
+    ``ARBITER_VAPID_PRIVATE_KEY``, no ``vapid_private_key`` in its keys folder), so the browsers
+    subscribed to the old server keep receiving; whether it was taken."""
+    from service.config import VAPID_FILE, raw_vapid_key
+
+    path = config.keys / VAPID_FILE
+    if not key or config.vapid_private_key or path.exists() or raw_vapid_key(key) is None:
+        return False
+    config.keys.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(key)
+    return True
 
 
 @contextlib.contextmanager

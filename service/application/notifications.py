@@ -56,6 +56,7 @@ from service.domain.notifications import (
     validate_kinds,
     validate_webhook_url,
 )
+from service.domain.push import PushSubscription, push_index_id
 
 log = logging.getLogger(__name__)
 
@@ -327,6 +328,10 @@ class NotificationProcess(ProcessApplication[UUID]):
             if hook.wants(note.kind):
                 did = delivery_id(nid.hex, "webhook", str(hook.id))
                 yield self._delivery(did, "webhook", str(hook.id), user, note, text, nid.hex)
+        if settings.get(note.kind, {}).get("push", True):  # to each device turned on
+            for device in push_subscriptions_of(self.leader, user):
+                did = delivery_id(nid.hex, "push", str(device.id))
+                yield self._delivery(did, "push", str(device.id), user, note, text, nid.hex)
 
     def _delivery(
         self,
@@ -767,6 +772,23 @@ def webhooks_of(store: ArbiterStore, owner_kind: str, owner: str) -> list[Any]:
         except AggregateNotFoundError:
             continue
     return hooks
+
+
+def push_subscriptions_of(store: ArbiterStore, user: str) -> list[PushSubscription]:
+    """The user's push subscriptions still on, oldest first (their index lists their ids)."""
+    try:
+        index: Any = store.repository.get(push_index_id(user))
+    except AggregateNotFoundError:
+        return []
+    found: list[PushSubscription] = []
+    for sid in index.subscriptions:
+        try:
+            device: Any = store.repository.get(UUID(sid))
+        except AggregateNotFoundError:
+            continue
+        if isinstance(device, PushSubscription) and not device.removed:
+            found.append(device)
+    return found
 
 
 NOTICE_TOPICS = (

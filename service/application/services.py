@@ -64,6 +64,8 @@ class Services:
     #: (fields with defaults stay last) ``NotificationService`` and, when the notification
     #: worker runs in this process (``arbiter serve``), its ``NotificationWorker``
     notifications: Any = None
+    #: web push: the VAPID public key and users' push subscriptions (``service.application.push``)
+    push: Any = None
     worker: Any = None
     #: password reset links by e-mail (``service.application.password_resets``), and the outbox
     #: that sends them (None without ``ARBITER_SMTP_URL``)

@@ -29,6 +29,7 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, LocalNotificationLog
 from eventsourcing.persistence import IntegrityError
 
+from service.adapters.push import PushSigner, contact_of
 from service.adapters.smtp import Mailer
 from service.adapters.webhooks import WebhookPoster, body_of
 from service.application.notifications import (
@@ -37,12 +38,16 @@ from service.application.notifications import (
     unsubscribe_token,
 )
 from service.application.projections.catalog import NOTICE_VIEWS, Projections
+from service.application.push import PushService
 from service.application.store import ArbiterStore
 from service.config import Config
 from service.domain.notifications import KIND_WORDS, Delivery, Webhook, public_addresses
+from service.domain.push import PushSubscription, payload_of
 
 log = logging.getLogger(__name__)
 
+#: how a failed push that is never tried again begins its answer
+GIVEN_UP = "given up"
 #: deliveries read per round to be sent (the oldest first; a backlog larger than this is sent in
 #: order over the following rounds)
 PENDING_READ = 1000
@@ -101,6 +106,8 @@ class Dispatcher:
         *,
         mailer: Mailer | None,
         poster: WebhookPoster,
+        signer: PushSigner | None = None,
+        devices: PushService | None = None,
         worker: str | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
@@ -109,6 +116,10 @@ class Dispatcher:
         self.config = config
         self.mailer = mailer
         self.poster = poster
+        #: web push: what encrypts and signs each message, and the subscriptions (one the push
+        #: service says is gone is removed)
+        self.signer = signer
+        self.devices = devices
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid4().hex[:6]}"
         self.clock = clock
         self.lease = timedelta(seconds=config.delivery_lease)
@@ -119,7 +130,8 @@ class Dispatcher:
         self.limits = {
             "target": config.delivery_per_target,
             "owner": config.delivery_per_owner,
-            "webhooks": max(1, self.threads - 1),  # a place always left for e-mail
+            # webhooks and pushes (HTTP calls) never take the last place: e-mail's
+            "webhooks": max(1, self.threads - 1),
         }
         self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="delivery")
         self._flight = threading.Lock()
@@ -225,41 +237,58 @@ class Dispatcher:
         with self._flight:
             return all(self._held[place] < self.limits[place[0]] for place in route.places)
 
-    def _hook(self, delivery: Delivery) -> Webhook | None:
+    def _hook(self, delivery: Delivery) -> Any:
+        """A webhook's or push delivery's target: the :class:`Webhook` or the
+        :class:`PushSubscription` (None when it is not found)."""
         if delivery.channel == "email":
             return None
         try:
-            hook: Webhook = self.store.repository.get(UUID(delivery.target))
+            found: Any = self.store.repository.get(UUID(delivery.target))
         except AggregateNotFoundError:
             return None
-        return hook
+        wanted = PushSubscription if delivery.channel == "push" else Webhook
+        return found if isinstance(found, wanted) else None
 
-    def _route_of(self, delivery: Delivery, hook: Webhook | None) -> Route:
+    def _route_of(self, delivery: Delivery, hook: Any) -> Route:
         """The places a delivery takes: the SMTP server; or the webhook's target (its host's
-        address, as the send will use it, and port), its owner, and one of the webhooks'."""
+        address, as the send will use it, and port), its owner, and one of the webhooks'; a
+        push likewise, its push service's host and the user's devices as its owner."""
         if delivery.channel == "email":
             return Route((("target", "smtp"),))
         if hook is None:
-            return Route((("target", f"webhook {delivery.target}"), ("webhooks", "")))
-        parts = urlsplit(hook.url)
-        host = (parts.hostname or "").lower()
-        if not self.config.webhook_allow_private:
-            host = next(iter(public_addresses(host) or ()), host)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+            return Route((("target", f"{delivery.channel} {delivery.target}"), ("webhooks", "")))
+        if isinstance(hook, PushSubscription):
+            return Route(
+                (
+                    ("target", self._host_port(hook.endpoint)),
+                    ("owner", f"push:{hook.user}"),
+                    ("webhooks", ""),
+                )
+            )
         return Route(
             (
-                ("target", f"{host}:{port}"),
+                ("target", self._host_port(hook.url)),
                 ("owner", f"{hook.owner_kind}:{hook.owner}"),
                 ("webhooks", ""),
             )
         )
 
-    def _deliver(self, delivery: Delivery, hook: Webhook | None, route: Route) -> None:
+    def _host_port(self, url: str) -> str:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        if not self.config.webhook_allow_private:
+            host = next(iter(public_addresses(host) or ()), host)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        return f"{host}:{port}"
+
+    def _deliver(self, delivery: Delivery, hook: Any, route: Route) -> None:
         oid = str(delivery.id)
         try:
             ok, answer = self._send(delivery, hook)
             if ok:
                 delivery.sent(self.worker, answer)
+            elif answer.startswith(GIVEN_UP):  # a device gone or turned off: never again
+                delivery.failed(self.worker, answer, None)
             else:
                 delivery.failed(self.worker, answer, self._retry_at(delivery, self.clock()))
             try:
@@ -284,10 +313,12 @@ class Dispatcher:
             return None
         return now + timedelta(seconds=self.config.delivery_backoff * 2 ** (tries - 1))
 
-    def _send(self, delivery: Delivery, hook: Webhook | None) -> tuple[bool, str]:
+    def _send(self, delivery: Delivery, hook: Any) -> tuple[bool, str]:
         try:
             if delivery.channel == "email":
                 return self._email(delivery)
+            if delivery.channel == "push":
+                return self._push(delivery, hook)
             return self._webhook(delivery, hook)
         except Exception as exc:  # noqa: BLE001 - any failure is a failed attempt, retried
             return False, f"{type(exc).__name__}: {exc}"
@@ -321,20 +352,46 @@ class Dispatcher:
         )
         return True, answer
 
+    def _checked_address(self, url: str, what: str) -> tuple[str | None, str | None]:
+        """The address to send to (None: look the host up as usual, with
+        ``ARBITER_WEBHOOK_ALLOW_PRIVATE``), checked now, or why it is refused."""
+        if self.config.webhook_allow_private:
+            return None, None
+        addresses = public_addresses(urlsplit(url).hostname or "")
+        if addresses is None:
+            return None, f"unreachable: the {what}'s host name does not resolve"
+        if not addresses:
+            return None, f"refused: the {what}'s host is on a loopback or private network"
+        return addresses[0], None
+
+    def _push(self, delivery: Delivery, device: PushSubscription | None) -> tuple[bool, str]:
+        """Encrypt the notice to the device's keys, sign it, and POST it to its push service; a
+        404 or 410 (the subscription has expired or was withdrawn) removes the subscription."""
+        if device is None or device.removed:
+            return False, f"{GIVEN_UP}: the device's notifications were turned off"
+        if self.signer is None:
+            return False, "no VAPID key to sign pushes with"
+        address, refused = self._checked_address(device.endpoint, "push service")
+        if refused:
+            return False, refused
+        home = self.config.public_url.rstrip("/") + "/"
+        payload = payload_of(delivery.kind, delivery.text, delivery.url, home)
+        body, headers = self.signer.message(device.info(), payload)
+        status, answer = self.poster.send(device.endpoint, body, headers, address=address)
+        if status in (404, 410):
+            if self.devices is not None:
+                self.devices.remove(device.user, str(device.id), by=None, reason="gone")
+            return False, f"{GIVEN_UP}: {answer}, the subscription is gone and was removed"
+        return status is not None and 200 <= status < 300, answer
+
     def _webhook(self, delivery: Delivery, hook: Webhook | None) -> tuple[bool, str]:
         if hook is None:
             return False, "webhook not found"
         if hook.removed:
             return False, "webhook removed"
-        host = urlsplit(hook.url).hostname or ""
-        address = None
-        if not self.config.webhook_allow_private:  # checked now, and sent to what was checked
-            addresses = public_addresses(host)
-            if addresses is None:
-                return False, "unreachable: the webhook's host name does not resolve"
-            if not addresses:
-                return False, "refused: the webhook's host is on a loopback or private network"
-            address = addresses[0]
+        address, refused = self._checked_address(hook.url, "webhook")
+        if refused:  # checked now, and sent to what was checked
+            return False, refused
         body = body_of(
             delivery.text,
             kind=delivery.kind,
@@ -384,8 +441,21 @@ class NotificationWorker:
         self.process.follow(store.name, log_of_store)
         if mailer is None and config.smtp_url:
             mailer = Mailer(config.smtp_url, sender=config.smtp_from)
+        signer = PushSigner(config.push_key(), contact_of(config.public_url, config.smtp_from))
+        devices = PushService(
+            store,
+            public_key=signer.public_key,
+            allow_private=config.webhook_allow_private,
+            per_user=config.push_per_user,
+        )
         self.dispatcher = Dispatcher(
-            self.process, store, config, mailer=mailer, poster=poster or WebhookPoster()
+            self.process,
+            store,
+            config,
+            mailer=mailer,
+            poster=poster or WebhookPoster(),
+            signer=signer,
+            devices=devices,
         )
         self.clocks = clocks
         self._stop = threading.Event()

@@ -50,7 +50,9 @@ KIND_WORDS = {
     "chat": "chat messages in your games",
     "event": "club events: new rounds, deadlines, results",
 }
-CHANNELS = ("web", "email", "webhook")
+CHANNELS = ("web", "email", "push", "webhook")
+#: the channels a user turns on or off per kind (webhooks carry their own kinds)
+PREFERENCE_CHANNELS = ("web", "email", "push")
 EMAIL = re.compile(r"^[^@\s<>,;\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}\.)+[A-Za-z]{2,63}$")
 
 
@@ -159,11 +161,12 @@ def _carried_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]
 
 
 def default_preferences() -> dict[str, dict[str, bool]]:
-    return {kind: {"web": True, "email": True} for kind in KINDS}
+    return {kind: {"web": True, "email": True, "push": True} for kind in KINDS}
 
 
 class Preferences(Aggregate):
-    """Which kinds a user wants on which channel (``web``, ``email``); webhooks carry their own."""
+    """Which kinds a user wants on which channel (``web``, ``email``, ``push``: to every device
+    where they turned notifications on); webhooks carry their own."""
 
     class Started(Aggregate.Created):
         user: str
@@ -202,10 +205,14 @@ class Preferences(Aggregate):
             if not isinstance(channels, dict):
                 raise Invalid("invalid preferences", {f"preferences.{kind}": ["an object"]})
             for channel, on in channels.items():
-                if channel not in ("web", "email"):
+                if channel not in PREFERENCE_CHANNELS:
                     raise Invalid(
                         f"unknown channel {channel!r}",
-                        {f"preferences.{kind}.{channel}": ["one of web, email"]},
+                        {
+                            f"preferences.{kind}.{channel}": [
+                                f"one of {', '.join(PREFERENCE_CHANNELS)}"
+                            ]
+                        },
                     )
                 if not isinstance(on, bool):
                     raise Invalid(
@@ -332,8 +339,8 @@ class Delivery(Aggregate):
     ``until`` so that a killed worker's deliveries are taken up again."""
 
     class Created(Aggregate.Created):
-        channel: str  # "email" or "webhook"
-        target: str  # an address, or a webhook id
+        channel: str  # "email", "webhook" or "push"
+        target: str  # an address, a webhook id or a push subscription id
         user: str | None
         kind: str
         text: str

@@ -156,10 +156,10 @@ def test_a_turn_reaches_the_app_the_mail_and_a_signed_webhook(
     assert page.status_code == 200 and "Stop e-mails" in page.get_data(as_text=True)
     r = nclient.get(f"/api/unsubscribe?{link.query}")  # an older e-mail's link: to the page
     assert r.status_code == 303 and r.headers["Location"] == f"/unsubscribe?{link.query}"
-    assert turn_prefs() == {"web": True, "email": True}
+    assert turn_prefs() == {"web": True, "email": True, "push": True}
     r = nclient.post(f"/api/unsubscribe?{link.query}")
     assert r.status_code == 200 and "your turn" in r.get_json()["message"]
-    assert turn_prefs() == {"web": True, "email": False}
+    assert turn_prefs() == {"web": True, "email": False, "push": True}
     forged = {k: v[0] for k, v in dict(parse_qs(link.query), token=["0" * 32]).items()}
     for method in (nclient.get, nclient.post):
         r = method("/api/unsubscribe", query_string=forged)

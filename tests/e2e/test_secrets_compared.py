@@ -35,7 +35,7 @@ def test_an_unsubscribe_token_that_is_not_ascii_is_refused_like_any_wrong_one(
         r = method("/api/unsubscribe", query_string={"user": uid, "kind": "turn", "token": token})
         assert r.status_code == 403, r.get_data(as_text=True)
         assert r.get_json()["details"] == {"token": ["not valid"]}
-    assert turn_preferences(client, bob) == before == {"web": True, "email": True}
+    assert turn_preferences(client, bob) == before == {"web": True, "email": True, "push": True}
 
 
 def test_a_csrf_header_that_is_not_ascii_is_refused_and_nothing_is_written(

@@ -175,6 +175,10 @@ def test_a_backup_describes_itself_and_holds_no_key_unless_asked(
     assert "the server key is included" in done.stdout
     parts = members(with_keys)
     assert parts["keys/secret_key"] == SECRET.encode()
+    # and the web push key, which browsers' subscriptions are bound to (none without the flag)
+    push_key = (source.keys / "vapid_private_key").read_text().encode()
+    assert parts["keys/vapid_private_key"] == push_key
+    assert push_key not in blob
     assert json.loads(parts["manifest.json"])["keys_included"] is True
 
     again = arbiter(sqlite_env(source.var_dir.parent), "backup", str(path))
@@ -334,6 +338,10 @@ def test_the_key_a_backup_was_made_under_is_required_or_taken_from_a_backup_with
     assert "the key taken from the backup" in done.stdout
     key = keyless / "keys" / "secret_key"
     assert key.read_text() == SECRET and key.stat().st_mode & 0o777 == 0o600
+    assert "the web push key taken from the backup" in done.stdout
+    push_key = keyless / "keys" / "vapid_private_key"
+    assert push_key.read_text() == (source.keys / "vapid_private_key").read_text()
+    assert push_key.stat().st_mode & 0o777 == 0o600
     verify = arbiter(sqlite_env(keyless, secret=None), "audit", "verify", "--all")
     assert verify.returncode == 0, verify.stdout + verify.stderr
 

@@ -95,7 +95,7 @@ def test_bob_is_told_of_the_invitation_in_the_app_by_mail_and_webhook(
     page.locator("#prefs-form button[type=submit]").click()
     expect(page.locator("#toast")).to_contain_text("Preferences saved")
     prefs = nserver.api("GET", "/api/me/notification-preferences", "bob")
-    assert prefs["preferences"]["draw"] == {"web": True, "email": False}
+    assert prefs["preferences"]["draw"] == {"web": True, "email": False, "push": True}
     page.locator('#hook-form [name="url"]').fill("ftp://example.org/x")
     page.locator("#hook-form button[type=submit]").click()
     expect(page.locator("#hook-form .error")).to_contain_text("url")

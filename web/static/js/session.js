@@ -28,3 +28,9 @@ if (menu) {
     menu.setAttribute("aria-expanded", String(open));
   });
 }
+
+// The service worker (/sw.js, the whole site its scope): the installable app's fast start and
+// offline page, and pushed notices. A browser without one, or a refusal, changes nothing here.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => undefined);
+}

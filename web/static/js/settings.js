@@ -1,5 +1,5 @@
-// The settings page: e-mail address, password, notification preferences per kind and channel,
-// webhooks and their delivery logs.
+// The settings page: e-mail address, password, notifications on this device (web push),
+// notification preferences per kind and channel, webhooks and their delivery logs.
 import { api, currentUser, explain, inWords } from "./api.js";
 import { clear, h, toast } from "./dom.js";
 import { onSubmit } from "./forms.js";
@@ -18,6 +18,8 @@ const WORDS = {
   event: "Club events: new rounds, deadlines, results",
 };
 
+const CHANNEL_WORDS = { web: "in the app", email: "by e-mail", push: "pushed to devices" };
+
 // The account forms' errors in words: their fields' names, never the internal ones.
 const ACCOUNT_FIELDS = {
   email: "Address",
@@ -34,14 +36,14 @@ async function loadPrefs() {
       "tr",
       {},
       h("th", { scope: "row" }, WORDS[kind] || kind),
-      ...["web", "email"].map((channel) =>
+      ...["web", "email", "push"].map((channel) =>
         h(
           "td",
           {},
           h("input", {
             type: "checkbox",
             name: `${kind}.${channel}`,
-            "aria-label": `${WORDS[kind] || kind}: ${channel === "web" ? "in the app" : "by e-mail"}`,
+            "aria-label": `${WORDS[kind] || kind}: ${CHANNEL_WORDS[channel]}`,
             checked: data.preferences[kind]?.[channel] !== false,
           }),
         ),
@@ -127,6 +129,8 @@ async function start() {
   emailForm(me);
   prefsForm();
   hookForm();
+  // the device switch stays disabled until it is wired (its service worker may take a while)
+  deviceSwitch().catch((err) => toast(explain(err)));
   try {
     await Promise.all([loadPrefs(), loadHooks()]);
   } finally {
@@ -174,6 +178,81 @@ function hookForm() {
     const secret = h("p", { class: "note", role: "status" }, "Secret for checking signatures (shown once): ", h("code", {}, made.secret));
     form.after(secret);
     await loadHooks();
+  });
+}
+
+// "Notifications on this device": on, the browser asks permission, subscribes with the server's
+// key (GET /api/push/key) and the subscription is given to the server (POST
+// /api/me/push-subscriptions); off, it is withdrawn here and there. The switch shows whether this
+// browser holds a subscription.
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (base64url.length % 4)) % 4));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+async function pushRegistration() {
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return null;
+  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  return navigator.serviceWorker.ready;
+}
+
+async function deviceSwitch() {
+  const box = document.getElementById("device-push");
+  const state = document.getElementById("device-push-state");
+  const say = (text) => {
+    state.textContent = text;
+  };
+  let registration;
+  try {
+    registration = await pushRegistration();
+  } catch (err) {
+    registration = null;
+  }
+  if (!registration) {
+    say("This browser cannot show pushed notifications (or the site is not on HTTPS).");
+    return;
+  }
+  const current = await registration.pushManager.getSubscription();
+  box.checked = Boolean(current);
+  box.disabled = false;
+  say(current ? "On: your notices are pushed to this device." : "Off.");
+  box.addEventListener("change", async () => {
+    box.disabled = true;
+    try {
+      if (box.checked) {
+        const permission = await Notification.requestPermission();
+        if (permission !== "granted") {
+          box.checked = false;
+          say("The browser's permission to show notifications was not given: allow it in the site's settings, then try again.");
+          return;
+        }
+        const { public_key: key } = await api("/api/push/key");
+        const made = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+        try {
+          await api("/api/me/push-subscriptions", { method: "POST", body: made.toJSON() });
+        } catch (err) {
+          await made.unsubscribe(); // the server refused it (too many devices?): none kept here either
+          throw err;
+        }
+        say("On: your notices are pushed to this device.");
+        toast("Notifications on this device are on");
+      } else {
+        const held = await registration.pushManager.getSubscription();
+        if (held) {
+          const { subscriptions } = await api("/api/me/push-subscriptions?limit=100");
+          const mine = subscriptions.find((s) => s.endpoint === held.endpoint);
+          if (mine) await api(`/api/me/push-subscriptions/${mine.id}`, { method: "DELETE" });
+          await held.unsubscribe();
+        }
+        say("Off.");
+        toast("Notifications on this device are off");
+      }
+    } catch (err) {
+      box.checked = !box.checked;
+      say(`Not changed: ${explain(err)}`);
+    } finally {
+      box.disabled = false;
+    }
   });
 }
 
