@@ -15,12 +15,13 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from service.application.games import GameService
+from service.application.games import GameService, with_states_before
 from service.application.projections.reviews import ReviewsView
 from service.application.report import board_svg, colours, report_html, report_markdown
 from service.domain.errors import Invalid
-from service.domain.game import Game
+from service.domain.game import Game, copy_json
 from service.domain.users import User
+from service.rules.base import RulesEvent, RulesSystem
 from service.rules.luck import RollValue, side_figure
 
 #: the most events a page of the timeline holds
@@ -77,7 +78,7 @@ class ReviewService:
         viewer = self.games.viewer_side(game, user, side)
         shown = self.sides_shown(game, viewer, user)
         row = self.view.game(str(game.id)) or {}
-        rolls = self.view.rolls(str(game.id))
+        rolls = self._every_roll(game, self.view.rolls(str(game.id)))
         turns = self.view.turns(str(game.id))
         words = self._unit_words(game, viewer)
         luck = {s: self._luck(s, rolls, words) for s in shown}
@@ -170,6 +171,52 @@ class ReviewService:
         return out
 
     # -- parts ------------------------------------------------------------------------------------
+    def _every_roll(self, game: Game, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The view's rolls of ``game`` with what the view has not taken yet (its worker lags:
+        a game resigned right after a roll is read before the roll reaches the view) measured now
+        from the log: every roll the dice log holds is in the luck (issue 47).  The tail is read
+        from the last roll the view holds (its measure may be missing too), from a state loaded
+        at the version before it; a view that is up to date costs nothing."""
+        known = {int(r["idx"]): r for r in rows}
+        missing = any(i not in known for i in range(game.next_roll))
+        last = known[max(known)] if known else None
+        if not missing and (last is None or last["value"] is not None):
+            return rows
+        start = int(last["seq"]) if last is not None else 1
+        rules = self.games.system(game.system)
+        state = self.games.get(game.id, version=start - 1).state if start > 1 else None
+        stored = self.games.store.events.get(game.id, gt=start - 1)
+        out = {i: dict(r) for i, r in known.items()}
+        retracted = set(game.retracted)
+        for event, before in with_states_before(rules, stored, state):
+            if isinstance(event, Game.DiceRolled):
+                turn = _turn(rules, before)
+                for roll in event.rolls:
+                    out.setdefault(
+                        int(roll["index"]),
+                        {
+                            "idx": int(roll["index"]),
+                            "seq": event.originator_version,
+                            "turn": turn,
+                            "roller": event.side,
+                            "purpose": str(roll.get("purpose") or ""),
+                            "die": int(roll["value"]),
+                            "sides": int(roll["sides"]),
+                            "value": None,
+                        },
+                    )
+            elif (
+                isinstance(event, Game.Recorded)
+                and before is not None
+                and rules.review is not None
+                and event.originator_version not in retracted
+            ):
+                shown = RulesEvent(event.kind, copy_json(event.data))
+                for value in rules.review.roll_values(shown, copy_json(before)):
+                    if value.index in out and out[value.index]["value"] is None:
+                        out[value.index]["value"] = value
+        return [out[i] for i in sorted(out)]
+
     def _unit_words(self, game: Game, viewer: str | None) -> Callable[[str], str]:
         """A roll's recorded purpose in words: each unit id by its printed name (a unit the
         reader's view of the game does not show: "a unit"), never an id."""
@@ -361,3 +408,12 @@ def _amount(value: float) -> str:
 
 def _signed(value: float) -> str:
     return f"{value:+.2f}"
+
+
+def _turn(rules: RulesSystem, state: Any) -> int:
+    """The game turn of ``state`` (0 before set-up), as the reviews' view records it."""
+    try:
+        turn = rules.phase(state).get("turn")
+    except Exception:  # no phase to read (a state before set-up): turn 0
+        return 0
+    return int(turn) if isinstance(turn, int | float) else 0

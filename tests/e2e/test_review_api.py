@@ -345,3 +345,41 @@ def test_a_combat_retracted_by_a_verdict_is_unmeasured_and_its_redecision_measur
     assert rewound.status_code == 201, rewound.get_json()
     gone = combat_roll(gid)
     assert gone["outcome"] is None and gone["expected"] is None
+
+
+def test_a_game_resigned_right_after_a_roll_counts_every_roll_of_the_dice_log(
+    api: ApiHelper,
+) -> None:
+    """Issue 47: "Every roll the dice log proves belongs in the luck, resolved or not" -- a game
+    played on right after a combat roll (rule 8: "roll one die") and resigned there, read before
+    the worker brings the reviews view on: each side's luck counts every combat roll of the dice
+    log, that last one too, lists every roll either side made, and is what the view gives once
+    it has caught up."""
+    sides = {"republican": "alice", "nationalist": "bob"}
+    merida = game_in_play(api, "merida", "merida-1938", sides, combats=1, limit=400)
+    api.work()  # the view holds the game up to its first combat
+    play_until_combat(api, merida, sides, combats=2)
+    r = api.client.post(f"/api/games/{merida}/resign", json={}, headers=api.user("bob"))
+    assert r.status_code == 200, r.get_json()
+    game = svc(api).games.get(merida)
+    stored = list(svc(api).store.events.get(game.id))
+    rolled = sorted(r["index"] for e in stored if type(e).__name__ == "DiceRolled" for r in e.rolls)
+    combat = [
+        e.data["die"]["index"]
+        for e in stored
+        if type(e).__name__ == "Recorded"
+        and e.kind == "CombatResolved"
+        and isinstance(e.data.get("die"), dict)
+    ]
+    assert len(combat) == 2 and combat[-1] == max(rolled)  # the last roll: the last combat's
+    lagging = review(api, merida, "alice").get_json()
+    for body in (lagging, (api.work(), review(api, merida, "alice").get_json())[1]):
+        listed: set[int] = set()
+        for side in ("republican", "nationalist"):
+            rows = body["luck"][side]["rolls"]
+            listed |= {r["index"] for r in rows}
+            measured = {r["index"] for r in rows if r["outcome"] is not None}
+            assert measured == set(combat), side
+            assert body["luck"][side]["measured"] == len(combat), side
+        assert sorted(listed) == rolled
+    assert lagging["luck"] == body["luck"]

@@ -13,6 +13,8 @@ NEW_READINGS = {
     "bizkaya:conflict-euphoria-doubling": ("euphoria_doubling", "any_difference", "in_its_favour"),
     "bizkaya:conflict-hold-check": ("hold_check", "each_unit", "whole_stack"),
     "merida:conflict-combat-once-per-turn": ("combat_once_per", "player_turn", "game_turn"),
+    # issue 47: rule 5's armored train, its own line or rail movement's strategic rules
+    "merida:conflict-armored-train": ("armored_train", "unlimited", "strategic"),
 }
 
 

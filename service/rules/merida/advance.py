@@ -44,6 +44,7 @@ def judge_advance(state: State, side: str, command: Mapping[str, Any]) -> RulesE
             "8", f"the first hex entered must be the vacated hex {offer['hex']}", "path"
         )
     units = [state["units"][unit_id] for unit_id in ids]
+    _enter_vacated(state, units, path[0])
     spent = _cost(state, side, units, path)
     if spent > offer["extra_mp"]:
         raise RuleViolation(
@@ -56,6 +57,28 @@ def judge_advance(state: State, side: str, command: Mapping[str, Any]) -> RulesE
     if not stacking.fits(present + units):
         raise RuleViolation("6", f"advancing into {path[-1]} would overstack it", "path")
     return RulesEvent("UnitsAdvanced", {"side": side, "units": ids, "path": path, "cost": spent})
+
+
+def entry_problem(state: State, unit: dict[str, Any], hex_: str) -> tuple[str, str] | None:
+    """Why ``unit`` may not advance from its hex into the vacated ``hex_`` (rule, message), else
+    None.  The first hex is entered at no cost and ignoring enemy ZOCs (rule 8), but never across
+    terrain prohibited to the unit -- rule 2: guerrillas "may never enter towns or cities"; the
+    TEC: a river is "prohibited for Art and Arm except along road"."""
+    rule = terrain.prohibited(state, unit, unit["hex"], hex_)
+    if rule is None:
+        return None
+    why = {
+        "2": "guerrillas may never enter towns or cities",
+        "TEC": "a river is prohibited for artillery and armor except along a road",
+    }.get(rule, "the terrain is prohibited to it")
+    return rule, f"{unit['name']} may not advance from {unit['hex']} into {hex_}: {why}"
+
+
+def _enter_vacated(state: State, units: list[dict[str, Any]], hex_: str) -> None:
+    for unit in units:
+        problem = entry_problem(state, unit, hex_)
+        if problem is not None:
+            raise RuleViolation(problem[0], problem[1], "path")
 
 
 def _cost(state: State, side: str, units: list[dict[str, Any]], path: list[str]) -> float:
@@ -75,11 +98,24 @@ def _cost(state: State, side: str, units: list[dict[str, Any]], path: list[str])
     return spent
 
 
+def advancers(state: State) -> list[str]:
+    """The survivors of the last combat that may enter the vacated hex from where they stand
+    (``entry_problem``)."""
+    offer = state["advance"]
+    return [
+        unit_id
+        for unit_id in offer["units"]
+        if entry_problem(state, state["units"][unit_id], offer["hex"]) is None
+    ]
+
+
 def advance_paths(state: State) -> list[list[str]]:
     """The advances the last combat offers (rule 8): into the vacated hex, and on from it as far as
     the extra movement points of unfilled results reach -- each path one ``check_advance`` accepts."""
     offer = state["advance"]
-    units = [state["units"][unit_id] for unit_id in offer["units"]]
+    units = [state["units"][unit_id] for unit_id in advancers(state)]
+    if not units:
+        return []
     enemy = board.occupied(state, board.other(units[0]["side"]))
 
     def step(frm: str, to: str) -> float | None:
@@ -92,7 +128,7 @@ def advance_paths(state: State) -> list[list[str]]:
         board.map_of(state).grid, offer["hex"], float(offer["extra_mp"]), step
     )
     paths = [[offer["hex"]]] + [list(reach.path) for _, reach in sorted(beyond.items())]
-    command = {"units": offer["units"]}
+    command = {"units": [u["id"] for u in units]}
     return [p for p in paths if _accepted(state, units[0]["side"], {**command, "path": p})]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from service.rules.base import RulesEvent, State
 from service.rules.declare import Events, Facts, Names
 from service.rules.merida import board
+from service.rules.merida.moves import strategic_move
 
 EVENTS = Events("merida")
 event = EVENTS.event
@@ -121,6 +122,8 @@ def _terrain_words(state: State, hex_: str) -> list[str]:
 
 def _moved_facts(d: dict[str, Any], state: State) -> list[str]:
     facts = [f"{d['mode']} movement", *_types(state, d["units"])]
+    if "train" in facts:
+        facts.append("armored train")
     zoc = board.zoc_sources(state, board.other(d["side"]))
     if any(h in zoc for h in d["path"][1:]):
         facts.append("entered enemy zone of control")
@@ -354,7 +357,7 @@ def _moved(state: State, data: dict[str, Any]) -> None:
         unit = state["units"][unit_id]
         unit["hex"] = data["path"][-1]
         unit["moved"] = True
-        if data["mode"] in ("strategic", "rail"):
+        if strategic_move(state, unit, data["mode"]):
             unit["strategic"] = True
     if data["mode"] == "rail" and data.get("counts_for_rail", True):
         state["rail_used"] = True

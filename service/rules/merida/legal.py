@@ -261,15 +261,20 @@ def _combat(state: State, side: str, names: Names, out: Actions) -> None:
 def _advance(state: State, names: Names, out: Actions) -> None:
     """Rule 8: the survivors of the last attack into the vacated hex, and on with unfilled results."""
     offer = state["advance"]
+    label = f"Advance into {names.hex(offer['hex'])}"
+    if not advance.advancers(state):
+        first = state["units"][offer["units"][0]]
+        problem = advance.entry_problem(state, first, offer["hex"]) or ("8", "")
+        out.block("advance", label, problem[1], problem[0])
+        return
     paths = advance.advance_paths(state)
     if not paths:
         return
-    survivors = list(offer["units"])
+    survivors = advance.advancers(state)
     choose = {
         "units": some_of(survivors, [names.unit(u) for u in survivors]),
         "path": one_of(paths, [names.hex(p[-1]) for p in paths]),
     }
-    label = f"Advance into {names.hex(offer['hex'])}"
     out.add(COMMANDS.template("advance", label, choose=choose))
 
 

@@ -31,6 +31,26 @@ def allowance(unit: dict[str, Any], mode: str) -> float:
     return mp
 
 
+def train_strategic(state: State) -> bool:
+    """The reading of the armored train's movement a game plays (option ``armored_train``,
+    conflict entry ``merida:conflict-armored-train``).  By default rule 5's own line, "Armored
+    train movement: unlimited movement along the rail line": unlimited points along the rail, and
+    otherwise the movement rules every unit keeps -- it leaves an enemy ZOC freely at the start,
+    stops on entering one, may attack, and gives no strategic-movement modifier.  With
+    ``armored_train: "strategic"`` it moves as a brigade by rail ("Otherwise, the same rules given
+    above for strategic movement apply")."""
+    return bool(state["options"].get("armored_train", "unlimited") == "strategic")
+
+
+def strategic_move(state: State, unit: dict[str, Any], mode: str) -> bool:
+    """Does ``unit`` moving in ``mode`` come under the strategic-movement rules (rule 5): strategic
+    movement, and rail movement ("the same rules given above for strategic movement apply") --
+    the armored train only under the ``armored_train: "strategic"`` reading."""
+    if unit["type"] == "train":
+        return train_strategic(state)
+    return mode in ("strategic", "rail")
+
+
 EnemyView = tuple[dict[str, set[str]], set[str]]
 
 
@@ -62,7 +82,7 @@ class StepRules:
         self.kind = unit["type"]
         self.river_added = terrain.river_added(state)
         self.by_rail = mode == "rail" or self.kind == "train"
-        self.strategic = mode in ("strategic", "rail")
+        self.strategic = strategic_move(state, unit, mode)
         self.ignored: set[str] = set()
         if unit["type"] == "guerrilla":  # rule 5: the first ZOC (an enemy unit's six hexes) entered
             first = next((h for h in path[1:] if h in self.zoc), None)  # is ignored
@@ -185,7 +205,8 @@ def check_mode(
     state: State, side: str, units: list[dict[str, Any]], mode: str, start: str
 ) -> list[dict[str, Any]]:
     """Rule 5: strategic and rail movement, the armored train."""
-    if mode in ("strategic", "rail") and start in board.zoc_sources(state, board.other(side)):
+    strategic = any(strategic_move(state, u, mode) for u in units)
+    if strategic and start in board.zoc_sources(state, board.other(side)):
         raise RuleViolation("5", "strategic movement may not begin in an enemy ZOC", "mode")
     rail_brigades = [u for u in units if u["type"] not in ("train", "leader")]
     if mode == "rail" and rail_brigades and (state["rail_used"] or len(rail_brigades) > 1):

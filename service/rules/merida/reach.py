@@ -32,6 +32,8 @@ from service.rules.merida.moves import (
     check_movers,
     committed,
     enemy_view,
+    strategic_move,
+    train_strategic,
     walk_costs,
 )
 
@@ -54,7 +56,10 @@ class Planner:
         exerting = frozenset(hex_ for sources in self.zoc.values() for hex_ in sources)
         option = state["options"].get("zoc_to_zoc", "same_unit")
         river = terrain.river_added(state)
-        self.shared = _shared((mapdata, side, frozenset(self.enemy_hexes), exerting, option, river))
+        train = train_strategic(state)
+        self.shared = _shared(
+            (mapdata, side, frozenset(self.enemy_hexes), exerting, option, river, train)
+        )
         self._control: tuple[Any, ...] | None = None
         self._began_zoc: dict[str, set[str]] | None = None
         self._areas: dict[tuple[Any, ...], Paths] = {}
@@ -136,7 +141,7 @@ class Planner:
         """Where ``unit`` may end a move in ``mode`` if every hex were empty (rule 6 aside): what
         holds while the enemy stands still, kept across listings."""
         start = unit["hex"]
-        if mode in ("strategic", "rail") and self.began_in_zoc(start):
+        if strategic_move(self.state, unit, mode) and self.began_in_zoc(start):
             return {}
         if mode == "rail" and unit["type"] not in ("train", "leader") and self.state["rail_used"]:
             return {}  # rule 5: one brigade a turn by rail
@@ -310,7 +315,7 @@ _LOCK = threading.Lock()
 
 def _shared(board_key: tuple[Any, ...]) -> _Shared:
     """The shared judgements of a board: the map, the moving side, the enemy's hexes, the stacks
-    exerting a ZOC and the ZOC-to-ZOC option."""
+    exerting a ZOC and the readings steps depend on (ZOC to ZOC, river cost, armored train)."""
     with _LOCK:
         found = _SHARED.get(board_key)
         if found is None:

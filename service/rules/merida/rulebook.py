@@ -175,6 +175,41 @@ COMBAT_ONCE_PER_TURN = Conflict(
     topics=("combat", "sequence of play"),
 )
 
+ARMORED_TRAIN = Conflict(
+    key="armored-train",
+    heading="Conflict: rule 5 -- does the armored train move under the strategic-movement rules?",
+    refs=("5",),
+    readings=(
+        Reading("5", "Armored train movement: unlimited movement along the rail line."),
+        Reading(
+            "5",
+            "Rail movement: strategic movement along a rail line is unlimited. The maximum is one "
+            "brigade per turn (the armored train does not count against this limit). Units may "
+            "only move by rail along rail hexes they control. Otherwise, the same rules given "
+            "above for strategic movement apply.",
+        ),
+        Reading(
+            "5",
+            "Units may freely exit an enemy zone of control (ZOC) at the beginning of their "
+            "movement, and must stop when they enter a ZOC of an enemy unit.",
+        ),
+    ),
+    engine_reading="rule 5's own line by default: the train has unlimited movement along the "
+    "rail line and otherwise keeps the rules every moving unit keeps -- it may leave an enemy ZOC "
+    "at the start of its move, must stop when it enters one, may attack in the combat phase, an "
+    "attack on it gets no strategic-movement modifier, and it need not control the rail hexes it "
+    "uses. Why: rule 5 lists the armored train as a type of movement of its own, after rail "
+    "movement, and gives it only 'unlimited movement along the rail line'; the sentence that "
+    "brings in 'the same rules given above for strategic movement' closes the rail movement of "
+    "brigades, whose one-a-turn limit the train 'does not count against'. Clubs that read the "
+    "train as rail movement set the game option armored_train to strategic: the train may not "
+    "begin in, move through or enter an enemy ZOC, may not attack after moving, and the "
+    "attacker adds the strategic-movement modifier when it is attacked in the next player's "
+    "phase.",
+    option="armored_train",
+    topics=("movement", "rail", "zoc"),
+)
+
 #: the options this module declares for every scenario: the other reading of each conflict above
 #: that clubs differ on (``RulesSystem.declared_options``, the scenario file's option format)
 OPTIONS = {
@@ -184,6 +219,14 @@ OPTIONS = {
         "description": "8 Each unit may only attack or be attacked once per turn: in each "
         "player's turn (player turn, the default), or once in the whole game turn, attacking or "
         "attacked (game turn) (rules search: the conflict “once per turn”)",
+    },
+    "armored_train": {
+        "default": "unlimited",
+        "choices": ["unlimited", "strategic"],
+        "description": "5 Armored train movement: unlimited movement along the rail line, "
+        "stopping on entering an enemy ZOC and free to attack (unlimited, the default), or "
+        "under the strategic-movement rules of rail movement: never into an enemy ZOC, no "
+        "attack, +2 when attacked (strategic) (rules search: the conflict “armored train”)",
     },
 }
 
@@ -210,6 +253,7 @@ LINKS = (
     Link("chart-movement-points-available", ("UnitsMoved",), "the movement points each unit type has"),
     Link("7", ("UnitsMoved",), "the move entered an enemy zone of control", when=("zone of control",)),
     Link("conflict-zoc-to-zoc", ("UnitsMoved",), "the move entered an enemy zone of control: rules 5 and 7 disagree", when=("zone of control",)),
+    Link("conflict-armored-train", ("UnitsMoved",), "the armored train moved: its own line of rule 5, or rail movement's strategic rules?", when=("armored train",)),
     Link("conflict-river-crossing-cost", ("UnitsMoved",), "the move crossed a river: the chart's cost is read two ways", when=("river",)),
     Link("conflict-leader-zoc", ("UnitsMoved", "UnitsRetreated"), "a leader moved: do leaders exert a zone of control?", when=("leader",)),
     Link("7", ("UnitsRetreated",), "the retreat met an enemy zone of control", when=("zone of control",)),
@@ -234,5 +278,6 @@ RULEBOOK = Rulebook(
         COMMAND_CHECK_PHASE,
         RIVER_CROSSING_COST,
         COMBAT_ONCE_PER_TURN,
+        ARMORED_TRAIN,
     ),
 )

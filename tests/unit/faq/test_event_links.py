@@ -84,6 +84,7 @@ def test_the_issue_33_readings_govern_the_events_their_facts_call_for(kb: Knowle
         ("bizkaya", "CombatResolved", ["DR", "attacking stacks euphoric"], "euphoria-doubling"),
         ("bizkaya", "HoldChecked", ["morale check"], "hold-check"),
         ("merida", "CombatResolved", ["result DR", "once per game turn"], "combat-once-per-turn"),
+        ("merida", "UnitsMoved", ["rail movement", "armored train"], "armored-train"),
     ]
     for document, event, facts, key in cases:
         entry = f"{document}:conflict-{key}"

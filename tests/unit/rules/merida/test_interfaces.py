@@ -37,7 +37,8 @@ def test_shipped_scenario_is_flagged_placeholder():
         "leader_zoc": "none",
         "command_check": "B_and_D",
         "river_cost": "total",
-        "combat_once_per": "player_turn",  # the rules module's own option (rulebook.OPTIONS)
+        "combat_once_per": "player_turn",  # the rules module's own options (rulebook.OPTIONS)
+        "armored_train": "unlimited",
     }
 
 
