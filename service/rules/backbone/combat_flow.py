@@ -584,8 +584,12 @@ def retreat_options(state: State, units: list[str] | None = None) -> dict[str, A
         present = sum(u["steps"] for u in at(state, h) if u["side"] == side)
         return present + steps <= geo.stacking_limit(state, h)
 
-    def can_enter(_frm: str, to: str) -> bool:
-        return not geo.impassable(state, to) and to not in foes
+    def can_enter(frm: str, to: str) -> bool:
+        """A retreat enters each hex as a move does (15.2: mountain is impassable for armour but
+        by road), and never an enemy's."""
+        if geo.impassable(state, to) or to in foes:
+            return False
+        return all(geo.step_cost(state, u, frm, to) is not None for u in moving)
 
     paths = retreat_paths(grid, origin, 1, can_enter)
     away = [p[-1] for p in paths if distance(p[-1]) > distance(origin) or not attack_hexes]

@@ -15,9 +15,10 @@ def duel(
     defenders: list[dict],
     terrain: dict | None = None,
     places: list | None = None,
+    hexsides: list | None = None,
     **kw,
 ) -> dict:
-    mapd = board(terrain=terrain, places=[*REQUIRED_CITIES, *(places or [])])
+    mapd = board(terrain=terrain, places=[*REQUIRED_CITIES, *(places or [])], hexsides=hexsides)
     return state(attackers + defenders, mapd, step=kw.pop("step", "allied_combat"), **kw)
 
 
@@ -79,6 +80,27 @@ def test_16_7_retreat_to_a_free_hex_away_from_the_attackers() -> None:
     play(st, "spanish", {"type": "defend"}, [4])
     from service.rules.backbone.combat_flow import retreat_options
 
+    assert retreat_options(st) == {"hexes": ["5,4"], "extra_loss": False}
+
+
+def test_15_2_armour_never_retreats_into_a_mountain_hex_but_by_road() -> None:
+    """15.2: "Mountain: 3 MP. *For armored units (tanks or tank destroyers), it is impassable
+    terrain, except through the roads that are reflected on the map." A retreat (16.7) enters its
+    hex as any move does: the free hex away from the attackers is a mountain, so a tank retreats
+    only into the enemy ZOC beside it -- unless a road leads into the mountain."""
+    from service.rules.backbone.combat_flow import retreat_options
+
+    tank = [counter("d", "spanish", "5,5", type_="armor", defense=4, steps=3)]
+    st = retreat_state(defenders=tank, terrain={"5,4": "mountain"})
+    play(st, "allied", {"type": "attack", "target": "5,5", "units": ["a", "b"]})
+    play(st, "spanish", {"type": "defend"}, [4])
+    assert retreat_options(st) == {"hexes": ["4,5", "6,4"], "extra_loss": True}
+
+    road = [("5,5", "5,4", ["road"])]
+    tank = [counter("d", "spanish", "5,5", type_="armor", defense=4, steps=3)]
+    st = retreat_state(defenders=tank, terrain={"5,4": "mountain"}, hexsides=road)
+    play(st, "allied", {"type": "attack", "target": "5,5", "units": ["a", "b"]})
+    play(st, "spanish", {"type": "defend"}, [4])
     assert retreat_options(st) == {"hexes": ["5,4"], "extra_loss": False}
 
 
