@@ -225,9 +225,13 @@ def _sea_lions(state: State, side: str, command: Command, dice: Dice) -> Effects
 
 
 def _steal(state: State, side: str, command: Command, dice: Dice) -> Effects:
-    """Ultra and Nest of spies: a chit at random among the other side's cup and hand."""
+    """Ultra and Nest of spies: a chit at random among the other side's cup and hand ("those
+    pending to come out or those that he already has ready for use but has not used yet") -- not a
+    permanent chit already in force (in use "for the rest of the game")."""
     other = "spanish" if side == "allied" else "allied"
-    pool = state["events"]["cups"][other] + state["events"]["hands"][other]
+    in_force = set(state["events"]["in_force"])
+    hand = [c for c in state["events"]["hands"][other] if c not in in_force]
+    pool = state["events"]["cups"][other] + hand
     if not pool:
         return {}, []
     stolen, die = admin.draw_one(pool, dice, "stolen chit")

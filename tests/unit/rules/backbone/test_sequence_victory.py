@@ -417,3 +417,20 @@ def test_13_2_the_cities_take_rebuilt_units_only_when_their_hq_is_not_present() 
     assert err.value.rule == "13.2"
     hq.update(status="eliminated", hex=None)
     assert set(far) <= playing.rebuild_hexes(st, u)
+
+
+def test_10_2_ultra_never_steals_a_chit_already_in_force() -> None:
+    """10.2 Ultra: "The Allied player randomly steals a chit from the Spanish player, either those
+    pending to come out or those that he already has ready for use but has not used yet." The
+    Luftwaffe arrives is in use "from when it comes out of the pot and for the rest of the game
+    turns": once drawn it is in force, not a chit "not used yet", so it is not in the draw."""
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["ultra"]
+    st["events"]["cups"]["spanish"] = ["sea_lions"]
+    st["events"]["hands"]["spanish"] = ["luftwaffe"]
+    st["events"]["in_force"] = ["luftwaffe"]
+    [played] = play(st, "allied", {"type": "play_event", "chit": "ultra"}, [])
+    assert played.data["effects"] == {"stolen": "sea_lions"} and played.data["dice"] == []
+    assert st["events"]["in_force"] == ["luftwaffe"]
+    assert st["events"]["hands"]["spanish"] == ["luftwaffe"]
