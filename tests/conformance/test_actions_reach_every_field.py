@@ -31,8 +31,6 @@ NOT_OFFERED: dict[tuple[str, str, str], str] = {
     ("backbone", "land", "hq"): "14: the landing force is British; the I CE's HQ comes afloat on "
     "turn 2, so no HQ of the landing units' formation is on the map to support it",
     ("backbone", "land", "legion"): "9.2: the Legion is Spanish; the Allies land",
-    ("backbone", "defend", "efficiency_as"): "only when the FJR or GJR defends (16.3 note): "
-    "offered then (test_combat_as_written.py::test_16_3_the_fjr_defending_offers_its_efficiency)",
     ("backbone", "retreat", "last_stand"): "only in a city, mountain or half mountain hex whose "
     "last stand modifiers reach 1 (16.5): offered then (test_decisions.py::test_16_5_*)",
     ("backbone", "retreat", "loss"): "with a last stand among several most efficient units "

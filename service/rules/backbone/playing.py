@@ -225,9 +225,13 @@ def _sea_lions(state: State, side: str, command: Command, dice: Dice) -> Effects
 
 
 def _steal(state: State, side: str, command: Command, dice: Dice) -> Effects:
-    """Ultra and Nest of spies: a chit at random among the other side's cup and hand."""
+    """Ultra and Nest of spies: a chit at random among the other side's cup and hand ("those
+    pending to come out or those that he already has ready for use but has not used yet") -- not a
+    permanent chit already in force (in use "for the rest of the game")."""
     other = "spanish" if side == "allied" else "allied"
-    pool = state["events"]["cups"][other] + state["events"]["hands"][other]
+    in_force = set(state["events"]["in_force"])
+    hand = [c for c in state["events"]["hands"][other] if c not in in_force]
+    pool = state["events"]["cups"][other] + hand
     if not pool:
         return {}, []
     stolen, die = admin.draw_one(pool, dice, "stolen chit")
@@ -341,6 +345,13 @@ def replacement_cost(state: State, side: str, u: Unit) -> int:
         return 0
     if u["efficiency"] >= data["allied"]["no_efficiency"]:
         raise RuleViolation("13.2", "efficiency 3 units cannot recover steps", "steps")
+    if not is_armor(u) and u["efficiency"] != data["allied"]["infantry_efficiency"]:
+        raise RuleViolation(
+            "13.2",
+            f"{u['name']}: the Allied points buy an infantry step of efficiency "
+            f"{data['allied']['infantry_efficiency']} (or an armoured step)",
+            "steps",
+        )
     if u["nation"] == "uk" and not (state["strait"]["open"] or u["id"] in state["supply_links"]):
         raise RuleViolation(
             "13.2", "British replacements need the Strait or a line to Port-Lyautey", "steps"
@@ -433,8 +444,9 @@ def _chosen_steps(state: State, side: str, steps: list[dict[str, Any]]) -> list[
 
 
 def rebuild_hexes(state: State, u: Unit) -> set[str]:
-    """13.2: rebuilt units return with or next to their HQ, not in an un-negated enemy ZOC; without
-    the HQ, in their corps' cities (Spanish) or their TF's cities (Allied)."""
+    """13.2: rebuilt units return with or next to their HQ, not in an un-negated enemy ZOC; only
+    when the HQ is not present ("Also in the event that the CG / HQ has been eliminated and is not
+    present on that turn"), in their corps' cities (Spanish) or their TF's cities (Allied)."""
     options: set[str] = set()
     grid = geo.board(state).grid
     hqs = [
@@ -448,12 +460,13 @@ def rebuild_hexes(state: State, u: Unit) -> set[str]:
         for h in (hq["hex"], *grid.neighbours(hq["hex"])):
             if not geo.impassable(state, h) and (h not in zoc or h in friends):
                 options.add(h)
-    placement = load("replacements")[u["side"]]["placement"].get(u["formation"], [])
-    for name in placement:
-        if geo.controller(state, geo.city_hex(state, name)) == u["side"]:
-            options.add(geo.city_hex(state, name))
-    if u["nation"] == "uk" and state.get("beachhead") and state["strait"]["open"]:
-        options.add(state["beachhead"])  # 14: replacements at the beachhead need the Strait
+    if not hqs:
+        placement = load("replacements")[u["side"]]["placement"].get(u["formation"], [])
+        for name in placement:
+            if geo.controller(state, geo.city_hex(state, name)) == u["side"]:
+                options.add(geo.city_hex(state, name))
+        if u["nation"] == "uk" and state.get("beachhead") and state["strait"]["open"]:
+            options.add(state["beachhead"])  # 14: replacements at the beachhead need the Strait
     room = Room(state)  # never among enemy units (15.1), nor over the limit (5)
     return {h for h in options if room.fits(u, h, 1)}
 

@@ -34,7 +34,7 @@ def attackers_for(state: State, side: str, hex_: str) -> list[Unit]:
     impulse, adjacent but not across a no-combat hexside, with the MPs the attack costs."""
     cost = board.attack_cost(state, hex_)
     mapdata = board.map_of(state)
-    blocked = set(tables.terrain()["no_combat_hexsides"])
+    blocked = no_combat_hexsides()
     found = []
     for u in board.on_map(state, side):
         if not (board.is_combat(u) and u["echelon"] == 1 and may_act(state, u)):
@@ -46,6 +46,14 @@ def attackers_for(state: State, side: str, hex_: str) -> list[Unit]:
         if available_mp(state, u) >= cost:
             found.append(u)
     return found
+
+
+def no_combat_hexsides() -> set[str]:
+    """1: no combat across the ferry's no-combat hexside, nor across an impassable one ("and
+    therefore are impassable ... Combat remains forbiden, though": an impassable hexside forbids
+    combat, so no attacker -- and no advance after combat, 13 -- crosses it)."""
+    tec = tables.terrain()
+    return set(tec["no_combat_hexsides"]) | set(tec["impassable_hexsides"])
 
 
 def declare(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None:
@@ -124,9 +132,7 @@ def _why_not(state: State, side: str, u: Unit, hex_: str) -> str:
         return f"{u['name']} may not act in this impulse (reserve, 11)"
     if not board.map_of(state).grid.adjacent(u["hex"], hex_):
         return f"{u['name']} is not adjacent to {hex_}"
-    if board.map_of(state).hexside_features(u["hex"], hex_) & set(
-        tables.terrain()["no_combat_hexsides"]
-    ):
+    if board.map_of(state).hexside_features(u["hex"], hex_) & no_combat_hexsides():
         return f"no combat across the hexside {u['hex']}-{hex_} (1)"
     return f"{u['name']} has {available_mp(state, u)} MP, the attack costs {board.attack_cost(state, hex_)} (13)"
 
@@ -494,7 +500,7 @@ def hold(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> None
         },
     )
     if not retreat:
-        after_retreat(em, side)
+        after_retreat(em)
 
 
 def _enterable(state: State, side: str) -> Any:
@@ -582,7 +588,7 @@ def retreat(em: Emitter, side: str, command: Mapping[str, Any], dice: Dice) -> N
             )
     _regrouped(s, side, records)
     emit(em, "UnitsRetreated", {"side": side, "moves": records, "eliminated": sorted(missing)})
-    after_retreat(em, side)
+    after_retreat(em)
 
 
 def _retreating(s: State, move: Mapping[str, Any], due: set[str]) -> list[Unit]:
@@ -653,10 +659,9 @@ def _through_zoc(
     return record
 
 
-def after_retreat(em: Emitter, retreat_side: str) -> None:
-    """After a retreat or a hold: the attacker may advance if the defender's hex is empty."""
-    c = em.state["combat"]
-    if retreat_side == c["side"]:
-        emit(em, "CombatEnded", {"hex": c["hex"]})
-    else:
-        offer_advance(em)
+def after_retreat(em: Emitter) -> None:
+    """After a retreat or a hold: the attackers may advance if the defender's hex is empty (13:
+    "After solving combat and applying any step losses and retreats" -- whichever side retreated;
+    :func:`offer_advance` offers only the attackers still in the hexes they attacked from, so
+    those that held on an AR, not those that retreated)."""
+    offer_advance(em)

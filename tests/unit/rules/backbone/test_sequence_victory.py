@@ -364,3 +364,73 @@ def test_18_2_american_units_deploy_in_or_next_to_their_cities() -> None:
         play(st, "allied", {"type": "deploy", "positions": {"us-7ri": "11,3"}})
     assert err.value.rule == "18.2"
     play(st, "allied", {"type": "deploy"})
+
+
+def test_13_2_allied_points_buy_infantry_steps_of_efficiency_2_only() -> None:
+    """13.2: "*Allies:* receive 2 replacement points, with which they can: a) Recover or bring from
+    the eliminated steps quota an infantry step of efficiency 2 for each point. b) Recover or bring
+    from the eliminated ones a step of armored units for the 2 points. Efficiency 3 units cannot
+    recall steps." -- an Allied infantry step is one of efficiency 2: efficiency 1 infantry has no
+    line that lets it recall a step (armour, any efficiency but 3, still may)."""
+    st = started()
+    st["turn"], st["step"] = 2, "replacements"
+    st["units"]["us-7ri"].update(steps=2, efficiency=1)
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", {"type": "replace", "steps": [{"unit": "us-7ri"}]})
+    assert err.value.rule == "13.2" and "efficiency 2" in err.value.message
+    listed = [
+        step["unit"]
+        for t in SYSTEM.actions(st, "allied").of_type("replace")
+        for c in t.commands()
+        for step in c.get("steps") or []
+    ]
+    assert "us-7ri" not in listed
+    st["units"]["us-ccb2ad"].update(steps=2, efficiency=1)  # b) armour: no efficiency named
+    play(st, "allied", {"type": "replace", "steps": [{"unit": "us-ccb2ad"}]})
+    assert st["replacements"]["allied"] == [{"unit": "us-ccb2ad", "hex": None}]
+
+
+def test_13_2_the_cities_take_rebuilt_units_only_when_their_hq_is_not_present() -> None:
+    """13.2: "Units rebuilt after being destroyed, return to the same hex as their CG / HQ, or
+    adjacent to it, provided they are not in an enemy ZOC not negated by the presence of a friendly
+    unit. Also in the event that the CG / HQ has been eliminated and is not present on that turn.
+    [...] The Allied player will place them in Port-Lyautey, Meknes or Fez for the Western TF" --
+    the cities are the place when the HQ is eliminated and not present; with the HQ on the map
+    the unit returns to it."""
+    st = started()
+    st["turn"], st["step"] = 2, "replacements"
+    hq = st["units"]["us-hq-wtf"]
+    u = st["units"]["us-7ri"]
+    assert u["formation"] == hq["formation"] == "WTF"
+    grid = geo.board(st).grid
+    far = [
+        geo.city_hex(st, name)
+        for name in ("Port-Lyautey", "Meknes", "Fez")
+        if grid.distance(geo.city_hex(st, name), hq["hex"]) > 1
+    ]
+    assert far, "a Western TF city away from the HQ"
+    u.update(status="eliminated", hex=None)
+    with_hq = playing.rebuild_hexes(st, u)
+    assert hq["hex"] in with_hq and not set(far) & with_hq
+    with pytest.raises(RuleViolation) as err:
+        play(st, "allied", {"type": "replace", "steps": [{"unit": "us-7ri", "hex": far[0]}]})
+    assert err.value.rule == "13.2"
+    hq.update(status="eliminated", hex=None)
+    assert set(far) <= playing.rebuild_hexes(st, u)
+
+
+def test_10_2_ultra_never_steals_a_chit_already_in_force() -> None:
+    """10.2 Ultra: "The Allied player randomly steals a chit from the Spanish player, either those
+    pending to come out or those that he already has ready for use but has not used yet." The
+    Luftwaffe arrives is in use "from when it comes out of the pot and for the rest of the game
+    turns": once drawn it is in force, not a chit "not used yet", so it is not in the draw."""
+    st = started()
+    st["turn"], st["step"] = 2, "events"
+    st["events"]["hands"]["allied"] = ["ultra"]
+    st["events"]["cups"]["spanish"] = ["sea_lions"]
+    st["events"]["hands"]["spanish"] = ["luftwaffe"]
+    st["events"]["in_force"] = ["luftwaffe"]
+    [played] = play(st, "allied", {"type": "play_event", "chit": "ultra"}, [])
+    assert played.data["effects"] == {"stolen": "sea_lions"} and played.data["dice"] == []
+    assert st["events"]["in_force"] == ["luftwaffe"]
+    assert st["events"]["hands"]["spanish"] == ["luftwaffe"]

@@ -511,3 +511,52 @@ def test_15_the_iron_belt_hexsides_are_trench_hexsides() -> None:
     attack_all(state)
     events = play(state, "nationalist", {"type": "choose_leader", "unit": "lacar"}, dice=[5, 5])
     assert event(events, "RetreatDue")["drm"] == 0
+
+
+def test_1_no_combat_and_so_no_advance_across_an_impassable_hexside() -> None:
+    """1, Geographical Peculiarities: "Hexes 1502 Guecho and 1603 Portugalete are separated by the
+    *Ria* of Bilbao, and therefore are impassable. But the so-called "suspension bridge" of Las
+    Arenas connected both sides. Effects: treat the hexside 1502-1603 as Major River for movement.
+    Combat remains forbiden, though." -- combat "remains" forbidden: an impassable hexside forbids
+    it, so a unit across one neither attacks nor (13) advances into the hex."""
+    state = example()
+    state["map"]["hexsides"].append({"hexes": ["0304", "0404"], "features": ["impassable"]})
+    with pytest.raises(RuleViolation) as info:
+        attack_all(state)
+    assert "no combat across" in info.value.message
+    from service.rules.bizkaya import SYSTEM
+
+    assert not SYSTEM.actions(state, "nationalist").of_type("attack")
+    # a unit on the other side of a passable hexside still attacks, alone; the units across the
+    # impassable hexside cannot join it, and so cannot advance
+    state["units"]["g1"]["hex"] = "0303"
+    with pytest.raises(RuleViolation):
+        play(state, "nationalist", {"type": "attack", "hex": "0404", "units": ["g1", "g2"]})
+    events = play(
+        state, "nationalist", {"type": "attack", "hex": "0404", "units": ["g1"]}, dice=[5, 5]
+    )
+    assert event(events, "AttackDeclared")["from"] == ["0303"]
+
+
+def test_13_attackers_that_hold_after_an_ar_advance_into_an_emptied_hex() -> None:
+    """13, Advance after Combat: "After solving combat and applying any step losses and retreats,
+    the attackers can occupy (without paying any movement costs) the defending hex but only if it
+    empty of enemy units." -- whatever the result: attackers that hold on an AR (To avoid retreat,
+    all units must pass a morale check) may occupy a hex their intensity losses emptied."""
+    units = [
+        unit("n1", "nationalist", "0304", attack=2, morale=6, steps=3),
+        unit("r1", "republican", "0404", defence=4, morale=3, steps=1),
+    ]
+    state = ready(board_state(units), "nationalist")
+    events = play(
+        state, "nationalist", {"type": "attack", "hex": "0404", "units": ["n1"]}, dice=[6, 1]
+    )
+    result = event(events, "CombatResolved")
+    assert result["column"] == "1:2" and result["result"].startswith("AR")
+    assert state["units"]["r1"]["status"] == "eliminated"
+    assert event(events, "RetreatDue")["side"] == "nationalist"
+    events = play(state, "nationalist", {"type": "hold"}, dice=[1])
+    assert event(events, "HoldChecked")["stay"] == ["n1"]
+    assert "AdvanceOffered" in types(events)
+    play(state, "nationalist", {"type": "advance", "units": ["n1"]})
+    assert state["units"]["n1"]["hex"] == "0404"
