@@ -59,7 +59,7 @@ def broken() -> Iterator[Harness]:
     ("system", "found"),
     [
         ("duel-mutates", "decide mutated its input"),
-        ("duel-undeclared", "event Shouted is emitted but not declared"),
+        ("duel-undeclared", "'Shouted' is not an event its rules declare"),  # refused at commit
         ("duel-leaks", "card is shown (4)"),
         ("duel-refuses", "but decide refused it: no one steps today"),
         ("duel-stuck", "must act but has no template"),

@@ -7,11 +7,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
+from service.config import Config
 from tests.support.api import ApiHelper
 
 KINDS = {"boolean", "integer", "number", "string"}
 #: a knowledge-base entry's id (``merida:conflict-leader-zoc``): a person reads its heading instead
 ENTRY_ID = re.compile(r"\b(backbone|barcelona|bizkaya|merida|fwtbt-faq):[a-z0-9.-]+")
+
+
+@pytest.fixture
+def config(config: Config) -> Config:
+    """One player creates a hot-seat game per listed value of every option (more than
+    ``ARBITER_HOTSEAT_PER_USER``'s 20 in progress at once)."""
+    from dataclasses import replace
+
+    return replace(config, hotseat_per_user=1000)
 
 
 def _scenarios(api: ApiHelper) -> list[tuple[str, dict[str, Any]]]:

@@ -6,6 +6,7 @@ the last; every game is listed once.  Screenshots of both pages at 1366x900 and 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,17 @@ from playwright.sync_api import expect
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's own server: ``pager`` holds 57 hot-seat games in progress at once (the cap is 20 by default)."""
+    srv = Server(
+        tmp_path_factory.mktemp("arbiter") / "var", extra_env={"ARBITER_HOTSEAT_PER_USER": "200"}
+    )
+    yield srv
+    srv.stop()
+
 
 DESKTOP = {"width": 1366, "height": 900}
 REPRS = ("[object", "{'", "['", "None", "undefined")

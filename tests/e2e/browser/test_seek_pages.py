@@ -5,6 +5,7 @@ that appended the same page twice on a double click."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,6 +15,17 @@ from playwright.sync_api import expect
 from tests.e2e.browser.conftest import Server, signed_in
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """This module's own server: ``opener`` offers 55 open games at once (the cap is 10 by default)."""
+    srv = Server(
+        tmp_path_factory.mktemp("arbiter") / "var", extra_env={"ARBITER_SEEKS_PER_USER": "100"}
+    )
+    yield srv
+    srv.stop()
+
 
 OPEN = 55  # a page of 50, then 5
 
