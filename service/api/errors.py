@@ -8,11 +8,13 @@ from typing import Any
 
 from apispec import BasePlugin
 from eventsourcing.persistence import PersistenceError
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
+from flask import json as flask_json
 from flask_smorest import Api
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from service.api.document import field_bounds, finish
 from service.application.availability import StoreUnavailable
 from service.application.store_faults import StoreFaults
 from service.domain.errors import (
@@ -128,6 +130,13 @@ class ArbiterApi(Api):
 
     def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
         super()._init_spec(extra_plugins=[TruthfulDocs(), *(extra_plugins or ())], **kwargs)
+        self.ma_plugin.converter.add_attribute_function(field_bounds)
+
+    def _openapi_json(self):  # type: ignore[no-untyped-def]
+        """The document as :func:`service.api.document.finish` completes it."""
+        return current_app.response_class(
+            flask_json.dumps(finish(self.spec.to_dict()), indent=2), mimetype="application/json"
+        )
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
         data = getattr(error, "data", None) or {}
@@ -155,7 +164,10 @@ class ArbiterApi(Api):
             original = getattr(error, "original_exception", None)
             log.error("internal error: %s", error, exc_info=original)
         message = data.get("message") or error.description or error.name
-        return jsonify(error_body(HTTP_CODES.get(status, "error"), str(message))), status
+        body = jsonify(error_body(HTTP_CODES.get(status, "error"), str(message)))
+        # the headers Werkzeug set on the error, above all a 405's ``Allow`` (RFC 9110 15.5.6)
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return body, status, headers
 
 
 def register_error_handlers(app: Flask, faults: StoreFaults | None = None) -> None:

@@ -177,6 +177,24 @@ def _library() -> Any:
     return services().scenarios
 
 
+#: a published version's document: JSON, or its counter list as CSV (``format=csv``)
+VERSION_DOCUMENT = {
+    "description": "the version's scenario document, or (format=csv) its counter list",
+    "content": {
+        "application/json": {"schema": {"type": "object"}},
+        "text/csv": {"schema": {"type": "string"}},
+    },
+}
+#: a map image as served: the scan, as PNG or JPEG
+MAP_IMAGE = {
+    "description": "the map image",
+    "content": {
+        "image/png": {"schema": {"type": "string", "format": "binary"}},
+        "image/jpeg": {"schema": {"type": "string", "format": "binary"}},
+    },
+}
+
+
 @blp.route("/clubs/<club>/scenarios")
 class ClubScenarios(MethodView):
     @blp.arguments(ClubScenariosArgs, location="query")
@@ -261,6 +279,7 @@ class Edits(MethodView):
 @blp.route("/club-scenarios/<scenario>/units.csv")
 class UnitsCsv(MethodView):
     @blp.arguments(VersionArg, location="query")
+    @blp.response(200, content_type="text/csv")
     def get(self, args: dict[str, Any], scenario: str) -> Response:
         """The counter list as CSV (a version, or the draft for members)."""
         document = _library().document(scenario, optional_user(), args.get("version"))
@@ -292,6 +311,7 @@ class Versions(MethodView):
 @blp.route("/club-scenarios/<scenario>/versions/<int:version>")
 class Version(MethodView):
     @blp.arguments(VersionArg(only=("format",)), location="query")
+    @blp.doc(responses={"200": VERSION_DOCUMENT})
     def get(self, args: dict[str, Any], scenario: str, version: int) -> Response:
         """A published version's document (``format=csv``: its counter list)."""
         document = _library().document(scenario, optional_user(), version)
@@ -440,6 +460,7 @@ def _too_large(length: int) -> TooLarge:
 @blp.route("/club-scenarios/<scenario>/map-image")
 class MapImageResource(MethodView):
     @blp.arguments(MapImageArgs, location="query")
+    @blp.doc(responses={"200": MAP_IMAGE})
     def get(self, args: dict[str, Any], scenario: str) -> Response:
         """The map image of a version (the draft, for the club's members), no wider than
         ``width`` asks (served at the next of a few fixed widths up), to whoever reads the
