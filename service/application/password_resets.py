@@ -169,7 +169,7 @@ class PasswordResets:
     def use(self, token: str, password: str) -> PasswordChanged:
         """Set a new password with a reset link's ``token``; every token and web session of the
         user is signed out.  A link that is forged, expired or already used is refused (400
-        ``token``), and so is a password the policy refuses (400 ``new_password``): either way
+        ``token``), and so is a password the policy refuses (422 ``new_password``): either way
         nothing is written."""
         user, generation, tag = self._open(token)
         return self.users.set_password(
