@@ -97,7 +97,7 @@ class MessageOut(schemas.Schema):
 
 class UnsubscribeArgs(Lenient):
     user = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    kind = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     token = fields.String(required=True, validate=validate.Length(min=1, max=128))
 
 

@@ -89,7 +89,9 @@ class ResetUseIn(schemas.Strict):
         validate=validate.Length(min=1, max=400),
         metadata={"description": "from the link in the e-mail (after '#token=')"},
     )
-    new_password = fields.String(required=True, load_only=True, validate=validate.Length(min=8, max=1024))
+    new_password = fields.String(
+        required=True, load_only=True, validate=validate.Length(min=8, max=1024)
+    )
 
 
 class ResetAskedOut(Schema):

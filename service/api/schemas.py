@@ -10,6 +10,8 @@ from uuid import UUID
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
 
+from service.domain.users import USERNAME
+
 #: the largest version, seq, offset or count a query or body may name: what the stores' integer
 #: columns hold (PostgreSQL's ``integer``), so a larger value is a 400, never a database error
 DB_MAX = 2**31 - 1
@@ -31,7 +33,13 @@ class Lenient(Schema):
 
 
 class UserCreate(Strict):
-    username = fields.String(required=True, validate=validate.Length(min=2, max=32))
+    username = fields.String(
+        required=True,
+        validate=[validate.Length(min=2, max=32), validate.Regexp(USERNAME)],
+        metadata={
+            "description": "letters, digits, '.', '_' or '-', starting with a letter or digit"
+        },
+    )
     password = fields.String(
         required=True, load_only=True, validate=validate.Length(min=8, max=200)
     )
@@ -116,11 +124,11 @@ class SideIn(Strict):
 
 
 class DrawIn(SideIn):
-    action = fields.String(required=True, metadata={"description": "offer, accept or decline"})
+    action = fields.String(required=True, validate=validate.OneOf(["offer", "accept", "decline"]))
 
 
 class ClaimDecisionIn(Strict):
-    decision = fields.String(required=True, metadata={"description": "forfeit or continue"})
+    decision = fields.String(required=True, validate=validate.OneOf(["forfeit", "continue"]))
     note = fields.String(load_default="", validate=validate.Length(max=2000))
 
 
