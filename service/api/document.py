@@ -18,7 +18,7 @@ from typing import Any
 
 from marshmallow import fields, validate
 
-from service.api.schemas import PageCursor
+from service.api.schemas import CURSOR_MAX, CURSOR_PATTERN, PageCursor
 
 #: JSON's safe integers: what the input gate lets through
 SAFE = 2**53 - 1
@@ -36,9 +36,6 @@ JSON_VALUE = {
     ],
 }
 JSON_VALUE_REF = {"$ref": "#/components/schemas/JsonValue"}
-
-#: a page cursor as :class:`PageCursor` writes it: base64url without padding
-CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"
 
 
 def _length(validators: Any) -> dict[str, int]:
@@ -73,7 +70,7 @@ def field_bounds(self: Any, field: fields.Field, ret: dict[str, Any], **kwargs: 
         out.update(
             type=["string", "null"] if field.allow_none else "string",
             pattern=CURSOR_PATTERN,
-            maxLength=1000,
+            maxLength=CURSOR_MAX,
         )
     elif isinstance(field, fields.Integer):
         out.setdefault("minimum", ret.get("minimum", -SAFE))

@@ -13,6 +13,7 @@ from flask import json as flask_json
 from flask_smorest import Api
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.routing import BaseConverter
 
 from service.api.document import field_bounds, finish
 from service.application.availability import StoreUnavailable
@@ -86,6 +87,21 @@ def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     return out
 
 
+#: the locations webargs files its messages under
+LOCATIONS = {"json", "query", "form", "headers", "view_args", "files"}
+
+
+def argument_errors(raw: Any) -> dict[str, list[str]]:
+    """webargs' messages as ``{"field.sub": [reasons]}``, without the location level ("json",
+    "query") webargs adds."""
+    if isinstance(raw, Mapping) and set(raw) <= LOCATIONS:
+        merged: dict[str, Any] = {}
+        for value in raw.values():
+            merged.update(value if isinstance(value, Mapping) else {"body": value})
+        raw = merged
+    return flatten(raw)
+
+
 class ErrorSchema(Schema):
     """Every error the API answers (what :func:`error_body` makes)."""
 
@@ -113,6 +129,14 @@ class TruthfulDocs(BasePlugin):
     arguments answer 400 (not webargs' 422), and ``.../stream`` paths answer
     ``text/event-stream``."""
 
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict:
+        """A schema's ``OPENAPI`` (its conditional forms, ``oneOf``/``anyOf``/
+        ``dependentRequired``, checked by its own ``@validates_schema``) added to its
+        component."""
+        schema = kwargs.get("schema")
+        kind = schema if isinstance(schema, type) else type(schema)
+        return dict(getattr(kind, "OPENAPI", {}))
+
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
     ) -> None:
@@ -125,8 +149,24 @@ class TruthfulDocs(BasePlugin):
                 responses["200"] = EVENT_STREAM
 
 
+class GameIdConverter(BaseConverter):
+    """``/api/games/<game:game_id>``: a game's id, never ``import`` (``POST /api/games/import``'s
+    own segment), so that ``/api/games/import`` answers only POST and its 405 and OPTIONS name
+    only that in ``Allow``."""
+
+    regex = r"(?!import$)[^/]+"
+
+
 class ArbiterApi(Api):
     ERROR_SCHEMA = ErrorSchema
+
+    def __init__(self, app: Flask | None = None, **kwargs: Any) -> None:
+        if app is not None:
+            app.url_map.converters["game"] = GameIdConverter
+        super().__init__(app, **kwargs)
+        self.register_converter(
+            GameIdConverter, lambda _: {"type": "string", "not": {"const": "import"}}
+        )
 
     def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
         super()._init_spec(extra_plugins=[TruthfulDocs(), *(extra_plugins or ())], **kwargs)
@@ -142,21 +182,7 @@ class ArbiterApi(Api):
         data = getattr(error, "data", None) or {}
         status = error.code or 500
         if "messages" in data or "errors" in data:  # webargs / marshmallow validation
-            raw = data.get("errors") or data.get("messages") or {}
-            # drop the location level ("json", "query") webargs adds
-            if isinstance(raw, Mapping) and set(raw) <= {
-                "json",
-                "query",
-                "form",
-                "headers",
-                "view_args",
-                "files",
-            }:
-                merged: dict[str, Any] = {}
-                for value in raw.values():
-                    merged.update(value if isinstance(value, Mapping) else {"body": value})
-                raw = merged
-            details = flatten(raw)
+            details = argument_errors(data.get("errors") or data.get("messages") or {})
             first = next(iter(details.items()), ("body", ["invalid"]))
             message = f"invalid request: {first[0]}: {first[1][0]}"
             return jsonify(error_body("invalid", message, details)), 400

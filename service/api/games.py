@@ -92,7 +92,7 @@ class Games(MethodView):
         return games.view(game, games.viewer_side(game, user, None))
 
 
-@blp.route("/<game_id>")
+@blp.route("/<game:game_id>")
 class GameResource(MethodView):
     @blp.arguments(schemas.GameArgs, location="query")
     @blp.response(200, schemas.GameOut)

@@ -19,7 +19,7 @@ from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
 
-from service.domain.errors import Invalid
+from service.domain.errors import Invalid, Unprocessable
 
 NAMESPACE = UUID("0e5c6a52-8d57-4c1b-9d0f-6a9b3f7e2c41")
 
@@ -89,8 +89,17 @@ def validate_kinds(kinds: Any, field: str = "kinds") -> list[str]:
     return sorted(set(kinds), key=KINDS.index)
 
 
+#: what a webhook's URL looks like: http(s), a host (a name or a bracketed IPv6 address), an
+#: optional port, then a path, query or fragment without blanks (the API's document states it)
+WEBHOOK_URL = (
+    r"^https?://([^/?#@\s]*@)?([^/?#@:\s\[\]]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?([/?#]\S*)?$"
+)
+
+
 def validate_webhook_url(url: str, *, allow_private: bool) -> str:
-    """An http(s) URL whose host is not on loopback or a private network (unless allowed)."""
+    """An http(s) URL whose host is not on loopback or a private network (unless allowed): a
+    400 for a URL that is not one (:data:`WEBHOOK_URL` states it in the API's document), a 422
+    for a host that does not resolve or that the policy refuses."""
     url = (url or "").strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -100,9 +109,11 @@ def validate_webhook_url(url: str, *, allow_private: bool) -> str:
     if not allow_private:
         public = public_host(parts.hostname)
         if public is None:
-            raise Invalid("webhook url not reachable", {"url": ["its host name does not resolve"]})
+            raise Unprocessable(
+                "webhook url not reachable", {"url": ["its host name does not resolve"]}
+            )
         if not public:
-            raise Invalid(
+            raise Unprocessable(
                 "webhook url not allowed",
                 {"url": ["targets on loopback or private networks are refused"]},
             )
