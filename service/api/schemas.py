@@ -47,7 +47,7 @@ NON_BLANK = r"^[\s\S]*\S"
 def text_field(most: int, *, blank: bool = False, **kwargs: Any) -> fields.String:
     """Text of at most ``most`` characters, not blank unless ``blank``: what
     ``service.domain.conversations.clean_text`` enforces, stated in the document."""
-    rules: list[Any] = [validate.Length(max=most)]
+    rules: list[Any] = [validate.Length(max=most, error="at most {max} characters")]
     if not blank:
         rules.append(validate.Regexp(NON_BLANK, error="must not be empty"))
     return fields.String(validate=rules, **kwargs)
