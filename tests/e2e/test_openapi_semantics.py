@@ -139,6 +139,16 @@ def test_what_the_document_forbids_is_a_400_and_the_document_says_so(
     assert r.status_code == 400 and field in r.get_json()["details"], r.get_json()
 
 
+def test_a_webhook_url_that_urlsplit_cannot_read_is_a_400_not_a_500(
+    client: FlaskClient, api: ApiHelper
+) -> None:
+    """Found by tests/fuzz/test_schemathesis.py once the document gave the URL's pattern."""
+    for url in ("http://[ccc74B1e03fa]:01", "http://example.org:99999/h"):
+        r = client.post("/api/me/webhooks", json={"url": url}, headers=api.user("alice"))
+        assert r.status_code == 400 and "url" in r.get_json()["details"], (url, r.get_json())
+    assert client.get("/api/me/webhooks", headers=api.user("alice")).get_json()["webhooks"] == []
+
+
 def test_blank_chat_text_is_forbidden_by_the_document(
     client: FlaskClient, api: ApiHelper, spec: dict[str, Any]
 ) -> None:
