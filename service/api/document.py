@@ -82,8 +82,14 @@ def field_bounds(self: Any, field: fields.Field, ret: dict[str, Any], **kwargs: 
             out["maxProperties"] = ret.pop("maxLength")
         if field.key_field is not None and field.key_field.validators:
             out["propertyNames"] = _names(field.key_field)
-        if field.value_field is None or type(field.value_field) is fields.Raw:
+        if field.value_field is None:
             out["additionalProperties"] = JSON_VALUE_REF
+        elif type(field.value_field) is fields.Raw:  # null only where the field allows it
+            out["additionalProperties"] = (
+                JSON_VALUE_REF
+                if field.value_field.allow_none
+                else {"allOf": [JSON_VALUE_REF, {"not": {"type": "null"}}]}
+            )
     return out
 
 
