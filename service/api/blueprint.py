@@ -1,5 +1,7 @@
 """The API's blueprint class: flask-smorest's, with a parser that builds each argument schema once
-and takes the JSON body the input gate has already parsed.
+and takes the JSON body the input gate has already parsed; arguments the document allows but
+that name nothing this API gave (a page cursor of the pattern, not issued) are a 422, not the
+400 of arguments the document forbids.
 
 flask-smorest hands webargs the schema *class* given to ``@blp.arguments``, and webargs makes a new
 instance of it on every request (a deep copy of every declared field): about a tenth of a command's
@@ -15,7 +17,10 @@ import marshmallow as ma
 from flask_smorest import Blueprint as SmorestBlueprint
 from webargs.flaskparser import FlaskParser
 
+from service.api.errors import argument_errors
 from service.api.gate import PARSED
+from service.api.schemas import FOREIGN_CURSOR
+from service.domain.errors import Unprocessable
 
 
 class SchemaOnceParser(FlaskParser):
@@ -38,6 +43,16 @@ class SchemaOnceParser(FlaskParser):
         if PARSED in req.environ:
             return req.environ[PARSED]
         return super()._raw_load_json(req)
+
+    def handle_error(  # type: ignore[override]
+        self, error: ma.ValidationError, req: Any, schema: ma.Schema, **kwargs: Any
+    ) -> Any:
+        """A 422 where the only refusal is a cursor of the document's pattern that this API did
+        not give; the 400 of the document's own rules otherwise."""
+        details = argument_errors(error.messages)
+        if details and all(reasons == [FOREIGN_CURSOR] for reasons in details.values()):
+            raise Unprocessable("not a cursor this API gave", details)
+        return super().handle_error(error, req, schema, **kwargs)
 
 
 class Blueprint(SmorestBlueprint):

@@ -11,27 +11,40 @@ from marshmallow import Schema, fields, validate
 from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
-from service.api.schemas import PageFields, Strict
+from service.api.schemas import JsonInteger, PageFields, Strict, Unique, text_field
 
 blp = Blueprint("campaigns", __name__, url_prefix="/api", description="Campaigns")
 
 
 class StepIn(Strict):
-    title = fields.String(required=True, validate=validate.Length(min=1, max=120))
-    system = fields.String(load_default=None)
-    scenario = fields.String(load_default=None)
+    title = text_field(120, required=True)
+    system = fields.String(
+        load_default=None, allow_none=False, validate=validate.Length(min=1, max=40)
+    )
+    scenario = fields.String(
+        load_default=None, allow_none=False, validate=validate.Length(min=1, max=80)
+    )
+
+    #: a step names both its system and its scenario, or neither
+    OPENAPI = {"dependentRequired": {"system": ["scenario"], "scenario": ["system"]}}
 
 
 class CampaignCreate(Strict):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
-    sides = fields.List(fields.String(validate=validate.Length(min=1, max=40)), required=True)
+    name = text_field(80, required=True)
+    sides = fields.List(
+        fields.String(validate=validate.Length(min=1, max=40)),
+        required=True,
+        validate=[validate.Length(min=2), Unique()],
+        metadata={"description": "two or more different side names", "uniqueItems": True},
+    )
     steps = fields.List(
         fields.Nested(StepIn), required=True, validate=validate.Length(min=1, max=50)
     )
     scoring = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=40)),
-        values=fields.Integer(strict=True, validate=validate.Range(min=0, max=1000)),
+        values=JsonInteger(validate=validate.Range(min=0, max=1000)),
         required=True,
+        validate=validate.Length(min=1),
         metadata={"description": "victory level -> campaign points ('draw' for each side)"},
     )
 

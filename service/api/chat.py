@@ -15,7 +15,7 @@ from marshmallow import fields, validate
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
-from service.api.schemas import Lenient, Strict, page_cursor
+from service.api.schemas import Lenient, Strict, page_cursor, text_field
 from service.api.stream import Note, Plan, respond
 from service.application.chat import chat_channel
 from service.domain import conversations as conv
@@ -34,14 +34,16 @@ class ChatArgs(Lenient):
 
 
 class MessageIn(Strict):
-    text = fields.String(
+    text = text_field(
+        conv.TEXT_MAX,
         required=True,
-        metadata={"description": f"the message: 1 to {conv.TEXT_MAX} characters"},
+        metadata={"description": f"the message: 1 to {conv.TEXT_MAX} characters, not blank"},
     )
 
 
 class HideIn(Strict):
-    reason = fields.String(
+    reason = text_field(
+        conv.REASON_MAX,
         required=True,
         metadata={"description": f"why, shown to the players: 1 to {conv.REASON_MAX} characters"},
     )
@@ -52,14 +54,19 @@ class MuteIn(Strict):
 
 
 class NotesIn(Strict):
-    text = fields.String(
-        required=True, metadata={"description": f"the notepad: at most {conv.NOTEPAD_MAX} chars"}
+    text = text_field(
+        conv.NOTEPAD_MAX,
+        blank=True,
+        required=True,
+        metadata={"description": f"the notepad: at most {conv.NOTEPAD_MAX} chars"},
     )
 
 
 class HexNoteIn(Strict):
-    text = fields.String(
-        required=True, metadata={"description": f"the note: 1 to {conv.HEX_NOTE_MAX} characters"}
+    text = text_field(
+        conv.HEX_NOTE_MAX,
+        required=True,
+        metadata={"description": f"the note: 1 to {conv.HEX_NOTE_MAX} characters, not blank"},
     )
 
 

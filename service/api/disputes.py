@@ -10,7 +10,7 @@ from marshmallow import fields, validate
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
-from service.api.schemas import Lenient, PageFields, Strict, db_range
+from service.api.schemas import JsonInteger, Lenient, PageFields, Strict, db_range
 from service.domain.game import Game
 
 blp = Blueprint(
@@ -20,7 +20,7 @@ blp = Blueprint(
 
 class TakebackIn(Strict):
     side = fields.String(load_default=None)
-    from_seq = fields.Integer(load_default=None, strict=True, validate=db_range(2))
+    from_seq = JsonInteger(load_default=None, validate=db_range(2))
 
 
 class TakebackAnswerIn(Strict):
@@ -47,7 +47,7 @@ def _instead_field() -> fields.Dict:
 
 
 class DisputeIn(Strict):
-    seq = fields.Integer(required=True, strict=True, validate=db_range(2))
+    seq = JsonInteger(required=True, validate=db_range(2))
     claim = fields.String(required=True, validate=validate.Length(min=1, max=4000))
     citations = fields.List(
         fields.String(validate=validate.Length(min=1, max=200)), load_default=list

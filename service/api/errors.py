@@ -8,11 +8,14 @@ from typing import Any
 
 from apispec import BasePlugin
 from eventsourcing.persistence import PersistenceError
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
+from flask import json as flask_json
 from flask_smorest import Api
 from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.routing import BaseConverter
 
+from service.api.document import field_bounds, finish
 from service.application.availability import StoreUnavailable
 from service.application.store_faults import StoreFaults
 from service.domain.errors import (
@@ -84,6 +87,21 @@ def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     return out
 
 
+#: the locations webargs files its messages under
+LOCATIONS = {"json", "query", "form", "headers", "view_args", "files"}
+
+
+def argument_errors(raw: Any) -> dict[str, list[str]]:
+    """webargs' messages as ``{"field.sub": [reasons]}``, without the location level ("json",
+    "query") webargs adds."""
+    if isinstance(raw, Mapping) and set(raw) <= LOCATIONS:
+        merged: dict[str, Any] = {}
+        for value in raw.values():
+            merged.update(value if isinstance(value, Mapping) else {"body": value})
+        raw = merged
+    return flatten(raw)
+
+
 class ErrorSchema(Schema):
     """Every error the API answers (what :func:`error_body` makes)."""
 
@@ -111,6 +129,14 @@ class TruthfulDocs(BasePlugin):
     arguments answer 400 (not webargs' 422), and ``.../stream`` paths answer
     ``text/event-stream``."""
 
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict:
+        """A schema's ``OPENAPI`` (its conditional forms, ``oneOf``/``anyOf``/
+        ``dependentRequired``, checked by its own ``@validates_schema``) added to its
+        component."""
+        schema = kwargs.get("schema")
+        kind = schema if isinstance(schema, type) else type(schema)
+        return dict(getattr(kind, "OPENAPI", {}))
+
     def operation_helper(
         self, path: str | None = None, operations: dict[str, Any] | None = None, **kwargs: Any
     ) -> None:
@@ -123,31 +149,40 @@ class TruthfulDocs(BasePlugin):
                 responses["200"] = EVENT_STREAM
 
 
+class GameIdConverter(BaseConverter):
+    """``/api/games/<game:game_id>``: a game's id, never ``import`` (``POST /api/games/import``'s
+    own segment), so that ``/api/games/import`` answers only POST and its 405 and OPTIONS name
+    only that in ``Allow``."""
+
+    regex = r"(?!import$)[^/]+"
+
+
 class ArbiterApi(Api):
     ERROR_SCHEMA = ErrorSchema
 
+    def __init__(self, app: Flask | None = None, **kwargs: Any) -> None:
+        if app is not None:
+            app.url_map.converters["game"] = GameIdConverter
+        super().__init__(app, **kwargs)
+        self.register_converter(
+            GameIdConverter, lambda _: {"type": "string", "not": {"const": "import"}}
+        )
+
     def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
         super()._init_spec(extra_plugins=[TruthfulDocs(), *(extra_plugins or ())], **kwargs)
+        self.ma_plugin.converter.add_attribute_function(field_bounds)
+
+    def _openapi_json(self):  # type: ignore[no-untyped-def]
+        """The document as :func:`service.api.document.finish` completes it."""
+        return current_app.response_class(
+            flask_json.dumps(finish(self.spec.to_dict()), indent=2), mimetype="application/json"
+        )
 
     def handle_http_exception(self, error: HTTPException):  # type: ignore[override]
         data = getattr(error, "data", None) or {}
         status = error.code or 500
         if "messages" in data or "errors" in data:  # webargs / marshmallow validation
-            raw = data.get("errors") or data.get("messages") or {}
-            # drop the location level ("json", "query") webargs adds
-            if isinstance(raw, Mapping) and set(raw) <= {
-                "json",
-                "query",
-                "form",
-                "headers",
-                "view_args",
-                "files",
-            }:
-                merged: dict[str, Any] = {}
-                for value in raw.values():
-                    merged.update(value if isinstance(value, Mapping) else {"body": value})
-                raw = merged
-            details = flatten(raw)
+            details = argument_errors(data.get("errors") or data.get("messages") or {})
             first = next(iter(details.items()), ("body", ["invalid"]))
             message = f"invalid request: {first[0]}: {first[1][0]}"
             return jsonify(error_body("invalid", message, details)), 400
@@ -155,7 +190,10 @@ class ArbiterApi(Api):
             original = getattr(error, "original_exception", None)
             log.error("internal error: %s", error, exc_info=original)
         message = data.get("message") or error.description or error.name
-        return jsonify(error_body(HTTP_CODES.get(status, "error"), str(message))), status
+        body = jsonify(error_body(HTTP_CODES.get(status, "error"), str(message)))
+        # the headers Werkzeug set on the error, above all a 405's ``Allow`` (RFC 9110 15.5.6)
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return body, status, headers
 
 
 def register_error_handlers(app: Flask, faults: StoreFaults | None = None) -> None:

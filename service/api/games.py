@@ -13,7 +13,7 @@ from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.compression import gzip_json
 from service.api.paging import next_page
-from service.api.scenarios import MapImageArgs, game_source, image_response
+from service.api.scenarios import MAP_IMAGE, MapImageArgs, game_source, image_response
 from service.api.stream import game_plan, respond
 from service.api.systems import drawing_of
 from service.application.events import export_lines
@@ -92,7 +92,7 @@ class Games(MethodView):
         return games.view(game, games.viewer_side(game, user, None))
 
 
-@blp.route("/<game_id>")
+@blp.route("/<game:game_id>")
 class GameResource(MethodView):
     @blp.arguments(schemas.GameArgs, location="query")
     @blp.response(200, schemas.GameOut)
@@ -130,6 +130,7 @@ class GameBoard(MethodView):
 @blp.route("/<game_id>/map-image")
 class GameMapImage(MethodView):
     @blp.arguments(MapImageArgs(only=("width",)), location="query")
+    @blp.doc(responses={"200": MAP_IMAGE})
     def get(self, args: dict[str, Any], game_id: str) -> Response:
         """The scan of the printed map the game's club scenario version pins (404 when it has
         none), no wider than ``width`` asks, for whoever may read the game."""

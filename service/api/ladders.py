@@ -14,6 +14,7 @@ from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
 from service.api.schemas import (
+    JsonInteger,
     Lenient,
     PageFields,
     ScenarioOptionOut,
@@ -33,10 +34,10 @@ blp = Blueprint("ladders", __name__, url_prefix="/api", description="Ladders, ra
 class Settings(Strict):
     rating_system = fields.String(validate=validate.OneOf(RATING_SYSTEMS))
     tau = fields.Float(validate=validate.Range(min=0.2, max=1.2))
-    rating_period_days = fields.Integer(strict=True, validate=validate.Range(min=1, max=365))
+    rating_period_days = JsonInteger(validate=validate.Range(min=1, max=365))
     takeback = fields.String(validate=validate.OneOf(TAKEBACKS))
-    challenge_range = fields.Integer(strict=True, validate=validate.Range(min=1, max=100))
-    challenge_deadline_hours = fields.Integer(strict=True, validate=validate.Range(min=1, max=1440))
+    challenge_range = JsonInteger(validate=validate.Range(min=1, max=100))
+    challenge_deadline_hours = JsonInteger(validate=validate.Range(min=1, max=1440))
     disputes_pause = fields.Boolean()
     side_adjustment = fields.Boolean()
     clock = fields.Dict(

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from flask import Response, redirect, request
 from flask.views import MethodView
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from service.api import schemas
@@ -18,7 +18,6 @@ from service.api.paging import next_page
 from service.api.schemas import Lenient, Strict
 from service.api.stream import Plan, respond
 from service.application.notifications import user_channel
-from service.domain.errors import Invalid
 from service.domain.notifications import KINDS
 
 blp = Blueprint(
@@ -54,6 +53,19 @@ class ListArgs(schemas.PageFields, Lenient):
 class ReadIn(Strict):
     ids = fields.List(fields.String(validate=validate.Length(min=1, max=64)), load_default=None)
     all = fields.Boolean(load_default=False)
+
+    #: some ids, or all: true
+    OPENAPI = {
+        "anyOf": [
+            {"required": ["ids"], "properties": {"ids": {"type": "array", "minItems": 1}}},
+            {"required": ["all"], "properties": {"all": {"const": True}}},
+        ]
+    }
+
+    @validates_schema
+    def _something(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if not data.get("all") and not data.get("ids"):
+            raise ValidationError("a list of notification ids, or all: true", "ids")
 
 
 class ReadOut(schemas.Schema):
@@ -97,7 +109,7 @@ class MessageOut(schemas.Schema):
 
 class UnsubscribeArgs(Lenient):
     user = fields.String(required=True, validate=validate.Length(min=1, max=64))
-    kind = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
     token = fields.String(required=True, validate=validate.Length(min=1, max=128))
 
 
@@ -134,8 +146,6 @@ class MarkRead(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Mark some notifications read (``ids``) or all of them (``all: true``)."""
         user = require_user()
-        if not body["all"] and not body["ids"]:
-            raise Invalid("nothing to mark", {"ids": ["a list of notification ids, or all: true"]})
         unread = services().notifications.mark_read(str(user.id), body["ids"], body["all"])
         return {"unread": unread}
 

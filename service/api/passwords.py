@@ -23,7 +23,7 @@ class PasswordChangeIn(schemas.Strict):
     new_password = fields.String(
         required=True,
         load_only=True,
-        validate=PASSWORD,
+        validate=validate.Length(min=8, max=1024),
         metadata={"description": "8 to 1024 characters, not one of the commonest passwords"},
     )
 
@@ -89,7 +89,9 @@ class ResetUseIn(schemas.Strict):
         validate=validate.Length(min=1, max=400),
         metadata={"description": "from the link in the e-mail (after '#token=')"},
     )
-    new_password = fields.String(required=True, load_only=True, validate=PASSWORD)
+    new_password = fields.String(
+        required=True, load_only=True, validate=validate.Length(min=8, max=1024)
+    )
 
 
 class ResetAskedOut(Schema):

@@ -8,14 +8,15 @@ from typing import Any
 
 from flask import Response, jsonify
 from flask.views import MethodView
-from marshmallow import fields
+from marshmallow import fields, validate
 
 from faq.errors import EntryNotFound, QueryError
-from faq.search import MAX_LIMIT
+from faq.model import KINDS
+from faq.search import MAX_LIMIT, MAX_QUERY
 from service.api.auth import services
 from service.api.blueprint import Blueprint
-from service.api.schemas import Lenient
-from service.domain.errors import Invalid, NotFound
+from service.api.schemas import NON_BLANK, Lenient
+from service.domain.errors import NotFound, Unprocessable
 
 blp = Blueprint("rules", __name__, url_prefix="/api/rules", description="Rules knowledge base")
 
@@ -23,6 +24,10 @@ blp = Blueprint("rules", __name__, url_prefix="/api/rules", description="Rules k
 class SearchArgs(Lenient):
     q = fields.String(
         load_default=None,
+        validate=[
+            validate.Length(min=1, max=MAX_QUERY),
+            validate.Regexp(NON_BLANK, error="must not be empty"),
+        ],
         metadata={
             "description": "the question, or a rule ref (12C1, rule 39A); required unless "
             "kind=conflict, which without it lists every conflict"
@@ -30,13 +35,18 @@ class SearchArgs(Lenient):
     )
     kind = fields.String(
         load_default=None,
+        validate=validate.OneOf(KINDS),
         metadata={
             "description": "keep one kind of entry: ruling, rule, club-ruling, conflict "
             "(conflict without q: the list of the readings the games settle in the open, each "
             "with its readings and its game option)"
         },
     )
-    limit = fields.Integer(load_default=10, metadata={"description": f"1..{MAX_LIMIT}"})
+    limit = fields.Integer(
+        load_default=10,
+        validate=validate.Range(min=1, max=MAX_LIMIT),
+        metadata={"description": f"1..{MAX_LIMIT}"},
+    )
     document = fields.String(
         load_default=None,
         metadata={
@@ -124,15 +134,15 @@ class Search(MethodView):
                 listed = [_with_option(svc, c) for c in kb.conflicts(game)]
                 took = round((time.perf_counter() - started) * 1000, 2)
                 return jsonify({"results": listed, "took_ms": took})
-            if args["q"] is None:
+            if args["q"] is None:  # a 422: OpenAPI cannot tie a query parameter to another's
                 reason = "the question to search for (required unless kind=conflict)"
-                raise Invalid(f"q: {reason}", {"q": [reason]})
+                raise Unprocessable(f"q: {reason}", {"q": [reason]})
             found = kb.timed_search(args["q"], args["limit"], args["document"], game, args["kind"])
             # the results are plain JSON already: skip re-serialising them field by field
             # (SearchResponse documents them); about 2 ms of a request
             return jsonify(found)
-        except QueryError as exc:
-            raise Invalid(f"{exc.field}: {exc.reason}", {exc.field: [exc.reason]}) from None
+        except QueryError as exc:  # what the knowledge base makes of a well-formed query
+            raise Unprocessable(f"{exc.field}: {exc.reason}", {exc.field: [exc.reason]}) from None
 
 
 def _with_option(svc: Any, conflict: dict[str, Any]) -> dict[str, Any]:

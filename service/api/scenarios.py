@@ -15,7 +15,15 @@ from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.errors import ErrorSchema
 from service.api.paging import next_page
-from service.api.schemas import PageFields, Strict, db_range, page_cursor
+from service.api.schemas import (
+    JsonInteger,
+    PageFields,
+    Strict,
+    check_exactly_one,
+    db_range,
+    exactly_one,
+    page_cursor,
+)
 from service.application.counter_list import units_csv
 from service.application.map_images import MAX_BYTES, MAX_SIDE
 from service.domain.errors import Invalid, TooLarge
@@ -35,19 +43,28 @@ class BlankMap(Strict):
     coordinates = fields.String(load_default="letter-number")
     orientation = fields.String(load_default="flat")
     offset = fields.String(load_default="odd")
-    bounds = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True), required=True)
+    bounds = fields.Dict(keys=fields.String(), values=JsonInteger(), required=True)
     sides = fields.List(fields.String(validate=NAME), required=True)
     terrain_types = fields.List(fields.String(validate=NAME))
     default_terrain = fields.String(load_default="clear")
-    turns = fields.Integer(strict=True, load_default=1)
+    turns = JsonInteger(load_default=1)
     id = fields.String(validate=NAME)
 
 
 class ScenarioCreate(Strict):
     system = fields.String(required=True, validate=validate.Length(min=1, max=40))
     title = fields.String(required=True, validate=validate.Length(min=1, max=100))
-    base = fields.String(validate=validate.Length(min=1, max=80))
-    blank = fields.Nested(BlankMap)
+    base = fields.String(
+        validate=validate.Length(min=1, max=80),
+        metadata={"description": "a scenario of the system to start from (or blank)"},
+    )
+    blank = fields.Nested(BlankMap, metadata={"description": "a blank map (or base)"})
+
+    OPENAPI = exactly_one("base", "blank")
+
+    @validates_schema
+    def _one_start(self, data: dict[str, Any], **kwargs: Any) -> None:
+        check_exactly_one(data, "base", "blank")
 
 
 class ScenarioImport(Strict):
@@ -93,7 +110,7 @@ class ChangeIn(Strict):
     unit = fields.Raw(metadata={"description": "a unit id; for unit_added the unit object"})
     field = fields.String(validate=NAME)
     value = fields.Raw(allow_none=True)
-    turn = fields.Integer(strict=True, allow_none=True, validate=db_range(1))
+    turn = JsonInteger(allow_none=True, validate=db_range(1))
     entry = fields.String(validate=NAME)
     path = fields.String(validate=NAME)
     id = fields.String(validate=NAME)
@@ -142,7 +159,7 @@ class SharingIn(Strict):
 
 class ForkIn(Strict):
     club = fields.String(required=True, validate=validate.Length(min=1, max=80))
-    version = fields.Integer(strict=True, validate=db_range(1))
+    version = JsonInteger(validate=db_range(1))
     title = fields.String(load_default="", validate=validate.Length(max=100))
 
 
@@ -156,7 +173,9 @@ class DiffArgs(Strict):
         data_key="from", required=True, validate=db_range(1), metadata={"description": "version"}
     )
     to = fields.String(
-        load_default="draft", metadata={"description": "a version number or draft (default)"}
+        load_default="draft",
+        validate=validate.Regexp("^(draft|[0-9]{1,9})$", error="a version number or draft"),
+        metadata={"description": "a version number or draft (default)"},
     )
 
 
@@ -175,6 +194,24 @@ class ClubScenariosArgs(PageFields, Strict):
 
 def _library() -> Any:
     return services().scenarios
+
+
+#: a published version's document: JSON, or its counter list as CSV (``format=csv``)
+VERSION_DOCUMENT = {
+    "description": "the version's scenario document, or (format=csv) its counter list",
+    "content": {
+        "application/json": {"schema": {"type": "object"}},
+        "text/csv": {"schema": {"type": "string"}},
+    },
+}
+#: a map image as served: the scan, as PNG or JPEG
+MAP_IMAGE = {
+    "description": "the map image",
+    "content": {
+        "image/png": {"schema": {"type": "string", "format": "binary"}},
+        "image/jpeg": {"schema": {"type": "string", "format": "binary"}},
+    },
+}
 
 
 @blp.route("/clubs/<club>/scenarios")
@@ -261,6 +298,7 @@ class Edits(MethodView):
 @blp.route("/club-scenarios/<scenario>/units.csv")
 class UnitsCsv(MethodView):
     @blp.arguments(VersionArg, location="query")
+    @blp.response(200, content_type="text/csv")
     def get(self, args: dict[str, Any], scenario: str) -> Response:
         """The counter list as CSV (a version, or the draft for members)."""
         document = _library().document(scenario, optional_user(), args.get("version"))
@@ -292,6 +330,7 @@ class Versions(MethodView):
 @blp.route("/club-scenarios/<scenario>/versions/<int:version>")
 class Version(MethodView):
     @blp.arguments(VersionArg(only=("format",)), location="query")
+    @blp.doc(responses={"200": VERSION_DOCUMENT})
     def get(self, args: dict[str, Any], scenario: str, version: int) -> Response:
         """A published version's document (``format=csv``: its counter list)."""
         document = _library().document(scenario, optional_user(), version)
@@ -440,6 +479,7 @@ def _too_large(length: int) -> TooLarge:
 @blp.route("/club-scenarios/<scenario>/map-image")
 class MapImageResource(MethodView):
     @blp.arguments(MapImageArgs, location="query")
+    @blp.doc(responses={"200": MAP_IMAGE})
     def get(self, args: dict[str, Any], scenario: str) -> Response:
         """The map image of a version (the draft, for the club's members), no wider than
         ``width`` asks (served at the next of a few fixed widths up), to whoever reads the

@@ -5,10 +5,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from typing import Any
 from uuid import UUID
 
 from marshmallow import EXCLUDE, RAISE, Schema, ValidationError, fields, validate
+
+from service.domain.users import USERNAME
 
 #: the largest version, seq, offset or count a query or body may name: what the stores' integer
 #: columns hold (PostgreSQL's ``integer``), so a larger value is a 400, never a database error
@@ -18,6 +21,57 @@ DB_MAX = 2**31 - 1
 def db_range(min: int = 0) -> validate.Range:
     """``min``..``DB_MAX``."""
     return validate.Range(min=min, max=DB_MAX)
+
+
+class JsonInteger(fields.Integer):
+    """An integer of a JSON body, as JSON Schema's ``integer`` is: a number with no fraction
+    (``40`` or ``40.0``), never a string or a boolean (marshmallow's ``strict`` refuses ``40.0``,
+    which the OpenAPI document's ``type: integer`` allows)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("strict", None)
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if type(value) is float and value.is_integer():
+            value = int(value)
+        return super()._validated(value)
+
+
+#: text with something besides blanks in it (the services strip the blanks around it and refuse
+#: what is left empty): a pattern that reads the same anchored (marshmallow) or searched (JSON
+#: Schema)
+NON_BLANK = r"^[\s\S]*\S"
+
+
+def text_field(most: int, *, blank: bool = False, **kwargs: Any) -> fields.String:
+    """Text of at most ``most`` characters, not blank unless ``blank``: what
+    ``service.domain.conversations.clean_text`` enforces, stated in the document."""
+    rules: list[Any] = [validate.Length(max=most, error="at most {max} characters")]
+    if not blank:
+        rules.append(validate.Regexp(NON_BLANK, error="must not be empty"))
+    return fields.String(validate=rules, **kwargs)
+
+
+class Unique(validate.Validator):
+    """A list whose items differ (the document's ``uniqueItems``)."""
+
+    def __call__(self, value: Any) -> Any:
+        if len({json.dumps(item, sort_keys=True) for item in value}) != len(value):
+            raise ValidationError("the items must differ")
+        return value
+
+
+def exactly_one(*names: str) -> dict[str, Any]:
+    """A schema's ``OPENAPI``: exactly one of ``names`` is given."""
+    return {"oneOf": [{"required": [name]} for name in names]}
+
+
+def check_exactly_one(data: dict[str, Any], *names: str) -> None:
+    """What :func:`exactly_one` states, for a schema's ``@validates_schema``."""
+    given = [name for name in names if data.get(name) is not None]
+    if len(given) != 1:
+        raise ValidationError(f"give exactly one of {' or '.join(names)}", names[0])
 
 
 class Strict(Schema):
@@ -31,7 +85,13 @@ class Lenient(Schema):
 
 
 class UserCreate(Strict):
-    username = fields.String(required=True, validate=validate.Length(min=2, max=32))
+    username = fields.String(
+        required=True,
+        validate=[validate.Length(min=2, max=32), validate.Regexp(USERNAME)],
+        metadata={
+            "description": "letters, digits, '.', '_' or '-', starting with a letter or digit"
+        },
+    )
     password = fields.String(
         required=True, load_only=True, validate=validate.Length(min=8, max=200)
     )
@@ -75,8 +135,7 @@ class GameCreate(Strict):
         validate=validate.Length(min=1, max=80),
         metadata={"description": "a system's scenario, or a club scenario's id"},
     )
-    scenario_version = fields.Integer(
-        strict=True,
+    scenario_version = JsonInteger(
         validate=db_range(1),
         metadata={"description": "the club scenario's published version (default: the latest)"},
     )
@@ -116,16 +175,16 @@ class SideIn(Strict):
 
 
 class DrawIn(SideIn):
-    action = fields.String(required=True, metadata={"description": "offer, accept or decline"})
+    action = fields.String(required=True, validate=validate.OneOf(["offer", "accept", "decline"]))
 
 
 class ClaimDecisionIn(Strict):
-    decision = fields.String(required=True, metadata={"description": "forfeit or continue"})
+    decision = fields.String(required=True, validate=validate.OneOf(["forfeit", "continue"]))
     note = fields.String(load_default="", validate=validate.Length(max=2000))
 
 
 class VacationIn(SideIn):
-    days = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=365))
+    days = JsonInteger(required=True, validate=validate.Range(min=1, max=365))
 
 
 class SeekCreate(Strict):
@@ -149,6 +208,15 @@ class SeekCreate(Strict):
     public = fields.Boolean(load_default=False)
 
 
+#: a page cursor as :class:`PageCursor` writes it: base64url without padding (the OpenAPI
+#: document's pattern: a text that does not match is a 400)
+CURSOR_PATTERN = "^[A-Za-z0-9_-]+$"
+CURSOR_MAX = 1000
+#: a cursor of the pattern that this API did not give (or gave for another list): a 422, as an
+#: unknown id is (``service.api.blueprint.SchemaOnceParser``)
+FOREIGN_CURSOR = "not a cursor this API gave (the X-Next-Cursor of a page)"
+
+
 class PageCursor(fields.Field):
     """A page's opaque cursor (``after`` of ``GET /api/seeks``, ``GET /api/games`` ...): the key of
     the last row given, checked against the list's own key ``shape`` (by default a position or
@@ -156,7 +224,8 @@ class PageCursor(fields.Field):
     UUID)``).  A key of that default shape is written as it always was (``"<int> <uuid>"``, so a
     cursor given before stays valid); any other as a JSON array (text with spaces and any
     character travels safely), both base64url without padding.  A cursor of another list's
-    shape, or one this API did not give, is refused naming ``after``."""
+    shape, or one this API did not give, is refused naming ``after``: 400 if it is not of the
+    document's pattern (:data:`CURSOR_PATTERN`), else 422 (:data:`FOREIGN_CURSOR`)."""
 
     #: the longest text a key may carry (names and titles are shorter; an ISO time is 32)
     TEXT_MAX = 200
@@ -177,8 +246,13 @@ class PageCursor(fields.Field):
         return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> tuple[Any, ...]:
+        text = value if isinstance(value, str) else ""
+        if not re.fullmatch(CURSOR_PATTERN, text) or len(text) > CURSOR_MAX:
+            raise ValidationError(
+                f"base64url (A-Z, a-z, 0-9, _ and -), at most {CURSOR_MAX} characters: "
+                "the X-Next-Cursor of a page"
+            )
         try:
-            text = str(value)
             raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
             if raw.startswith("["):
                 parts = json.loads(raw)
@@ -191,9 +265,7 @@ class PageCursor(fields.Field):
                 self._part(kind, part) for kind, part in zip(self.shape, parts, strict=True)
             )
         except (ValueError, UnicodeDecodeError, binascii.Error, RecursionError):
-            raise ValidationError(
-                "not a cursor this API gave (the X-Next-Cursor of a page)"
-            ) from None
+            raise ValidationError(FOREIGN_CURSOR) from None
 
     def _part(self, kind: type, part: Any) -> Any:
         """One part of a key, as the list's ``shape`` says (a ValueError if it is not)."""
@@ -263,9 +335,8 @@ class RecordIn(Strict):
 
 
 class CommandIn(Strict):
-    expected_version = fields.Integer(
+    expected_version = JsonInteger(
         required=True,
-        strict=True,
         validate=db_range(1),
         metadata={"description": "the game version the command was decided on"},
     )
@@ -395,7 +466,7 @@ class GameSummary(Schema):
     status = fields.String()
     result = fields.Dict(allow_none=True)
     created_at = fields.String()
-    ended_at = fields.String()
+    ended_at = fields.String(allow_none=True)
     club = fields.String(allow_none=True)
     ladder = fields.String(allow_none=True)
     public = fields.Boolean()

@@ -12,7 +12,7 @@ from marshmallow import Schema, fields, validate
 from service.api.auth import optional_user, require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
-from service.api.schemas import PageFields, Strict
+from service.api.schemas import JsonInteger, PageFields, Strict
 from service.domain.game import ADJUDICATIONS
 from service.domain.tournaments import FORMATS, MAX_ROUND_DAYS, MAX_ROUNDS
 
@@ -20,10 +20,10 @@ blp = Blueprint("events", __name__, url_prefix="/api", description="Club events 
 
 
 class EventScoringIn(Strict):
-    win = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
-    draw = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
-    loss = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
-    bye = fields.Integer(strict=True, validate=validate.Range(min=0, max=100))
+    win = JsonInteger(validate=validate.Range(min=0, max=100))
+    draw = JsonInteger(validate=validate.Range(min=0, max=100))
+    loss = JsonInteger(validate=validate.Range(min=0, max=100))
+    bye = JsonInteger(validate=validate.Range(min=0, max=100))
 
 
 class ClubEventCreate(Strict):
@@ -32,14 +32,10 @@ class ClubEventCreate(Strict):
     system = fields.String(required=True, validate=validate.Length(min=1, max=40))
     scenario = fields.String(required=True, validate=validate.Length(min=1, max=80))
     options = fields.Dict(keys=fields.String(), load_default=dict)
-    rounds = fields.Integer(
-        strict=True, load_default=None, validate=validate.Range(min=1, max=MAX_ROUNDS)
-    )
+    rounds = JsonInteger(load_default=None, validate=validate.Range(min=1, max=MAX_ROUNDS))
     double = fields.Boolean(load_default=False)
     clock = fields.Dict(load_default=None, allow_none=True)
-    round_days = fields.Integer(
-        strict=True, load_default=7, validate=validate.Range(min=1, max=MAX_ROUND_DAYS)
-    )
+    round_days = JsonInteger(load_default=7, validate=validate.Range(min=1, max=MAX_ROUND_DAYS))
     scoring = fields.Nested(EventScoringIn, load_default=dict)
     ladder = fields.String(
         load_default=None,

@@ -13,19 +13,25 @@ from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
 from service.api.schemas import Lenient, Strict
-from service.domain.notifications import KINDS
+from service.domain.notifications import KINDS, WEBHOOK_URL
 
 blp = Blueprint("webhooks", __name__, url_prefix="/api", description="Webhooks")
 
 
 class WebhookIn(Strict):
-    url = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+    url = fields.String(
+        required=True,
+        validate=[validate.Length(min=1, max=2000), validate.Regexp(WEBHOOK_URL)],
+        metadata={"description": "an http:// or https:// URL with a host"},
+    )
     secret = fields.String(
         load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=16, max=200),
         metadata={"description": "16-200 characters; generated (and shown once) if left out"},
     )
     kinds = fields.List(
-        fields.String(),
+        fields.String(validate=validate.OneOf(KINDS)),
         load_default=list,
         metadata={"description": f"some of {', '.join(KINDS)}; empty: every kind"},
     )

@@ -543,9 +543,10 @@ class GameService:
 
     @staticmethod
     def _own_side(game: Game, mine: list[str], side: str, refusal: str) -> str:
-        """``side`` if it is a side of the game and one of ``mine`` (else 400, or 403 ``refusal``)."""
+        """``side`` if it is a side of the game and one of ``mine`` (else 422: a side the game
+        does not have, or 403 ``refusal``)."""
         if side not in game.sides:
-            raise Invalid(
+            raise Unprocessable(
                 f"no side {side!r}", {"side": [f"unknown side; sides: {', '.join(game.sides)}"]}
             )
         if side not in mine:

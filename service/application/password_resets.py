@@ -36,7 +36,7 @@ from service.application.projections.emails import EmailsView
 from service.application.projections.runner import ProjectionRunner
 from service.application.throttle import SignInThrottle
 from service.application.users import PasswordChanged, UserService
-from service.domain.errors import Invalid, NotFound, TooManyAttempts
+from service.domain.errors import NotFound, TooManyAttempts, Unprocessable
 from service.domain.users import User
 
 log = logging.getLogger(__name__)
@@ -58,8 +58,9 @@ def address_tag(email: str | None) -> str:
     return digest.hexdigest()[:32]
 
 
-def bad_link(reason: str) -> Invalid:
-    return Invalid("this reset link does not work", {"token": [reason]})
+def bad_link(reason: str) -> Unprocessable:
+    """A 422: a token of the document's shape that names no working link of this site."""
+    return Unprocessable("this reset link does not work", {"token": [reason]})
 
 
 class PasswordResets:
@@ -168,8 +169,8 @@ class PasswordResets:
     # -- using it ----------------------------------------------------------------------------------
     def use(self, token: str, password: str) -> PasswordChanged:
         """Set a new password with a reset link's ``token``; every token and web session of the
-        user is signed out.  A link that is forged, expired or already used is refused (400
-        ``token``), and so is a password the policy refuses (400 ``new_password``): either way
+        user is signed out.  A link that is forged, expired or already used is refused (422
+        ``token``), and so is a password the policy refuses (422 ``new_password``): either way
         nothing is written."""
         user, generation, tag = self._open(token)
         return self.users.set_password(

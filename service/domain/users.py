@@ -17,7 +17,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.domain import Aggregate
 
 from service.domain.digests import same_secret
-from service.domain.errors import Invalid, NotFound, Unauthenticated
+from service.domain.errors import Invalid, NotFound, Unauthenticated, Unprocessable
 
 USERS_NAMESPACE = UUID("6f1d2c3e-9a4b-4c5d-8e7f-0a1b2c3d4e5f")
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,31}$")
@@ -58,13 +58,14 @@ def validate_password(password: str, username: str | None = None) -> None:
         raise Invalid("password too short", {"password": ["at least 8 characters"]})
     if len(password) > 1024:
         raise Invalid("password too long", {"password": ["at most 1024 characters"]})
+    # a password of the right length the policy refuses: a well-formed request, so 422
     lowered = password.lower()
     if lowered in COMMON_PASSWORDS or len(set(lowered)) == 1:
-        raise Invalid(
+        raise Unprocessable(
             "password too common", {"password": ["one of the commonest passwords: choose another"]}
         )
     if username is not None and lowered == username.lower():
-        raise Invalid("password is the user name", {"password": ["not your user name"]})
+        raise Unprocessable("password is the user name", {"password": ["not your user name"]})
 
 
 def dummy_check(password: str) -> None:
@@ -203,8 +204,8 @@ class User(Aggregate):
         every reset link made before it, stops working."""
         try:
             validate_password(password, self.username)
-        except Invalid as exc:  # named as the field that carries it
-            raise Invalid(exc.message, {"new_password": exc.details["password"]}) from None
+        except (Invalid, Unprocessable) as exc:  # named as the field that carries it
+            raise type(exc)(exc.message, {"new_password": exc.details["password"]}) from None
         self.trigger_event(
             self.PasswordChanged,
             password_hash=hash_password(password),

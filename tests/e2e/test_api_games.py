@@ -410,7 +410,7 @@ def test_a_view_is_of_a_known_side_and_ones_own_while_the_game_lasts(
     game = new_game(api)
     url = f"/api/games/{game['id']}"
     r = client.get(url, query_string={"side": "green"}, headers=api.user("alice"))
-    assert r.status_code == 400 and "side" in r.get_json()["details"]
+    assert r.status_code == 422 and "side" in r.get_json()["details"]  # issue 46
     r = client.get(url, query_string={"side": "blue"}, headers=api.user("alice"))
     assert r.status_code == 403 and r.get_json()["details"]["side"] == [
         "you may only see your own side's view"

@@ -215,7 +215,9 @@ def test_the_list_is_a_keyset_page(api: ApiHelper, club_game: dict[str, str]) ->
     assert [m["text"] for m in page2["messages"]] == ["m3", "m4"]
     page3 = ok(chat(api, game, "ann", limit=2, after=page2["next"]))
     assert [m["text"] for m in page3["messages"]] == ["m5"] and page3["next"] is None
-    bad = chat(api, game, "ann", after="nonsense")
+    bad = chat(api, game, "ann", after="nonsense")  # of the pattern, not given: 422 (issue 46)
+    assert bad.status_code == 422 and "after" in bad.get_json()["details"]
+    bad = chat(api, game, "ann", after="non sense")  # not of the document's pattern
     assert bad.status_code == 400 and "after" in bad.get_json()["details"]
     assert chat(api, game, "ann", limit=0).status_code == 400
 

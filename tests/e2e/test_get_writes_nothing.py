@@ -350,7 +350,7 @@ def urls(ids: dict[str, str]) -> dict[str, list[str]]:
             "/api/games?public=true",
             "/api/games?claimed=true",
         ],
-        "/api/games/<game_id>": [f"/api/games/{g}" for g in games]
+        "/api/games/<game:game_id>": [f"/api/games/{g}" for g in games]
         + [f"/api/games/{ids['active']}?version=2"],
         "/api/games/<game_id>/actions": [f"/api/games/{g}/actions" for g in games],
         "/api/games/<game_id>/audit": [f"/api/games/{g}/audit" for g in games],

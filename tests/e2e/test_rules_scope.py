@@ -1,5 +1,5 @@
-"""Issue 15 over HTTP: ``GET /api/rules/search?game=`` (scope and source on every result, 400
-naming ``game``), and a dispute on a Merida event citing only what it may."""
+"""Issue 15 over HTTP: ``GET /api/rules/search?game=`` (scope and source on every result, 422
+naming an unknown ``game``), and a dispute on a Merida event citing only what it may."""
 
 from __future__ import annotations
 
@@ -31,9 +31,9 @@ def test_search_scoped_to_a_game_labels_every_result(client: Any) -> None:
     assert len(only) == 3 and {r["document"] for r in only} == {"fwtbt-faq"}
 
 
-def test_an_unknown_game_is_a_400_naming_game(client: Any) -> None:
+def test_an_unknown_game_is_a_422_naming_game(client: Any) -> None:
     response = client.get("/api/rules/search", query_string={"q": "retreat", "game": "chess"})
-    assert response.status_code == 400
+    assert response.status_code == 422  # well-formed, refused by the knowledge base (issue 46)
     assert "game" in response.get_json()["details"]
 
 
