@@ -13,6 +13,7 @@ from service.api.auth import require_user, services
 from service.api.blueprint import Blueprint
 from service.api.paging import next_page
 from service.api.schemas import Lenient, Strict
+from service.domain.notifications import WEBHOOK_URL
 from service.domain.push import ENDPOINT_MAX
 
 blp = Blueprint("push", __name__, url_prefix="/api", description="Web push")
@@ -48,10 +49,11 @@ class PushKeysIn(Strict):
 class SubscriptionIn(Strict):
     endpoint = fields.String(
         required=True,
-        validate=validate.Length(min=1, max=ENDPOINT_MAX),
+        validate=[validate.Length(min=1, max=ENDPOINT_MAX), validate.Regexp(WEBHOOK_URL)],
         metadata={
-            "description": "the push service's URL for this browser (https; its host must be "
-            "public, as a webhook's)"
+            "description": "the push service's URL for this browser (an http(s) URL, as a "
+            "webhook's; this site takes https on a public host, 422 otherwise, unless "
+            "ARBITER_WEBHOOK_ALLOW_PRIVATE is set)"
         },
     )
     expirationTime = fields.Integer(  # noqa: N815 - the PushSubscription's own name

@@ -17,7 +17,7 @@ from uuid import UUID, uuid5
 from cryptography.hazmat.primitives.asymmetric import ec
 from eventsourcing.domain import Aggregate
 
-from service.domain.errors import Invalid
+from service.domain.errors import Invalid, Unprocessable
 from service.domain.notifications import NAMESPACE, validate_webhook_url
 
 #: a P-256 public key, uncompressed (0x04, x, y), and the auth secret, in bytes (RFC 8291)
@@ -57,11 +57,13 @@ def validate_subscription(
     endpoint = (endpoint or "").strip()
     scheme = urlsplit(endpoint).scheme
     if scheme != "https" and not (allow_private and scheme == "http"):
-        raise Invalid("invalid push endpoint", {"endpoint": ["an https:// URL"]})
+        # the document allows http (a server with ARBITER_WEBHOOK_ALLOW_PRIVATE takes it): this
+        # site's policy refuses it, a 422
+        raise Unprocessable("push endpoint not allowed", {"endpoint": ["an https:// URL"]})
     try:
         endpoint = validate_webhook_url(endpoint, allow_private=allow_private)
-    except Invalid as exc:
-        raise Invalid(
+    except (Invalid, Unprocessable) as exc:  # the same kind of refusal, naming the endpoint
+        raise type(exc)(
             exc.message.replace("webhook url", "push endpoint"),
             {"endpoint": exc.details.get("url", ["not allowed"])},
         ) from None

@@ -238,7 +238,7 @@ def test_without_allow_private_the_endpoint_must_be_https_and_public(
         r = client.post(
             "/api/me/push-subscriptions", json={**good, "endpoint": endpoint}, headers=bob
         )
-        assert r.status_code == 400, r.get_json()
+        assert r.status_code == 422, r.get_json()  # the document's URL, this site's policy
         assert reason in " ".join(r.get_json()["details"]["endpoint"]), r.get_json()
     assert listed(client, bob) == []
 

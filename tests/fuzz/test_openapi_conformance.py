@@ -66,6 +66,14 @@ DOCUMENTED_REFUSALS = [
     Refusal(r".*", 422, "calibration", "a map not yet calibrated"),
     Refusal(r".*", 422, "points", "a calibration needs 3 or more hexes of the map"),
     Refusal(r".*webhooks$", 422, "url", "a host that does not resolve, or a private network"),
+    Refusal(
+        r"POST /api/me/push-subscriptions$",
+        422,
+        "endpoint",
+        "an https endpoint on a public host (http and private hosts only with "
+        "ARBITER_WEBHOOK_ALLOW_PRIVATE)",
+    ),
+    Refusal(r".*/disputes$", 422, "reading", "a reading that is not one of this game's options"),
     Refusal(r"GET /api/rules/search$", 422, "q", "q is required unless kind=conflict"),
     Refusal(r"GET /api/rules/search$", 422, "q", "a question with no searchable words"),
     Refusal(r"GET /api/rules/search$", 422, "game", "a game the knowledge base does not have"),
