@@ -55,7 +55,10 @@ def validate_subscription(
     ``allow_private``, for tests) whose host passes the webhooks' address checks, a P-256 point of
     65 bytes on the curve, and a 16-byte auth secret (both base64url).  Returns them cleaned."""
     endpoint = (endpoint or "").strip()
-    scheme = urlsplit(endpoint).scheme
+    try:
+        scheme = urlsplit(endpoint).scheme
+    except ValueError:  # a bracketed host that is no IPv6 address, ...: no URL at all
+        raise Invalid("invalid push endpoint", {"endpoint": ["not a URL"]}) from None
     if scheme != "https" and not (allow_private and scheme == "http"):
         # the document allows http (a server with ARBITER_WEBHOOK_ALLOW_PRIVATE takes it): this
         # site's policy refuses it, a 422

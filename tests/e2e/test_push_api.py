@@ -194,6 +194,7 @@ def _bad_bodies(good: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
     return [
         ({**good, "endpoint": "ftp://127.0.0.1/x"}, "endpoint"),
         ({**good, "endpoint": "https://"}, "endpoint"),
+        ({**good, "endpoint": "http://\\x01h@[c]/"}, "endpoint"),  # urlsplit raises: was a 500
         ({**good, "endpoint": "https://x/" + "a" * 2000}, "endpoint"),
         ({**good, "keys": {**keys, "p256dh": keys["p256dh"][:-4]}}, "keys"),
         ({**good, "keys": {**keys, "p256dh": off_curve}}, "keys.p256dh"),

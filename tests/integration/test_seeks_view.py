@@ -169,21 +169,24 @@ def test_pages_walk_every_open_game_once_in_order(api: ApiHelper) -> None:
 
 
 @pytest.mark.parametrize(
-    ("query", "field"),
+    ("query", "field", "status"),
     [
-        ("limit=0", "limit"),
-        ("limit=101", "limit"),
-        ("limit=many", "limit"),
-        ("after=not-a-cursor", "after"),
-        ("after=MTIzIG5vdC1hLXV1aWQ", "after"),  # "123 not-a-uuid"
-        ("after=%FF%FE", "after"),
-        ("after=", "after"),
+        ("limit=0", "limit", 400),
+        ("limit=101", "limit", 400),
+        ("limit=many", "limit", 400),
+        # of the cursor's declared pattern, but not one this API gave: a 422 (issue 46)
+        ("after=not-a-cursor", "after", 422),
+        ("after=MTIzIG5vdC1hLXV1aWQ", "after", 422),  # "123 not-a-uuid"
+        ("after=%FF%FE", "after", 400),
+        ("after=", "after", 400),
     ],
 )
-def test_bad_pages_are_400_naming_the_field(api: ApiHelper, query: str, field: str) -> None:
+def test_bad_pages_are_refused_naming_the_field(
+    api: ApiHelper, query: str, field: str, status: int
+) -> None:
     r = api.client.get(f"/api/seeks?{query}")
     body = r.get_json()
-    assert r.status_code == 400, (r.status_code, body)
+    assert r.status_code == status, (r.status_code, body)
     assert field in str(body["details"]), body
 
 

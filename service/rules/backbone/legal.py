@@ -307,15 +307,7 @@ def support_choices(
     that change the columns), so a ``one_of`` option is never refused for another one's sake.
     Without ``fire`` (an exploitation attack, 16.7) no air, naval or HQ support."""
     choose: dict[str, Any] = {}
-    most = min(state["air"][side], load("supports")["air"]["max_per_combat"]) if fire else 0
-    if most:
-        choose["air"] = one_of(list(range(most + 1)), [_air_label(n) for n in range(most + 1)])
-    most = _naval_most(state, side, target) if fire and naval else 0
-    if most:
-        labels = ["No naval support"] + [
-            f"{n} naval point{'s' if n > 1 else ''}" for n in range(1, most + 1)
-        ]
-        choose["naval"] = one_of(list(range(most + 1)), labels)
+    choose.update(_point_choices(state, side, target, fire=fire, naval=naval))
     hqs = [
         hq["id"]
         for hq in (on_map(state, side) if fire else [])
@@ -326,7 +318,37 @@ def support_choices(
         choose["hq"] = one_of([None, *hqs], labels)
     if any("legion" in tags(u) for u in units):
         choose["legion"] = one_of([False, True], ["Legion: no modifier", "Legion: +1/-1 (9.2)"])
-    every_hq: list[str | None] = [None, *hqs]
+    choose.update(_efficiency_choices(state, units, accepted, [None, *hqs]))
+    return choose
+
+
+def _point_choices(
+    state: State, side: str, target: str, *, fire: bool, naval: bool
+) -> dict[str, Any]:
+    """Air points (0 to 3, 16.4) and the Allies' naval points where the coast allows (16.3), as
+    choose fields (none without ``fire``)."""
+    choose: dict[str, Any] = {}
+    most = min(state["air"][side], load("supports")["air"]["max_per_combat"]) if fire else 0
+    if most:
+        choose["air"] = one_of(list(range(most + 1)), [_air_label(n) for n in range(most + 1)])
+    most = _naval_most(state, side, target) if fire and naval else 0
+    if most:
+        labels = ["No naval support"] + [
+            f"{n} naval point{'s' if n > 1 else ''}" for n in range(1, most + 1)
+        ]
+        choose["naval"] = one_of(list(range(most + 1)), labels)
+    return choose
+
+
+def _efficiency_choices(
+    state: State,
+    units: list[Unit],
+    accepted: Callable[[dict[str, Any]], bool],
+    every_hq: list[str | None],
+) -> dict[str, Any]:
+    """The efficiency the FJR/GJR count as (16.3 note) and the efficiency among the tied ones
+    (16.3), each option kept only when accepted with every HQ and count kept."""
+    choose: dict[str, Any] = {}
     counted: list[dict[str, int]] = [{}] + [
         {u["id"]: value} for u in units for value in EFFICIENCY_OPTIONS.get(u["type"], [])
     ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.domain.errors import Invalid
+from service.domain.errors import Unprocessable
 from service.domain.notifications import validate_webhook_url
 
 
@@ -25,7 +25,7 @@ from service.domain.notifications import validate_webhook_url
     ],
 )
 def test_ipv6_forms_of_loopback_and_private_addresses_are_refused(url: str) -> None:
-    with pytest.raises(Invalid) as refused:
+    with pytest.raises(Unprocessable) as refused:  # a URL the document takes, refused by policy
         validate_webhook_url(url, allow_private=False)
     assert refused.value.details == {"url": ["targets on loopback or private networks are refused"]}
 
