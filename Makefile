@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 5000
 
-.PHONY: setup run test lint bench fuzz golden clean
+.PHONY: setup run test test-quick lint bench fuzz golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ run: setup
 # every test: the browser tests beside the others, in two pytest processes (tests/parallel.py)
 test: setup
 	$(BIN)/python -m tests.parallel
+
+# the unit tests alone (no server, no browser; about 70 s): the edit-test loop. CI runs `make test`
+test-quick: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
 
 lint: setup
 	$(BIN)/ruff check service faq web tests bench
