@@ -7,11 +7,14 @@ import binascii
 import os
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from service.domain.quotas import Quotas
+
+#: the quotas' defaults, stated once (``service.domain.quotas.Quotas``)
+QUOTAS = Quotas()
 
 STORES = ("sqlite", "postgres")
 
@@ -72,15 +75,15 @@ class Config:
     tokens_per_user: int = 20
     #: quotas (README "Configuration", docs/ladders.md "Quotas"): bytes a user's and a club's uploads may
     #: keep in the store, and how many of each costly thing one user may hold
-    bytes_per_user: int = 200 * 1024 * 1024
-    bytes_per_club: int = 500 * 1024 * 1024
-    hotseat_per_user: int = 20
-    seeks_per_user: int = 10
-    invitations_per_user: int = 20
-    invitations_per_pair: int = 5
-    clubs_per_user: int = 5
-    scenarios_per_user: int = 50
-    scenarios_per_club: int = 100
+    bytes_per_user: int = QUOTAS.bytes_per_user
+    bytes_per_club: int = QUOTAS.bytes_per_club
+    hotseat_per_user: int = QUOTAS.hotseat_per_user
+    seeks_per_user: int = QUOTAS.seeks_per_user
+    invitations_per_user: int = QUOTAS.invitations_per_user
+    invitations_per_pair: int = QUOTAS.invitations_per_pair
+    clubs_per_user: int = QUOTAS.clubs_per_user
+    scenarios_per_user: int = QUOTAS.scenarios_per_user
+    scenarios_per_club: int = QUOTAS.scenarios_per_club
     #: seconds a client has to send a request's headers, and between parts of its body
     header_timeout: float = 10
     body_timeout: float = 30
@@ -148,15 +151,25 @@ class Config:
                 push_per_user=int(env.get("ARBITER_PUSH_PER_USER", "10")),
                 vapid_private_key=env.get("ARBITER_VAPID_PRIVATE_KEY") or None,
                 tokens_per_user=int(env.get("ARBITER_TOKENS_PER_USER", "20")),
-                bytes_per_user=int(env.get("ARBITER_BYTES_PER_USER", str(200 * 1024 * 1024))),
-                bytes_per_club=int(env.get("ARBITER_BYTES_PER_CLUB", str(500 * 1024 * 1024))),
-                hotseat_per_user=int(env.get("ARBITER_HOTSEAT_PER_USER", "20")),
-                seeks_per_user=int(env.get("ARBITER_SEEKS_PER_USER", "10")),
-                invitations_per_user=int(env.get("ARBITER_INVITATIONS_PER_USER", "20")),
-                invitations_per_pair=int(env.get("ARBITER_INVITATIONS_PER_PAIR", "5")),
-                clubs_per_user=int(env.get("ARBITER_CLUBS_PER_USER", "5")),
-                scenarios_per_user=int(env.get("ARBITER_SCENARIOS_PER_USER", "50")),
-                scenarios_per_club=int(env.get("ARBITER_SCENARIOS_PER_CLUB", "100")),
+                bytes_per_user=int(env.get("ARBITER_BYTES_PER_USER", str(QUOTAS.bytes_per_user))),
+                bytes_per_club=int(env.get("ARBITER_BYTES_PER_CLUB", str(QUOTAS.bytes_per_club))),
+                hotseat_per_user=int(
+                    env.get("ARBITER_HOTSEAT_PER_USER", str(QUOTAS.hotseat_per_user))
+                ),
+                seeks_per_user=int(env.get("ARBITER_SEEKS_PER_USER", str(QUOTAS.seeks_per_user))),
+                invitations_per_user=int(
+                    env.get("ARBITER_INVITATIONS_PER_USER", str(QUOTAS.invitations_per_user))
+                ),
+                invitations_per_pair=int(
+                    env.get("ARBITER_INVITATIONS_PER_PAIR", str(QUOTAS.invitations_per_pair))
+                ),
+                clubs_per_user=int(env.get("ARBITER_CLUBS_PER_USER", str(QUOTAS.clubs_per_user))),
+                scenarios_per_user=int(
+                    env.get("ARBITER_SCENARIOS_PER_USER", str(QUOTAS.scenarios_per_user))
+                ),
+                scenarios_per_club=int(
+                    env.get("ARBITER_SCENARIOS_PER_CLUB", str(QUOTAS.scenarios_per_club))
+                ),
                 header_timeout=float(env.get("ARBITER_HEADER_TIMEOUT", "10")),
                 body_timeout=float(env.get("ARBITER_BODY_TIMEOUT", "30")),
                 reset_minutes=float(env.get("ARBITER_RESET_MINUTES", "60")),
@@ -281,17 +294,7 @@ class Config:
 
     def quotas(self) -> Quotas:
         """The quotas a user and a club cannot exceed (``service.domain.quotas``)."""
-        return Quotas(
-            bytes_per_user=self.bytes_per_user,
-            bytes_per_club=self.bytes_per_club,
-            hotseat_per_user=self.hotseat_per_user,
-            seeks_per_user=self.seeks_per_user,
-            invitations_per_user=self.invitations_per_user,
-            invitations_per_pair=self.invitations_per_pair,
-            clubs_per_user=self.clubs_per_user,
-            scenarios_per_user=self.scenarios_per_user,
-            scenarios_per_club=self.scenarios_per_club,
-        )
+        return Quotas(**{f.name: getattr(self, f.name) for f in fields(Quotas)})
 
     def eventsourcing_env(self, *, create_tables: bool | None = None) -> dict[str, str]:
         """The environment of the eventsourcing Application.
