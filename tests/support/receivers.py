@@ -13,7 +13,7 @@ from email import message_from_bytes
 from email.message import Message
 from email.policy import default
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Self
 
 
 def free_port() -> int:
@@ -60,7 +60,22 @@ class SmtpReceiver:
             return [m for m in self.messages if m["To"] == address]
 
 
-class HookReceiver:
+class _Served:
+    """A receiver's HTTP server on 127.0.0.1 (``self.server``), served on a thread while the
+    receiver is entered."""
+
+    server: ThreadingHTTPServer
+
+    def __enter__(self) -> Self:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class HookReceiver(_Served):
     """An HTTP server taking webhook POSTs on any path; checks ``X-Arbiter-Signature`` with the
     secret registered for the path, keeps the first body per key (dropping duplicates as a
     receiver should) and counts every arrival per key."""
@@ -105,20 +120,12 @@ class HookReceiver:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def __enter__(self) -> HookReceiver:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
     def at(self, path: str) -> list[dict[str, Any]]:
         with self.lock:
             return [b for b in self.bodies.values() if b["path"] == path]
 
 
-class PushReceiver:
+class PushReceiver(_Served):
     """A stand-in push service (RFC 8030) on 127.0.0.1, and the browsers subscribed to it: each
     :meth:`subscribe` makes a browser's P-256 key pair and auth secret, as ``PushManager.subscribe``
     does, and returns its PushSubscription JSON.  Each push that arrives is checked as a push
@@ -224,14 +231,6 @@ class PushReceiver:
         private, auth = self.devices[path]
         plain = http_ece.decrypt(body, private_key=private, auth_secret=auth, version="aes128gcm")
         return json.loads(plain), key
-
-    def __enter__(self) -> PushReceiver:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
 
     def at(self, path: str) -> list[dict[str, Any]]:
         with self.lock:
