@@ -53,12 +53,28 @@ def test_bizkaya_in_the_browser(browser: Any, server: Server, shots: Path) -> No
     mola.get_by_role("button", name=re.compile("^Roll for the weather")).click()
     expect(mola.locator("#turn")).to_contain_text("Admin phase")
 
-    # each leader placed on a stack: one template per leader, the unit chosen in its form
-    for leader in ("Garcia Valino", "Alonso Vega"):
-        mola.get_by_role("button", name=re.compile(f"^Place {leader}")).click()
-        mola.locator("select[name=unit]").select_option("n-2-i-navarra")
-        mola.locator("#confirm").click()
-        expect(mola.locator("#log")).to_contain_text(leader)
+    # each leader placed on a stack: one template per leader, the unit chosen in its form.  The
+    # first order's answer is held back until the game stream has shown its result and the second
+    # form is open: that late answer closes the order it answers, not the one begun meanwhile.
+    held: list[Any] = []
+    mola.route("**/api/games/*/commands", lambda route: held.append((route, route.fetch())))
+    mola.get_by_role("button", name=re.compile("^Place Garcia Valino")).click()
+    mola.locator("select[name=unit]").select_option("n-2-i-navarra")
+    mola.locator("#confirm").click()
+    expect(mola.locator("#log")).to_contain_text("Garcia Valino")
+    mola.get_by_role("button", name=re.compile("^Place Alonso Vega")).click()
+    expect(mola.locator("select[name=unit]")).to_have_count(1)
+    assert len(held) == 1
+    route, answer = held[0]
+    with mola.expect_response(re.compile(r"/actions\?")):  # the refresh that follows the answer
+        route.fulfill(response=answer)
+    mola.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # its drawing done
+    expect(mola.locator("#toast")).to_contain_text("done")
+    mola.unroute("**/api/games/*/commands")
+    expect(mola.locator("select[name=unit]")).to_have_count(1)
+    mola.locator("select[name=unit]").select_option("n-2-i-navarra")
+    mola.locator("#confirm").click()
+    expect(mola.locator("#log")).to_contain_text("Alonso Vega")
     expect(mola.locator("#message")).to_be_empty()
     mola.get_by_role("button", name="End the administrative segment").click()
     expect(mola.locator("#turn")).to_contain_text("Supply phase")

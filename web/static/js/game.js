@@ -220,11 +220,14 @@ async function send(cmd, done) {
   st.busy = mine;
   if (before) await before;
   $("message").textContent = "";
+  // the order being sent is marked, so that its answer closes it and not an order the player began
+  // meanwhile (the game stream may show the new board, and its orders, before this answer comes)
+  if (st.selection) st.selection.sent = mine;
   try {
     const body = { expected_version: seen, command: cmd };
     if (st.actions.side) body.side = st.actions.side;
     const result = await api(`/api/games/${id}/commands`, { method: "POST", body });
-    st.selection = null;
+    if (!st.selection || st.selection.sent === mine) st.selection = null;
     st.result = { from: seen, to: result.version, title: done || humanize(cmd.type) };
     toast(done || `${humanize(cmd.type)} done (version ${result.version})`);
   } catch (err) {
