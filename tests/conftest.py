@@ -16,12 +16,42 @@ from service.app import create_app
 from service.config import Config
 from tests.support.api import ApiHelper
 
+#: the suite's time budget (a test over 20 s or a file over 60 s fails the run unless marked slow)
+#: and the files' order (heaviest first, so that the xdist workers of `make test` end together)
+pytest_plugins = ["tests.support.budget", "tests.support.order"]
+
 FIXTURE_PLUGINS = ("tests.fixtures.skirmish",)
 #: sign-ups per address and hour in tests, in process and in every server process they start:
 #: the suites sign many users up from 127.0.0.1 (the cap's own tests set it low:
 #: tests/e2e/test_signup_limit.py)
 TEST_SIGNUPS_PER_HOUR = 100_000
 os.environ.setdefault("ARBITER_SIGNUPS_PER_HOUR", str(TEST_SIGNUPS_PER_HOUR))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_passwords() -> Iterator[None]:
+    """Passwords hashed in the test processes with scrypt's work factor at 2, not 2**14 (0.17 s
+    of CPU a hash, twice per user made: most of the end-to-end tests' time).  Such a hash names
+    its factor (``scrypt-2$...``), so the servers the tests start, at the real factor, still check
+    it; their own hashes are real ones.  tests/unit/domain/test_users.py checks the real factor."""
+    from service.domain import users
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(users.SCRYPT, "n", 2)
+        yield
+
+
+#: tests that spend their time in rules code run in loops (random play, every hex of a map): the
+#: coverage tracer made them four to five times slower (Python 3.11), so ``make test`` measures
+#: them unmeasured (pytest-cov's ``no_cover``); the same rules run under measure in the games the
+#: end-to-end tests play
+UNMEASURED = ("tests/conformance/", "tests/fuzz/", "tests/golden/", "tests/unit/rules/")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(UNMEASURED):
+            item.add_marker(pytest.mark.no_cover)
 
 
 def make_config(tmp_path: Path, **overrides: object) -> Config:

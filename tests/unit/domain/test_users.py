@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import uuid4
 
 import pytest
 
+from service.domain import users
 from service.domain.errors import Invalid, Unauthenticated, Unprocessable
 from service.domain.users import (
     ApiToken,
@@ -17,13 +19,35 @@ from service.domain.users import (
 )
 
 
-def test_passwords_are_salted_scrypt_hashes() -> None:
+def test_passwords_are_salted_scrypt_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(users.SCRYPT, "n", 2**14)  # the real work factor (the suite lowers it)
     stored = hash_password("correct horse")
     assert stored.startswith("scrypt$") and "correct horse" not in stored
     assert hash_password("correct horse") != stored  # a new salt every time
     assert check_password("correct horse", stored)
     assert not check_password("wrong horse", stored)
     assert not check_password("correct horse", "garbage")
+
+
+def test_a_hash_stored_before_factors_were_named_still_checks() -> None:
+    """Every stored ``scrypt$salt$digest`` was made with n = 2**14, r = 8, p = 1."""
+    salt = bytes(range(16))
+    digest = hashlib.scrypt(b"correct horse", salt=salt, n=2**14, r=8, p=1, dklen=32)
+    stored = f"scrypt${salt.hex()}${digest.hex()}"
+    assert check_password("correct horse", stored)
+    assert not check_password("correct horsf", stored)
+
+
+def test_a_hash_made_with_another_work_factor_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(users.SCRYPT, "n", 2)
+    stored = hash_password("correct horse")
+    assert stored.startswith("scrypt-2$")
+    monkeypatch.setitem(users.SCRYPT, "n", 2**14)  # a server at the real factor checks it
+    assert check_password("correct horse", stored)
+    assert not check_password("wrong horse", stored)
+    _, salt, digest = stored.split("$")
+    for scheme in ("scrypt-3", "scrypt-0", f"scrypt-{2**21}", "scrypt-x", "bcrypt", "scrypt-"):
+        assert not check_password("correct horse", f"{scheme}${salt}${digest}"), scheme
 
 
 def test_user_ids_are_derived_from_the_name_case_insensitively() -> None:
