@@ -23,9 +23,10 @@ run: setup
 test: setup
 	$(BIN)/python -m tests.parallel
 
-# the unit tests alone (no server, no browser; about 70 s): the edit-test loop. CI runs `make test`
+# the unit tests alone (no server, no browser) on two workers: the edit-test loop. CI runs `make test`
 test-quick: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests/unit
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile \
+	  --no-loadscope-reorder tests/unit
 
 lint: setup
 	$(BIN)/ruff check service faq web tests bench
@@ -37,12 +38,17 @@ bench: setup
 
 # Random legal play of every system through the application service (see docs/rules/contract.md,
 # "Proof"): FUZZ_GAMES games per system from FUZZ_SEED; failing games are exported to var/fuzz/.
+# Then the long runs of what `make test` proves at a smaller size: ten times the Hypothesis
+# examples, the 1,000-case import property, 20 boots of the multi-worker recipe.
 FUZZ_GAMES ?= 200
 FUZZ_SEED  ?= 1
 FUZZ_PLUGINS := tests.fixtures.skirmish,tests.fixtures.duel
 fuzz: setup
 	ARBITER_PLUGINS=$(FUZZ_PLUGINS) $(BIN)/arbiter fuzz --games $(FUZZ_GAMES) --seed $(FUZZ_SEED) \
 	  --max-commands 2000 --out var/fuzz
+	ARBITER_FUZZ_SCALE=10 ARBITER_IMPORT_CASES=1000 ARBITER_MIGRATE_BOOTS=20 ARBITER_TEST_BUDGET=off \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz \
+	  tests/integration/test_import_property.py tests/integration/test_migrate.py
 
 # Re-record the golden games (tests/golden/README.md): review the diff before committing it.
 golden: setup

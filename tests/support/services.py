@@ -16,7 +16,19 @@ PG = {
     "port": int(os.environ.get("TEST_POSTGRES_PORT", "5432")),
     "user": os.environ.get("TEST_POSTGRES_USER", "postgres"),
 }
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def _test_redis_url() -> str:
+    """Database 15, or under pytest-xdist one database per worker (gw0 15, gw1 14, ...): each
+    worker flushes its own."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    database = 15 - int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 15
+    if not 1 <= database <= 15:
+        raise RuntimeError(f"Redis has 16 databases: no test database for xdist worker {worker}")
+    return os.environ.get("TEST_REDIS_URL", f"redis://127.0.0.1:6379/{database}")
+
+
+REDIS_URL = _test_redis_url()
 
 
 def _missing(what: str, exc: Exception) -> None:
@@ -54,7 +66,7 @@ def postgres_database() -> Iterator[str]:
 
 
 def redis_url() -> str:
-    """The test Redis (database 15), flushed; skips or fails when Redis is not there."""
+    """The test Redis (database 15, or the xdist worker's), flushed; skips or fails when Redis is not there."""
     import redis
 
     try:
