@@ -91,6 +91,9 @@ DOCUMENTED_REFUSALS = [
     Refusal(r".*/document.*|.*/import$", 400, "document", "a scenario document's own checks"),
     Refusal(r".*", 400, "hexes", "hexes the map does not have"),
     Refusal(r".*", 400, "preferences", "notification kinds the user has"),
+    # a proposal's hexes and hexsides name the scenario's map (``hexsides[0].between``)
+    Refusal(r".*/map-image/proposal/accept$", 422, "hexes", "hexes the map does not have"),
+    Refusal(r".*/map-image/proposal/accept$", 422, "hexsides", "hexes the map does not have"),
 ]
 
 #: refusals the document could state but does not yet (issue 46, left for a follow-up): counted
@@ -106,7 +109,10 @@ def refusal_reason(operation: str, status: int, details: dict[str, Any]) -> str 
     for rule in DOCUMENTED_REFUSALS + NOT_YET_IN_THE_DOCUMENT:
         if rule.status != status or not re.fullmatch(rule.operation, operation):
             continue
-        if any(name == rule.field or name.startswith(rule.field + ".") for name in details):
+        if any(
+            name == rule.field or name.startswith((rule.field + ".", rule.field + "["))
+            for name in details
+        ):
             return rule.reason
     return None
 
