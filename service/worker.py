@@ -21,7 +21,6 @@ import ctypes
 import multiprocessing
 import os
 import select
-import signal
 import socket
 import time
 from typing import Any, ClassVar
@@ -160,10 +159,6 @@ class BalancedListener:
         return bool(readable)
 
 
-def _exit_normally(signum: int, frame: object) -> None:
-    raise SystemExit(0)
-
-
 class ArbiterWorker(UvicornWorker):  # type: ignore[misc]
     """uvicorn's gunicorn worker, accepting through a :class:`BalancedListener`."""
 
@@ -184,14 +179,6 @@ class ArbiterWorker(UvicornWorker):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         if ArbiterWorker.board is None:
             ArbiterWorker.board = ConnectionBoard()
-
-    def init_signals(self) -> None:
-        # uvicorn's worker resets SIGTERM to its default action, and uvicorn raises the SIGTERM it
-        # was stopped by again once it has shut down gracefully: the worker then died by the
-        # signal (gunicorn logged "Worker was sent SIGTERM!" as an error on every stop) and no
-        # exit handler ran.  Here that last SIGTERM ends the worker as a normal exit does.
-        super().init_signals()
-        signal.signal(signal.SIGTERM, _exit_normally)
 
     async def _serve(self) -> None:
         board = ArbiterWorker.board
