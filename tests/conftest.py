@@ -16,8 +16,9 @@ from service.app import create_app
 from service.config import Config
 from tests.support.api import ApiHelper
 
-#: the suite's time budget (a test over 20 s or a file over 60 s fails the run unless marked slow)
-#: and the files' order (heaviest first, so that the xdist workers of `make test` end together)
+#: the suite's time budget (tests over 20 s and files over 60 s listed, failing with
+#: ARBITER_TEST_BUDGET=on unless marked slow) and, under pytest-xdist, the files' order (heaviest
+#: first, so that the workers end together)
 pytest_plugins = ["tests.support.budget", "tests.support.order"]
 
 FIXTURE_PLUGINS = ("tests.fixtures.skirmish",)
@@ -42,8 +43,8 @@ def cheap_passwords() -> Iterator[None]:
 
 
 #: tests that spend their time in rules code run in loops (random play, every hex of a map): the
-#: coverage tracer made them four to five times slower (Python 3.11), so ``make test`` measures
-#: them unmeasured (pytest-cov's ``no_cover``); the same rules run under measure in the games the
+#: coverage tracer made them four to five times slower (Python 3.11), so a ``--cov`` run leaves
+#: them unmeasured (pytest-cov's ``no_cover``); the same rules run measured in the games the
 #: end-to-end tests play
 UNMEASURED = ("tests/conformance/", "tests/fuzz/", "tests/golden/", "tests/unit/rules/")
 

@@ -20,7 +20,6 @@ import pytest
 from flask import Flask
 
 from service.config import Config
-from service.domain import users as users_mod
 from service.domain.errors import Unauthenticated
 from service.domain.users import ApiToken, User
 from tests.conftest import app_of
@@ -29,11 +28,6 @@ from tests.support.api import PASSWORD, ApiHelper
 USERS = ("ann", "bob", "cat", "dan")
 ADDRESSES = ("one@example.org", "Two@Example.org", "three@example.org")
 CAP = 4
-
-
-@pytest.fixture(autouse=True)
-def cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(users_mod.SCRYPT, "n", 2)
 
 
 @pytest.fixture

@@ -21,7 +21,6 @@ from service.application.projections.disputes import DisputesProjection
 from service.application.projections.runner import ProjectionRunner
 from service.application.store import ArbiterStore, open_store
 from service.application.users import UserService
-from service.domain import users as users_mod
 from service.domain.game import Game
 from service.domain.systems import GamePorts
 from service.domain.users import User
@@ -102,11 +101,6 @@ class World:
 
     def game(self, game: Game) -> Game:
         return self.games.get(game.id)
-
-
-@pytest.fixture(autouse=True)
-def cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(users_mod.SCRYPT, "n", 2)
 
 
 @pytest.fixture
