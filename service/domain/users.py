@@ -26,7 +26,7 @@ SITE_ROLES = ("arbiter", "admin")
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "dklen": 32}
 #: the work factor a stored ``scrypt$salt$digest`` was made with; a hash made with another one
 #: (the test suites' cheap one) names it: ``scrypt-<n>$salt$digest``
-STORED_N = 2**14
+STORED_N = SCRYPT["n"]
 LOWEST_N, HIGHEST_N = 2, 2**20
 
 
@@ -88,10 +88,10 @@ def hash_password(password: str, salt: bytes | None = None, n: int | None = None
 def _work_factor(scheme: str) -> int | None:
     if scheme == "scrypt":
         return STORED_N
-    name, _, n = scheme.partition("-")
-    if name != "scrypt" or not n.isdigit() or not LOWEST_N <= int(n) <= HIGHEST_N:
-        return None
-    return int(n) if int(n) & (int(n) - 1) == 0 else None  # scrypt's n is a power of two
+    name, _, digits = scheme.partition("-")
+    n = int(digits) if name == "scrypt" and digits.isdigit() else 0
+    power_of_two = n & (n - 1) == 0  # as scrypt's n must be
+    return n if LOWEST_N <= n <= HIGHEST_N and power_of_two else None
 
 
 def check_password(password: str, stored: str) -> bool:

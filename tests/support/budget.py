@@ -5,8 +5,8 @@ cannot creep back to forty minutes unseen.  Every marked test and file is listed
 run with its reason and its time.
 
 With ``ARBITER_TEST_TIMES=file.json`` the seconds of each test file are merged into that file at
-the end of the run (``make test`` writes ``var/test-times.json``; copied to
-``tests/file_seconds.json`` it orders the next runs: ``tests/support/order.py``).
+the end of the run (copied to ``tests/file_seconds.json`` it orders the files of xdist runs:
+``tests/support/order.py``).
 
 ``ARBITER_TEST_BUDGET=on`` makes a test or file over its budget fail the run; otherwise (today's
 default, until the suite's slow tests carry their marks: issue 48) the run lists them and passes.

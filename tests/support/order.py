@@ -1,9 +1,9 @@
-"""The order the files run in under ``make test`` (issue 48): heaviest first, by the seconds each
+"""The order the files run in (issue 48): heaviest first, by the seconds each
 file took in a measured run (``tests/file_seconds.json``), so that pytest-xdist's workers -- which
 take files in collection order (``--dist loadfile --no-loadscope-reorder``) -- end together instead
 of one finishing the longest file alone.  A file not in the table counts as one second; the tests
-within a file keep their order.  ``make test`` writes the seconds it measured to
-``var/test-times.json`` (``tests/support/budget.py``); copy that file over the table when files
+within a file keep their order.  A run with ``ARBITER_TEST_TIMES=var/test-times.json`` writes the
+seconds it measured there (``tests/support/budget.py``); copy that file over the table when files
 have been added or have grown."""
 
 from __future__ import annotations
