@@ -19,7 +19,8 @@ run: setup
 	$(BIN)/arbiter db migrate
 	$(BIN)/arbiter serve --port $(PORT)
 
-# every test: the browser tests beside the others, in two pytest processes (tests/parallel.py)
+# every test, files spread over four pytest-xdist workers, with coverage and the time budget
+# enforced (tests/parallel.py)
 test: setup
 	$(BIN)/python -m tests.parallel
 

@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from service.app import create_app
 from service.config import Config
 from tests.support.api import ApiHelper
+from tests.support.kb import built_index
 
 #: the suite's time budget (tests over 20 s and files over 60 s listed, failing with
 #: ARBITER_TEST_BUDGET=on unless marked slow) and, under pytest-xdist, the files' order (heaviest
@@ -42,17 +43,52 @@ def cheap_passwords() -> Iterator[None]:
         yield
 
 
-#: tests that spend their time in rules code run in loops (random play, every hex of a map): the
-#: coverage tracer made them four to five times slower (Python 3.11), so a ``--cov`` run leaves
-#: them unmeasured (pytest-cov's ``no_cover``); the same rules run measured in the games the
-#: end-to-end tests play
-UNMEASURED = ("tests/conformance/", "tests/fuzz/", "tests/golden/", "tests/unit/rules/")
+#: tests run unmeasured by a ``--cov`` run (pytest-cov's ``no_cover``, here for their fixtures'
+#: setup and teardown too): those that spend their time in rules code run in loops (random play,
+#: every hex of a map), which the coverage tracer made four to five times slower (Python 3.11),
+#: and the browser tests, whose product code runs in the server process they start (not
+#: measured) while the test process runs Playwright's client, which the tracer slowed the most;
+#: the same rules and pages run measured in the in-process end-to-end tests
+UNMEASURED = (
+    "tests/conformance/",
+    "tests/fuzz/",
+    "tests/golden/",
+    "tests/unit/rules/",
+    "tests/e2e/browser/",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith(UNMEASURED):
             item.add_marker(pytest.mark.no_cover)
+
+
+@contextmanager
+def _unmeasured(item: pytest.Item) -> Iterator[None]:
+    """pytest-cov pauses the tracer for a ``no_cover`` test's call only: its fixtures too."""
+    plugin = item.config.pluginmanager.getplugin("_cov")
+    controller = getattr(plugin, "cov_controller", None)
+    if controller is None or not controller.started or not item.get_closest_marker("no_cover"):
+        yield
+        return
+    controller.pause()
+    try:
+        yield
+    finally:
+        controller.resume()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with _unmeasured(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    with _unmeasured(item):
+        return (yield)
 
 
 def make_config(tmp_path: Path, **overrides: object) -> Config:
@@ -69,13 +105,10 @@ def make_config(tmp_path: Path, **overrides: object) -> Config:
 
 
 @pytest.fixture(scope="session")
-def index_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The knowledge-base index, built once per test session (about 2 s) and copied per app."""
-    from faq.search import KnowledgeBase
-
-    path = tmp_path_factory.mktemp("kb") / "index"
-    KnowledgeBase(path).close()
-    return path
+def index_template() -> Path:
+    """The knowledge-base index, built once per test process (about 2 s) and copied per app and
+    per server (``tests/support/kb.py``)."""
+    return built_index()
 
 
 @pytest.fixture

@@ -1,89 +1,98 @@
-"""`make test`: every test, in two pytest processes side by side, so that the run's wall time is
-about the longer half's instead of the sum (the end-to-end half mostly waits on servers and
-Chromium; the machine has two cores).
+"""`make test`: every test, spread over pytest-xdist workers, with line and branch coverage.
 
-- ``tests/conformance`` and ``tests/e2e`` (HTTP, CLI, server processes, the browser);
-- everything else (fuzz, golden games, integration, unit);
+1. every test not marked ``alone``, whole files to ``ARBITER_TEST_WORKERS`` workers (4 by
+   default: the end-to-end files mostly wait on servers and Chromium, so twice the machine's two
+   cores keeps both busy), the heaviest files first by ``tests/file_seconds.json``
+   (``tests/support/order.py``) so that the workers end together;
+2. then the few tests marked ``alone`` (they measure behaviour under a load of their own making,
+   which the other workers' load would distort), with nothing beside them;
+3. then the coverage total of both runs (``[tool.coverage]`` in ``pyproject.toml``; the HTML
+   report in ``var/coverage/html``).
 
-then the few tests marked ``alone`` (they measure behaviour under a load of their own making, which
-the other half's load would distort), with nothing beside them.
+First the project's own modules are compiled to bytecode once (``compileall``): where
+``PYTHONDONTWRITEBYTECODE`` is set, as on the CI machine, every server and CLI process the tests
+start would otherwise compile ``service/``, ``faq/`` and ``web/`` from source again (about a
+second of CPU each).
 
-The two share nothing by construction: each PostgreSQL test makes its own database, ports are free
-ones, folders are temporary, Redis channels are named by ids, and the first half is given Redis
-database 14 (``TEST_REDIS_URL``) while the other flushes and uses 15.  Each process's output is
-printed whole when it ends, the first to end first; the run fails if either does.  With
-arguments (``python -m tests.parallel tests/unit -k clock``) it is one plain pytest run."""
+The time budget is enforced (``ARBITER_TEST_BUDGET=on``, ``tests/support/budget.py``): a test over
+20 s or a file over 60 s not marked ``@pytest.mark.slow("why")`` fails the run.
+``ARBITER_COVERAGE=off`` leaves coverage out.  With arguments (``python -m tests.parallel
+tests/unit -k clock``) it is one plain pytest run."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-from typing import IO
 
-FIRST = ["tests/conformance", "tests/e2e"]
-#: the slowest tests of each half are named at its end: where the run's time goes
-NOT_ALONE = ["-m", "not alone", "--durations=25"]
-GROUPS = {
-    "end-to-end and conformance tests": (
-        [*FIRST, *NOT_ALONE],
-        {"TEST_REDIS_URL": "redis://127.0.0.1:6379/14"},
-    ),
-    "all other tests": (["tests", *(f"--ignore={path}" for path in FIRST), *NOT_ALONE], {}),
-}
-#: the tests that measure behaviour under their own load (``-m alone``: 96 sign-ins at once, a
-#: burst of clients spread over workers), run after both halves with nothing beside them
-ALONE = ["tests", "-m", "alone"]
+ROOT = Path(__file__).resolve().parent.parent
+COVERAGE_FILE = ROOT / "var" / ".coverage"
+
+
+def workers() -> str:
+    value = os.environ.get("ARBITER_TEST_WORKERS", "4")
+    if not value.isdigit() or int(value) < 1:
+        sys.exit(
+            f"ARBITER_TEST_WORKERS must be a whole number of workers, at least 1 (got {value!r})"
+        )
+    return value
+
+
+def coverage_on() -> bool:
+    return os.environ.get("ARBITER_COVERAGE", "on").lower() not in {"off", "0", "no", "false"}
+
+
+def pytest(*args: str, env: dict[str, str]) -> int:
+    command = [sys.executable, "-m", "pytest", *args]
+    print("$ " + " ".join(command[1:]), flush=True)
+    return subprocess.call(command, cwd=ROOT, env=env)
 
 
 def main(argv: list[str]) -> int:
     if argv:
         return subprocess.call([sys.executable, "-m", "pytest", *argv])
     started = time.monotonic()
-    codes: dict[str, int] = {}
-    with tempfile.TemporaryDirectory(prefix="arbiter-tests-") as folder:
-        running: dict[str, tuple[subprocess.Popen[bytes], Path, IO[bytes]]] = {}
-        for name, (args, env) in GROUPS.items():
-            log = Path(folder) / f"{len(running)}.log"
-            out = log.open("wb")
-            process = subprocess.Popen(
-                [sys.executable, "-m", "pytest", *args],
-                env={**os.environ, **env, "PYTHONUNBUFFERED": "1"},
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-            running[name] = (process, log, out)
-            print(f"started: {name} (pytest {' '.join(args)})", flush=True)
-        try:
-            while running:
-                for name, (process, log, sink) in list(running.items()):
-                    code = process.poll()
-                    if code is None:
-                        continue
-                    sink.close()
-                    del running[name]
-                    codes[name] = code
-                    minutes = (time.monotonic() - started) / 60
-                    print(f"\n===== {name}: exit {code} after {minutes:.1f} min =====", flush=True)
-                    sys.stdout.write(log.read_text(errors="replace"))
-                    sys.stdout.flush()
-                time.sleep(1)
-        finally:
-            for process, _log, sink in running.values():  # interrupted: stop the other too
-                process.terminate()
-                process.wait()
-                sink.close()
-    print("\n===== tests that run alone (-m alone) =====", flush=True)
-    codes["tests that run alone"] = subprocess.call([sys.executable, "-m", "pytest", *ALONE])
+    subprocess.call(
+        [sys.executable, "-m", "compileall", "-q", "service", "faq", "web", "tests", "bench"],
+        cwd=ROOT, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    env = {**os.environ, "ARBITER_TEST_BUDGET": os.environ.get("ARBITER_TEST_BUDGET", "on")}
+    cov: list[str] = []
+    if coverage_on():
+        COVERAGE_FILE.parent.mkdir(exist_ok=True)
+        for stale in COVERAGE_FILE.parent.glob(".coverage*"):
+            stale.unlink()
+        env["ARBITER_COVERAGE_FILE"] = str(COVERAGE_FILE)
+        cov = ["--cov", "--cov-report="]
+    codes = {
+        "the tests on several workers": pytest(
+            "-n", workers(), "--dist", "loadfile", "--no-loadscope-reorder",
+            "-m", "not alone", "--durations=25", *cov, "tests", env=env,
+        ),
+        "the tests that run alone": pytest(
+            "-m", "alone", *cov, *(["--cov-append"] if cov else []), "tests", env=env,
+        ),
+    }  # fmt: skip
+    if cov:
+        coverage = [sys.executable, "-m", "coverage"]
+        cov_env = {**env, "COVERAGE_FILE": str(COVERAGE_FILE)}
+        subprocess.call([*coverage, "html", "-q"], cwd=ROOT, env=cov_env)
+        total = subprocess.run(
+            [*coverage, "report", "--format=total"], cwd=ROOT, env=cov_env,
+            capture_output=True, text=True,
+        ).stdout.strip()  # fmt: skip
+        print(
+            f"\ncoverage of service/, faq/ and web/ (line and branch): {total or '?'} % "
+            f"(per file: var/coverage/html/index.html)"
+        )
     failed = [name for name, code in codes.items() if code != 0]
     minutes = (time.monotonic() - started) / 60
     if failed:
         print(f"\nFAILED: {', '.join(failed)} ({minutes:.1f} min)")
         return 1
-    print(f"\nevery test passed: both halves, then those run alone ({minutes:.1f} min)")
+    print(f"\nevery test passed ({minutes:.1f} min)")
     return 0
 
 

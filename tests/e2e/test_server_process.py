@@ -17,6 +17,7 @@ import requests
 
 from service.domain import dice
 from tests.support.api import every
+from tests.support.kb import seed_index
 
 ARBITER = str(Path(sys.executable).parent / "arbiter")
 REPO = Path(__file__).resolve().parents[2]
@@ -36,6 +37,7 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        seed_index(self.env["ARBITER_VAR"])
         self.proc = subprocess.Popen(
             [ARBITER, "serve", "--port", str(self.port)],
             env=self.env,

@@ -1,5 +1,6 @@
-"""The suite's time budget (issue 48): a test over ``TEST_SECONDS`` or a test file over
-``FILE_SECONDS`` (setup, call and teardown, summed per file) fails the run unless it is marked
+"""The suite's time budget (issue 48): a test whose call takes over ``TEST_SECONDS`` or a test
+file over ``FILE_SECONDS`` (setup, call and teardown, summed per file: a module's server or played
+game counts here, not against the test that happens to set it up) fails the run unless it is marked
 ``@pytest.mark.slow("why")`` -- the test, or for a file its module's ``pytestmark`` -- so the suite
 cannot creep back to forty minutes unseen.  Every marked test and file is listed at the end of the
 run with its reason and its time.
@@ -8,8 +9,8 @@ With ``ARBITER_TEST_TIMES=file.json`` the seconds of each test file are merged i
 the end of the run (copied to ``tests/file_seconds.json`` it orders the files of xdist runs:
 ``tests/support/order.py``).
 
-``ARBITER_TEST_BUDGET=on`` makes a test or file over its budget fail the run; otherwise (today's
-default, until the suite's slow tests carry their marks: issue 48) the run lists them and passes.
+``ARBITER_TEST_BUDGET=on`` (what ``make test`` sets) makes a test or file over its budget fail the
+run; otherwise (a plain ``pytest`` run) the run lists them and passes.
 The lists are printed either way.  Under pytest-xdist the workers' reports reach the controller, which
 checks them: the figures are each test's own, not the worker's."""
 
@@ -59,7 +60,8 @@ class Budget:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         test_file = report.nodeid.split("::", 1)[0]
-        self.seconds[report.nodeid] += report.duration
+        if report.when == "call":
+            self.seconds[report.nodeid] += report.duration
         self.files[test_file] += report.duration
         for name, value in report.user_properties:
             if name == "budget":

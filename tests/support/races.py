@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tests.support.kb import seed_index
+
 BIN = Path(sys.executable).parent
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "race-password-long"
@@ -229,6 +231,7 @@ def server(env: dict[str, str], *, workers: int = 0) -> Iterator[int]:
     """``arbiter serve`` (``workers=0``) or the README's gunicorn recipe with ``workers``, on a free
     port; migrated first, with a user ``racer``; stopped (its process group killed) after."""
     port = free_port()
+    seed_index(env["ARBITER_VAR"])
     assert arbiter(env, "db", "migrate").returncode == 0
     added = arbiter(env, "users", "add", "racer", "--password", PASSWORD)
     assert added.returncode == 0, added.stderr

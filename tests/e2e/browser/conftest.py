@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 import requests
 
+from tests.support.kb import seed_index
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
@@ -62,6 +64,7 @@ class Server:
         env.pop("REDIS_URL", None)
         env.update({k: v.format(url=self.url) for k, v in (extra_env or {}).items()})
         self.env = env
+        seed_index(var)
         self.proc = subprocess.Popen(
             [ARBITER, "serve", "--port", str(self.port)],
             env=env,
@@ -205,6 +208,16 @@ def browser() -> Iterator[Any]:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(autouse=True)
+def contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every browser context a test opened is closed when it ends: a page left open keeps its
+    renderer, its event streams and their reconnections for the rest of the session."""
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    yield
+    for context in list(browser.contexts if browser else []):
+        context.close()
 
 
 @pytest.fixture(scope="session")

@@ -75,6 +75,31 @@ def test_a_file_over_its_budget_fails_unless_its_module_is_marked(suite: pytest.
     result.stdout.fnmatch_lines(["test_many.py (0.* s): four naps"])
 
 
+def test_a_slow_module_fixture_counts_towards_its_file_not_its_first_test(
+    suite: pytest.Pytester,
+) -> None:
+    suite.makepyfile(
+        test_setup="""
+import time
+import pytest
+
+@pytest.fixture(scope="module")
+def server():
+    time.sleep(0.6)
+
+def test_first(server):
+    pass
+
+def test_second(server):
+    pass
+"""
+    )
+    result = suite.runpytest()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["test_setup.py: 0.* s (over 0 s)"])
+    result.stdout.no_fnmatch_line("test_setup.py::test_first*")
+
+
 def test_a_module_mark_covers_its_long_tests_too(suite: pytest.Pytester) -> None:
     write(suite, module_mark='pytestmark = pytest.mark.slow("a slow module")')
     assert suite.runpytest().ret == pytest.ExitCode.OK
@@ -97,15 +122,20 @@ def test_a_failing_run_keeps_its_own_exit_status(suite: pytest.Pytester) -> None
     assert suite.runpytest().ret == pytest.ExitCode.TESTS_FAILED
 
 
-def test_under_xdist_the_controller_judges_the_workers_reports(suite: pytest.Pytester) -> None:
+def test_under_xdist_the_controller_judges_the_workers_reports(
+    suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # only xdist among the installed plugins: the workers start in a second, not in ten
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    xdist = ("-p", "xdist", "-n", "2", "--dist", "loadfile")
     write(suite)
     suite.makepyfile(test_other="def test_quick():\n    pass\n")
-    result = suite.runpytest("-n", "2", "--dist", "loadfile")
+    result = suite.runpytest(*xdist)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(["test_sleepy.py::test_long: 0.* s (over 0 s)"])
 
     write(suite, test_mark='@pytest.mark.slow("sleeps on purpose")')
-    result = suite.runpytest("-n", "2", "--dist", "loadfile")
+    result = suite.runpytest(*xdist)
     assert result.ret == pytest.ExitCode.OK
     result.stdout.fnmatch_lines(["test_sleepy.py::test_long (0.* s): sleeps on purpose"])
 
