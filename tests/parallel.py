@@ -1,4 +1,4 @@
-"""`make test`: every test, spread over pytest-xdist workers, with line and branch coverage.
+"""`make test`: every test, spread over pytest-xdist workers (`make coverage`: the same, measured).
 
 1. every test not marked ``alone``, whole files to ``ARBITER_TEST_WORKERS`` workers (4 by
    default: the end-to-end files mostly wait on servers and Chromium, so twice the machine's two
@@ -6,8 +6,10 @@
    (``tests/support/order.py``) so that the workers end together;
 2. then the few tests marked ``alone`` (they measure behaviour under a load of their own making,
    which the other workers' load would distort), with nothing beside them;
-3. then the coverage total of both runs (``[tool.coverage]`` in ``pyproject.toml``; the HTML
-   report in ``var/coverage/html``).
+3. with ``ARBITER_COVERAGE=on`` (``make coverage``), line and branch coverage of both runs and its
+   total (``[tool.coverage]`` in ``pyproject.toml``; the HTML report in ``var/coverage/html``).
+   Not in ``make test``: on this two-core machine with Python 3.11's tracer the run took about
+   twice as long (issue 48's note).
 
 First the project's own modules are compiled to bytecode once (``compileall``): where
 ``PYTHONDONTWRITEBYTECODE`` is set, as on the CI machine, every server and CLI process the tests
@@ -16,7 +18,7 @@ second of CPU each).
 
 The time budget is enforced (``ARBITER_TEST_BUDGET=on``, ``tests/support/budget.py``): a test over
 20 s or a file over 60 s not marked ``@pytest.mark.slow("why")`` fails the run.
-``ARBITER_COVERAGE=off`` leaves coverage out.  With arguments (``python -m tests.parallel
+With arguments (``python -m tests.parallel
 tests/unit -k clock``) it is one plain pytest run."""
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def workers() -> str:
 
 
 def coverage_on() -> bool:
-    return os.environ.get("ARBITER_COVERAGE", "on").lower() not in {"off", "0", "no", "false"}
+    return os.environ.get("ARBITER_COVERAGE", "off").lower() in {"on", "1", "yes", "true"}
 
 
 def pytest(*args: str, env: dict[str, str]) -> int:
