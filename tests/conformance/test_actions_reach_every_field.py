@@ -15,6 +15,8 @@ import pytest
 from service.fuzz.player import play_rules
 from service.rules.registry import build_registry
 
+pytestmark = pytest.mark.slow("random play of every system until each declared field is offered")
+
 #: (seeds, commands per game) of the fuzz games played at the rules level for each system
 GAMES: dict[str, tuple[tuple[int, ...], int]] = {
     "backbone": ((1, 7), 300),

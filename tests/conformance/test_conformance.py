@@ -20,6 +20,8 @@ from service.fuzz.runner import GameOutcome, GameRun, Harness, load_registry
 from service.rules.actions import Template
 from service.rules.base import RulesSystem, State
 
+pytestmark = pytest.mark.slow("the rules contract checked over random play of every system")
+
 PLUGINS = ("tests.fixtures.skirmish", "tests.fixtures.duel")
 REGISTRY, BROKEN = load_registry(plugins=PLUGINS)
 #: seeds of the playthroughs each system is checked on, and how long each is (commands)

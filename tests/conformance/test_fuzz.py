@@ -15,6 +15,8 @@ from service.fuzz import session
 from service.fuzz.runner import Harness, load_registry
 from tests.conformance.test_conformance import PLUGINS
 
+pytestmark = pytest.mark.slow("random legal games of every system with every check of the fuzzer")
+
 BROKEN_PLUGIN = "tests.conformance.toy_broken"
 #: the CI budget: a few short games per system (about 60 s in all)
 GAMES, MAX_COMMANDS = 1, 120

@@ -29,6 +29,10 @@ from service.rules.merida import SYSTEM as MERIDA
 from service.rules.merida import board as merida_board
 from service.rules.merida import terrain as merida_terrain
 
+pytestmark = pytest.mark.slow(
+    "twenty fuzz games per hex system, every hex of every offered path checked"
+)
+
 #: the issue's floor: twenty fuzz games of each system
 GAMES = 20
 #: commands per game: the cap that keeps the three systems' 60 games near 60 s on CI (runs of

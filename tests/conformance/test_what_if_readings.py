@@ -21,6 +21,10 @@ from service.fuzz.player import RandomPlayer
 from service.fuzz.runner import GameOutcome, GameRun, Harness
 from service.rules.registry import build_registry
 
+pytestmark = pytest.mark.slow(
+    "a fuzz game per system and declared reading, each what-if compared with the rebase that adopts it"
+)
+
 #: commands each fuzz game is played for before the disputes (the game must still be going)
 COMMANDS = 70
 #: disputes are opened at an event among the game's last this many rules events

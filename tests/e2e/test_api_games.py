@@ -6,11 +6,14 @@ import json
 from datetime import datetime
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from service.domain import dice
 from service.domain.chain import GENESIS, event_hash
 from tests.support.api import ApiHelper, every
+
+pytestmark = pytest.mark.slow("whole games played through the HTTP API")
 
 SIDES = {"red": "alice", "blue": "bob"}
 

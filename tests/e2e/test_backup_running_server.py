@@ -22,7 +22,12 @@ import requests
 from tests.support.services import PG, postgres_database
 from tests.support.tcp_proxy import free_port
 
-pytestmark = pytest.mark.postgres
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.slow(
+        "a real server plays games, is backed up while playing and restored into PostgreSQL, then served again"
+    ),
+]
 
 ARBITER = str(Path(sys.executable).parent / "arbiter")
 REPO = Path(__file__).resolve().parents[2]

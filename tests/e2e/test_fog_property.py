@@ -24,6 +24,10 @@ from tests.conftest import FIXTURE_PLUGINS, make_config
 from tests.support.api import ApiHelper
 from tests.support.fog import FogGame
 
+pytestmark = pytest.mark.slow(
+    "random play of every game that hides information, every read path read as each side after a sample of commands"
+)
+
 SYSTEMS: dict[str, dict[str, Any]] = {
     "backbone": {
         "system": "backbone",

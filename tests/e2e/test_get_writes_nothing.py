@@ -498,6 +498,7 @@ def watching(var_dir: Path) -> Iterator[Writes]:
         writes.close()
 
 
+@pytest.mark.slow("every GET route read over played games, the store compared before and after")
 def test_no_get_request_writes_anything(app: Flask, api: ApiHelper) -> None:
     ids = seed(app, api)
     svc = app.extensions["arbiter"]

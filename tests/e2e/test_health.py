@@ -83,6 +83,7 @@ def wait_for(url: str, test: object, timeout: float) -> requests.Response:
         time.sleep(0.1)
 
 
+@pytest.mark.slow("PostgreSQL made unreachable, waiting for the time-outs, then given back")
 def test_healthz_says_down_while_postgres_is_unreachable_and_ok_when_it_returns(
     workers_behind_a_proxy: tuple[TcpProxy, str],
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.support.api import ApiHelper
@@ -69,6 +70,7 @@ def _next_command(api: ApiHelper, game_id: str, side: str, phase: str) -> dict[s
     return _command(ending[0])
 
 
+@pytest.mark.slow("a Merida game played through the API to its victory level")
 def test_merida_game_through_the_api_to_the_victory_level(api: ApiHelper) -> None:
     game = api.create_game("merida", "merida-1938", SIDES)
     game_id = game["id"]

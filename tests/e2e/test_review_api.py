@@ -18,6 +18,10 @@ from service.rules.backbone import luck as backbone_luck
 from service.rules.merida import luck as merida_luck
 from tests.support.api import ApiHelper, every
 
+pytestmark = pytest.mark.slow(
+    "played Merida and Backbone games reviewed and checked against the rules' own tables"
+)
+
 
 def svc(api: ApiHelper) -> Any:
     return api.client.application.extensions["arbiter"]  # type: ignore[attr-defined]

@@ -90,6 +90,7 @@ def cli(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow("a new user's story through a real server process")
 def test_a_new_users_story(server: Server, env: dict[str, str]) -> None:
     for name in ("alice", "bob"):
         assert cli(env, "users", "add", name, "--password", "correct horse").returncode == 0

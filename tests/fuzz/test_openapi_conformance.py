@@ -34,6 +34,10 @@ import requests
 
 from tests.e2e.browser.conftest import Server
 
+pytestmark = pytest.mark.slow(
+    "schemathesis sends generated requests for every operation of the API document to a real server, as two roles"
+)
+
 ST = str(Path(sys.executable).parent / "st")
 SEED = 7
 #: seconds of each run (two runs: the three minutes of the issue with room for the set-up)

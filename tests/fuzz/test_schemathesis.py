@@ -20,6 +20,10 @@ from tests.e2e.test_server_process import Server
 from tests.fuzz.support import error_problems, fuzz_settings
 from tests.support.api import PASSWORD
 
+pytestmark = pytest.mark.slow(
+    "schemathesis against a real server, every operation with a live game"
+)
+
 
 class Live:
     """The served app with a game of each system and a user per side."""

@@ -12,6 +12,10 @@ import pytest
 from service.fuzz import session
 from service.fuzz.runner import load_registry
 
+pytestmark = pytest.mark.slow(
+    "replays each golden game command by command with every check of the fuzzer (the Merida games are some 300 commands)"
+)
+
 GAMES = Path(__file__).parent / "games"
 PLUGINS = ("tests.fixtures.skirmish", "tests.fixtures.duel")
 FILES = sorted(GAMES.glob("*.ndjson"))

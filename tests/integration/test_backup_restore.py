@@ -31,6 +31,10 @@ from tests.conftest import make_config
 from tests.support.api import ApiHelper
 from tests.support.services import PG, postgres_database
 
+pytestmark = pytest.mark.slow(
+    "backups and restores through the installed command on SQLite files and PostgreSQL databases"
+)
+
 ARBITER = str(Path(sys.executable).parent / "arbiter")
 REPO = Path(__file__).resolve().parents[2]
 SECRET = "backup-test-secret"

@@ -49,6 +49,10 @@ from tests.support.api import PASSWORD
 from tests.support.services import postgres_database
 from tests.support.tcp_proxy import free_port
 
+pytestmark = pytest.mark.slow(
+    "backups and restores through the installed command, one under a running server"
+)
+
 __all__ = ["source"]  # the fixture, shared with test_backup_restore.py
 
 HOOK_SECRET = "hook-secret-0123456789-abcdef"

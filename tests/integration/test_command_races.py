@@ -16,6 +16,10 @@ import pytest
 from tests.support.races import base_env, on_postgres, one_run
 from tests.support.services import postgres_database
 
+pytestmark = pytest.mark.slow(
+    "eight clients race commands against arbiter serve and the four-worker PostgreSQL recipe"
+)
+
 SECONDS = 5
 
 

@@ -19,6 +19,10 @@ from service.config import Config
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 
+pytestmark = pytest.mark.slow(
+    "each persisted view made through the services on SQLite and PostgreSQL and compared with its rebuild"
+)
+
 FOLLOWERS = ("scenarios", "campaigns", "disputes", "rulings")
 RULING = "merida:8-retreats"  # a rulebook section of the knowledge base
 CAMPAIGN = {

@@ -26,6 +26,10 @@ from tests.conftest import make_config
 from tests.support.games import alice_and_bob
 from tests.support.records import play_at_random
 
+pytestmark = pytest.mark.slow(
+    "a game of each system played, exported, imported and replayed on SQLite and PostgreSQL"
+)
+
 SYSTEMS = ("merida", "backbone", "bizkaya", "barcelona")
 
 

@@ -19,6 +19,10 @@ from service.config import Config
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 
+pytestmark = pytest.mark.slow(
+    "the games view's lists and access rule on SQLite and PostgreSQL with many games"
+)
+
 USERS = ("ann", "bob", "cat", "dan", "eve")
 
 

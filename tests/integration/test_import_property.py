@@ -114,6 +114,9 @@ def forgeries(draw: Any, text: str) -> tuple[str, str]:
     return kind, rechained(text, change)
 
 
+@pytest.mark.slow(
+    "Hypothesis imports random payloads of every event type and runs every view over them"
+)
 def test_a_random_payload_is_refused_whole_or_digested_by_every_view(
     server: tuple[Any, str],
 ) -> None:

@@ -17,6 +17,10 @@ from tests.integration.test_backup_restore import SECRET, arbiter, backup, pg_en
 from tests.support.api import PASSWORD, ApiHelper
 from tests.support.services import postgres_database
 
+pytestmark = pytest.mark.slow(
+    "a big scan backed up and restored into SQLite and PostgreSQL and served by each"
+)
+
 
 def scan() -> bytes:
     out = io.BytesIO()

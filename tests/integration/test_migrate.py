@@ -24,7 +24,10 @@ from service.config import Config
 from tests.support.services import PG, postgres_database
 from tests.support.tcp_proxy import free_port
 
-pytestmark = pytest.mark.postgres
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.slow("the README's multi-worker recipe booted on fresh PostgreSQL databases"),
+]
 
 BIN = Path(sys.executable).parent
 REPO = Path(__file__).resolve().parents[2]

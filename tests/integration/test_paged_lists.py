@@ -22,6 +22,8 @@ from service.config import Config
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 
+pytestmark = pytest.mark.slow("every paged list filled past a page on SQLite and PostgreSQL")
+
 CAMPAIGN = {
     "sides": ["red", "blue"],
     "steps": [{"title": "Meeting at the Mill", "system": "skirmish", "scenario": "meeting"}],

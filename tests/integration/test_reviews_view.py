@@ -23,6 +23,10 @@ from tests.conftest import app_of
 from tests.e2e.test_review_api import play_until_combat
 from tests.support.api import ApiHelper
 
+pytestmark = pytest.mark.slow(
+    "fuzz-played games of every system, the view run in stretches and rebuilt"
+)
+
 SYSTEMS = ("merida", "backbone", "bizkaya", "barcelona")
 #: a fuzz game of each system (seeds whose games fight: Merida's second attacks once, Backbone's
 #: second fights three combats)

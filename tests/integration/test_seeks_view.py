@@ -20,6 +20,10 @@ from service.domain.seeks import Seek
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 
+pytestmark = pytest.mark.slow(
+    "random play on SQLite and PostgreSQL, the view compared with its rebuild"
+)
+
 MEETING = {"system": "skirmish", "scenario": "meeting", "side": "blue"}
 
 

@@ -21,7 +21,12 @@ from tests.support.api import ApiHelper
 from tests.support.services import PG, postgres_database
 from tests.support.tcp_proxy import TcpProxy
 
-pytestmark = pytest.mark.postgres
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.slow(
+        "PostgreSQL taken away and given back through a TCP proxy, waiting for the time-outs"
+    ),
+]
 
 SIDES = {"red": "alice", "blue": "bob"}
 UNAVAILABLE = {

@@ -36,6 +36,7 @@ def wait_for(predicate, timeout: float, what: str, logs) -> None:  # type: ignor
     pytest.fail(f"timed out waiting for {what}; the worker said:\n{logs()}")
 
 
+@pytest.mark.slow("kills the notification worker mid-batch and waits for its restart to deliver")
 def test_sigkill_mid_batch_then_restart_delivers_each_once(tmp_path: Path) -> None:
     with postgres_database() as dbname, SmtpReceiver() as smtp, HookReceiver() as hooks:
         env = {

@@ -8,11 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 from tests.e2e.browser.test_dispute_page import _disputed_combat
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: axe-core over every page of a game"
+)
 
 DESKTOP = {"width": 1366, "height": 900}
 

@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
 
+pytestmark = pytest.mark.slow("Chromium against a server of its own: disputes in three browsers")
+
 
 def open_game(page: Any, server: Server, game_id: str) -> None:
     page.goto(f"{server.url}/games/{game_id}")

@@ -9,11 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 from tests.e2e.browser.test_accessibility import _serious
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: two players talking at two sizes"
+)
 
 DESKTOP = {"width": 1366, "height": 900}
 

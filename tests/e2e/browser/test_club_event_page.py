@@ -9,11 +9,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
 from tests.e2e.browser.test_accessibility import _serious
 from tests.e2e.browser.test_lifecycle_page import visible_text_is_words
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: a Swiss event joined, paired and played"
+)
 
 WIDE = {"width": 1366, "height": 900}
 

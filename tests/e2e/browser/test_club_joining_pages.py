@@ -13,10 +13,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: clubs joined and disputes decided by appointed members"
+)
 
 WIDE = {"width": 1366, "height": 900}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
@@ -40,6 +41,7 @@ def watch(page: Any) -> list[str]:
     return problems
 
 
+@pytest.mark.slow("every page opened in Chromium under the policy")
 def test_the_pages_raise_no_policy_violation(browser: Any, server: Server, shots: Path) -> None:
     game = server.create_game({"red": "cspa", "blue": "cspb"})
     for viewport in (None, PHONE):

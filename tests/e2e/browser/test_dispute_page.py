@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -64,6 +65,7 @@ def _disputed_combat(drill: Server) -> tuple[str, int, str]:
     return gid, seq, opened["dispute"]
 
 
+@pytest.mark.slow("a Merida combat played, disputed and adopted in Chromium")
 def test_the_arbiter_weighs_the_claim_side_by_side_and_adopts_it(
     browser: Any, drill: Server, shots: Path
 ) -> None:

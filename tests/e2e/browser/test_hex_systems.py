@@ -10,10 +10,15 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: Bizkaya and Backbone played through the generic orders"
+)
 
 
 def start(

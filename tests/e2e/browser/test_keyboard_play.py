@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -34,6 +35,7 @@ def press(page: Any, locator: Any) -> None:
     page.keyboard.press("Enter")
 
 
+@pytest.mark.slow("a Merida move and attack made by keyboard alone in Chromium")
 def test_a_move_and_an_attack_with_the_keyboard_alone(
     browser: Any, drill: Server, shots: Path
 ) -> None:

@@ -14,6 +14,10 @@ from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: a challenge played and the standings moving live"
+)
+
 PLAYERS = ("lbob", "lcat")
 
 

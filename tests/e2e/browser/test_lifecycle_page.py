@@ -14,7 +14,12 @@ import requests
 
 from tests.e2e.browser.conftest import Server, signed_in
 
-pytestmark = pytest.mark.browser
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow(
+        "Chromium against a server of its own: a game's life from invitation to resignation"
+    ),
+]
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}

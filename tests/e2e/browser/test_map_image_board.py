@@ -10,11 +10,16 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
 from tests.e2e.browser.test_map_image_editor import _blank_scenario_with_scan
 from tests.support.printed_map import PrintedMap, render
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: a club scan drawn under the board"
+)
 
 
 def _game_on_a_scan(

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
@@ -22,6 +23,10 @@ from tests.e2e.browser.test_accessibility import _serious
 from tests.e2e.test_scenario_library_api import SIDES, moved_cost, play_to
 from tests.support.api import ApiHelper
 from tests.support.printed_map import PrintedMap, render
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: a printed map uploaded, calibrated and played on"
+)
 
 DESKTOP = {"width": 1366, "height": 900}
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.e2e.browser.conftest import Server, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: every page's requests as a visitor and as a member"
+)
 
 PAGES = ["/", "/clubs", "/seeks", "/archive", "/disputes", "/rules", "/users/ana"]
 

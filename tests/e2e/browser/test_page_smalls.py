@@ -15,7 +15,12 @@ from playwright.sync_api import expect
 from tests.e2e.browser.conftest import DESKTOP, PHONE, Server, signed_in
 from tests.e2e.browser.test_game_page import Merida
 
-pytestmark = pytest.mark.browser
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow(
+        "Chromium against a server of its own: a Merida game read for its smaller things"
+    ),
+]
 
 
 @pytest.fixture(scope="module")

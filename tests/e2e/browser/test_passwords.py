@@ -18,6 +18,10 @@ from playwright.sync_api import expect
 from tests.e2e.browser.conftest import PASSWORD, PHONE, Server, signed_in
 from tests.support.receivers import SmtpReceiver
 
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: password reset by mail and password change"
+)
+
 WIDE = {"width": 1366, "height": 900}
 NEW = "a brand new passphrase"
 

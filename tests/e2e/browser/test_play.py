@@ -7,10 +7,15 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PASSWORD, PHONE, Server, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: a game played from sign-in to the dice at two sizes"
+)
 
 
 def open_game(page: Any, server: Server, game_id: str) -> None:

@@ -25,7 +25,10 @@ import pytest
 from tests.e2e.browser.conftest import ARGS, CHROMIUM, Server, signed_in
 from tests.support.receivers import PushReceiver
 
-pytestmark = pytest.mark.browser
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow("Chromium against a server of its own: the installable app and web push"),
+]
 
 #: the page's PushManager answering with the test's subscription (``__SUBSCRIPTION__``)
 STUB = """

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import Server, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: 51 open disputes a page at a time"
+)
 
 DISPUTES = 51  # one more than a page
 

@@ -7,10 +7,15 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import Server, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: an event's rules, a dispute and a take back in two browsers"
+)
 
 
 def open_game(page: Any, server: Server, game_id: str) -> None:

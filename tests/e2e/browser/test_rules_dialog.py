@@ -14,7 +14,10 @@ from playwright.sync_api import expect
 from tests.e2e.browser.conftest import DESKTOP, PHONE, Server, signed_in
 from tests.e2e.browser.test_game_page import Merida
 
-pytestmark = pytest.mark.browser
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow("Chromium against a server of its own: the rules dialog at two sizes"),
+]
 
 
 @pytest.fixture(scope="module")

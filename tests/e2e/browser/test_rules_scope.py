@@ -7,11 +7,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import DESKTOP, PHONE, Server, signed_in
 from tests.support.api import every
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: the citation picker and rules dialog of two games"
+)
 
 
 def merida_game(server: Server) -> tuple[dict[str, Any], str]:

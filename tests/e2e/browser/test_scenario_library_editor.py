@@ -9,10 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: a scenario edited and published"
+)
 
 SIDES = {"nationalist": "efranco", "republican": "erojo"}
 

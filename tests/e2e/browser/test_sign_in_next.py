@@ -15,6 +15,10 @@ from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PASSWORD, Server
 
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: sign-in with every kind of next"
+)
+
 ATTACKS = [
     "javascript:document.title='pwned';window.pwned=1;void 0",
     "JaVaScRiPt:window.pwned=1",

@@ -9,10 +9,15 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
+
+pytestmark = pytest.mark.slow(
+    "Chromium against a server of its own: a Barcelona skirmish on the table in two browsers"
+)
 
 SIDES = {"nationalist": "tfranco", "republican": "trojo"}
 ORDER = "advance on the enemy"

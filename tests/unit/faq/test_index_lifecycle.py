@@ -17,6 +17,8 @@ from faq.search import KnowledgeBase
 
 from .conftest import ids
 
+pytestmark = pytest.mark.slow("builds the rules index again for each change it checks")
+
 ROOT = Path(__file__).resolve().parents[3]
 RULING = ClubRuling(
     id="r-armoured-train-bridge",

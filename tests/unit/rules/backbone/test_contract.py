@@ -16,6 +16,10 @@ from service.rules.backbone import SYSTEM
 from service.rules.base import DieRoll, InvalidCommand, RulesEvent, RuleViolation
 from tests.unit.rules.backbone.fixtures import REQUIRED_CITIES, board, counter, play, state
 
+pytestmark = pytest.mark.slow(
+    "template-built commands checked through random play of Backbone's scenarios and option sets"
+)
+
 
 class RandomDice:
     def __init__(self, seed: int) -> None:
