@@ -16,10 +16,9 @@ First the project's own modules are compiled to bytecode once (``compileall``): 
 start would otherwise compile ``service/``, ``faq/`` and ``web/`` from source again (about a
 second of CPU each).
 
-The time budget is enforced (``ARBITER_TEST_BUDGET=on``, ``tests/support/budget.py``): a test over
-20 s or a file over 60 s not marked ``@pytest.mark.slow("why")`` fails the run.
-With arguments (``python -m tests.parallel
-tests/unit -k clock``) it is one plain pytest run."""
+The time budget is enforced (``ARBITER_TEST_BUDGET=on``, ``tests/support/budget.py``): a test
+whose call takes over 20 s, or a file over 60 s, not marked ``@pytest.mark.slow("why")`` fails the
+run.  With arguments (``python -m tests.parallel tests/unit -k clock``) it is one plain pytest run."""
 
 from __future__ import annotations
 
