@@ -55,6 +55,7 @@ def main(argv: list[str]) -> int:
     if argv:
         return subprocess.call([sys.executable, "-m", "pytest", *argv])
     started = time.monotonic()
+    count = workers()  # a wrong setting stops the run before any work
     subprocess.call(
         [sys.executable, "-m", "compileall", "-q", "service", "faq", "web", "tests", "bench"],
         cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -69,7 +70,7 @@ def main(argv: list[str]) -> int:
         cov = ["--cov", "--cov-report="]
     codes = {
         "the tests on several workers": pytest(
-            "-n", workers(), "--dist", "loadfile", "--no-loadscope-reorder",
+            "-n", count, "--dist", "loadfile", "--no-loadscope-reorder",
             "-m", "not alone", "--durations=25", *cov, "tests", env=env,
         ),
         "the tests that run alone": pytest(

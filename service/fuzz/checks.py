@@ -48,7 +48,8 @@ def copy_json(value: Any) -> Any:
 def first_difference(before: Any, after: Any, path: str = "") -> str | None:
     """Where two JSON values first differ (``units.r2.hex: 'A1' != 'A2'``), or ``None``."""
     if type(before) is dict and type(after) is dict:
-        for key in sorted(set(before) | set(after), key=str):
+        # by text, then type: a key 1 and a key "1" (a round trip's doing) in the same order every run
+        for key in sorted(set(before) | set(after), key=lambda k: (str(k), type(k).__name__)):
             sub = f"{path}.{key}" if path else str(key)
             if key not in before or key not in after:
                 return f"{sub}: {'added' if key not in before else 'removed'}"
