@@ -17,9 +17,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from service.application.projections.games import GameQuery
 from service.bootstrap import build_services
 from service.config import Config
+from service.views.games import GameQuery
 
 SIZES = (200, 1000)
 ROUNDS = 20

@@ -92,8 +92,9 @@ def kb(n: int) -> str:
     return f"{n / 1024:.1f} KB"
 
 
-def page_loads(base: str, game: str) -> list[tuple[int, float]]:
-    """Bytes sent for a first load of the game page, and ms to the first board paint, per load."""
+def page_loads(base: str, game: str) -> list[tuple[int, float, float]]:
+    """Per first load of the game page: the bytes sent, the ms from navigation to the first paint
+    of the board with its units, and to the load event (the page's own floor)."""
     from playwright.sync_api import sync_playwright
 
     out = []
@@ -115,7 +116,8 @@ def page_loads(base: str, game: str) -> list[tuple[int, float]]:
                      .reduce((n, e) => n + (e.encodedBodySize || 0), 0)"""
             )
             painted = page.evaluate("performance.getEntriesByName('board-painted')[0].startTime")
-            out.append((int(sent), float(painted)))
+            loaded = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+            out.append((int(sent), float(painted), float(loaded)))
             context.close()
         browser.close()
     return out
@@ -144,15 +146,18 @@ def main() -> None:
             print(f"first load and paint: skipped ({CHROMIUM} is missing)")
             return
         loads = page_loads(base, merida)
-        sent = statistics.median(n for n, _ in loads)
-        painted = [ms for _, ms in loads]
+        sent = statistics.median(n for n, _, _ in loads)
+        painted = [ms for _, ms, _ in loads]
+        loaded = statistics.median(ms for _, _, ms in loads)
         print(
             f"Merida game page, first load at 1366x900 ({LOADS} loads, a new browser context each): "
             f"{kb(int(sent))} sent (HTML, CSS, scripts, API answers)"
         )
+        first = statistics.median(painted)
         print(
-            f"time to first board paint: median {statistics.median(painted):.0f} ms, "
-            f"best {min(painted):.0f} ms, worst {max(painted):.0f} ms"
+            f"first unit on the board (the board and its counters painted): median {first:.0f} ms "
+            f"from navigation, best {min(painted):.0f} ms, worst {max(painted):.0f} ms; "
+            f"the load event {loaded:.0f} ms ({first / loaded:.1f}x); target at most 600 ms"
         )
 
 

@@ -1,9 +1,11 @@
-"""Search quality and speed on the development set: whoosh KnowledgeBase vs a SQLite FTS5 baseline,
+"""Search quality and speed on the development set (and quality on issue 49's frozen set, which is
+never tuned on): whoosh KnowledgeBase vs a SQLite FTS5 baseline,
 event links on the event set, and ``GET /api/rules/search`` over HTTP.
 
 Prints Recall@5 (share of each question's relevant entries found in the top 5, averaged), Hit@5
 (a relevant entry in the top 5), MRR (first relevant rank, top 10), query latency p50/p99 and
-index build time, side by side; then precision@5 and recall@5 of the links of each event of
+index build time, side by side; then issue 49's rows on both sets: BM25 alone, the semantic
+signal alone, the two fused (what the app searches) and FTS5, with the signal's data size; then precision@5 and recall@5 of the links of each event of
 ``bench/data/eventset.json`` (governing entries, related rulings); then the HTTP search latency
 against a real ``arbiter serve``.  Run: ``python bench/bench_search.py [--json] [--no-http]``.
 """
@@ -26,13 +28,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from faq.corpus import DEFAULT_CORPUS, corpus_hash, load_corpus  # noqa: E402
+from faq.fusion import Fusion  # noqa: E402
 from faq.index import HEADING_BOOST, IndexStore  # noqa: E402
 from faq.model import ClubRuling, Entry  # noqa: E402
 from faq.search import KnowledgeBase  # noqa: E402
+from faq.semantic import DATA_DIR, TOKENS_FILE, VOCAB_FILE, Embedder, load_embedder  # noqa: E402
+from faq.semantic.passages import Passages  # noqa: E402
+from faq.semantic.tokenizer import WordPiece  # noqa: E402
 from service.rules.registry import build_registry  # noqa: E402
 from service.rules.rulebook import shipped_rulebooks  # noqa: E402
 
 DEVSET = ROOT / "bench" / "data" / "devset.json"
+#: issue 49's frozen set: questions in players' words, never used for tuning (only reported)
+FROZENSET = ROOT / "bench" / "data" / "frozenset.json"
 EVENTSET = ROOT / "bench" / "data" / "eventset.json"
 HTTP_QUERIES = 400
 ROUNDS = 5
@@ -41,6 +49,10 @@ Searcher = Callable[[str, int], list[str]]
 
 def load_devset() -> list[dict]:
     return json.loads(DEVSET.read_text(encoding="utf-8"))["questions"]
+
+
+def load_frozenset() -> list[dict]:
+    return json.loads(FROZENSET.read_text(encoding="utf-8"))["questions"]
 
 
 def quality(search: Searcher, devset: list[dict]) -> dict[str, float]:
@@ -84,15 +96,49 @@ def latency(search: Searcher, devset: list[dict]) -> dict[str, float]:
 
 # -- whoosh -----------------------------------------------------------------------------------------
 def whoosh_engine(tmp: Path, entries: list[Entry]) -> tuple[Searcher, float]:
+    """BM25 fused with the semantic signal (issue 49), as the app searches."""
     store = IndexStore(tmp / "index")
     with store.lock():
         meta = store.build(entries, corpus_hash(DEFAULT_CORPUS, shipped_rulebooks()))
     kb = KnowledgeBase(tmp / "index")
+    started = time.perf_counter()
+    kb.fusion.passages(kb._engine())  # the entries' vectors: built with the index, timed with it
+    build = meta["build_seconds"] + time.perf_counter() - started
 
     def search(q: str, limit: int) -> list[str]:
         return [r["id"] for r in kb.search(q, limit=limit)]
 
-    return search, meta["build_seconds"]
+    return search, build
+
+
+def bm25_engine(tmp: Path) -> tuple[Searcher, float]:
+    """The same index searched by BM25 alone (the semantic signal off: as without numpy)."""
+    kb = KnowledgeBase(tmp / "index")
+    kb.fusion = Fusion(None)
+
+    def search(q: str, limit: int) -> list[str]:
+        return [r["id"] for r in kb.search(q, limit=limit)]
+
+    return search, 0.0
+
+
+def semantic_engine(entries: list[Entry]) -> tuple[Searcher, float]:
+    """The semantic signal alone: each entry's closeness to the question, nothing lexical."""
+    shared = load_embedder()
+    if shared is None:
+        raise RuntimeError("the semantic signal is off (numpy or faq/semantic data missing)")
+    # a fresh embedder: its cache of texts empty, so the build is timed cold
+    embedder = Embedder(shared.table, WordPiece(shared.tokenizer.vocab))
+    started = time.perf_counter()
+    passages = Passages(embedder, ((n, e.as_dict()) for n, e in enumerate(entries)))
+    build = time.perf_counter() - started
+
+    def search(q: str, limit: int) -> list[str]:
+        close = passages.closeness(embedder.vector(q))
+        best = sorted(close, key=lambda d: -close[d])[:limit]
+        return [entries[d].id for d in best]
+
+    return search, build
 
 
 # -- event links ----------------------------------------------------------------------------------
@@ -242,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-http", action="store_true", help="skip the HTTP measurement")
     args = parser.parse_args(argv or [])
     devset = load_devset()
+    frozen = load_frozenset()
     started = time.perf_counter()
     entries = load_corpus(DEFAULT_CORPUS).entries
     parse_s = time.perf_counter() - started
@@ -250,12 +297,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name, (search, build_s) in (
             ("whoosh", whoosh_engine(Path(tmp), entries)),
+            ("bm25", bm25_engine(Path(tmp))),
+            ("semantic", semantic_engine(entries)),
             ("fts5", fts5_engine(entries)),
         ):
             subsets[name] = {
                 label: quality(search, [q for q in devset if (q.get("set") == "issue-15") == new])
                 for label, new in (("earlier", False), ("issue-15", True))
             }
+            subsets[name]["frozen"] = quality(search, frozen)
             figures[name] = {
                 **quality(search, devset),
                 **latency(search, devset),
@@ -277,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Search benchmark: {len(devset)} dev-set questions, {len(entries)} entries")
     print(f"(latencies are wall-clock on this machine; load average {load}, {os.cpu_count()} CPUs)")
-    print(f"{'metric':<22}{'whoosh':>12}{'fts5 bm25':>12}{'ratio':>10}")
+    print(f"{'metric':<22}{'fused':>12}{'fts5 bm25':>12}{'ratio':>10}")
     for key, label in (
         ("recall_at_5", "Recall@5"),
         ("hit_at_5", "Hit@5"),
@@ -298,6 +348,30 @@ def main(argv: list[str] | None = None) -> int:
             f"  {label} questions: Recall@5 {w['recall_at_5']:.3f} vs {f['recall_at_5']:.3f}, "
             f"MRR {w['mrr']:.3f} vs {f['mrr']:.3f}"
         )
+    print(
+        f"\nSignals (issue 49): development set ({len(devset)} questions) and frozen set "
+        f"({len(frozen)} questions in players' words, never tuned on)"
+    )
+    print(
+        f"{'search':<22}{'dev R@5':>9}{'Hit@5':>7}{'MRR':>7}{'frozen R@5':>12}{'Hit@5':>7}{'MRR':>7}"
+    )
+    for name, label in (
+        ("bm25", "BM25 alone"),
+        ("semantic", "semantic alone"),
+        ("whoosh", "fused (the app)"),
+        ("fts5", "SQLite FTS5"),
+    ):
+        d, z = figures[name], subsets[name]["frozen"]
+        print(
+            f"{label:<22}{d['recall_at_5']:>9.3f}{d['hit_at_5']:>7.3f}{d['mrr']:>7.3f}"
+            f"{z['recall_at_5']:>12.3f}{z['hit_at_5']:>7.3f}{z['mrr']:>7.3f}"
+        )
+    size = sum((DATA_DIR / f).stat().st_size for f in (TOKENS_FILE, VOCAB_FILE)) / 1e6
+    print(
+        f"semantic data on disk {size:.1f} MB; index build with the entries' vectors "
+        f"{figures['whoosh']['build_s']:.2f} s (the vectors alone "
+        f"{figures['semantic']['build_s']:.2f} s)"
+    )
     print(
         f"\nEvent links: {links['events']} events of bench/data/eventset.json "
         f"({links['events_with_related']} with related rulings wanted)"

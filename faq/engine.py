@@ -161,27 +161,50 @@ class Engine:
         return found
 
     def _compile(self, plan: Plan) -> Compiled:
-        cutoff = COMMON_WORD_SHARE * self.searcher.doc_count()
         highlight = list(plan.terms)
         corrected: list[tuple[str, str]] = []
         words: list[tuple[str, int, list[Term]]] = []  # (word, df in content, terms)
         for w in plan.words:
-            df = self.df(w)
-            content_df = self.reader.doc_frequency("content", w)
-            wterms = word_terms(w)
-            if df == 0 and not w.startswith(GROUP_PREFIX):
-                for fix in self.corrections(w):
-                    wterms += word_terms(fix, FUZZY_BOOST)
-                    highlight.append(fix)
-                    corrected.append((w, fix))
-                    df += self.df(fix)
-                if df == 0:
-                    continue
-            elif not w.startswith(GROUP_PREFIX):
-                for v in self.variants(w):
-                    wterms += word_terms(v, VARIANT_BOOST)
-                    highlight.append(v)
-            words.append((w, content_df if content_df else df, wterms))
+            found = self._word(w, highlight, corrected)
+            if found is not None:
+                words.append(found)
+        words, dropped = self._trimmed(words, plan)
+        terms: list[Term] = [t for r in plan.refs for t in ref_terms(r)]
+        for _, _, ts in words:
+            terms += ts
+        terms += [("topics", t, TOPIC_BOOST) for t in plan.topics]
+        return Compiled(tuple(terms), tuple(dict.fromkeys(highlight)), tuple(dropped),
+                        tuple(corrected))  # fmt: skip
+
+    def _word(
+        self, w: str, highlight: list[str], corrected: list[tuple[str, str]]
+    ) -> tuple[str, int, list[Term]] | None:
+        """A word's terms with its corrections (a word no document holds) or its variants, and
+        its document frequency; None for a word nothing corrects.  What is added to the
+        highlight and the corrections is appended to ``highlight`` and ``corrected``."""
+        df = self.df(w)
+        content_df = self.reader.doc_frequency("content", w)
+        wterms = word_terms(w)
+        if df == 0 and not w.startswith(GROUP_PREFIX):
+            for fix in self.corrections(w):
+                wterms += word_terms(fix, FUZZY_BOOST)
+                highlight.append(fix)
+                corrected.append((w, fix))
+                df += self.df(fix)
+            if df == 0:
+                return None
+        elif not w.startswith(GROUP_PREFIX):
+            for v in self.variants(w):
+                wterms += word_terms(v, VARIANT_BOOST)
+                highlight.append(v)
+        return w, content_df if content_df else df, wterms
+
+    def _trimmed(
+        self, words: list[tuple[str, int, list[Term]]], plan: Plan
+    ) -> tuple[list[tuple[str, int, list[Term]]], list[str]]:
+        """The words kept and those dropped: the common ones when something rarer is asked
+        (another word, a reference, a topic), and past MAX_WORDS all but the rarest."""
+        cutoff = COMMON_WORD_SHARE * self.searcher.doc_count()
         dropped: list[str] = []
         common = [x for x in words if x[1] > cutoff]
         if common and (len(common) < len(words) or plan.refs or plan.topics):
@@ -191,12 +214,7 @@ class Engine:
             keep = {w for w, _, _ in sorted(words, key=lambda x: x[1])[:MAX_WORDS]}
             dropped += [w for w, _, _ in words if w not in keep]
             words = [x for x in words if x[0] in keep]
-        terms: list[Term] = [t for r in plan.refs for t in ref_terms(r)]
-        for _, _, ts in words:
-            terms += ts
-        terms += [("topics", t, TOPIC_BOOST) for t in plan.topics]
-        return Compiled(tuple(terms), tuple(dict.fromkeys(highlight)), tuple(dropped),
-                        tuple(corrected))  # fmt: skip
+        return words, dropped
 
     # -- ranking -----------------------------------------------------------------------------------
     def scores(self, terms: Iterable[Term], allowed: frozenset[int] | None) -> dict[int, float]:

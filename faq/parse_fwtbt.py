@@ -160,6 +160,8 @@ class _Builder:
         self.unsigned: list[_RawAnswer] = []
         self.pending: list[str] = []
         self.answer_open = False
+        #: a separator was read and no section opened since: the next text line is a heading
+        self.after_sep = False
 
     def section(self, heading: str, line: int, sub: bool = False) -> None:
         """Open a section; a sub-section (``sub``) keeps its parent's refs ahead of its own."""
@@ -307,33 +309,39 @@ def parse_fwtbt(text: str) -> FaqParse:
     items = [(i + 1, line) for i, line in enumerate(raw) if line.strip()]
     kinds = [_kind(line.strip()) for _, line in items]
     b = _Builder()
-    after_sep = False
     for n, ((lineno, line), kind) in enumerate(zip(items, kinds, strict=True)):
-        s = line.strip()
         nxt = kinds[n + 1] if n + 1 < len(kinds) else None
         prev = kinds[n - 1] if n else None
-        if kind == "sep":
-            b.close_question()
-            after_sep = True
-        elif after_sep and kind == "text":
-            if s in GROUP_HEADINGS:
-                b.group = s
-            else:
-                b.section(s, lineno)
-                after_sep = False
-        elif not b.sections:  # the title page, up to the first heading
-            if kind == "text" and nxt == "Q":
-                b.section(s, lineno)
-        elif kind == "text" and prev == "sig" and nxt == "Q" and _heading_like(s):
-            b.section(s, lineno, sub=True)
-        elif kind == "Q":
-            b.question_line(s)
-        elif kind == "A":
-            b.answer_line(s)
-        elif kind == "sig":
-            b.signature(s)
-        else:
-            b.text_line(line)
+        _read_line(b, kind, line, lineno, prev, nxt)
     b.close_question()
     b.entries()
     return FaqParse(b.sections, footer)
+
+
+def _read_line(
+    b: _Builder, kind: str, line: str, lineno: int, prev: str | None, nxt: str | None
+) -> None:
+    """One non-blank line of ``kind`` (its neighbours' kinds ``prev`` and ``nxt``) into ``b``."""
+    s = line.strip()
+    if kind == "sep":
+        b.close_question()
+        b.after_sep = True
+    elif b.after_sep and kind == "text":
+        if s in GROUP_HEADINGS:
+            b.group = s
+        else:
+            b.section(s, lineno)
+            b.after_sep = False
+    elif not b.sections:  # the title page, up to the first heading
+        if kind == "text" and nxt == "Q":
+            b.section(s, lineno)
+    elif kind == "text" and prev == "sig" and nxt == "Q" and _heading_like(s):
+        b.section(s, lineno, sub=True)
+    elif kind == "Q":
+        b.question_line(s)
+    elif kind == "A":
+        b.answer_line(s)
+    elif kind == "sig":
+        b.signature(s)
+    else:
+        b.text_line(line)

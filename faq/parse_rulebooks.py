@@ -61,6 +61,38 @@ def _match(heading: Heading, line: str) -> bool:
     return line.startswith(heading.line) if heading.prefix else line == heading.line
 
 
+def _heading_section(
+    h: Heading, s: str, line: str, lineno: int, top: _Section | None
+) -> tuple[_Section, bool]:
+    """The section a spec's heading opens at ``line`` (``s`` stripped), and whether it is a
+    top section (numbered) that the next unnumbered rules fall under."""
+    title = h.title or s.rstrip(":. ")
+    parent = top if h.kind == "rule" and not h.number else None
+    number = h.number or (parent.number if parent else None)
+    sec = _Section(h.kind, number, title, parent, lineno, numbered=bool(h.number))
+    if h.body_line:
+        sec.lines.append(line)
+    return sec, bool(h.number)
+
+
+def _numbered_section(
+    m: re.Match[str], lineno: int, top: _Section | None, number_kinds: dict[str, str]
+) -> tuple[_Section, bool]:
+    """The section a numbered line (``m``) opens, and whether it is a top section (no dot in
+    its number)."""
+    groups = [g for g in m.groups() if g is not None]
+    number, rest = groups[0], groups[1]
+    title, body = split_title(rest.strip())
+    parent = top if "." in number else None
+    kind = number_kinds.get(number, RULE)
+    if not title:
+        title = _sub_title(number, parent)
+    sec = _Section(kind, number, title.rstrip("."), parent, lineno, numbered=True)
+    if body:
+        sec.lines.append(body)
+    return sec, "." not in number
+
+
 def _split(document: str, spec: RulebookSpec, text: str) -> list[_Section]:
     sections: list[_Section] = []
     expected = list(spec.headings)
@@ -69,32 +101,13 @@ def _split(document: str, spec: RulebookSpec, text: str) -> list[_Section]:
     for lineno, raw in enumerate(text.split("\n"), start=1):
         line = clean(raw)
         s = line.strip()
+        sec: _Section | None = None
         if expected and s and _match(expected[0], s):
-            h = expected.pop(0)
-            title = h.title or s.rstrip(":. ")
-            parent = top if h.kind == "rule" and not h.number else None
-            number = h.number or (parent.number if parent else None)
-            sec = _Section(h.kind, number, title, parent, lineno, numbered=bool(h.number))
-            if h.number:
-                top = sec
-            if h.body_line:
-                sec.lines.append(line)
-            sections.append(sec)
-            continue
-        m = spec.numbered.match(s)
-        if m:
-            groups = [g for g in m.groups() if g is not None]
-            number, rest = groups[0], groups[1]
-            title, body = split_title(rest.strip())
-            parent = top if "." in number else None
-            kind = number_kinds.get(number, RULE)
-            if not title:
-                title = _sub_title(number, parent)
-            sec = _Section(kind, number, title.rstrip("."), parent, lineno, numbered=True)
-            if "." not in number:
-                top = sec
-            if body:
-                sec.lines.append(body)
+            sec, opens = _heading_section(expected.pop(0), s, line, lineno, top)
+        elif m := spec.numbered.match(s):
+            sec, opens = _numbered_section(m, lineno, top, number_kinds)
+        if sec is not None:
+            top = sec if opens else top
             sections.append(sec)
             continue
         if sections:

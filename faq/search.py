@@ -15,6 +15,7 @@ from faq.analysis import GROUP_PREFIX, base_stems, group_stems
 from faq.corpus import DEFAULT_CORPUS, corpus_hash, load_corpus, rulebooks_or_shipped
 from faq.engine import Engine
 from faq.errors import EntryNotFound, QueryError
+from faq.fusion import Fusion
 from faq.index import IndexStore, Progress, club_ruling_of
 from faq.model import (
     CLUB_RULING,
@@ -76,6 +77,8 @@ class KnowledgeBase:
         #: games' short titles by document, for labels (None: the registry's, when first needed)
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._names: dict[str, tuple[str, ...]] | None = None
+        #: the semantic signal beside BM25 (off without numpy or its data: BM25 alone)
+        self.fusion = Fusion()
         if not self.store.is_current(self.corpus_hash):
             with self.store.lock():
                 if not self.store.is_current(self.corpus_hash):
@@ -177,7 +180,7 @@ class KnowledgeBase:
         plan = parse(text)
         if plan.empty:
             raise QueryError("q", "the query has no searchable words (only stop words)")
-        return self._run(plan, limit, document, game, kind)
+        return self._run(plan, limit, document, game, kind, text)
 
     def timed_search(
         self,
@@ -248,6 +251,7 @@ class KnowledgeBase:
         document: str | None,
         game: str | None,
         kind: str | None = None,
+        text: str | None = None,
     ) -> list[dict[str, Any]]:
         engine = self._engine()
         compiled = engine.compile(plan)
@@ -257,14 +261,19 @@ class KnowledgeBase:
             allowed = engine.allowed(document, f"kind:{kind}", lambda f: f.get("kind") == kind)
         # a few more than asked: the score factors (conflicts, overruled) may reorder the edge
         fetch = limit + 5 if game is None else max(limit * 4, 40)
-        hits = engine.top(compiled.terms, fetch, allowed)
+        text = self.fusion.asked(plan, text) if text is not None else None
+        hits = self.fusion.top(engine, compiled.terms, text, fetch, allowed)
         scored = [(engine.entry(d), score) for d, score in hits]
         scored = _overruled_below(scored)  # (also re-sorts by the adjusted scores)
         if game is not None:  # stable: each bucket keeps the score order
             scored = sorted(scored, key=lambda x: _bucket(x[0], game))
         pattern = term_pattern(compiled.highlight)
         return [
-            {**_result(e, score, _snippet(e, pattern, n < BEST_SNIPPETS)), **self._label(e, game)}
+            {
+                **_result(e, score, _snippet(e, pattern, n < BEST_SNIPPETS)),
+                **self._label(e, game),
+                "why": self.fusion.why(engine, e, text, pattern),
+            }
             for n, (e, score) in enumerate(scored[:limit])
         ]
 
@@ -372,20 +381,9 @@ class KnowledgeBase:
             if entry_id in by_id and entry_id not in chosen:
                 chosen[entry_id] = link.why + (f" (the event records: {hit})" if hit else "")
         strict = bool(self._links(document))
-        for wanted in sections:
-            for e in entries:
-                if e["kind"] == CONFLICT or e["id"] in chosen:
-                    continue
-                if _section_matches(e, wanted, strict):
-                    what = e.get("title") or e["heading"]
-                    chosen[e["id"]] = f"the game declares rule {wanted} ({what}) for this event"
-
-        # a rulebook without links: its conflicts by the rules they cite
-        for e in entries if not strict else ():
-            if e["kind"] == CONFLICT and e["id"] not in chosen:
-                cited = [r for r in e["rule_refs"] if r in sections]
-                if cited:
-                    chosen[e["id"]] = f"cites rule {', '.join(cited)}, which governs this event"
+        _choose_declared(chosen, entries, sections, strict)
+        if not strict:  # a rulebook without links: its conflicts by the rules they cite
+            _choose_cited(chosen, entries, sections)
         return [
             {**_result(by_id[i], None, snippet(_text(by_id[i]), None)), "why": why,
              **self._label(by_id[i], document)}
@@ -419,22 +417,9 @@ class KnowledgeBase:
             allowed = engine.allowed(None, f"{key}:{document}", keep)
             for d, score in engine.top(compiled.terms, limit, allowed):
                 entry = engine.entry(d)
-                on_topic = [t for t in keywords if t in entry.get("topics", [])]
-                # a FWtBT ruling counts when its own subject (its heading's rules and words)
-                # is one of the event's topics: a naval gunfire ruling is not about a land combat
-                subject = topics_for(entry.get("heading_refs", []), entry["heading"])
-                asked = entry["heading"] + "\n" + entry.get("question", "")
-                if key == "faq" and (
-                    score < floor
-                    or (keywords and not set(keywords) & set(subject))
-                    or specific is None
-                    or not specific.search(asked)
-                ):
+                if key == "faq" and not _faq_fits(entry, score, floor, keywords, specific):
                     continue
-                matched = _matched_words(entry, pattern)
-                why = "about " + ", ".join(on_topic) if on_topic else ""
-                if matched:
-                    why += ("; " if why else "") + "mentions " + ", ".join(matched)
+                why = _why(entry, keywords, pattern)
                 out.append(
                     {**_result(entry, score, _snippet(entry, pattern)), "why": why,
                      **self._label(entry, document)}
@@ -464,6 +449,60 @@ def validate(text: str, limit: int, document: str | None, documents: Sequence[st
         known = ", ".join([*documents, "club", "club:<id>"])
         raise QueryError("document", f"unknown document {document!r} (known: {known})")
     return text.strip()
+
+
+def _choose_declared(
+    chosen: dict[str, str], entries: list[dict[str, Any]], sections: list[str], strict: bool
+) -> None:
+    """Add to ``chosen`` the entries (not conflicts) that the rules the game declares name."""
+    for wanted in sections:
+        for e in entries:
+            if e["kind"] == CONFLICT or e["id"] in chosen:
+                continue
+            if _section_matches(e, wanted, strict):
+                what = e.get("title") or e["heading"]
+                chosen[e["id"]] = f"the game declares rule {wanted} ({what}) for this event"
+
+
+def _choose_cited(
+    chosen: dict[str, str], entries: list[dict[str, Any]], sections: list[str]
+) -> None:
+    """Add to ``chosen`` the conflicts that cite one of the rules the game declares."""
+    for e in entries:
+        if e["kind"] == CONFLICT and e["id"] not in chosen:
+            cited = [r for r in e["rule_refs"] if r in sections]
+            if cited:
+                chosen[e["id"]] = f"cites rule {', '.join(cited)}, which governs this event"
+
+
+def _faq_fits(
+    entry: dict[str, Any],
+    score: float,
+    floor: float,
+    keywords: tuple[str, ...],
+    specific: re.Pattern[str] | None,
+) -> bool:
+    """Whether another game's ruling is related enough to show: above the floor, its own subject
+    (its heading's rules and words) one of the event's topics -- a naval gunfire ruling is not
+    about a land combat -- and its question naming what the event's own facts say."""
+    subject = topics_for(entry.get("heading_refs", []), entry["heading"])
+    asked = entry["heading"] + "\n" + entry.get("question", "")
+    return not (
+        score < floor
+        or (keywords and not set(keywords) & set(subject))
+        or specific is None
+        or not specific.search(asked)
+    )
+
+
+def _why(entry: dict[str, Any], keywords: tuple[str, ...], pattern: re.Pattern[str] | None) -> str:
+    """Why a related entry is shown: the event's topics it is about, the words it mentions."""
+    on_topic = [t for t in keywords if t in entry.get("topics", [])]
+    matched = _matched_words(entry, pattern)
+    why = "about " + ", ".join(on_topic) if on_topic else ""
+    if matched:
+        why += ("; " if why else "") + "mentions " + ", ".join(matched)
+    return why
 
 
 def _section_matches(entry: dict[str, Any], wanted: str, numbered_only: bool = False) -> bool:

@@ -10,12 +10,15 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
+from service.adapters.addresses import resolve
 from service.adapters.broker import InProcessBroker, RedisBroker
-from service.adapters.heads import SqliteHeads
+from service.adapters.heads import PostgresHeads, SqliteHeads
 from service.adapters.leaderboard import RedisLeaderboard
 from service.adapters.mail_outbox import MailOutbox
-from service.adapters.push import PushSigner
+from service.adapters.push import PushSigner, contact_of
+from service.adapters.redis_throttle import RedisThrottle
 from service.adapters.smtp import Mailer
+from service.adapters.webhooks import WebhookPoster
 from service.application.access import GameAccess
 from service.application.audit import AuditService
 from service.application.campaigns import CampaignService
@@ -28,10 +31,16 @@ from service.application.games import GameService
 from service.application.knowledge import KnowledgeService
 from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
-from service.application.notifications import NotificationProcess, NotificationService
+from service.application.notifications import (
+    NotificationProcess,
+    NotificationService,
+    notifications_env,
+)
+from service.application.password_resets import PER_ACCOUNT as RESET_PER_ACCOUNT
+from service.application.password_resets import PER_ADDRESS as RESET_PER_ADDRESS
+from service.application.password_resets import WINDOW as RESET_WINDOW
 from service.application.password_resets import PasswordResets
 from service.application.ports import Broker
-from service.application.projections.catalog import Projections
 from service.application.push import PushService
 from service.application.quotas import QuotaService
 from service.application.records import RecordService
@@ -44,16 +53,18 @@ from service.application.seeks import SeekService
 from service.application.services import Services
 from service.application.standings import LadderFeed
 from service.application.store import open_store
+from service.application.throttle import SignInThrottle
 from service.application.tournaments import TournamentService
-from service.application.users import UserService
+from service.application.users import SIGNUP_WINDOW, UserService
 from service.application.what_if import WhatIfService
-from service.application.worker import NotificationWorker, open_process
+from service.application.worker import Dispatcher, NotificationWorker
 from service.config import Config
 from service.domain import chain
 from service.domain.draft_limits import DraftLimits
 from service.domain.systems import GamePorts
 from service.rules.base import RulesEvent
 from service.rules.registry import Registry, build_registry
+from service.views.catalog import NOTICE_VIEWS, Projections
 
 
 def build_registry_for(config: Config) -> Registry:
@@ -66,6 +77,14 @@ def build_ports(config: Config, registry: Registry | None = None) -> GamePorts:
     """What games need from outside the domain: the registry's rules and the server's seal."""
     registry = registry if registry is not None else build_registry_for(config)
     return GamePorts.of(registry.get, RulesEvent, chain.seal_key_from_secret(config.secret_key))
+
+
+def build_throttle(config: Config, scope: str, *args: Any, **kwargs: Any) -> SignInThrottle | None:
+    """A throttle counted in Redis for the whole site when ``REDIS_URL`` is set (every host and
+    worker shares its counts), else None: the service's own, in its process's memory."""
+    if not config.redis_url:
+        return None
+    return RedisThrottle(config.redis_url, scope, *args, **kwargs)
 
 
 def build_broker(config: Config) -> Broker:
@@ -111,12 +130,20 @@ def build_services(
     except Exception:
         store.close()
         raise
-    store.heads = SqliteHeads(config.heads_file, seal_key)  # anchored apart from the rows
+    store.heads = (  # anchored apart from the rows
+        PostgresHeads(config.heads_url, seal_key)
+        if config.heads_url
+        else SqliteHeads(config.heads_file, seal_key)
+    )
     outbox = (
         MailOutbox(Mailer(config.smtp_url, sender=config.smtp_from)) if config.smtp_url else None
     )
     users = UserService(
         store,
+        throttle=build_throttle(config, "sign-in"),
+        signups=build_throttle(
+            config, "sign-up", per_address=config.signups_per_hour, window=SIGNUP_WINDOW
+        ),
         token_lifetime=timedelta(days=config.token_days),
         auth_cache_seconds=config.auth_cache_seconds,
         tokens_per_user=config.tokens_per_user,
@@ -165,6 +192,7 @@ def build_services(
         clubs=clubs,
         secret=config.secret_key,
         allow_private=config.webhook_allow_private,
+        resolve=resolve,
         webhooks_per={"user": config.webhooks_per_user, "club": config.webhooks_per_club},
     )
     svc = Services(
@@ -208,6 +236,7 @@ def build_services(
         store,
         public_key=PushSigner(config.push_key(), "").public_key,
         allow_private=config.webhook_allow_private,
+        resolve=resolve,
         per_user=config.push_per_user,
     )
     svc.records = RecordService(store, games, audit)
@@ -222,6 +251,9 @@ def build_services(
         public_url=config.public_url,
         lifetime=timedelta(minutes=config.reset_minutes),
         emails=projections["emails"],
+        throttle=build_throttle(
+            config, "password-reset", RESET_PER_ACCOUNT, RESET_PER_ADDRESS, RESET_WINDOW
+        ),
     )
     if config.embedded_worker:  # `arbiter serve` / `make run`: one process does it all
         svc.worker = build_worker(svc, process=process)
@@ -240,7 +272,7 @@ def build_worker(svc: Services, process: NotificationProcess | None = None) -> N
         or getattr(lifecycle, "expire_clocks", None)
         or getattr(svc.games, "expire_clocks", None)
     )
-    return NotificationWorker(
+    return notification_worker(
         svc.config,
         svc.store,
         names=svc.users.username,
@@ -266,3 +298,79 @@ def _results_step(svc: Services) -> Any:
         deadlines()
 
     return step
+
+
+def open_process(
+    config: Config,
+    store: Any = None,
+    *,
+    names: Any = None,
+    broker: Any = None,
+    create_tables: bool | None = None,
+) -> NotificationProcess:
+    """The notification process over ``config``'s store, with its persisted views
+    (``NOTICE_VIEWS``: their tables made here on SQLite, by ``arbiter db migrate`` on PostgreSQL)."""
+    process = NotificationProcess(
+        notifications_env(config, create_tables=create_tables),
+        leader=store,
+        names=names,
+        broker=broker,
+        secret=config.secret_key,
+        public_url=config.public_url,
+        replay=config.notify_replay,
+    )
+    make = create_tables if create_tables is not None else config.store == "sqlite"
+    process.views = Projections(process, create_tables=make, views=NOTICE_VIEWS)
+    return process
+
+
+def notification_worker(
+    config: Config,
+    store: Any,
+    *,
+    names: Any = None,
+    broker: Any = None,
+    process: NotificationProcess | None = None,
+    mailer: Any = None,
+    poster: Any = None,
+    clocks: Any = None,
+    projections: Any = None,
+    results: Any = None,
+) -> NotificationWorker:
+    """A notification worker over ``store``: its process (``process``, else one opened over
+    ``config``'s notification store) and its dispatcher with the SMTP sender
+    (``ARBITER_SMTP_URL``; ``mailer`` in tests), the HTTP poster, the push signer and the DNS
+    look-up its address checks use."""
+    if process is None:
+        process = open_process(config, store, names=names, broker=broker)
+    else:  # one opened before (the app's): told the names and broker given here
+        process.names = names if names is not None else process.names
+        process.broker = broker if broker is not None else process.broker
+    if mailer is None and config.smtp_url:
+        mailer = Mailer(config.smtp_url, sender=config.smtp_from)
+    signer = PushSigner(config.push_key(), contact_of(config.public_url, config.smtp_from))
+    devices = PushService(
+        store,
+        public_key=signer.public_key,
+        allow_private=config.webhook_allow_private,
+        resolve=resolve,
+        per_user=config.push_per_user,
+    )
+    dispatcher = Dispatcher(
+        process,
+        store,
+        config,
+        mailer=mailer,
+        poster=poster or WebhookPoster(),
+        resolve=resolve,
+        signer=signer,
+        devices=devices,
+    )
+    return NotificationWorker(
+        store,
+        process,
+        dispatcher,
+        clocks=clocks,
+        projections=projections,
+        results=results,
+    )

@@ -240,7 +240,7 @@ def games() -> None:
 @click.pass_context
 def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
     """List games, newest first."""
-    from service.application.projections.games import GameQuery
+    from service.views.games import GameQuery
 
     svc = _services(ctx)
     rows = list(svc.index.every(GameQuery(everything=True, status=status)))
@@ -262,7 +262,7 @@ def games_list(ctx: click.Context, status: str | None, as_json: bool) -> None:
 def games_expire_clocks(ctx: click.Context) -> None:
     """Record every correspondence clock that has run out (what the worker does each minute)."""
     touched = _services(ctx).lifecycle.expire_clocks()
-    click.echo(f"{len(touched)} game(s) with a clock that ran out")
+    click.echo(f"{len(touched)} game{'' if len(touched) == 1 else 's'} with a clock that ran out")
     for game_id in touched:
         click.echo(game_id)
 

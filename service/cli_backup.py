@@ -54,8 +54,7 @@ def backup(path: Path, with_keys: bool) -> None:
     with --with-keys).  Safe while the server runs.  The file holds the club's own secrets
     (password hashes, webhook secrets, dice seeds): keep it as safe as the database."""
     from service.application.store import open_store
-    from service.application.worker import open_process
-    from service.bootstrap import build_ports
+    from service.bootstrap import build_ports, open_process
 
     config = _config_without_a_new_key()
     secret = _own_key(config)
@@ -166,8 +165,7 @@ def restore(path: Path, take_key: bool) -> None:
     under the server key, before anything is written."""
     from service.application import restoring
     from service.application.store import open_store
-    from service.application.worker import open_process
-    from service.bootstrap import build_ports, build_services, migrate
+    from service.bootstrap import build_ports, build_services, migrate, open_process
 
     config = _config_without_a_new_key()
     started = time.monotonic()

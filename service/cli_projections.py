@@ -1,5 +1,5 @@
 """``arbiter projections status``, ``arbiter projections rebuild [NAME]`` and ``arbiter projections
-parked retry|drop``: the persisted views (``service.application.projections``), shown and rebuilt
+parked retry|drop``: the persisted views (``service.views``), shown and rebuilt
 while the server runs, and the events they parked (could not take) dealt with after a fix."""
 
 from __future__ import annotations
@@ -53,11 +53,10 @@ class _Views:
 def _projections() -> Iterator[Any]:
     """The views of the store and of its notification process, over those stores alone (no
     other service is built)."""
-    from service.application.projections.catalog import Projections
     from service.application.schema import require_tables
     from service.application.store import open_store
-    from service.application.worker import open_process
-    from service.bootstrap import build_ports
+    from service.bootstrap import build_ports, open_process
+    from service.views.catalog import Projections
 
     try:
         config = Config.from_env()

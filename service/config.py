@@ -31,6 +31,9 @@ class Config:
     #: the server key and the anchored heads, apart from the data (default: ``keys`` beside var)
     keys_dir: Path | None = None
     heads_path: Path | None = None
+    #: the anchored heads in a PostgreSQL database every host shares, apart from the events
+    #: (``ARBITER_HEADS=postgresql://…``; docs/audit-and-disputes.md): None keeps the file
+    heads_url: str | None = None
     postgres_dbname: str = "arbiter"
     postgres_host: str = "127.0.0.1"
     postgres_port: int = 5432
@@ -115,7 +118,8 @@ class Config:
                 var_dir=var_dir,
                 sqlite_path=Path(env["ARBITER_SQLITE"]) if env.get("ARBITER_SQLITE") else None,
                 keys_dir=keys_dir,
-                heads_path=Path(env["ARBITER_HEADS"]) if env.get("ARBITER_HEADS") else None,
+                heads_path=_heads_path(env.get("ARBITER_HEADS", "")),
+                heads_url=_heads_url(env.get("ARBITER_HEADS", "")),
                 postgres_dbname=env.get("POSTGRES_DBNAME", "arbiter"),
                 postgres_host=env.get("POSTGRES_HOST", "127.0.0.1"),
                 postgres_port=int(env.get("POSTGRES_PORT", "5432")),
@@ -187,84 +191,37 @@ class Config:
         return config
 
     def validate(self) -> None:
-        if self.store not in STORES:
+        """Raise ConfigError for the first of :data:`_CHECKS` this configuration fails, in their
+        order; the heads' URL is checked where it stands among them."""
+        for check in _CHECKS:
+            if check is _HEADS_URL:
+                if self.heads_url is not None:
+                    self._check_heads_url(self.heads_url)
+                continue
+            failed, message = check
+            if failed(self):
+                raise ConfigError(message if isinstance(message, str) else message(self))
+
+    def _check_heads_url(self, url: str) -> None:
+        """The heads apart from the events: another database (or server) than the event store's,
+        else a rollback of the one would roll back the other with it."""
+        from psycopg.conninfo import conninfo_to_dict
+
+        try:
+            parts = conninfo_to_dict(url)
+        except Exception as exc:  # noqa: BLE001 - psycopg's own message names what is wrong
+            raise ConfigError(f"ARBITER_HEADS: not a PostgreSQL URL ({exc})") from None
+        if not parts.get("dbname"):
+            raise ConfigError("ARBITER_HEADS must name its database: postgresql://host/dbname")
+        same_server = (str(parts.get("host") or "localhost"), int(parts.get("port") or 5432)) in {
+            (self.postgres_host, self.postgres_port),
+            ("localhost" if self.postgres_host == "127.0.0.1" else self.postgres_host,
+             self.postgres_port),
+        }  # fmt: skip
+        if self.store == "postgres" and same_server and parts["dbname"] == self.postgres_dbname:
             raise ConfigError(
-                f"ARBITER_STORE must be one of {', '.join(STORES)}, not {self.store!r}"
-            )
-        if self.snapshot_interval < 0:
-            raise ConfigError("ARBITER_SNAPSHOT_INTERVAL must be 0 (off) or more")
-        if not 0 < self.token_days <= 3650:
-            raise ConfigError("ARBITER_TOKEN_DAYS must be more than 0 and at most 3650 (days)")
-        if not 0 <= self.auth_cache_seconds <= 60:
-            raise ConfigError("ARBITER_AUTH_CACHE_SECONDS must be from 0 (off) to 60 (seconds)")
-        if not 0 <= self.proxy_hops <= 5:
-            raise ConfigError("ARBITER_PROXY_HOPS must be from 0 (no proxy) to 5")
-        if self.streams_per_client < 1 or self.streams_max < 1:
-            raise ConfigError(
-                "ARBITER_STREAMS_PER_CLIENT and ARBITER_STREAMS_MAX must be 1 or more"
-            )
-        if self.smtp_url and not self.smtp_url.startswith(("smtp://", "smtps://")):
-            raise ConfigError("ARBITER_SMTP_URL must look like smtp://host:port")
-        if self.delivery_lease <= 0 or self.delivery_backoff < 0 or self.delivery_attempts < 1:
-            raise ConfigError(
-                "ARBITER_DELIVERY_LEASE must be more than 0, ARBITER_DELIVERY_BACKOFF 0 or more "
-                "and ARBITER_DELIVERY_ATTEMPTS 1 or more"
-            )
-        most = 12 if self.store == "sqlite" else 64  # eventsourcing's SQLite pool holds 15
-        if not 2 <= self.delivery_threads <= most:
-            raise ConfigError(f"ARBITER_DELIVERY_THREADS must be from 2 to {most} on {self.store}")
-        if not 1 <= self.delivery_per_target < self.delivery_threads:
-            raise ConfigError(
-                "ARBITER_DELIVERY_PER_TARGET must be 1 or more and less than "
-                "ARBITER_DELIVERY_THREADS"
-            )
-        if not 1 <= self.delivery_per_owner < self.delivery_threads:
-            raise ConfigError(
-                "ARBITER_DELIVERY_PER_OWNER must be 1 or more and less than "
-                "ARBITER_DELIVERY_THREADS"
-            )
-        for name, value in (
-            ("ARBITER_DRAFT_MAX_UNITS", self.draft_max_units),
-            ("ARBITER_DRAFT_MAX_HEXES", self.draft_max_hexes),
-            ("ARBITER_DRAFT_MAX_BYTES", self.draft_max_bytes),
-            ("ARBITER_IMAGE_DECODES", self.image_decodes),
-            ("ARBITER_WEBHOOKS_PER_USER", self.webhooks_per_user),
-            ("ARBITER_WEBHOOKS_PER_CLUB", self.webhooks_per_club),
-            ("ARBITER_PUSH_PER_USER", self.push_per_user),
-            ("ARBITER_TOKENS_PER_USER", self.tokens_per_user),
-            ("ARBITER_BYTES_PER_USER", self.bytes_per_user),
-            ("ARBITER_BYTES_PER_CLUB", self.bytes_per_club),
-            ("ARBITER_HOTSEAT_PER_USER", self.hotseat_per_user),
-            ("ARBITER_SEEKS_PER_USER", self.seeks_per_user),
-            ("ARBITER_INVITATIONS_PER_USER", self.invitations_per_user),
-            ("ARBITER_INVITATIONS_PER_PAIR", self.invitations_per_pair),
-            ("ARBITER_CLUBS_PER_USER", self.clubs_per_user),
-            ("ARBITER_SCENARIOS_PER_USER", self.scenarios_per_user),
-            ("ARBITER_SCENARIOS_PER_CLUB", self.scenarios_per_club),
-        ):
-            if value < 1:
-                raise ConfigError(f"{name} must be 1 or more")
-        if not 0 < self.header_timeout <= 600 or not 0 < self.body_timeout <= 600:
-            raise ConfigError(
-                "ARBITER_HEADER_TIMEOUT and ARBITER_BODY_TIMEOUT must be more than 0 and at "
-                "most 600 (seconds)"
-            )
-        if not 1 <= self.signups_per_hour <= 1_000_000:
-            raise ConfigError("ARBITER_SIGNUPS_PER_HOUR must be from 1 to 1000000")
-        if not 1 <= self.reset_minutes <= 1440:
-            raise ConfigError("ARBITER_RESET_MINUTES must be from 1 to 1440 (minutes)")
-        if self.invitations_per_pair > self.invitations_per_user:
-            raise ConfigError(
-                "ARBITER_INVITATIONS_PER_PAIR must be at most ARBITER_INVITATIONS_PER_USER"
-            )
-        if self.view_lag_limit < 1:
-            raise ConfigError("ARBITER_VIEW_LAG_LIMIT must be at least 1 (notifications)")
-        if self.store_timeout < 1:
-            raise ConfigError("ARBITER_STORE_TIMEOUT must be 1 (second) or more")
-        if self.vapid_private_key is not None and raw_vapid_key(self.vapid_private_key) is None:
-            raise ConfigError(
-                "ARBITER_VAPID_PRIVATE_KEY must be a P-256 private key: its 32 bytes in base64url "
-                "(as `arbiter` writes into $ARBITER_KEYS/vapid_private_key)"
+                "ARBITER_HEADS must be another database than the events' (POSTGRES_DBNAME): "
+                "the heads are kept apart so that a rollback of the events shows"
             )
 
     def push_key(self) -> str:
@@ -287,6 +244,17 @@ class Config:
     @property
     def heads_file(self) -> Path:
         return self.heads_path or self.keys / "heads.sqlite"
+
+    @property
+    def heads_place(self) -> Path | str:
+        """Where the heads are kept, as an operator is told (a database without its password)."""
+        if not self.heads_url:
+            return self.heads_file
+        from psycopg.conninfo import conninfo_to_dict
+
+        parts = conninfo_to_dict(self.heads_url)
+        where = f"{parts.get('host') or 'localhost'}:{parts.get('port') or 5432}"
+        return f"the heads database {parts.get('dbname')!r} on {where}"
 
     @property
     def index_dir(self) -> Path:
@@ -334,6 +302,124 @@ class Config:
             if self.postgres_schema:
                 env["POSTGRES_SCHEMA"] = self.postgres_schema
         return env
+
+
+def _most_delivery_threads(config: Config) -> int:
+    return 12 if config.store == "sqlite" else 64  # eventsourcing's SQLite pool holds 15
+
+
+#: the settings that must be 1 or more, each by its variable
+_AT_LEAST_ONE: tuple[tuple[str, str], ...] = (
+    ("ARBITER_DRAFT_MAX_UNITS", "draft_max_units"),
+    ("ARBITER_DRAFT_MAX_HEXES", "draft_max_hexes"),
+    ("ARBITER_DRAFT_MAX_BYTES", "draft_max_bytes"),
+    ("ARBITER_IMAGE_DECODES", "image_decodes"),
+    ("ARBITER_WEBHOOKS_PER_USER", "webhooks_per_user"),
+    ("ARBITER_WEBHOOKS_PER_CLUB", "webhooks_per_club"),
+    ("ARBITER_PUSH_PER_USER", "push_per_user"),
+    ("ARBITER_TOKENS_PER_USER", "tokens_per_user"),
+    ("ARBITER_BYTES_PER_USER", "bytes_per_user"),
+    ("ARBITER_BYTES_PER_CLUB", "bytes_per_club"),
+    ("ARBITER_HOTSEAT_PER_USER", "hotseat_per_user"),
+    ("ARBITER_SEEKS_PER_USER", "seeks_per_user"),
+    ("ARBITER_INVITATIONS_PER_USER", "invitations_per_user"),
+    ("ARBITER_INVITATIONS_PER_PAIR", "invitations_per_pair"),
+    ("ARBITER_CLUBS_PER_USER", "clubs_per_user"),
+    ("ARBITER_SCENARIOS_PER_USER", "scenarios_per_user"),
+    ("ARBITER_SCENARIOS_PER_CLUB", "scenarios_per_club"),
+)
+
+
+def _below_one(attribute: str) -> Callable[[Config], bool]:
+    return lambda config: getattr(config, attribute) < 1
+
+
+#: a check of :meth:`Config.validate`: when it fails, and its message (or what words it)
+_Check = tuple[Callable[[Config], bool], str | Callable[[Config], str]]
+#: where the heads' URL (ARBITER_HEADS) is checked among :data:`_CHECKS`
+_HEADS_URL: _Check = (lambda config: False, "")
+#: the configuration's checks in the order they are made: the first that fails is the error
+_CHECKS: tuple[_Check, ...] = (
+    (
+        lambda c: c.store not in STORES,
+        lambda c: f"ARBITER_STORE must be one of {', '.join(STORES)}, not {c.store!r}",
+    ),
+    (
+        lambda c: c.snapshot_interval < 0,
+        "ARBITER_SNAPSHOT_INTERVAL must be 0 (off) or more",
+    ),
+    (
+        lambda c: not 0 < c.token_days <= 3650,
+        "ARBITER_TOKEN_DAYS must be more than 0 and at most 3650 (days)",
+    ),
+    (
+        lambda c: not 0 <= c.auth_cache_seconds <= 60,
+        "ARBITER_AUTH_CACHE_SECONDS must be from 0 (off) to 60 (seconds)",
+    ),
+    (
+        lambda c: not 0 <= c.proxy_hops <= 5,
+        "ARBITER_PROXY_HOPS must be from 0 (no proxy) to 5",
+    ),
+    (
+        lambda c: c.streams_per_client < 1 or c.streams_max < 1,
+        "ARBITER_STREAMS_PER_CLIENT and ARBITER_STREAMS_MAX must be 1 or more",
+    ),
+    (
+        lambda c: bool(c.smtp_url and not c.smtp_url.startswith(("smtp://", "smtps://"))),
+        "ARBITER_SMTP_URL must look like smtp://host:port",
+    ),
+    (
+        lambda c: c.delivery_lease <= 0 or c.delivery_backoff < 0 or c.delivery_attempts < 1,
+        "ARBITER_DELIVERY_LEASE must be more than 0, ARBITER_DELIVERY_BACKOFF 0 or more "
+        "and ARBITER_DELIVERY_ATTEMPTS 1 or more",
+    ),
+    (
+        lambda c: not 2 <= c.delivery_threads <= _most_delivery_threads(c),
+        lambda c: (
+            f"ARBITER_DELIVERY_THREADS must be from 2 to {_most_delivery_threads(c)} on {c.store}"
+        ),
+    ),
+    (
+        lambda c: not 1 <= c.delivery_per_target < c.delivery_threads,
+        "ARBITER_DELIVERY_PER_TARGET must be 1 or more and less than ARBITER_DELIVERY_THREADS",
+    ),
+    (
+        lambda c: not 1 <= c.delivery_per_owner < c.delivery_threads,
+        "ARBITER_DELIVERY_PER_OWNER must be 1 or more and less than ARBITER_DELIVERY_THREADS",
+    ),
+    *((_below_one(attribute), f"{name} must be 1 or more") for name, attribute in _AT_LEAST_ONE),
+    (
+        lambda c: not 0 < c.header_timeout <= 600 or not 0 < c.body_timeout <= 600,
+        "ARBITER_HEADER_TIMEOUT and ARBITER_BODY_TIMEOUT must be more than 0 and at "
+        "most 600 (seconds)",
+    ),
+    _HEADS_URL,
+    (
+        lambda c: not 1 <= c.signups_per_hour <= 1_000_000,
+        "ARBITER_SIGNUPS_PER_HOUR must be from 1 to 1000000",
+    ),
+    (
+        lambda c: not 1 <= c.reset_minutes <= 1440,
+        "ARBITER_RESET_MINUTES must be from 1 to 1440 (minutes)",
+    ),
+    (
+        lambda c: c.invitations_per_pair > c.invitations_per_user,
+        "ARBITER_INVITATIONS_PER_PAIR must be at most ARBITER_INVITATIONS_PER_USER",
+    ),
+    (
+        lambda c: c.view_lag_limit < 1,
+        "ARBITER_VIEW_LAG_LIMIT must be at least 1 (notifications)",
+    ),
+    (
+        lambda c: c.store_timeout < 1,
+        "ARBITER_STORE_TIMEOUT must be 1 (second) or more",
+    ),
+    (
+        lambda c: c.vapid_private_key is not None and raw_vapid_key(c.vapid_private_key) is None,
+        "ARBITER_VAPID_PRIVATE_KEY must be a P-256 private key: its 32 bytes in base64url "
+        "(as `arbiter` writes into $ARBITER_KEYS/vapid_private_key)",
+    ),
+)
 
 
 def _flag(value: str) -> bool:
@@ -441,3 +527,11 @@ def _stable_secret(keys_dir: Path, var_dir: Path) -> str:
     finally:
         temporary.unlink()
     return key
+
+
+def _heads_path(value: str) -> Path | None:
+    return Path(value) if value and not _heads_url(value) else None
+
+
+def _heads_url(value: str) -> str | None:
+    return value if value.startswith(("postgresql://", "postgres://")) else None

@@ -7,9 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, render_template, send_file, session
+from flask import Blueprint, Response, render_template, send_file, session, url_for
+from markupsafe import Markup
 
 from service.api.compression import gzip_text
+from web.modules import module_script
 
 HERE = Path(__file__).parent
 #: the web app's manifest (``/manifest.webmanifest``): what an installed Arbiter is called and
@@ -52,6 +54,11 @@ def create_blueprint() -> Blueprint:
         static_url_path="/static",
     )
     blp.after_request(gzip_text)  # pages, scripts and the stylesheet go gzipped
+
+    @blp.app_template_global("module_script")
+    def _module_script(entry: str) -> Markup:
+        """A page's script and its imports, asked for at once (``web/modules.py``)."""
+        return module_script(HERE / "static" / "js", url_for("web.static", filename="js"), entry)
 
     @blp.get("/manifest.webmanifest")
     def manifest() -> Response:

@@ -7,10 +7,14 @@ the server key, ``service.domain.chain.head_mac``) here -- in a SQLite file in t
 ``arbiter audit verify`` reports a log that ends below its head.  A head only moves forward: a
 commit below it is refused (``ArbiterStore.commit``) until an operator reconciles the game
 (``arbiter audit reconcile``, a signed ``HeadReconciled`` event), which resets it.
-``arbiter audit heads`` prints every signed head, for an operator to publish or archive."""
+``arbiter audit heads`` prints every signed head, for an operator to publish or archive.
+
+On several hosts the heads go to a PostgreSQL database they all share, apart from the events'
+(``ARBITER_HEADS=postgresql://…``, :class:`PostgresHeads`)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import threading
@@ -129,3 +133,110 @@ class SqliteHeads:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+_PG_SCHEMA = """
+CREATE TABLE IF NOT EXISTS arbiter_heads (
+    game TEXT PRIMARY KEY,
+    version BIGINT NOT NULL,
+    hash TEXT NOT NULL,
+    at TEXT NOT NULL,
+    mac TEXT NOT NULL
+)"""
+_PG_UPSERT = """
+INSERT INTO arbiter_heads (game, version, hash, at, mac) VALUES (%s, %s, %s, %s, %s)
+ON CONFLICT (game) DO UPDATE SET version = excluded.version, hash = excluded.hash,
+    at = excluded.at, mac = excluded.mac
+WHERE excluded.version > arbiter_heads.version"""
+
+
+class PostgresHeads:
+    """Signed heads in a PostgreSQL database every host shares (``ARBITER_HEADS=postgresql://…``),
+    apart from the event store's database: with heads on each host's disk, a host that never
+    served a game's later commands could not tell that the events were put back below them
+    (issue 53).  The same behaviour as :class:`SqliteHeads`, row for row (``arbiter backup``,
+    ``restore`` and ``audit heads`` read and write it the same way).  One connection per process,
+    opened again once if it was lost."""
+
+    def __init__(self, url: str, key: bytes) -> None:
+        self.url = url
+        self._key = key
+        self._lock = threading.Lock()
+        self._conn: Any = None
+        with self._lock:
+            self._connect()
+
+    def _connect(self) -> Any:
+        import psycopg
+
+        if self._conn is not None and not self._conn.closed:
+            return self._conn
+        self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        # several workers may start at once: the one that loses the race finds the table
+        with contextlib.suppress(psycopg.errors.UniqueViolation, psycopg.errors.DuplicateTable):
+            self._conn.execute(_PG_SCHEMA)
+        return self._conn
+
+    def _execute(self, statement: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        with self._lock:
+            for attempt in (1, 2):
+                try:
+                    cursor = self._connect().execute(statement, params)
+                    return cursor.fetchall() if cursor.description else []
+                except psycopg.OperationalError:
+                    if self._conn is not None:
+                        self._conn.close()
+                    if attempt == 2:
+                        raise
+        raise AssertionError("unreachable")
+
+    def record(self, game: str, version: int, digest: str) -> None:
+        mac = head_mac(self._key, game, version, digest)
+        at = datetime.now(UTC).isoformat()
+        self._execute(_PG_UPSERT, (game, version, digest, at, mac))
+
+    def reset(self, game: str, version: int, digest: str) -> None:
+        mac = head_mac(self._key, game, version, digest)
+        at = datetime.now(UTC).isoformat()
+        self._execute(
+            "INSERT INTO arbiter_heads (game, version, hash, at, mac) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT (game) DO UPDATE SET version = excluded.version, "
+            "hash = excluded.hash, at = excluded.at, mac = excluded.mac",
+            (game, version, digest, at, mac),
+        )
+
+    def restore(self, head: dict[str, Any]) -> None:
+        self._execute(
+            "INSERT INTO arbiter_heads (game, version, hash, at, mac) VALUES (%s, %s, %s, %s, %s)",
+            tuple(head[k] for k in _COLUMNS),
+        )
+
+    def get(self, game: str) -> dict[str, Any] | None:
+        rows = self._execute(
+            "SELECT game, version, hash, at, mac FROM arbiter_heads WHERE game = %s", (game,)
+        )
+        return dict(zip(_COLUMNS, rows[0], strict=True)) if rows else None
+
+    def all(self) -> Iterator[dict[str, Any]]:
+        rows = self._execute("SELECT game, version, hash, at, mac FROM arbiter_heads ORDER BY game")
+        for row in rows:
+            yield dict(zip(_COLUMNS, row, strict=True))
+
+    def count(self) -> int:
+        return int(self._execute("SELECT count(*) FROM arbiter_heads")[0][0])
+
+    def anchor(self, game: str, version: int, digest: str) -> None:
+        """:meth:`record` that never fails a commit already written (see :class:`SqliteHeads`)."""
+        import psycopg
+
+        try:
+            self.record(game, version, digest)
+        except psycopg.Error:
+            log.exception("could not anchor the head of game %s at %s", game, version)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()

@@ -11,6 +11,10 @@ that takes the same lock, notifies and inserts, in the statement's own transacti
 held only while the server inserts and syncs its WAL.  Same lock, same atomicity, same durability;
 a lost race (the unique version) still raises ``IntegrityError`` and writes nothing.
 
+An event is stored only right after its stream's last stored version (``FOLLOWS_FUNCTION``, a
+trigger): a write past a gap -- a database put back under a host whose cache is ahead -- is refused
+in the inserting transaction, as a lost race is.
+
 A database migrated before the function existed still works, the eventsourcing way, with a warning
 to run ``arbiter db migrate``."""
 
@@ -33,6 +37,31 @@ log = logging.getLogger(__name__)
 
 #: appends of up to this many events send a parameter per value; larger ones an array per column
 SCALAR_APPEND = 16
+
+
+#: the check behind the trigger ``<table>_follows`` (``arbiter db migrate`` creates both): an event
+#: is inserted only if its stream holds the version before it (or it is a stream's first, version
+#: 1), checked in the inserting transaction -- whatever a host's cache believes, a database put
+#: back to an earlier dump is never continued past its end (a gap).  A row-level BEFORE trigger
+#: sees the rows inserted before it by the same statement, so an append of several events checks
+#: each against the one before.  Refused: SQLSTATE 23000, eventsourcing's ``IntegrityError``, the
+#: same as a lost race.
+FOLLOWS_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION {schema}.{check}() RETURNS trigger LANGUAGE plpgsql AS $BODY$ "
+    "BEGIN "
+    "IF NEW.originator_version <> 1 AND NOT EXISTS (SELECT 1 FROM {schema}.{table} "
+    "WHERE originator_id = NEW.originator_id "
+    "AND originator_version = NEW.originator_version - 1) THEN "
+    "RAISE EXCEPTION 'event % of % does not follow the last stored version of its stream', "
+    "NEW.originator_version, NEW.originator_id USING ERRCODE = 'integrity_constraint_violation'; "
+    "END IF; "
+    "RETURN NEW; "
+    "END; $BODY$"
+)
+FOLLOWS_TRIGGER = (
+    "CREATE OR REPLACE TRIGGER {check} BEFORE INSERT ON {schema}.{table} "
+    "FOR EACH ROW EXECUTE FUNCTION {schema}.{check}()"
+)
 
 
 class OneTripRecorder(PostgresApplicationRecorder):
@@ -71,6 +100,11 @@ class OneTripRecorder(PostgresApplicationRecorder):
                 "CREATE INDEX IF NOT EXISTS {index} ON {schema}.{table} (topic, notification_id)"
             ).format(index=Identifier(f"{self.events_table_name}_topic_idx"), **names)
         )
+        # an event is stored only right after its stream's last stored version (issue 53): see
+        # ``FOLLOWS``; on every insert path (the append function, eventsourcing's own, a restore)
+        names_follow = {**names, "check": Identifier(f"{self.events_table_name}_follows")}
+        self.sql_create_statements.append(SQL(FOLLOWS_FUNCTION).format(**names_follow))
+        self.sql_create_statements.append(SQL(FOLLOWS_TRIGGER).format(**names_follow))
         self._names = names
         #: statements rendered to bytes once: psycopg renders a composed statement on every
         #: execute (quoting each identifier), a measurable share of a command (``make bench``)

@@ -8,12 +8,13 @@ import contextlib
 import hashlib
 import hmac
 import http.client
-import json
 import socket
 import ssl
 import threading
 from typing import Any
 from urllib.parse import urlsplit
+
+from service.domain.notifications import webhook_body
 
 USER_AGENT = "Arbiter-Webhook/1"
 
@@ -22,9 +23,8 @@ def signature(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
 
 
-def body_of(text: str, **extra: Any) -> bytes:
-    payload = {"content": text, "text": text, **{k: v for k, v in extra.items() if v is not None}}
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+#: a webhook's JSON body (made in the domain: the worker makes it, this sends it)
+body_of = webhook_body
 
 
 class _Pinned(http.client.HTTPConnection):

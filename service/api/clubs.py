@@ -183,7 +183,11 @@ class Member(MethodView):
         return clubs.view(clubs.remove_member(club, user, username), user)
 
 
-@blp.route("/<club>/members/<username>/roles/<role>")
+@blp.route(
+    "/<club>/members/<username>/roles/<role>",
+    # the document says which roles there are, as the server enforces (400 for another)
+    parameters=[{"in": "path", "name": "role", "schema": {"type": "string", "enum": list(ROLES)}}],
+)
 class Role(MethodView):
     @blp.response(200, ClubOut)
     def put(self, club: str, username: str, role: str) -> dict[str, Any]:

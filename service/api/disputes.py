@@ -162,7 +162,9 @@ class WhatIf(MethodView):
         """What the claim would change, never written to the log: the disputed command re-decided
         under the claimed reading (or as the command claimed instead) with the same dice, beside
         what was recorded, and what a rebase would do to every later command.  A player sees it
-        as their side may; an arbiter in full.  ``digest`` is what a verdict records."""
+        as their side may; an arbiter in full.  ``digest`` is what a verdict records.  An ended
+        game re-decides nothing: ``ended`` is then true, ``alternative`` null and ``digest`` null,
+        and a verdict may uphold the event or make a club ruling."""
         return services().what_ifs.for_caller(game_id, require_user(), dispute)
 
 

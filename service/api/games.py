@@ -17,8 +17,8 @@ from service.api.scenarios import MAP_IMAGE, MapImageArgs, game_source, image_re
 from service.api.stream import game_plan, respond
 from service.api.systems import drawing_of
 from service.application.events import export_lines
-from service.application.projections.games import GameQuery
 from service.domain.errors import Forbidden, Invalid, NotFound
+from service.views.games import GameQuery
 
 blp = Blueprint(
     "games", __name__, url_prefix="/api/games", description="Games, commands and events"

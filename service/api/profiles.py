@@ -8,7 +8,7 @@ from flask.views import MethodView
 
 from service.api.auth import optional_user, services
 from service.api.blueprint import Blueprint
-from service.application.projections.games import PAGE_MAX, GameQuery
+from service.views.games import PAGE_MAX, GameQuery
 
 blp = Blueprint("profiles", __name__, url_prefix="/api/users", description="Player profiles")
 

@@ -12,6 +12,7 @@ from marshmallow import fields, validate
 from service.api.auth import optional_user, services
 from service.api.blueprint import Blueprint
 from service.api.schemas import Lenient, db_range
+from service.application.report import CSP
 from service.application.reviews import ROLLS_MAX, TIMELINE_MAX
 
 blp = Blueprint(
@@ -66,10 +67,12 @@ class ReportHtml(MethodView):
     @blp.arguments(ReviewArgs, location="query")
     @blp.response(200, content_type="text/html")
     def get(self, args: dict[str, Any], game_id: str) -> Response:
-        """The after-action report as one self-contained page (inline CSS and SVG, no script)."""
+        """The after-action report as one self-contained page (one stylesheet and SVG inline, no
+        script), served with a Content-Security-Policy of its own that allows its stylesheet by
+        its hash and nothing else."""
         review = _review(game_id, args)
         page = services().reviews.report(review, "html")
-        return Response(page, mimetype="text/html")
+        return Response(page, mimetype="text/html", headers={"Content-Security-Policy": CSP})
 
 
 @blp.route("/<game_id>/report.md")

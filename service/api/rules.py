@@ -110,6 +110,13 @@ class ResultSchema(Lenient):
         allow_none=True,
         metadata={"description": "that option as the game declares it: default, choices"},
     )
+    why = fields.Dict(
+        metadata={
+            "description": "why the entry matched: 'words' (the question's words it holds) and "
+            "'passage' (its sentence closest in meaning to the question; null when the "
+            "semantic signal is off or the question is a word or two)"
+        }
+    )
 
 
 class SearchResponse(Lenient):

@@ -615,6 +615,13 @@ class SystemOut(Schema):
             "description": "hidden_information, previews, drawing, scenario_checks, rulebook"
         },
     )
+    previews = fields.List(
+        fields.String(),
+        metadata={
+            "description": "the command types POST /api/games/<id>/preview answers (with the "
+            "previews capability); any other is refused with 400"
+        },
+    )
     commands = fields.List(
         fields.Dict(), metadata={"description": "each declared command: type, phases, fields"}
     )

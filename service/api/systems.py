@@ -27,6 +27,7 @@ def system_json(system: RulesSystem) -> dict[str, Any]:
         "tables": sorted(system.drawing.tables()) if system.drawing else [],
         "scenarios": [s.as_dict() for s in system.scenarios()],
         "capabilities": capabilities(system),
+        "previews": sorted(system.previews.commands) if system.previews else [],
         "side_colours": dict(system.side_colours),
         "commands": [spec.describe() for spec in system.commands],
     }

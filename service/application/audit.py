@@ -9,7 +9,7 @@ from uuid import UUID
 from eventsourcing.utils import get_topic
 
 from service.application.events import present_event
-from service.application.games import GameService, in_words, with_states_before
+from service.application.games import GameService, game_uuid, in_words, with_states_before
 from service.application.store import ArbiterStore, LogFollower
 from service.domain.audit import NO_ANCHOR, AuditReport, Broken, Wording, repairs_for, verify_log
 from service.domain.chain import ENVELOPE, FULL, reader_form
@@ -39,7 +39,7 @@ class AuditService:
         """The game's signed head as anchored apart from the rows (None: none is)."""
         if self.heads is None:
             return None
-        head: dict[str, Any] | None = self.heads.get(str(GameService._uuid(game_id)))
+        head: dict[str, Any] | None = self.heads.get(str(game_uuid(game_id)))
         return head
 
     def stored(self, game_id: UUID) -> Iterator[dict[str, Any] | Broken]:
@@ -66,7 +66,7 @@ class AuditService:
         the seed), and check that they reach the game's anchored head; then the same of the
         game's conversation (its chat: ``conversation``, None when it has none).  A broken
         conversation fails the report: ``first_bad`` names it when the game's own log is sound."""
-        gid = GameService._uuid(game_id)
+        gid = game_uuid(game_id)
         report = self._verified(gid)[0].as_dict()
         chat = self.verify_conversation(gid)
         report["conversation"] = chat
@@ -84,7 +84,7 @@ class AuditService:
         """The audit of a game's conversation (``service.domain.conversations``): its hash chain,
         seals and anchored head, checked as a game's are (it has no dice); None when the game has
         no conversation and no head anchored for one."""
-        cid = conversation_id(GameService._uuid(game_id))
+        cid = conversation_id(game_uuid(game_id))
         head = self.heads.get(str(cid)) if self.heads is not None else NO_ANCHOR
         rows = list(self.stored(cid))
         if not rows and head in (None, NO_ANCHOR):
@@ -119,7 +119,7 @@ class AuditService:
         the lost race fixed in this release -- so the audit reads them as explained.  Refused when
         the log verifies, or when any problem is of a kind a repair may not explain (a cut, a
         missing or forged row, a seal, a die, the head).  Returns the audit after it."""
-        gid = GameService._uuid(game_id)
+        gid = game_uuid(game_id)
         report, rows = self._verified(gid)
         if report.ok:
             raise Conflict("the log verifies: nothing to repair", {"game": ["its log verifies"]})
@@ -138,7 +138,7 @@ class AuditService:
         """Record that the game's log was restored or rolled back below its anchored head (a
         signed ``Game.HeadReconciled`` naming the lost head) and anchor the head on the log as it
         is, so play may go on; refused when the log reaches its head.  Returns the audit after."""
-        gid = GameService._uuid(game_id)
+        gid = game_uuid(game_id)
         head = self.heads.get(str(gid)) if self.heads is not None else None
         game = self.games.get(gid)
         if head is None or int(head["version"]) <= game.version:
@@ -231,15 +231,7 @@ class AuditService:
             elif isinstance(event, Game.Recorded) and current is not None:
                 form = {"kind": event.kind, "data": copy_json(event.data)}
                 if hide and before is not None:  # the reader's form, as the log presents it
-                    form = reader_form(
-                        rules,
-                        self.store.ports.rules_event,
-                        "Game.Recorded",
-                        form,
-                        actor=current["side"],
-                        state_before=copy_json(before),
-                        reader=viewer,
-                    )
+                    form = self._reader_form(rules, form, current["side"], before, viewer)
                 shown = RulesEvent(form["kind"], form["data"])
                 current["effects"].append(
                     {
@@ -250,23 +242,7 @@ class AuditService:
                     }
                 )
             elif isinstance(event, (Game.DiceRolled, Game.DiceReused)) and current is not None:
-                again = isinstance(event, Game.DiceReused)
-                current["effects"].append(
-                    {
-                        "seq": seq,
-                        "type": type(event).__name__,
-                        "text": ", ".join(
-                            f"d{r['sides']}#{r['index']}={r['value']}"
-                            + (
-                                f" (given again, first rolled at event {r['from_seq']})"
-                                if again
-                                else ""
-                            )
-                            for r in event.rolls
-                        ),
-                        "retracted": seq in retracted,
-                    }
-                )
+                current["effects"].append(_dice_effect(event, retracted))
             elif getattr(type(event), "bookkeeping", False):
                 current = None
                 user = getattr(event, "user", None) or getattr(event, "arbiter", None)
@@ -281,14 +257,30 @@ class AuditService:
                     }
                 )
         if hide:
-            for row in out:
-                if row["action"] == "command" and row["side"] != viewer:
-                    bare = {"type": row["command"].get("type")}
-                    row["hidden"] = bare != row["command"]  # as the log's "redacted"
-                    row["command"] = bare
+            _hide_commands(out, viewer)
         if side is not None:
             out = [row for row in out if row.get("side") == side]
         return out
+
+    def _reader_form(
+        self,
+        rules: RulesSystem,
+        form: dict[str, Any],
+        actor: str,
+        before: Any,
+        viewer: str | None,
+    ) -> dict[str, Any]:
+        """A recorded event as ``viewer`` reads it in the game log (what the rules redact stays
+        redacted)."""
+        return reader_form(
+            rules,
+            self.store.ports.rules_event,
+            "Game.Recorded",
+            form,
+            actor=actor,
+            state_before=copy_json(before),
+            reader=viewer,
+        )
 
     def diff(self, game_id: UUID | str, a: int, b: int, viewer: str | None) -> dict[str, Any]:
         """The difference between the (viewed) states at versions ``a`` and ``b``."""
@@ -355,3 +347,28 @@ def _reworded(rules: RulesSystem, items: list[Mapping[str, Any]]) -> dict[int, s
         except Exception:  # noqa: BLE001 - a log that does not replay words nothing further
             state = None
     return out
+
+
+def _dice_effect(event: Game.DiceRolled | Game.DiceReused, retracted: set[int]) -> dict[str, Any]:
+    """A command's dice as an effect: each roll's die, index and value (and where a reused one
+    was first rolled)."""
+    again = isinstance(event, Game.DiceReused)
+    return {
+        "seq": event.originator_version,
+        "type": type(event).__name__,
+        "text": ", ".join(
+            f"d{r['sides']}#{r['index']}={r['value']}"
+            + (f" (given again, first rolled at event {r['from_seq']})" if again else "")
+            for r in event.rolls
+        ),
+        "retracted": event.originator_version in retracted,
+    }
+
+
+def _hide_commands(rows: list[dict[str, Any]], viewer: str | None) -> None:
+    """The other sides' commands show their type only (``hidden`` when that hides something)."""
+    for row in rows:
+        if row["action"] == "command" and row["side"] != viewer:
+            bare = {"type": row["command"].get("type")}
+            row["hidden"] = bare != row["command"]  # as the log's "redacted"
+            row["command"] = bare

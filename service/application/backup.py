@@ -67,7 +67,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
-import hmac
 import io
 import json
 import os
@@ -75,65 +74,45 @@ import shutil
 import sqlite3
 import tarfile
 import tempfile
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
-from uuid import UUID
 
 from eventsourcing.persistence import Notification, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteProcessRecorder
 from eventsourcing.utils import get_topic
 
 from service.application import payloads
+from service.application.backup_file import (
+    EVENTS,
+    FORMAT,
+    FORMAT_VERSION,
+    HEADS,
+    KEY,
+    LEADER,
+    MANIFEST,
+    NOTICES,
+    TRACKING,
+    VAPID_KEY,
+    Backup,
+    BackupError,
+    authentic,
+    backup_key,
+    manifest_mac,
+    open_backup,
+)
 from service.config import Config
 from service.domain.chain import head_mac, seal_key_from_secret
 from service.domain.conversations import Conversation
-from service.domain.digests import same_secret
 from service.domain.game import Game
 
-FORMAT = "arbiter-backup"
-FORMAT_VERSION = 2
-#: the label the manifest's MAC key is derived from the server key under (apart from the seals')
-BACKUP_LABEL = b"arbiter-backup-v1"
-#: the name the notification process tracks the event store's log by (``ArbiterStore.name``)
-LEADER = "arbiter"
+#: the rows written (or read) at a time
 BATCH = 500
-MANIFEST = "manifest.json"
-EVENTS = "events.ndjson"
-NOTICES = "notifications.ndjson"
-TRACKING = "tracking.json"
-HEADS = "heads.ndjson"
-KEY = "keys/secret_key"
-VAPID_KEY = "keys/vapid_private_key"
-PARTS = (EVENTS, NOTICES, TRACKING, HEADS)
 _HEAD_FIELDS = ("game", "version", "hash", "at", "mac")
 _CREATED = get_topic(Game.Created)
 _OPENED = get_topic(Conversation.Opened)
-
-
-class BackupError(Exception):
-    """A backup or restore that cannot be done; the message says why and what to do."""
-
-
-def backup_key(secret: str) -> bytes:
-    """The key a backup's manifest is signed with: derived from the server key under its own label
-    (never the key itself, nor the seals' key)."""
-    return hmac.new(secret.encode("utf-8"), BACKUP_LABEL, hashlib.sha256).digest()
-
-
-def manifest_mac(manifest: dict[str, Any], secret: str) -> str:
-    """The MAC of ``manifest`` (all of it but its ``mac``: every part's SHA-256, size and rows, the
-    counts, the format) under :func:`backup_key`."""
-    body = {k: v for k, v in manifest.items() if k != "mac"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
-    return hmac.new(backup_key(secret), text, hashlib.sha256).hexdigest()
-
-
-def authentic(manifest: dict[str, Any], secret: str) -> bool:
-    return same_secret(manifest_mac(manifest, secret), str(manifest.get("mac", "")))
 
 
 # -- reading a running store ---------------------------------------------------------------------
@@ -142,8 +121,9 @@ class Snapshot:
     """A store's parts as read for a backup (see the module for the order)."""
 
     store: str
-    #: the heads file the heads were read from (named when it holds none)
-    heads_path: Path
+    #: the heads file the heads were read from, or the heads database's name (named when it
+    #: holds none)
+    heads_path: Path | str
     heads_mark: int
     heads: list[dict[str, Any]]
     tracking: int | None
@@ -199,6 +179,31 @@ def _sqlite_heads(path: Path, *, live: bool = False) -> list[dict[str, Any]]:
     return [dict(zip(_HEAD_FIELDS, row, strict=True)) for row in rows]
 
 
+def _postgres_heads(url: str) -> list[dict[str, Any]]:
+    """The heads in the heads database ``url`` (``ARBITER_HEADS=postgresql://…``), read only."""
+    import psycopg
+
+    with psycopg.connect(url, connect_timeout=10) as conn:
+        conn.read_only = True
+        try:
+            rows = conn.execute(
+                "SELECT game, version, hash, at, mac FROM arbiter_heads ORDER BY game"
+            ).fetchall()
+        except psycopg.errors.UndefinedTable:
+            return []  # a heads database no server has opened yet: no head
+    return [dict(zip(_HEAD_FIELDS, row, strict=True)) for row in rows]
+
+
+def _live_heads(config: Config) -> list[dict[str, Any]]:
+    """The server's heads as they are now, wherever ``ARBITER_HEADS`` keeps them."""
+    if config.heads_url:
+        return _postgres_heads(config.heads_url)
+    heads = config.heads_file
+    if not heads.exists() or not heads.stat().st_size:
+        return []
+    return _sqlite_heads(heads, live=True)
+
+
 @contextlib.contextmanager
 def sqlite_snapshot(config: Config, staging: Path) -> Iterator[Snapshot]:
     """A running SQLite server's parts: each file copied by SQLite's online backup into
@@ -213,7 +218,10 @@ def sqlite_snapshot(config: Config, staging: Path) -> Iterator[Snapshot]:
     heads = staging / "heads.sqlite"
     notices = staging / "notifications.sqlite"
     events = staging / "arbiter.sqlite"
-    rows = _sqlite_heads(heads) if _online_copy(config.heads_file, heads) else []
+    if config.heads_url:
+        rows = _postgres_heads(config.heads_url)
+    else:
+        rows = _sqlite_heads(heads) if _online_copy(config.heads_file, heads) else []
     has_notices = _online_copy(config.sqlite_file.with_name("notifications.sqlite"), notices)
     _online_copy(config.sqlite_file, events)
     stores = [SQLiteDatastore(str(events))]
@@ -225,7 +233,7 @@ def sqlite_snapshot(config: Config, staging: Path) -> Iterator[Snapshot]:
             process = SQLiteProcessRecorder(stores[1])
         yield Snapshot(
             store="sqlite",
-            heads_path=config.heads_file,
+            heads_path=config.heads_place,
             heads_mark=mark,
             heads=rows,
             tracking=_tracking(process),
@@ -265,7 +273,7 @@ def postgres_snapshot(config: Config, leader: Any, notices: Any) -> Iterator[Sna
     from psycopg.sql import SQL, Identifier
 
     mark = int(leader.max_notification_id() or 0)
-    heads = _sqlite_heads(config.heads_file, live=True)
+    heads = _live_heads(config)
     schema = leader.datastore.schema
 
     def table(name: str) -> Any:
@@ -307,7 +315,7 @@ def postgres_snapshot(config: Config, leader: Any, notices: Any) -> Iterator[Sna
 
             yield Snapshot(
                 store="postgres",
-                heads_path=config.heads_file,
+                heads_path=config.heads_place,
                 heads_mark=mark,
                 heads=heads,
                 tracking=int(found["notification_id"]) if found else None,
@@ -389,11 +397,12 @@ def write_backup(
             p.write(handle, _line(note))
     games, anchored = _count_games(parts[EVENTS].path, snapshot.heads_mark)
     if anchored and not parts[HEADS].rows:
+        where = snapshot.heads_path
+        state = "empty" if not isinstance(where, Path) or where.exists() else "missing"
         raise BackupError(
-            f"the store holds {anchored} games but the heads file {snapshot.heads_path} is "
-            f"{'empty' if snapshot.heads_path.exists() else 'missing'}: is ARBITER_KEYS (or "
-            "ARBITER_HEADS) the server's? A backup without the heads could not be verified; "
-            "nothing was written"
+            f"the store holds {anchored} games but the heads store {where} is {state}: is "
+            "ARBITER_KEYS (or ARBITER_HEADS) the server's? A backup without the heads could not "
+            "be verified; nothing was written"
         )
     if with_keys:
         with open((p := part(KEY)).path, "wb") as handle:
@@ -462,127 +471,6 @@ def _count_games(events: Path, mark: int) -> tuple[int, int]:
                 games += 1
                 anchored += int(row["position"]) <= mark
     return games, anchored
-
-
-@dataclass
-class Backup:
-    """A backup read whole and checked (its members in ``folder``)."""
-
-    path: Path
-    manifest: dict[str, Any]
-    folder: Path
-
-    @property
-    def secret(self) -> str | None:
-        key = self.folder / KEY.replace("/", "_")
-        return key.read_text() if key.exists() else None
-
-    @property
-    def push_key(self) -> str | None:
-        """The web push (VAPID) private key a ``--with-keys`` backup holds, if any."""
-        key = self.folder / VAPID_KEY.replace("/", "_")
-        return key.read_text().strip() if key.exists() else None
-
-    def lines(self, name: str) -> Iterator[dict[str, Any]]:
-        with open(self.folder / name, "rb") as handle:
-            for line in handle:
-                yield json.loads(line)
-
-    def notes(self, name: str) -> Iterator[tuple[int, StoredEvent]]:
-        for row in self.lines(name):
-            yield (
-                int(row["position"]),
-                StoredEvent(
-                    originator_id=UUID(row["originator_id"]),
-                    originator_version=int(row["originator_version"]),
-                    topic=row["topic"],
-                    state=base64.b64decode(row["state"]),
-                ),
-            )
-
-    @property
-    def tracking(self) -> int | None:
-        found = json.loads((self.folder / TRACKING).read_text()).get(LEADER)
-        return int(found) if found else None
-
-    def heads(self) -> list[dict[str, Any]]:
-        return list(self.lines(HEADS))
-
-
-def open_backup(path: Path, folder: Path) -> Backup:
-    """Read the backup at ``path`` into ``folder`` and check it whole: every member its manifest
-    lists, with its checksum and row count, and nothing else.  A damaged, truncated or foreign
-    file is refused with a :class:`BackupError` that says so."""
-    if not path.is_file():
-        raise BackupError(f"there is no backup file at {path}")
-    damaged = f"{path} is not a whole Arbiter backup"
-    found: dict[str, tuple[str, int]] = {}
-    manifest: dict[str, Any] | None = None
-    try:
-        with tarfile.open(path, mode="r:gz") as tar:
-            for member in tar:
-                if member.name == MANIFEST and member.isfile():
-                    manifest = _manifest(tar, member, path)
-                    continue
-                if member.name not in (*PARTS, KEY, VAPID_KEY) or not member.isfile():
-                    raise BackupError(f"{damaged}: it holds {member.name!r}, which no backup does")
-                source = tar.extractfile(member)
-                assert source is not None
-                digest = hashlib.sha256()
-                with source, open(folder / member.name.replace("/", "_"), "wb") as out:
-                    while chunk := source.read(1 << 20):
-                        digest.update(chunk)
-                        out.write(chunk)
-                found[member.name] = (digest.hexdigest(), member.size)
-    except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
-        raise BackupError(f"{damaged} (truncated or damaged: {exc})") from None
-    if manifest is None:
-        raise BackupError(f"{damaged}: it has no manifest")
-    listed = manifest.get("files") or {}
-    for name, described in listed.items():
-        if name not in found:
-            raise BackupError(f"{damaged}: {name} is missing (truncated?)")
-        if found[name] != (described.get("sha256"), described.get("bytes")):
-            raise BackupError(f"{damaged}: {name} does not match its checksum (damaged)")
-    extra = set(found) - set(listed)
-    if extra or not set(PARTS) <= set(listed):
-        raise BackupError(f"{damaged}: its parts are not the ones its manifest lists")
-    backup = Backup(path, manifest, folder)
-    for name in (EVENTS, NOTICES, HEADS):
-        try:
-            rows = sum(1 for _ in backup.lines(name))
-        except (ValueError, UnicodeDecodeError):
-            raise BackupError(f"{damaged}: {name} is not readable") from None
-        if rows != listed[name].get("rows"):
-            raise BackupError(f"{damaged}: {name} has {rows} rows, its manifest says otherwise")
-    return backup
-
-
-def _manifest(tar: tarfile.TarFile, member: tarfile.TarInfo, path: Path) -> dict[str, Any]:
-    source = tar.extractfile(member)
-    assert source is not None
-    try:
-        manifest = json.loads(source.read())
-    except ValueError:
-        raise BackupError(
-            f"{path} is not a whole Arbiter backup: its manifest is unreadable"
-        ) from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise BackupError(f"{path} is not an Arbiter backup (its manifest names no such format)")
-    version = manifest.get("format_version")
-    if version == 1:
-        raise BackupError(
-            f"{path} is an Arbiter backup of format 1, which is not signed (anyone who could "
-            "write the file could have changed it unseen); this Arbiter restores format "
-            f"{FORMAT_VERSION}, signed under the server key: take a new backup with this version, "
-            "or restore it with the version that made it"
-        )
-    if version != FORMAT_VERSION:
-        raise BackupError(
-            f"{path} is an Arbiter backup of format {version}; this Arbiter reads format "
-            f"{FORMAT_VERSION} (restore it with the version that made it)"
-        )
-    return manifest
 
 
 # -- restoring -----------------------------------------------------------------------------------
@@ -686,9 +574,8 @@ def occupied(config: Config, store: Callable[[], Any], process: Callable[[], Any
                 found += _holds(f"the {config.postgres_dbname} database", opened.recorder)
             finally:
                 opened.close()
-    heads = config.heads_file
-    if heads.exists() and heads.stat().st_size and (count := len(_sqlite_heads(heads, live=True))):
-        found.append(f"{heads} holds {count} anchored heads")
+    if count := len(_live_heads(config)):
+        found.append(f"{config.heads_place} holds {count} anchored heads")
     return found
 
 
@@ -838,3 +725,30 @@ def staging_beside(path: Path) -> Iterator[Path]:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+#: the public names, those of a backup file (:mod:`backup_file`) among them: the command line and
+#: the tests import them from here
+__all__ = [
+    "Backup",
+    "BackupError",
+    "Restored",
+    "Snapshot",
+    "adopt_key",
+    "adopt_push_key",
+    "anchor",
+    "authentic",
+    "backup_key",
+    "check_events",
+    "check_heads",
+    "key_for_restore",
+    "load",
+    "manifest_mac",
+    "occupied",
+    "open_backup",
+    "postgres_snapshot",
+    "read_only",
+    "sqlite_snapshot",
+    "staging_beside",
+    "write_backup",
+]

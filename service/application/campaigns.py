@@ -13,9 +13,6 @@ from typing import Any
 from service.application.clubs import ClubService
 from service.application.games import GameService
 from service.application.ports import Broker
-from service.application.projections.campaigns import CampaignsView
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.view import cut_page, page_limit
 from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore
 from service.application.users import UserService
@@ -23,6 +20,9 @@ from service.domain.campaigns import STARTED, Campaign
 from service.domain.errors import Conflict, Forbidden, StaleVersion, Unprocessable
 from service.domain.game import Game
 from service.domain.users import User
+from service.views.base import cut_page, page_limit
+from service.views.campaigns import CampaignsView
+from service.views.runner import ProjectionRunner
 
 
 class CampaignService:

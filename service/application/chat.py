@@ -25,11 +25,8 @@ from eventsourcing.application import AggregateNotFoundError
 
 from service.application.access import GameAccess
 from service.application.clubs import ClubService
-from service.application.games import GameService
+from service.application.games import GameService, game_uuid
 from service.application.ports import Broker
-from service.application.projections.chat import ChatView, NotesView
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.view import cut_page, page_limit
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain import conversations as conv
@@ -37,6 +34,9 @@ from service.domain.conversations import Conversation, Notebook, conversation_id
 from service.domain.errors import Forbidden, Invalid, NotFound, StaleVersion
 from service.domain.game import ENDED
 from service.domain.users import User
+from service.views.base import cut_page, page_limit
+from service.views.chat import ChatView, NotesView
+from service.views.runner import ProjectionRunner
 
 PLAYER, ARBITER = "player", "arbiter"
 #: how many times a write that lost a race to another write of the same chat is tried again
@@ -145,7 +145,7 @@ class ChatService:
         number the next page starts after (None: this is the last)."""
         role = self._reader(game_id, user, "read its chat")
         assert user is not None
-        cid = str(conversation_id(GameService._uuid(game_id)))
+        cid = str(conversation_id(game_uuid(game_id)))
         limit = page_limit(limit)
         rows = self._chat.select_messages(cid, limit + 1, after)
         rows, key = cut_page(rows, limit, lambda r: int(r["number"]))
@@ -189,7 +189,7 @@ class ChatService:
             )
 
         number = self._change(game_id, write)
-        cid = str(conversation_id(GameService._uuid(game_id)))
+        cid = str(conversation_id(game_uuid(game_id)))
         if self.broker is not None:
             self.broker.publish(chat_channel(game_id), {"game": str(game_id), "number": number})
         (row,) = self._chat.select_messages(cid, 1, number - 1)
@@ -211,7 +211,7 @@ class ChatService:
             ),
             must_exist=True,
         )
-        cid = str(conversation_id(GameService._uuid(game_id)))
+        cid = str(conversation_id(game_uuid(game_id)))
         if self.broker is not None:
             self.broker.publish(chat_channel(game_id), {"game": str(game_id), "number": number})
         (row,) = self._chat.select_messages(cid, 1, number - 1)
@@ -229,7 +229,7 @@ class ChatService:
     ) -> Any:
         """Apply ``change`` to the game's conversation (opened on its first write) and commit it;
         a lost race with another write to the same chat is tried again."""
-        gid = GameService._uuid(game_id)
+        gid = game_uuid(game_id)
         for attempt in range(RETRIES):
             chat = self._conversation(gid, must_exist)
             version = chat.version - len(chat.pending_events)
@@ -283,7 +283,7 @@ class ChatService:
     def notes(self, game_id: UUID | str, user: User | None) -> dict[str, Any]:
         """The caller's own notebook for the game (empty until they write)."""
         uid = self._player(game_id, user)
-        found = self._notes.notebook(str(notebook_id(GameService._uuid(game_id), uid)))
+        found = self._notes.notebook(str(notebook_id(game_uuid(game_id), uid)))
         mine = found or {"text": "", "shared": False, "updated": None, "hexes": []}
         return dict(mine, limits=NOTES_LIMITS)
 
@@ -319,7 +319,7 @@ class ChatService:
     def shared_notes(self, game_id: UUID | str, user: User | None) -> dict[str, Any]:
         """The notepads the players shared, for every reader of the game once it is over."""
         self.access.require(game_id, user)
-        gid = GameService._uuid(game_id)
+        gid = game_uuid(game_id)
         over = self.games.get(gid).status == ENDED
         sides, _ = self.games.bindings(gid)
         rows = self._notes.shared_of(str(gid)) if over else []
@@ -346,7 +346,7 @@ class ChatService:
         return hex_name
 
     def _notebook(self, game_id: UUID | str, uid: str, change: Callable[[Notebook], Any]) -> None:
-        gid = GameService._uuid(game_id)
+        gid = game_uuid(game_id)
         for attempt in range(RETRIES):
             try:
                 found: Any = self.store.repository.get(notebook_id(gid, uid))

@@ -9,15 +9,15 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from service.application.projections.clubs import ClubKey, ClubsView, MemberKey, PendingKey
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
 from service.application.quotas import QuotaService
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.clubs import ROLES, Club, club_id
 from service.domain.errors import Conflict, LimitReached, NotFound
 from service.domain.users import User
+from service.views.base import PAGE_MAX, cut_page, every_page, page_limit
+from service.views.clubs import ClubKey, ClubsView, MemberKey, PendingKey
+from service.views.runner import ProjectionRunner
 
 #: the members a club's resource names inline, the first in the order they joined (the others:
 #: :meth:`ClubService.members_page`); ``member_count`` says how many there are

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from service.application.projections.games import PAGE_MAX, GameQuery, GamesView, Key, Reader
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.view import cut_page
 from service.domain.users import User
+from service.views.base import cut_page
+from service.views.games import PAGE_MAX, GameQuery, GamesView, Key, Reader
+from service.views.runner import ProjectionRunner
 
 
 class GameIndex:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 from uuid import UUID
@@ -39,6 +39,7 @@ from service.rules.base import (
     ScenarioError,
     State,
     plain_sentence,
+    rule_words,
 )
 from service.rules.registry import Registry, UnknownSystem
 
@@ -50,6 +51,14 @@ BINDINGS_CACHED = 10_000
 class Executed:
     game: Game
     events: list[dict[str, Any]]
+
+
+def game_uuid(game_id: UUID | str) -> UUID:
+    """A game's id from a path or a body: a UUID, else the 404 of a game that does not exist."""
+    try:
+        return game_id if isinstance(game_id, UUID) else UUID(str(game_id))
+    except ValueError:
+        raise NotFound(f"no game {game_id}", {"game": ["not a game id"]}) from None
 
 
 class GameService:
@@ -125,27 +134,7 @@ class GameService:
                     ]
                 },
             )
-        problems: dict[str, list[str]] = {}
-        for side in info.sides:
-            if side not in sides:
-                problems.setdefault(f"sides.{side}", []).append(
-                    "every side must be bound to a user"
-                )
-        for side in sides:
-            if side not in info.sides:
-                problems.setdefault(f"sides.{side}", []).append(
-                    f"not a side of this scenario ({', '.join(info.sides)})"
-                )
-        bound: dict[str, str] = {}
-        names = {str(creator.id): creator.username}
-        for side, username in sides.items():
-            try:
-                player = self.users.by_name(username)
-                bound[side], names[str(player.id)] = str(player.id), player.username
-            except NotFound:
-                problems.setdefault(f"sides.{side}", []).append(f"unknown user {username!r}")
-        if problems:
-            raise Unprocessable("the sides do not fit the scenario", problems)
+        bound, names = self._bind_sides(info.sides, sides, creator)
         defaults = source.default_options() if source else rules.default_options(scenario)
         merged = {**defaults, **dict(options or {})}
         try:
@@ -179,6 +168,34 @@ class GameService:
             self._seeds[game.id] = seed
         return game
 
+    def _bind_sides(
+        self, scenario_sides: Sequence[str], sides: Mapping[str, str], creator: User
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """Each side's user id (``sides`` names users) and each player's name by id, the
+        creator's included; 422 naming each side that does not fit the scenario."""
+        problems: dict[str, list[str]] = {}
+        for side in scenario_sides:
+            if side not in sides:
+                problems.setdefault(f"sides.{side}", []).append(
+                    "every side must be bound to a user"
+                )
+        for side in sides:
+            if side not in scenario_sides:
+                problems.setdefault(f"sides.{side}", []).append(
+                    f"not a side of this scenario ({', '.join(scenario_sides)})"
+                )
+        bound: dict[str, str] = {}
+        names = {str(creator.id): creator.username}
+        for side, username in sides.items():
+            try:
+                player = self.users.by_name(username)
+                bound[side], names[str(player.id)] = str(player.id), player.username
+            except NotFound:
+                problems.setdefault(f"sides.{side}", []).append(f"unknown user {username!r}")
+        if problems:
+            raise Unprocessable("the sides do not fit the scenario", problems)
+        return bound, names
+
     def execute(
         self,
         game_id: UUID | str,
@@ -188,7 +205,7 @@ class GameService:
         expected_version: int,
         side: str | None = None,
     ) -> Executed:
-        gid = self._uuid(game_id)
+        gid = game_uuid(game_id)
         game = self.store.cached(gid, expected_version)
         if not isinstance(game, Game):  # not cached at that version: read (and fast-forward)
             return self._execute(self.get(gid), user, command, expected_version, side)
@@ -274,7 +291,7 @@ class GameService:
         """The game's sides (side -> user id) and labels (club, public, ...): fixed when it is
         created, so read once from its ``Created`` event (by key) and kept, never fast-forwarded.
         What the read rule needs on every request (``service.application.access``)."""
-        gid = self._uuid(game_id)
+        gid = game_uuid(game_id)
         try:
             return self._bindings.get(gid)
         except KeyError:
@@ -317,7 +334,7 @@ class GameService:
         return ports
 
     def get(self, game_id: UUID | str, version: int | None = None) -> Game:
-        gid = self._uuid(game_id)
+        gid = game_uuid(game_id)
         if version is not None and version < 1:
             raise Invalid("version must be 1 or more", {"version": ["must be >= 1"]})
         try:
@@ -349,7 +366,7 @@ class GameService:
             }
 
         try:
-            found: dict[str, Any] = self.store.peek(self._uuid(game_id), read)
+            found: dict[str, Any] = self.store.peek(game_uuid(game_id), read)
         except AggregateNotFoundError:
             raise NotFound(f"no game {game_id}", {"game": ["unknown game"]}) from None
         return found
@@ -602,13 +619,6 @@ class GameService:
                 item["text"] = in_words(rules, shown, state)
             yield item
 
-    @staticmethod
-    def _uuid(game_id: UUID | str) -> UUID:
-        try:
-            return game_id if isinstance(game_id, UUID) else UUID(str(game_id))
-        except ValueError:
-            raise NotFound(f"no game {game_id}", {"game": ["not a game id"]}) from None
-
 
 def disputes_shown(game: Game) -> dict[str, dict[str, Any]]:
     """A game's disputes as its readers see them: not who ruled (a user id, named in the log's
@@ -655,7 +665,7 @@ class RuleRefused(Unprocessable):
     code = "rule_violation"
 
     def __init__(self, message: str, details: Mapping[str, list[str]], rule: str) -> None:
-        super().__init__(f"{message} (rule {rule})", details)
+        super().__init__(f"{message} ({rule_words(rule)})", details)
         self.rule = rule
 
 

@@ -13,13 +13,13 @@ from faq.errors import QueryError
 from faq.model import ClubRuling as IndexedRuling
 from faq.search import KnowledgeBase
 from service.application.games import GameService
-from service.application.projections.rulings import Ruling, RulingsView
-from service.application.projections.runner import ProjectionRunner
 from service.application.store import ArbiterStore
 from service.domain.errors import NotFound
 from service.domain.rulings import ClubRuling
 from service.rules.base import RulesEvent, RulesSystem
 from service.rules.rulebook import rulebooks_of
+from service.views.rulings import Ruling, RulingsView
+from service.views.runner import ProjectionRunner
 
 
 class KnowledgeService:

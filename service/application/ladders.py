@@ -1,6 +1,6 @@
 """Ladder commands and queries: settings, players, challenges, face-to-face reports, standings.
 
-The queries read the persisted ladders' view (``projections.ladders``) by key: a writing request
+The queries read the persisted ladders' view (``service.views.ladders``) by key: a writing request
 reads its own write (``Projections.seen``), the worker keeps the view up to the log, and no GET
 writes anything."""
 
@@ -15,12 +15,6 @@ from uuid import UUID
 
 from service.application.clubs import ClubService
 from service.application.games import GameService
-from service.application.projections.ladders import (
-    RECENT,
-    STANDINGS_PAGE_MAX,
-    LaddersView,
-)
-from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
 from service.application.scenarios import ScenarioChoice, ScenarioLibrary
 from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore
@@ -30,6 +24,9 @@ from service.domain.game import Game
 from service.domain.ladders import Challenge, Ladder, LadderResult, ResultReport
 from service.domain.users import User
 from service.rules.base import ScenarioError
+from service.views.base import PAGE_MAX, cut_page, every_page, page_limit
+from service.views.ladder_state import RECENT, STANDINGS_PAGE_MAX
+from service.views.ladders import LaddersView
 
 
 def utcnow() -> datetime:

@@ -15,8 +15,6 @@ from service.application.clubs import ClubService
 from service.application.game_index import GameIndex
 from service.application.games import GameService
 from service.application.ladders import LadderService
-from service.application.projections.clocks import PAGE, ClocksView, micros
-from service.application.projections.runner import ProjectionRunner
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.errors import (
@@ -30,6 +28,8 @@ from service.domain.errors import (
 from service.domain.game import ACTIVE, INVITED, Game, check_clock
 from service.domain.quotas import Quotas
 from service.domain.users import User
+from service.views.clocks import PAGE, ClocksView, micros
+from service.views.runner import ProjectionRunner
 
 DRAW_ACTIONS = ("offer", "accept", "decline")
 #: how long the clock checks leave a game they could not look at (it failed to load or save)
@@ -84,60 +84,14 @@ class LifecycleService:
         its clock (checked: 400 naming ``clock.<field>``) and whether spectators may list it.
         ``players``: the user ids bound to its sides."""
         labels: dict[str, Any] = {"public": bool(public)}
+        house: tuple[dict[str, Any], Mapping[str, Any] | None] = ({}, None)
         if ladder is not None:
-            found = self.ladders.get(ladder)
-            if str(creator.id) not in players:
-                raise Unprocessable(
-                    "you create a ladder game you play in", {"sides": ["name yourself on a side"]}
-                )
-            if found.system != system:
-                raise Unprocessable(
-                    f"the ladder plays {found.system}", {"ladder": [f"plays {found.system}"]}
-                )
-            if found.scenario not in (None, scenario):
-                raise Unprocessable(
-                    "the ladder plays one scenario", {"scenario": [f"only {found.scenario}"]}
-                )
-            if len(set(players)) != 2:
-                raise Unprocessable(
-                    "a ladder game is between two players", {"sides": ["two different players"]}
-                )
-            for uid in players:
-                found.require_player(uid, "sides")
-            settings = found.settings
-            labels.update(
-                club=found.club_id,
-                ladder=str(found.id),
-                rated=True,
-                takeback_policy=settings["takeback"],
-                pause_on_dispute=settings["disputes_pause"],
-            )
-            if settings["clock"] and clock is None:
-                clock = settings["clock"]
+            house = self._ladder_labels(creator, players, ladder, system=system, scenario=scenario)
         elif club is not None:
-            try:
-                found_club = self.clubs.get(club)
-            except NotFound:
-                raise Unprocessable(f"no club {club!r}", {"club": ["unknown club"]}) from None
-            members = found_club.members
-            if str(creator.id) not in members:
-                raise Unprocessable(
-                    "only a member creates a club game", {"club": ["you are not a member"]}
-                )
-            strangers = [self.users.username(u) for u in players if u not in members]
-            if strangers:
-                raise Unprocessable(
-                    "every player of a club game is a member",
-                    {"sides": [f"not members of {found_club.name}: {', '.join(strangers)}"]},
-                )
-            policies = found_club.game_policies()
-            labels.update(
-                club=str(found_club.id),
-                pause_on_dispute=bool(policies["pause_on_dispute"]),
-                takeback_policy=policies["takeback"],
-            )
-            if clock is None and policies.get("clock"):
-                clock = policies["clock"]
+            house = self._club_labels(creator, players, club)
+        labels.update(house[0])
+        if clock is None and house[1]:  # the ladder's or the club's clock, unless one is given
+            clock = house[1]
         if takeback is not None:
             if takeback not in ("never", "casual", "always"):
                 raise Invalid("unknown takeback policy", {"takeback": ["never, casual or always"]})
@@ -146,6 +100,68 @@ class LifecycleService:
         if clock is not None:
             labels["clock"] = check_clock(clock)
         return labels
+
+    def _ladder_labels(
+        self, creator: User, players: list[str], ladder: str, *, system: str, scenario: str
+    ) -> tuple[dict[str, Any], Mapping[str, Any] | None]:
+        """A ladder game's labels (rated, the ladder's policies) and the ladder's clock; 422 when
+        the game does not fit the ladder."""
+        found = self.ladders.get(ladder)
+        if str(creator.id) not in players:
+            raise Unprocessable(
+                "you create a ladder game you play in", {"sides": ["name yourself on a side"]}
+            )
+        if found.system != system:
+            raise Unprocessable(
+                f"the ladder plays {found.system}", {"ladder": [f"plays {found.system}"]}
+            )
+        if found.scenario not in (None, scenario):
+            raise Unprocessable(
+                "the ladder plays one scenario", {"scenario": [f"only {found.scenario}"]}
+            )
+        if len(set(players)) != 2:
+            raise Unprocessable(
+                "a ladder game is between two players", {"sides": ["two different players"]}
+            )
+        for uid in players:
+            found.require_player(uid, "sides")
+        settings = found.settings
+        labels = {
+            "club": found.club_id,
+            "ladder": str(found.id),
+            "rated": True,
+            "takeback_policy": settings["takeback"],
+            "pause_on_dispute": settings["disputes_pause"],
+        }
+        return labels, settings["clock"]
+
+    def _club_labels(
+        self, creator: User, players: list[str], club: str
+    ) -> tuple[dict[str, Any], Mapping[str, Any] | None]:
+        """A club game's labels (the club's policies) and the club's clock; 422 when a player is
+        not a member."""
+        try:
+            found_club = self.clubs.get(club)
+        except NotFound:
+            raise Unprocessable(f"no club {club!r}", {"club": ["unknown club"]}) from None
+        members = found_club.members
+        if str(creator.id) not in members:
+            raise Unprocessable(
+                "only a member creates a club game", {"club": ["you are not a member"]}
+            )
+        strangers = [self.users.username(u) for u in players if u not in members]
+        if strangers:
+            raise Unprocessable(
+                "every player of a club game is a member",
+                {"sides": [f"not members of {found_club.name}: {', '.join(strangers)}"]},
+            )
+        policies = found_club.game_policies()
+        labels = {
+            "club": str(found_club.id),
+            "pause_on_dispute": bool(policies["pause_on_dispute"]),
+            "takeback_policy": policies["takeback"],
+        }
+        return labels, policies.get("clock")
 
     def create(
         self,
@@ -165,6 +181,7 @@ class LifecycleService:
         labels: Mapping[str, Any] | None = None,
         keep: list[Any] | None = None,
         capped: bool = True,
+        paired: bool = False,
     ) -> Game:
         """A new game.  Every named player but the creator must accept first (``Game.Invited``);
         a game whose sides are all the creator's starts at once.  Nobody is put into a game
@@ -174,14 +191,15 @@ class LifecycleService:
         labels (a club event's game names its event).  ``keep``: stored by the caller, with its own
         change (:meth:`GameService.create`).  ``capped``: the creator's hot-seat games and
         invitations waiting are limited (:meth:`check_caps`; a club event's round is not: its
-        players joined the event)."""
+        players joined the event).  ``paired``: a club event's pairing, whose players joined the
+        event to play its rounds -- the joining is their consent, so the game starts at once."""
         players = []
         for name in sides.values():
             try:
                 players.append(str(self.users.by_name(name).id))
             except NotFound:
                 players.append(name)  # GameService.create names the side and the unknown user
-        others = any(uid != str(creator.id) for uid in players)
+        others = any(uid != str(creator.id) for uid in players) and not paired
         if not invite and others:
             raise Forbidden(
                 "a game that names other players starts only when they accept",

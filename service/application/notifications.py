@@ -1,6 +1,7 @@
 """Notifications: a process application that follows the store's log and derives, per event, what
 each user is told (a :class:`Notice`) and what is to be delivered by e-mail and webhook (a
-:class:`Delivery`); the book the API reads them from; and the service behind ``/api/me/...``.
+:class:`Delivery`); the book the API reads them from.  The service behind ``/api/me/...`` is
+:mod:`service.application.notification_service`'s (importable from here too).
 
 :class:`NotificationProcess` is eventsourcing's own ``ProcessApplication``: it pulls the main
 store's notification log from the position in its tracking table, and records each event's notices
@@ -12,49 +13,40 @@ a replay of the log derives the same notices.  Sending is :mod:`service.applicat
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
-import secrets
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
-from eventsourcing.domain import OriginatorVersionError
 from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.system import ProcessApplication
 from eventsourcing.utils import get_topic
 
 from service.application.availability import fail_fast
+from service.application.game_notices import NOTICES, Seen, side_words
+from service.application.kept_games import KeptGames
+from service.application.notification_service import (
+    NotificationService,
+    unsubscribe_token,
+    webhooks_of,
+)
 from service.application.ports import Broker
-from service.application.projections.notices import NoticesView
 from service.application.store import ArbiterStore
 from service.config import Config
 from service.domain.conversations import Conversation
-from service.domain.digests import same_secret
-from service.domain.errors import Forbidden, Invalid, LimitReached, NotFound
-from service.domain.game import Game, low_threshold
+from service.domain.game import Game
 from service.domain.notifications import (
-    KIND_WORDS,
-    KINDS,
     Delivery,
-    Inbox,
     Notice,
-    Preferences,
     Webhook,
-    WebhookIndex,
     default_preferences,
     delivery_id,
-    inbox_id,
     notice_id,
     preferences_id,
-    validate_kinds,
-    validate_webhook_url,
 )
 from service.domain.push import PushSubscription, push_index_id
 
@@ -138,15 +130,6 @@ def notifications_env(config: Config, *, create_tables: bool | None = None) -> d
     return env
 
 
-def unsubscribe_token(secret: str, user: str, kind: str) -> str:
-    message = f"unsubscribe:{user}:{kind}".encode()
-    return hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()[:32]
-
-
-def side_words(side: str) -> str:
-    return side.replace("_", " ").replace("-", " ").title()
-
-
 @dataclass
 class Note:
     """What one source event tells: per user a sentence; ``public`` for a club's webhooks."""
@@ -170,7 +153,7 @@ class NotificationProcess(ProcessApplication[UUID]):
     name = "notifications"
     topics = FOLLOWED
     pull_section_size = 200
-    #: this process's persisted views (the notices'; ``worker.open_process``), brought up to the
+    #: this process's persisted views (the notices'; ``bootstrap.open_process``), brought up to the
     #: notices just recorded before the users' pages are told of them
     views: Any = None
 
@@ -199,8 +182,7 @@ class NotificationProcess(ProcessApplication[UUID]):
             self.topics = TOPICS
         self._active: dict[str, tuple[int, set[str]]] = {}  # replay: game -> (version, active)
         #: the games derived from lately, each at the version of the last event derived from it
-        self._games: OrderedDict[UUID, Any] = OrderedDict()
-        self.games_kept = max(1, games_kept)
+        self._games = KeptGames(self._leader_repository, games_kept)
         self._published: list[tuple[str, dict[str, Any]]] = []
         self._unrecorded: Tracking | None = None  # the last position processed, not yet recorded
         self._derived: list[Any] = []  # what the event being processed tells (see process_event)
@@ -409,167 +391,46 @@ class NotificationProcess(ProcessApplication[UUID]):
         players = {u for u in game.sides.values() if u}
         derived = Derived()
 
-        def note(kind: str, users: Iterable[str], text: Callable[[str], str], public: str) -> None:
-            texts = {u: text(u) for u in sorted(set(users))}
+        told = NOTICES.get(name)
+        if told is not None:
+            seen = Seen(
+                event=event,
+                type=name,
+                game=game,
+                title=title,
+                who=self.names(getattr(event, "user", "") or getattr(event, "by", "") or ""),
+                players=players,
+                others=players - {getattr(event, "user", None)},
+                name=self.names,
+                side_of=self._side_of,
+                listed=self._list,
+                result=self._result_words,
+            )
+            texts = {u: told.text(seen, u) for u in sorted(set(told.to(seen)))}
             if texts or club:
-                derived.notes.append(Note(kind, texts, public, gid, club, url))
-
-        who = self.names(getattr(event, "user", "") or getattr(event, "by", "") or "")
-        others = players - {getattr(event, "user", None)}
-        if name == "Invited":
-            pending = list(event.pending)
-            by = self.names(event.by)
-            note(
-                "invitation",
-                pending,
-                lambda u: f"{by} invites you to play {title} as {self._side_of(game, u)}.",
-                f"{by} invited {self._list(pending)} to play {title}.",
-            )
-        elif name in ("InvitationAccepted", "InvitationDeclined"):
-            verb = "accepted" if name == "InvitationAccepted" else "declined"
-            note(
-                "invitation",
-                others,
-                lambda u: f"{who} {verb} the invitation to {title} ({side_words(event.side)}).",
-                f"{who} {verb} the invitation to {title}.",
-            )
-        elif name == "TakebackRequested":
-            note(
-                "takeback",
-                others,
-                lambda u: f"{who} asks to take back a move in {title}: accept or refuse it.",
-                f"{who} asked to take back a move in {title}.",
-            )
-        elif name == "DisputeOpened":
-            note(
-                "dispute",
-                others,
-                lambda u: f"{who} opened a dispute in {title}: an arbiter will decide it.",
-                f"{who} opened a dispute in {title}.",
-            )
-        elif name == "DisputeResolved":
-            arbiter = self.names(event.arbiter)
-            verdict = str(event.verdict).replace("_", " ")
-            note(
-                "dispute",
-                players,
-                lambda u: f"{arbiter} decided the dispute in {title}: {verdict}.",
-                f"{arbiter} decided the dispute in {title}: {verdict}.",
-            )
-        elif name == "VerdictProposed":
-            verdict = "the event stands" if event.verdict == "upheld" else "the event was wrong"
-            note(
-                "dispute",
-                others,
-                lambda u: (
-                    f"{who} proposes to settle the dispute in {title} by agreement: {verdict}. "
-                    "Accept it or propose another on the game page."
-                ),
-                f"{who} proposed to settle a dispute in {title} by agreement.",
-            )
-        elif name == "VerdictAgreed":
-            note(
-                "dispute",
-                players,
-                lambda u: f"Both players agreed on the dispute in {title}: {event.verdict}.",
-                f"Both players agreed on a dispute in {title}: {event.verdict}.",
-            )
-        elif name == "DrawOffered":
-            note(
-                "draw",
-                others,
-                lambda u: f"{who} offers a draw in {title}: accept or decline it.",
-                f"{who} offered a draw in {title}.",
-            )
-        elif name == "DrawDeclined":
-            note(
-                "draw",
-                others,
-                lambda u: f"{who} declined the draw offered in {title}.",
-                f"{who} declined a draw in {title}.",
-            )
-        elif name == "Resigned":
-            note(
-                "ended",
-                others,
-                lambda u: f"{who} resigned {title}.",
-                f"{who} ({side_words(event.side)}) resigned {title}.",
-            )
-        elif name == "Claimed":
-            note(
-                "clock",
-                others,
-                lambda u: f"{who} claims {title}: your clock ran out.",
-                f"{who} claimed {title} on time.",
-            )
-        elif name in ("ClockExpired", "ClockLow"):
-            side = side_words(event.side)
-            owner = game.sides.get(event.side)
-            if name == "ClockExpired":  # every player: the opponent may claim
-                state, told = "ran out", players
-            else:  # only the player whose clock it is
-                hours = low_threshold(game.labels.get("clock") or {}) / 3600
-                state = f"is running low: less than {hours:g} hours left"
-                told = {owner} if owner else set()
-            note(
-                "clock",
-                told,
-                lambda u: (
-                    f"Your clock in {title} {state}."
-                    if u == owner
-                    else f"{side}'s clock in {title} {state}."
-                ),
-                f"{side}'s clock in {title} {state}.",
-            )
-        elif name == "Ended":
-            outcome = self._result_words(game, event.result)
-            note(
-                "ended",
-                players,
-                lambda u: f"{title} ended: {outcome}.",
-                f"{title} ended: {outcome}.",
-            )
+                derived.notes.append(Note(told.kind, texts, told.public(seen), gid, club, url))
         if name in TURN_EVENTS:
             self._turn(game, name, derived, title, url, club, before)
         return derived
 
+    def _leader_repository(self) -> Any:
+        assert self.leader is not None
+        return self.leader.repository
+
     def _advance(self, event: Any, turn: bool) -> tuple[Any, set[str]]:
         """The event's game at the event's version, and who was to act before it (``turn``;
-        else nobody).  A game kept from the last event derived from it is brought forward in
-        place, the way the store's cache is: the events between, which the process does not
-        follow (commands accepted, dice rolled ...), read from the store, then this one applied
-        with the game projector.  Else the game is loaded at the version before the event (its
-        snapshot and a replay), once.  Never a replay per event, whatever the game's length."""
-        assert self.leader is not None
-        repository: Any = self.leader.repository
-        gid, version = event.originator_id, event.originator_version
-        game = self._games.pop(gid, None)  # kept again only once the event is applied
-        if game is not None and game.version < version - 1:
-            between = repository.event_store.get(gid, gt=game.version, lte=version - 1)
-            try:
-                game = repository.project(game, between)
-            except OriginatorVersionError:
-                game = None
-        if game is None or game.version != version - 1:  # not kept, or the store disagrees
-            game = repository.get(gid, version=version - 1) if version > 1 else None
-        before = self._active_users(game) if turn and game is not None else set()
-        game = repository.project(game, [event])
-        self._games[gid] = game
-        while len(self._games) > self.games_kept:
-            self._games.popitem(last=False)
-        return game, before
+        else nobody), from the games kept (:class:`KeptGames`): never a replay per event,
+        whatever the game's length."""
+        before = set()
+        if turn:
+            game = self._games.before(event)
+            before = self._active_users(game) if game is not None else set()
+        return self._games.after(event), before
 
     def _follow(self, event: Any) -> None:
         """Apply an event that tells nobody anything to its game if the game is kept at the
-        version before it (a game not kept is not loaded for it; one kept further back is brought
-        forward from the store when an event that tells something comes)."""
-        game = self._games.get(event.originator_id)
-        if game is None or game.version != event.originator_version - 1:
-            return
-        del self._games[event.originator_id]  # kept again only once the event is applied
-        assert self.leader is not None
-        repository: Any = self.leader.repository
-        self._games[event.originator_id] = repository.project(game, [event])
+        version before it (a game not kept is not loaded for it)."""
+        self._games.follow(event)
 
     def _turn(
         self,
@@ -706,7 +567,7 @@ class NotificationProcess(ProcessApplication[UUID]):
                 ):
                     texts[me] = (
                         f"Round {event.number} of {title}: you play {side_words(side)} against "
-                        f"{self.names(them)}; accept the game's invitation. Deadline "
+                        f"{self.names(them)}; the game has started. Deadline "
                         f"{event.deadline[:10]}."
                     )
             if event.bye:
@@ -759,21 +620,6 @@ class NotificationProcess(ProcessApplication[UUID]):
         return f"{words}, {str(reason).replace('_', ' ')}" if reason else words
 
 
-def webhooks_of(store: ArbiterStore, owner_kind: str, owner: str) -> list[Any]:
-    """The webhooks registered for an owner: an index aggregate lists their ids."""
-    try:
-        index: Any = store.repository.get(WebhookIndex.id_for(owner_kind, owner))
-    except AggregateNotFoundError:
-        return []
-    hooks: list[Any] = []
-    for hid in index.hooks:
-        try:
-            hooks.append(store.repository.get(UUID(hid)))
-        except AggregateNotFoundError:
-            continue
-    return hooks
-
-
 def push_subscriptions_of(store: ArbiterStore, user: str) -> list[PushSubscription]:
     """The user's push subscriptions still on, oldest first (their index lists their ids)."""
     try:
@@ -800,200 +646,21 @@ NOTICE_TOPICS = (
 )
 
 
-class NotificationService:
-    """What ``/api/me/notifications``, preferences and webhooks do."""
-
-    def __init__(
-        self,
-        store: ArbiterStore,
-        process: NotificationProcess,
-        *,
-        clubs: Any,
-        secret: str,
-        allow_private: bool,
-        webhooks_per: Mapping[str, int] | None = None,
-    ) -> None:
-        self.store = store
-        self.process = process
-        #: webhooks one owner ("user", "club") may hold (README: ARBITER_WEBHOOKS_PER_*)
-        self.webhooks_per = {"user": 10, "club": 20, **(webhooks_per or {})}
-        self.clubs = clubs
-        self.secret = secret
-        self.allow_private = allow_private
-        self._lock = threading.Lock()
-
-    # -- notices ------------------------------------------------------------------------------------
-    @property
-    def _notices(self) -> NoticesView:
-        view = self.process.views["notices"].view
-        assert isinstance(view, NoticesView)
-        return view
-
-    def listing(
-        self,
-        user: str,
-        *,
-        unread_only: bool = False,
-        limit: int = 50,
-        after: tuple[int, str] | None = None,
-    ) -> dict[str, Any]:
-        """``user``'s notices newest first, a page of ``limit`` after the key ``after`` (kinds
-        turned off for the web left out), how many are unread and how many in all, and the key
-        of the next page (``next``, None after the last); read from the notices' view by index."""
-        prefs = self.preferences(user)
-        kinds = [k for k in KINDS if prefs.get(k, {}).get("web", True)]
-        inbox = self._aggregate(inbox_id(user))
-        unread_since = (inbox.read_before, list(inbox.read)) if inbox is not None else (None, [])
-        view = self._notices
-        rows = view.page(
-            user,
-            kinds,
-            limit=limit + 1,
-            after=after,
-            unread_since=unread_since if unread_only else None,
-        )
-        more = len(rows) > limit
-        rows = rows[:limit]
-        keys = [row.pop("key") for row in rows]
-        for row in rows:
-            row["read"] = inbox is not None and inbox.is_read(row["id"], row["created"])
-        following = keys[-1] if more else None
-        return {
-            "notifications": rows,
-            "unread": view.count(user, kinds, unread_since),
-            "total": view.count(user, kinds),
-            "next": following,
-        }
-
-    def mark_read(self, user: str, ids: list[str] | None, everything: bool) -> int:
-        view = self._notices
-        if not everything:
-            if not ids:
-                raise Invalid("nothing to mark", {"ids": ["a list of notification ids, or all"]})
-            known = set(view.has_notices(user, ids))
-            unknown = [i for i in ids if i not in known]
-            if unknown:
-                raise NotFound("no such notification", {"ids": [f"not yours: {unknown[0]}"]})
-        inbox = self._aggregate(inbox_id(user)) or Inbox.open(user)
-        if everything:
-            newest = view.newest(user) or datetime.now(UTC)
-            inbox.trigger_event(Inbox.ReadAll, before=newest)
-        else:
-            inbox.trigger_event(Inbox.Read, ids=sorted(set(ids or [])))
-        self.store.commit(inbox)
-        return int(self.listing(user, limit=1)["unread"])
-
-    # -- preferences --------------------------------------------------------------------------------
-    def preferences(self, user: str) -> dict[str, dict[str, bool]]:
-        prefs = self._aggregate(preferences_id(user))
-        return prefs.settings if prefs is not None else default_preferences()
-
-    def set_preferences(self, user: str, settings: Any) -> dict[str, dict[str, bool]]:
-        prefs = self._aggregate(preferences_id(user), fresh=True) or Preferences.start(user)
-        prefs.change(settings)
-        self.store.commit(prefs)
-        return prefs.settings
-
-    def check_unsubscribe(self, user: str, kind: str, token: str) -> str:
-        """What a signed unsubscribe link stops (in words), if it is valid; it changes nothing."""
-        if kind not in KINDS:
-            raise Invalid("unknown kind", {"kind": [f"one of {', '.join(KINDS)}"]})
-        expected = unsubscribe_token(self.secret, user, kind)
-        if not same_secret(expected, token or ""):
-            raise Forbidden("this unsubscribe link is not valid", {"token": ["not valid"]})
-        return KIND_WORDS[kind]
-
-    def unsubscribe(self, user: str, kind: str, token: str) -> str:
-        words = self.check_unsubscribe(user, kind, token)
-        self.set_preferences(user, {kind: {"email": False}})
-        return words
-
-    # -- webhooks -----------------------------------------------------------------------------------
-    def register_webhook(
-        self, owner_kind: str, owner: str, by: str, url: str, secret: str | None, kinds: Any
-    ) -> tuple[Webhook, str]:
-        url = validate_webhook_url(url, allow_private=self.allow_private)
-        kinds = validate_kinds(kinds if kinds is not None else [])
-        if secret is not None and not 16 <= len(secret) <= 200:
-            raise Invalid("invalid secret", {"secret": ["16 to 200 characters"]})
-        secret = secret or secrets.token_urlsafe(24)
-        hook = Webhook._create(
-            Webhook.Registered,
-            id=uuid4(),
-            owner_kind=owner_kind,
-            owner=owner,
-            url=url,
-            secret=secret,
-            kinds=kinds,
-            created_by=by,
-        )
-        with self._lock:
-            index = self._aggregate(WebhookIndex.id_for(owner_kind, owner), fresh=True)
-            if index is None:
-                index = WebhookIndex._create(
-                    WebhookIndex.Started,
-                    id=WebhookIndex.id_for(owner_kind, owner),
-                    owner_kind=owner_kind,
-                    owner=owner,
-                )
-            most = self.webhooks_per[owner_kind]
-            if len(index.hooks) >= most:
-                whose = "you hold" if owner_kind == "user" else "a club holds"
-                raise LimitReached(
-                    "too many webhooks",
-                    {"url": [f"{whose} at most {most} webhooks: remove one to add another"]},
-                )
-            index.trigger_event(WebhookIndex.Added, hook=str(hook.id))
-            self.store.commit(hook, index)
-        return hook, secret
-
-    def webhooks(self, owner_kind: str, owner: str) -> list[Webhook]:
-        return [h for h in webhooks_of(self.store, owner_kind, owner) if not h.removed]
-
-    def webhook(self, owner_kind: str, owner: str, hook_id: str) -> Webhook:
-        for hook in self.webhooks(owner_kind, owner):
-            if hook.id.hex == hook_id.replace("-", "") or str(hook.id) == hook_id:
-                return hook
-        raise NotFound("no such webhook", {"webhook": [f"no webhook {hook_id} here"]})
-
-    def remove_webhook(self, owner_kind: str, owner: str, hook_id: str, by: str) -> None:
-        hook = self.webhook(owner_kind, owner, hook_id)
-        fresh: Any = self.store.repository.get(hook.id)
-        fresh.trigger_event(Webhook.Removed, by=by)
-        with self._lock:
-            index: Any = self.store.repository.get(WebhookIndex.id_for(owner_kind, owner))
-            index.trigger_event(WebhookIndex.Dropped, hook=str(hook.id))
-            self.store.commit(fresh, index)
-
-    def deliveries(
-        self,
-        owner_kind: str,
-        owner: str,
-        hook_id: str,
-        *,
-        limit: int = 50,
-        after: tuple[int, str] | None = None,
-    ) -> tuple[list[dict[str, Any]], tuple[int, str] | None]:
-        """A page of the webhook's deliveries, newest first, after the key ``after``, with every
-        attempt; and the key of the next page (None after the last)."""
-        hook = self.webhook(owner_kind, owner, hook_id)
-        rows = self._notices.deliveries(str(hook.id), limit + 1, after)
-        more = len(rows) > limit
-        rows = rows[:limit]
-        keys = [row.pop("key") for row in rows]
-        return rows, (keys[-1] if more else None)
-
-    def club_admin(self, club_id: str, user: Any) -> str:
-        """The club's id if ``user`` may manage its webhooks (a club admin or a site admin)."""
-        club = self.clubs.get(club_id)
-        if "admin" in getattr(user, "roles", []) or "admin" in club.members.get(str(user.id), ()):
-            return str(club.id)
-        raise Forbidden(
-            "only the club's admins manage its webhooks", {"club": ["you are not its admin"]}
-        )
-
-    def _aggregate(self, aggregate_id: UUID, *, fresh: bool = False) -> Any:
-        try:
-            return self.store.repository.get(aggregate_id, deepcopy_from_cache=fresh)
-        except AggregateNotFoundError:
-            return None
+#: the public names; the service behind ``/api/me/...`` (:mod:`notification_service`) is imported
+#: from here too
+__all__ = [
+    "FOLLOWED",
+    "GAME_EVENTS",
+    "NOTICE_TOPICS",
+    "TOPICS",
+    "TURN_EVENTS",
+    "Derived",
+    "Note",
+    "NotificationProcess",
+    "NotificationService",
+    "notifications_env",
+    "push_subscriptions_of",
+    "unsubscribe_token",
+    "user_channel",
+    "webhooks_of",
+]

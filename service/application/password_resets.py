@@ -17,7 +17,8 @@ thread (:meth:`~service.application.ports.Outbox.defer`).  The link is
   sent before no longer open.
 
 Using it signs out every token and web session of the user.  Requests are throttled
-(:class:`~service.application.throttle.SignInThrottle`, in each worker's memory): from one client
+(:class:`~service.application.throttle.SignInThrottle`: in each worker's memory, or with Redis
+for the whole site, ``service.adapters.redis_throttle``): from one client
 address past ``PER_ADDRESS`` an hour the answer is 429; for one account past ``PER_ACCOUNT`` an
 hour the answer stays the same but no more mail is sent."""
 
@@ -32,12 +33,12 @@ from typing import Any
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from service.application.ports import Mail, Outbox
-from service.application.projections.emails import EmailsView
-from service.application.projections.runner import ProjectionRunner
 from service.application.throttle import SignInThrottle
 from service.application.users import PasswordChanged, UserService
 from service.domain.errors import NotFound, TooManyAttempts, Unprocessable
 from service.domain.users import User
+from service.views.emails import EmailsView
+from service.views.runner import ProjectionRunner
 
 log = logging.getLogger(__name__)
 

@@ -59,3 +59,38 @@ class Outbox(Protocol):
         the request that queues it does no more work whatever it finds.  Never raises; False when
         it was dropped (the queue is full)."""
         ...
+
+
+class DeliveryMail(Protocol):
+    """The notification worker's SMTP sender (``service.adapters.smtp.Mailer``)."""
+
+    def send(
+        self, to: str, subject: str, text: str, *, key: str, headers: dict[str, str] | None = None
+    ) -> str:
+        """Send one message whose Message-ID carries ``key``; what the server answered.  Raises
+        OSError / SMTPException."""
+        ...
+
+
+class Poster(Protocol):
+    """HTTP POSTs to webhooks and push services (``service.adapters.webhooks.WebhookPoster``):
+    with ``address`` the connection goes to that checked address, never a new look-up."""
+
+    def post(
+        self, url: str, secret: str, body: bytes, key: str, *, address: str | None = None
+    ) -> tuple[bool, str]: ...
+
+    def send(
+        self, url: str, body: bytes, headers: dict[str, str], *, address: str | None = None
+    ) -> tuple[int | None, str]: ...
+
+
+class PushSigning(Protocol):
+    """Encrypts and signs web push messages (``service.adapters.push.PushSigner``)."""
+
+    @property
+    def public_key(self) -> str: ...
+
+    def message(
+        self, subscription: dict[str, Any], payload: dict[str, Any]
+    ) -> tuple[bytes, dict[str, str]]: ...

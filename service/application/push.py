@@ -15,6 +15,7 @@ from eventsourcing.application import AggregateNotFoundError
 from service.application.notifications import push_subscriptions_of
 from service.application.store import ArbiterStore
 from service.domain.errors import LimitReached, NotFound, StaleVersion
+from service.domain.notifications import Resolve
 from service.domain.push import (
     PushIndex,
     PushSubscription,
@@ -29,11 +30,19 @@ RETRIES = 5
 
 class PushService:
     def __init__(
-        self, store: ArbiterStore, *, public_key: str, allow_private: bool, per_user: int = 10
+        self,
+        store: ArbiterStore,
+        *,
+        public_key: str,
+        allow_private: bool,
+        resolve: Resolve,
+        per_user: int = 10,
     ) -> None:
         self.store = store
         self.public_key = public_key
         self.allow_private = allow_private
+        #: an endpoint host's addresses (the DNS look-up, ``service.adapters.addresses``)
+        self.resolve = resolve
         #: subscriptions one user may hold (README: ARBITER_PUSH_PER_USER)
         self.per_user = per_user
         self._lock = threading.Lock()
@@ -45,7 +54,7 @@ class PushService:
         again renews the one kept (new keys, or on again after it was removed); a new one past
         the cap is refused (409 ``limit_reached``), and nothing is written."""
         endpoint, p256dh, auth = validate_subscription(
-            endpoint, p256dh, auth, allow_private=self.allow_private
+            endpoint, p256dh, auth, allow_private=self.allow_private, resolve=self.resolve
         )
         sid = subscription_id(user, endpoint)
         for _ in range(RETRIES):

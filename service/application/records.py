@@ -24,7 +24,7 @@ from eventsourcing.utils import get_topic
 
 from service.application import payloads
 from service.application.audit import AuditService
-from service.application.games import GameService
+from service.application.games import GameService, game_uuid
 from service.application.store import ArbiterStore
 from service.domain import dice as dice_mod
 from service.domain.audit import verify_log
@@ -155,7 +155,7 @@ class RecordService:
     ) -> Iterator[str]:
         """The game's record as ``viewer`` (a side; None: a spectator) may read it -- in full
         for the operator (``full``), and for everyone once the game has ended."""
-        gid = GameService._uuid(game_id)
+        gid = game_uuid(game_id)
         head = self.audit.anchored_head(gid)  # before the events: a log cut below it shows
         game = self.games.get(gid)
         rules = self.games.system(game.system)

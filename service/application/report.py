@@ -6,7 +6,9 @@ verification."""
 
 from __future__ import annotations
 
+import base64
 import functools
+import hashlib
 import html
 import math
 from collections.abc import Mapping, Sequence
@@ -223,18 +225,36 @@ def board_svg(
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1b1b1b;
 background:#fff;line-height:1.45}
-main{max-width:60rem;margin:0 auto;padding:1rem}
+main{max-width:60rem;margin:0 auto;padding:1rem;overflow-wrap:anywhere}
 h1{font-size:1.6rem;margin:.5rem 0}h2{font-size:1.25rem;margin-top:1.6rem;border-bottom:1px solid
 #ccc}h3{font-size:1.05rem}
 .result{font-size:1.15rem;font-weight:600}
 table{border-collapse:collapse;width:100%;font-size:.9rem}td,th{border:1px solid #ccc;padding:.2rem
 .4rem;text-align:left}
 svg{max-width:100%;height:auto}
-.moment{margin:.3rem 0}.legend span{display:inline-block;width:1rem;height:.6rem;margin-right:.3rem}
+.moment{margin:.3rem 0}.legend{padding-left:1.2rem}.legend svg{margin-right:.3rem}
+.scroll{overflow-x:auto;max-width:100%}
 .boards{display:flex;flex-wrap:wrap;gap:1rem}.boards figure{margin:0;max-width:100%}
 ol.turn{margin:.2rem 0 .8rem}
 footer{margin-top:2rem;font-size:.85rem;color:#444}
 """
+
+
+#: the report's own Content-Security-Policy: its one stylesheet allowed by its hash, nothing else
+#: loaded or run -- the site's policy (``style-src 'self'``) refused the inline stylesheet and the
+#: page showed unstyled; the page stays one self-contained file (it is also downloaded)
+CSP = "; ".join(
+    (
+        "default-src 'none'",
+        "style-src 'sha256-"
+        + base64.b64encode(hashlib.sha256(CSS.encode()).digest()).decode()
+        + "'",
+        "img-src data:",
+        "base-uri 'none'",
+        "form-action 'none'",
+        "frame-ancestors 'none'",
+    )
+)
 
 
 @functools.cache
@@ -291,9 +311,27 @@ def report_markdown(review: Mapping[str, Any], dice: Mapping[str, Any] | None) -
     lines = [f"# After-action report: {title}", ""]
     lines += [_players(review), "", f"**{result_words(review)}**", ""]
     lines += ["## Was it the dice?", ""]
-    luck = review.get("luck") or {}
+    lines += _luck_markdown(review.get("luck") or {})
+    lines += ["## Key moments", ""]
+    lines += [f"- Turn {m['turn']}: {m['text']}." for m in review.get("moments") or []] or [
+        "No swing to mark yet."
+    ]
+    lines += ["", "## Victory points and losses per turn", ""]
+    lines += _chart_markdown(review.get("chart") or {})
+    lines += ["", "## The story", ""]
+    for turn, items in _by_turn(review.get("timeline") or []):
+        lines += [f"### Turn {turn}", ""]
+        lines += [f"1. {i['text']}" for i in items]
+        lines.append("")
+    lines += ["## The dice", "", dice_words(dice), ""]
+    return "\n".join(lines)
+
+
+def _luck_markdown(luck: Mapping[str, Any]) -> list[str]:
+    """Each side's luck in words, then a table of its valued rolls."""
     if not luck:
-        lines += ["No side's luck is shown to this reader yet.", ""]
+        return ["No side's luck is shown to this reader yet.", ""]
+    lines: list[str] = []
     for side, figure in luck.items():
         lines += [figure["words"], ""]
         valued = [r for r in figure["rolls"] if r["outcome"] is not None]
@@ -308,32 +346,24 @@ def report_markdown(review: Mapping[str, Any], dice: Mapping[str, Any] | None) -
                 for r in valued
             ]
             lines.append("")
-    lines += ["## Key moments", ""]
-    lines += [f"- Turn {m['turn']}: {m['text']}." for m in review.get("moments") or []] or [
-        "No swing to mark yet."
-    ]
-    lines += ["", "## Victory points and losses per turn", ""]
-    chart = review.get("chart") or {}
+    return lines
+
+
+def _chart_markdown(chart: Mapping[str, Any]) -> list[str]:
+    """The chart's victory points and losses as a table, a row a turn."""
+    if not chart.get("turns"):
+        return ["No turn is over yet."]
     sides_shown = list(chart.get("sides") or [])
-    if chart.get("turns"):
-        head = " | ".join(f"{_side(s)} VP | {_side(s)} losses" for s in sides_shown)
-        lines += [f"| Turn | {head} |", "|---" * (1 + 2 * len(sides_shown)) + "|"]
-        for p in chart["turns"]:
-            cells = " | ".join(
-                f"{_cell(p['sides'].get(s, {}).get('vp'))} | "
-                f"{_cell(p['sides'].get(s, {}).get('losses'))}"
-                for s in sides_shown
-            )
-            lines.append(f"| {p['turn']} | {cells} |")
-    else:
-        lines.append("No turn is over yet.")
-    lines += ["", "## The story", ""]
-    for turn, items in _by_turn(review.get("timeline") or []):
-        lines += [f"### Turn {turn}", ""]
-        lines += [f"1. {i['text']}" for i in items]
-        lines.append("")
-    lines += ["## The dice", "", dice_words(dice), ""]
-    return "\n".join(lines)
+    head = " | ".join(f"{_side(s)} VP | {_side(s)} losses" for s in sides_shown)
+    lines = [f"| Turn | {head} |", "|---" * (1 + 2 * len(sides_shown)) + "|"]
+    for p in chart["turns"]:
+        cells = " | ".join(
+            f"{_cell(p['sides'].get(s, {}).get('vp'))} | "
+            f"{_cell(p['sides'].get(s, {}).get('losses'))}"
+            for s in sides_shown
+        )
+        lines.append(f"| {p['turn']} | {cells} |")
+    return lines
 
 
 def _by_turn(timeline: Sequence[Mapping[str, Any]]) -> list[tuple[int, list[Mapping[str, Any]]]]:

@@ -34,8 +34,8 @@ def remedy(config: Config) -> str:
     else:
         drop = f"drop the PostgreSQL database {config.postgres_dbname!r} and create it empty"
     return (
-        f"stop every server on it, {drop}, delete the heads file {config.heads_file} (keep the "
-        "key), and run `arbiter restore` again"
+        f"stop every server on it, {drop}, {_empty_heads(config)} (keep the key), and run "
+        "`arbiter restore` again"
     )
 
 
@@ -168,3 +168,9 @@ def require_restored(store: Any, config: Config) -> None:
         return
     if note is not None:
         raise RestoreIncomplete(refusal(config, note))
+
+
+def _empty_heads(config: Config) -> str:
+    if config.heads_url:
+        return f"empty the table arbiter_heads of {config.heads_place}"
+    return f"delete the heads file {config.heads_file}"

@@ -16,13 +16,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from service.application.games import GameService, with_states_before
-from service.application.projections.reviews import ReviewsView
 from service.application.report import board_svg, colours, report_html, report_markdown
 from service.domain.errors import Invalid
 from service.domain.game import Game, copy_json
 from service.domain.users import User
 from service.rules.base import RulesEvent, RulesSystem
 from service.rules.luck import RollValue, side_figure
+from service.views.reviews import ReviewsView
 
 #: the most events a page of the timeline holds
 TIMELINE_MAX = 200
@@ -190,31 +190,13 @@ class ReviewService:
         retracted = set(game.retracted)
         for event, before in with_states_before(rules, stored, state):
             if isinstance(event, Game.DiceRolled):
-                turn = _turn(rules, before)
-                for roll in event.rolls:
-                    out.setdefault(
-                        int(roll["index"]),
-                        {
-                            "idx": int(roll["index"]),
-                            "seq": event.originator_version,
-                            "turn": turn,
-                            "roller": event.side,
-                            "purpose": str(roll.get("purpose") or ""),
-                            "die": int(roll["value"]),
-                            "sides": int(roll["sides"]),
-                            "value": None,
-                        },
-                    )
+                _add_rolls(out, event, _turn(rules, before))
             elif (
                 isinstance(event, Game.Recorded)
                 and before is not None
-                and rules.review is not None
                 and event.originator_version not in retracted
             ):
-                shown = RulesEvent(event.kind, copy_json(event.data))
-                for value in rules.review.roll_values(shown, copy_json(before)):
-                    if value.index in out and out[value.index]["value"] is None:
-                        out[value.index]["value"] = value
+                _measure_rolls(out, rules, event, before)
         return [out[i] for i in sorted(out)]
 
     def _unit_words(self, game: Game, viewer: str | None) -> Callable[[str], str]:
@@ -417,3 +399,34 @@ def _turn(rules: RulesSystem, state: Any) -> int:
     except Exception:  # no phase to read (a state before set-up): turn 0
         return 0
     return int(turn) if isinstance(turn, int | float) else 0
+
+
+def _add_rolls(out: dict[int, dict[str, Any]], event: Game.DiceRolled, turn: int) -> None:
+    """The rolls of ``event`` not in ``out`` yet, each with no value until it is measured."""
+    for roll in event.rolls:
+        out.setdefault(
+            int(roll["index"]),
+            {
+                "idx": int(roll["index"]),
+                "seq": event.originator_version,
+                "turn": turn,
+                "roller": event.side,
+                "purpose": str(roll.get("purpose") or ""),
+                "die": int(roll["value"]),
+                "sides": int(roll["sides"]),
+                "value": None,
+            },
+        )
+
+
+def _measure_rolls(
+    out: dict[int, dict[str, Any]], rules: RulesSystem, event: Game.Recorded, before: Any
+) -> None:
+    """The value of each roll of ``out`` that ``event`` (applied to ``before``) measures, where
+    the roll has none yet; nothing when the rules have no review."""
+    if rules.review is None:
+        return
+    shown = RulesEvent(event.kind, copy_json(event.data))
+    for value in rules.review.roll_values(shown, copy_json(before)):
+        if value.index in out and out[value.index]["value"] is None:
+            out[value.index]["value"] = value

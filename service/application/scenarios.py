@@ -17,9 +17,6 @@ from uuid import UUID
 from service.application.clubs import ClubService
 from service.application.counter_list import csv_units, unit_changes
 from service.application.draft_images import DraftImages, image_of
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.scenarios import LibraryKey, ScenariosView, TitleKey
-from service.application.projections.view import PAGE_MAX, cut_page, every_page, page_limit
 from service.application.quotas import QuotaService
 from service.application.store import ArbiterStore
 from service.domain.clubs import Club
@@ -37,6 +34,9 @@ from service.rules.registry import Registry
 from service.rules.scenario.model import describe_options, with_declared
 from service.rules.scenario.placeholders import topics, unwrap
 from service.rules.scenario.words import field_place
+from service.views.base import PAGE_MAX, cut_page, every_page, page_limit
+from service.views.runner import ProjectionRunner
+from service.views.scenarios import LibraryKey, ScenariosView, TitleKey
 
 
 # -- the one check path (shared with `arbiter scenarios check`) ----------------------------------

@@ -16,13 +16,13 @@ from typing import Any
 from uuid import uuid4
 
 from service.application.lifecycle import LifecycleService
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.seeks import Key, SeeksView
 from service.application.scenarios import ScenarioLibrary
 from service.application.store import ArbiterStore
 from service.domain.errors import Conflict, Forbidden, LimitReached, NotFound, Unprocessable
 from service.domain.seeks import OPEN, Seek
 from service.domain.users import User
+from service.views.runner import ProjectionRunner
+from service.views.seeks import Key, SeeksView
 
 #: a page of open games holds at most this many (``GET /api/seeks?limit=``)
 PAGE_MAX = 100

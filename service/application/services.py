@@ -18,7 +18,6 @@ from service.application.knowledge import KnowledgeService
 from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService
 from service.application.ports import Broker
-from service.application.projections.catalog import Projections
 from service.application.reviews import ReviewService
 from service.application.scenarios import ScenarioLibrary
 from service.application.seeks import SeekService
@@ -27,6 +26,7 @@ from service.application.users import UserService
 from service.application.what_if import WhatIfService
 from service.config import Config
 from service.rules.registry import Registry
+from service.views.catalog import Projections
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Services:
     seeks: SeekService
     #: who may read a game (``service.application.access``)
     access: GameAccess
-    #: the persisted views and their runners (``service.application.projections``)
+    #: the persisted views and their runners (``service.views``)
     projections: Projections
     #: a game's review and after-action report (``service.application.reviews``)
     reviews: ReviewService

@@ -1,6 +1,6 @@
 """The worker's side of the ladders: recording the results of ladder and campaign games that ended,
 and announcing standings that changed -- both from the persisted ladders' view
-(``projections.ladders``), which holds every ladder's ratings, standings and history.
+(``service.views.ladders``), which holds every ladder's ratings, standings and history.
 
 The worker's step (:meth:`LadderFeed.record_results`: ``arbiter worker``, or the thread of ``arbiter
 serve``) brings the view up to the log, reads the games the view holds as ended and not yet
@@ -27,12 +27,13 @@ from eventsourcing.persistence import IntegrityError, PersistenceError
 
 from service.application.availability import StoreUnavailable
 from service.application.ports import Broker
-from service.application.projections.catalog import Projections
-from service.application.projections.ladders import ROW, LaddersView, parse_time
 from service.application.store import ArbiterStore
 from service.application.users import UserService
 from service.domain.errors import DomainError
 from service.domain.ladders import LadderResult
+from service.views.catalog import Projections
+from service.views.ladder_state import ROW, parse_time
+from service.views.ladders import LaddersView
 
 log = logging.getLogger(__name__)
 #: ladders whose changed rows exceed this are rewritten whole in the leaderboard

@@ -1,9 +1,9 @@
 """Club events (tournaments): create, players join or are invited, start, release Swiss rounds,
 results from the games' ends and from the club's arbiter after a round's deadline, standings.
 
-Each game of a round is a club game created with consent (``LifecycleService.create``: both
-players are invited and accept), with the event's scenario, options and clock, labelled with its
-event.  When it ends the worker's step records its result in the event (the ladders' view keeps
+Each game of a round is a club game that starts when paired (``LifecycleService.create`` with
+``paired``: the players joined the event to play its rounds, which is their consent), with the
+event's scenario, options and clock, labelled with its event.  When it ends the worker's step records its result in the event (the ladders' view keeps
 the event's games ``pending`` once ended, as a campaign's: ``LadderFeed.on_event_game_ended``);
 an admin's writing command records what the worker has not yet.  GETs never write."""
 
@@ -20,9 +20,6 @@ from service.application.clubs import ClubService
 from service.application.games import GameService
 from service.application.ladders import LadderService
 from service.application.lifecycle import LifecycleService, utcnow
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.tournaments import TournamentsView
-from service.application.projections.view import cut_page, page_limit
 from service.application.standings import LadderFeed
 from service.application.store import ArbiterStore
 from service.application.users import UserService
@@ -41,6 +38,9 @@ from service.domain.ladders import LadderResult
 from service.domain.pairing import FIRST, SECOND, Round
 from service.domain.tournaments import RUNNING_PER_CLUB, Tournament
 from service.domain.users import User
+from service.views.base import cut_page, page_limit
+from service.views.runner import ProjectionRunner
+from service.views.tournaments import TournamentsView
 
 #: a round's players are warned this long before its deadline
 WARN_BEFORE = timedelta(hours=24)
@@ -358,6 +358,7 @@ class TournamentService:
                 | ({"rated": True} if event.ladder else {}),
                 keep=kept,
                 capped=False,  # the players joined the event: its rounds are theirs to play
+                paired=True,  # and their joining is the consent: the game starts at once
             )
             ids.append(str(game.id))
         event.release(rnd, ids, str(by.id), self.clock())

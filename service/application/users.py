@@ -4,7 +4,7 @@ listed, revoked).
 Tokens are aggregates of their own (:class:`service.domain.users.ApiToken`): a sign-in creates a
 new stream, so concurrent sign-ins of one user never conflict, and a revocation that loses a race
 (with another revocation or a use record of the same token) is simply tried again.  A user's live
-tokens are read by key from the tokens' view (``service.application.projections.tokens``)."""
+tokens are read by key from the tokens' view (``service.views.tokens``)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,6 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 
 from service.application.ports import Outbox
-from service.application.projections.runner import ProjectionRunner
-from service.application.projections.tokens import TokensView
 from service.application.store import ArbiterStore
 from service.application.throttle import SignInThrottle
 from service.domain.errors import (
@@ -41,6 +39,8 @@ from service.domain.users import (
     parse_token,
     user_id,
 )
+from service.views.runner import ProjectionRunner
+from service.views.tokens import TokensView
 
 DEFAULT_TOKEN_LIFETIME = timedelta(days=30)
 #: accounts one client address may sign up within :data:`SIGNUP_WINDOW` (``ARBITER_SIGNUPS_PER_HOUR``)
@@ -87,6 +87,7 @@ class UserService:
         public_url: str = "",
         tokens: ProjectionRunner | None = None,
         signups_per_hour: int = SIGNUPS_PER_HOUR,
+        signups: SignInThrottle | None = None,
     ) -> None:
         self.store = store
         #: the tokens' view (``projections.tokens``): each user's live tokens, for the listing
@@ -101,8 +102,9 @@ class UserService:
         #: wrong passwords per account and per address (``service.application.throttle``)
         self.throttle = throttle or SignInThrottle()
         #: accounts signed up per client address within the hour (``ARBITER_SIGNUPS_PER_HOUR``),
-        #: counted as the sign-in throttle counts: in this process's memory, an IPv6 client by /64
-        self.signups = SignInThrottle(per_address=signups_per_hour, window=SIGNUP_WINDOW)
+        #: counted as the sign-in throttle counts (in this process's memory, or in Redis for the
+        #: whole site: ``service.bootstrap``), an IPv6 client by /64
+        self.signups = signups or SignInThrottle(per_address=signups_per_hour, window=SIGNUP_WINDOW)
         self._signing_up = threading.Lock()
         #: token id -> (monotonic deadline, token record, user): a bearer token checked less than
         #: ``auth_cache_seconds`` ago is checked again (secret, expiry) without reading the store.

@@ -97,6 +97,8 @@ class WhatIfService:
                 {"dispute": ["you neither play this game nor arbitrate it"]},
             )
         basis = info.get("basis")
+        if game.status != ACTIVE and (info["status"] == "open" or basis is None):
+            return self._as_recorded(game, dispute, viewer)
         at = game
         if info["status"] != "open":
             if basis is None:
@@ -118,19 +120,51 @@ class WhatIfService:
             out["decided_on"] = {"digest": basis, "matches": basis == out["digest"]}
         return out
 
+    def _as_recorded(self, game: Game, dispute: str, viewer: Any) -> dict[str, Any]:
+        """An ended game's dispute: nothing is re-decided (its seed is public and its result
+        stands), so its what-if is the disputed order as recorded, the board before and after,
+        and whether the caller may rule -- uphold the event, or make a club ruling for later
+        games."""
+        info = game.disputes[dispute]
+        rules = self.games.system(game.system)
+        plan = self.disputes.plan(game, info["seq"])
+        context = _Context(rules, None)
+        out: dict[str, Any] = {
+            "ended": True,
+            "before": {"state": copy_json(plan.before)},
+            "recorded": {
+                # an ended game hides nothing from its players: every side sees it whole
+                "events": context.events(plan.own, plan.before, FULL, with_seq=True),
+                "state": replayed(rules, plan.before, plan.own),
+            },
+            "alternative": None,
+            "dice": [],
+            "differences": [],
+            "later": [],
+            "digest": None,
+            "viewer": "arbiter" if viewer is FULL else viewer,
+            "may_rule": viewer is FULL and info["status"] == "open",
+        }
+        self._drawn(game, out)
+        return out
+
     def _drawn(self, game: Game, out: dict[str, Any]) -> None:
         """The counters of each board shown (before, as recorded, under the claim) and the hexes
         to frame: where the events happened and where the units that differ stand."""
         rules = self.games.system(game.system)
         drawing = rules.drawing
         focus: list[str] = []
-        for part in ("before", "recorded", "alternative"):
+        drawn = [part for part in ("before", "recorded", "alternative") if out[part] is not None]
+        for part in drawn:
             state = out[part]["state"]
             out[part]["counters"] = drawing.counters(state) if drawing is not None else []
-        for part in ("recorded", "alternative"):
+        for part in drawn[1:]:
             for event in out[part]["events"]:
                 hexes = [event["data"].get("hex"), *(event["data"].get("path") or [])]
                 focus.extend(h for h in hexes if isinstance(h, str))
+        if out["alternative"] is None:
+            out["focus"] = list(dict.fromkeys(focus))
+            return
         rec, alt = _units(out["recorded"]["state"]), _units(out["alternative"]["state"])
         for uid in set(rec) | set(alt):
             if rec.get(uid) != alt.get(uid):
@@ -397,6 +431,11 @@ def differences(rules: RulesSystem, recorded: State, alternative: State) -> list
     out: list[str] = []
     units_rec = _units(recorded)
     units_alt = _units(alternative)
+    ids = set(units_rec) | set(units_alt)
+
+    def unit(value: str) -> str | None:  # a unit's id by its printed name
+        return str(names_alt.unit(value)) if value in ids else None
+
     for uid in sorted(set(units_rec) | set(units_alt), key=str):
         a, b = units_rec.get(uid), units_alt.get(uid)
         if a == b:
@@ -420,8 +459,37 @@ def differences(rules: RulesSystem, recorded: State, alternative: State) -> list
         if _scalar(a) and _scalar(b):
             out.append(f"{_field(key).capitalize()}: {_plain(b)} instead of {_plain(a)}")
         else:
-            out.append(f"{_field(key).capitalize()}: differs")
+            out.append(f"{_field(key).capitalize()}: {_how(a, b, unit)}")
     return out
+
+
+MOST_TOLD = 4  # parts of a field that differs told, then "and N more"
+
+
+def _how(a: Any, b: Any, unit: Callable[[str], str | None]) -> str:
+    """How two values of a state field differ, in words: each part that differs, by its path
+    ("result D2 instead of A2; column 6-1 instead of 3-1"), a unit by its printed name."""
+    parts = list(_leaves(a, b, ()))
+    said = [
+        " ".join([*(_field(p) for p in path), f"{_plain(y, unit)} instead of {_plain(x, unit)}"])
+        for path, x, y in parts[:MOST_TOLD]
+    ]
+    more = len(parts) - MOST_TOLD
+    return "; ".join(said) + (f"; and {more} more" if more > 0 else "")
+
+
+def _leaves(a: Any, b: Any, path: tuple[str, ...]) -> Iterable[tuple[Any, Any, Any]]:
+    """Each (path, recorded, alternative) where two values differ, down to their leaves."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            if a.get(k) != b.get(k):
+                yield from _leaves(a.get(k), b.get(k), (*path, str(k)))
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for x, y in zip(a, b, strict=True):
+            if x != y:
+                yield from _leaves(x, y, path)
+    else:
+        yield path, a, b
 
 
 def _units(state: State) -> dict[str, dict[str, Any]]:
@@ -452,13 +520,17 @@ def _scalar(value: Any) -> bool:
     return not isinstance(value, (dict, list))
 
 
-def _plain(value: Any) -> str:
+def _plain(value: Any, unit: Callable[[str], str | None] | None = None) -> str:
+    """A value in words; with ``unit``, a unit's id by its printed name."""
+    if isinstance(value, str) and unit is not None and (named := unit(value)) is not None:
+        return named
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, dict):
-        return ", ".join(f"{_field(str(k))} {_plain(v)}" for k, v in value.items()) or "none"
+        told = (f"{_field(str(k))} {_plain(v, unit)}" for k, v in value.items())
+        return ", ".join(told) or "none"
     if isinstance(value, list):
-        return ", ".join(_plain(v) for v in value) or "none"
+        return ", ".join(_plain(v, unit) for v in value) or "none"
     return str(value).replace("_", " ")

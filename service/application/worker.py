@@ -29,19 +29,19 @@ from uuid import UUID, uuid4
 from eventsourcing.application import AggregateNotFoundError, LocalNotificationLog
 from eventsourcing.persistence import IntegrityError
 
-from service.adapters.push import PushSigner, contact_of
-from service.adapters.smtp import Mailer
-from service.adapters.webhooks import WebhookPoster, body_of
-from service.application.notifications import (
-    NotificationProcess,
-    notifications_env,
-    unsubscribe_token,
-)
-from service.application.projections.catalog import NOTICE_VIEWS, Projections
+from service.application.notifications import NotificationProcess, unsubscribe_token
+from service.application.ports import DeliveryMail, Poster, PushSigning
 from service.application.push import PushService
 from service.application.store import ArbiterStore
 from service.config import Config
-from service.domain.notifications import KIND_WORDS, Delivery, Webhook, public_addresses
+from service.domain.notifications import (
+    KIND_WORDS,
+    Delivery,
+    Resolve,
+    Webhook,
+    public_addresses,
+    webhook_body,
+)
 from service.domain.push import PushSubscription, payload_of
 
 log = logging.getLogger(__name__)
@@ -51,30 +51,6 @@ GIVEN_UP = "given up"
 #: deliveries read per round to be sent (the oldest first; a backlog larger than this is sent in
 #: order over the following rounds)
 PENDING_READ = 1000
-
-
-def open_process(
-    config: Config,
-    store: ArbiterStore | None = None,
-    *,
-    names: Callable[[str], str] | None = None,
-    broker: Any = None,
-    create_tables: bool | None = None,
-) -> NotificationProcess:
-    """The notification process over ``config``'s store, with its persisted views
-    (``NOTICE_VIEWS``: their tables made here on SQLite, by ``arbiter db migrate`` on PostgreSQL)."""
-    process = NotificationProcess(
-        notifications_env(config, create_tables=create_tables),
-        leader=store,
-        names=names,
-        broker=broker,
-        secret=config.secret_key,
-        public_url=config.public_url,
-        replay=config.notify_replay,
-    )
-    make = create_tables if create_tables is not None else config.store == "sqlite"
-    process.views = Projections(process, create_tables=make, views=NOTICE_VIEWS)
-    return process
 
 
 @dataclass(frozen=True)
@@ -104,9 +80,10 @@ class Dispatcher:
         store: ArbiterStore,
         config: Config,
         *,
-        mailer: Mailer | None,
-        poster: WebhookPoster,
-        signer: PushSigner | None = None,
+        mailer: DeliveryMail | None,
+        poster: Poster,
+        resolve: Resolve,
+        signer: PushSigning | None = None,
         devices: PushService | None = None,
         worker: str | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
@@ -116,6 +93,9 @@ class Dispatcher:
         self.config = config
         self.mailer = mailer
         self.poster = poster
+        #: a webhook or push service host's addresses (the DNS look-up,
+        #: ``service.adapters.addresses``): checked, then sent to, never looked up twice
+        self.resolve = resolve
         #: web push: what encrypts and signs each message, and the subscriptions (one the push
         #: service says is gone is removed)
         self.signer = signer
@@ -277,7 +257,7 @@ class Dispatcher:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
         if not self.config.webhook_allow_private:
-            host = next(iter(public_addresses(host) or ()), host)
+            host = next(iter(public_addresses(host, self.resolve) or ()), host)
         port = parts.port or (443 if parts.scheme == "https" else 80)
         return f"{host}:{port}"
 
@@ -357,7 +337,7 @@ class Dispatcher:
         ``ARBITER_WEBHOOK_ALLOW_PRIVATE``), checked now, or why it is refused."""
         if self.config.webhook_allow_private:
             return None, None
-        addresses = public_addresses(urlsplit(url).hostname or "")
+        addresses = public_addresses(urlsplit(url).hostname or "", self.resolve)
         if addresses is None:
             return None, f"unreachable: the {what}'s host name does not resolve"
         if not addresses:
@@ -392,7 +372,7 @@ class Dispatcher:
         address, refused = self._checked_address(hook.url, "webhook")
         if refused:  # checked now, and sent to what was checked
             return False, refused
-        body = body_of(
+        body = webhook_body(
             delivery.text,
             kind=delivery.kind,
             game=delivery.game,
@@ -408,55 +388,30 @@ class NotificationWorker:
 
     def __init__(
         self,
-        config: Config,
         store: ArbiterStore,
+        process: NotificationProcess,
+        dispatcher: Dispatcher,
         *,
-        names: Callable[[str], str] | None = None,
-        broker: Any = None,
-        process: NotificationProcess | None = None,
-        mailer: Mailer | None = None,
-        poster: WebhookPoster | None = None,
         clocks: Callable[[datetime], Any] | None = None,
         projections: Any = None,
         results: Callable[[], Any] | None = None,
     ) -> None:
-        self.config = config
+        """Made by ``service.bootstrap.notification_worker`` (the process over its own store,
+        the dispatcher with its mail, HTTP and push adapters)."""
         self.store = store
         #: records the results of ladder and campaign games that ended (requests never do: GETs
         #: never write), after the clocks in each step
         self.results = results
-        #: the persisted views (``service.application.projections``), brought up to the log
-        #: first in each step
+        #: the persisted views (``service.views``), brought up to the log first in each step
         self.projections = projections
-        self.process = process or open_process(config, store, names=names, broker=broker)
+        self.process = process
         self.process.leader = store
-        if names is not None:
-            self.process.names = names
-        if broker is not None:
-            self.process.broker = broker
         # the store's log, read in sections as large as the process pulls
         log_of_store = LocalNotificationLog(
             store.recorder, section_size=self.process.pull_section_size
         )
         self.process.follow(store.name, log_of_store)
-        if mailer is None and config.smtp_url:
-            mailer = Mailer(config.smtp_url, sender=config.smtp_from)
-        signer = PushSigner(config.push_key(), contact_of(config.public_url, config.smtp_from))
-        devices = PushService(
-            store,
-            public_key=signer.public_key,
-            allow_private=config.webhook_allow_private,
-            per_user=config.push_per_user,
-        )
-        self.dispatcher = Dispatcher(
-            self.process,
-            store,
-            config,
-            mailer=mailer,
-            poster=poster or WebhookPoster(),
-            signer=signer,
-            devices=devices,
-        )
+        self.dispatcher = dispatcher
         self.clocks = clocks
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

@@ -14,6 +14,8 @@ import hmac
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
 
 from service.domain.digests import same_secret
 
@@ -128,3 +130,43 @@ def verify(
         checks=tuple(checks),
         reused_indexes=tuple(reused),
     )
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A die drawn for a decision (satisfies the rules' DieRoll shape)."""
+
+    index: int
+    sides: int
+    value: int
+    purpose: str
+    entropy: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "sides": self.sides,
+            "value": self.value,
+            "purpose": self.purpose,
+            "entropy": self.entropy,
+        }
+
+
+class ServerDice:
+    """The dice of one decision: derived from the secret seed, indexes continuing the game's."""
+
+    def __init__(self, seed: str, game_id: UUID, start: int, entropy: str) -> None:
+        self._seed = seed
+        self._game_id = str(game_id)
+        self._next = start
+        self._entropy = entropy
+        self.rolled: list[Roll] = []
+        #: none: a re-decision's dice (``reused_dice.ReusedDice``) give recorded ones again
+        self.reused: tuple[Any, ...] = ()
+
+    def roll(self, sides: int = 6, purpose: str = "") -> Roll:
+        value = derive_roll(self._seed, self._game_id, self._next, self._entropy, sides)
+        roll = Roll(self._next, sides, value, purpose, self._entropy)
+        self._next += 1
+        self.rolled.append(roll)
+        return roll

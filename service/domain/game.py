@@ -8,105 +8,38 @@ players' entropy, roll indexes that are never reused), the hash chain and the en
 
 It reaches its rules and the seal only through the :class:`~service.domain.systems.GamePorts`
 given to each command method, and on replay through :func:`projector` (the store's): no globals.
+
+Here are its state, its events (their topics, ``service.domain.game:Game.*``, are stored) and
+their recording; what each command checks and records is decided by pure modules
+(``game_data.Steps``): ``game_play``, ``game_lifecycle`` (invitations, draws, resignation),
+``game_clock``, ``game_takebacks`` and ``game_disputes``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as AggregateSnapshot
 
-from service.domain import dice as dice_mod
-from service.domain.chain import GENESIS, SEALED_FIELDS, event_hash, every_form, seal_forms
-from service.domain.errors import (
-    Conflict,
-    Forbidden,
-    Invalid,
-    LimitReached,
-    NotFound,
-    Unprocessable,
-)
+from service.domain import game_clock, game_data, game_play
+from service.domain import game_disputes as disputes
+from service.domain import game_lifecycle as lifecycle
+from service.domain import game_takebacks as takebacks
+
+# the names marked F401 are not used here: other modules import them from here, where they were
+from service.domain.dice import Roll, ServerDice  # noqa: F401
+from service.domain.game_chain import chain_break, stamp  # noqa: F401
+from service.domain.game_clock import DAY, check_clock, low_threshold  # noqa: F401
+from service.domain.game_data import ACTIVE, DECLINED, ENDED, INVITED, Steps, T, copy_json
+from service.domain.game_lifecycle import ADJUDICATIONS  # noqa: F401
 from service.domain.systems import GamePorts, RulesPort
-
-ACTIVE = "active"
-ENDED = "ended"
-INVITED = "invited"  # waiting for every named player to accept (service/application/lifecycle.py)
-DECLINED = "declined"  # a named player said no: never started, no result
-#: how an arbiter ends a game from outside play (a club event's round past its deadline)
-ADJUDICATIONS = ("forfeit", "adjudication")
-DAY = 86400.0
-CLOCK_KINDS = ("per-turn", "per-move")
-TIMEOUT_POLICIES = ("forfeit", "claim", "arbiter")
-#: the verdicts a dispute's players may propose to each other in all (each is an event of the
-#: game's log): one more is refused with 409 ``limit_reached`` -- past it, an arbiter rules
-PROPOSALS_PER_DISPUTE = 10
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
-
-def copy_json(value: Any) -> Any:
-    """A fast deep copy of JSON-compatible data (every dict and list copied, never shared; any
-    other value kept as it is).  Plain dicts and lists are told by their exact type and scalars are
-    taken without a call: twice as fast as the plain recursion, on every command's copies."""
-    kind = type(value)
-    if kind is dict:
-        return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) in _SCALARS else copy_json(v) for v in value]
-    if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in value]
-    return value
-
-
-@dataclass(frozen=True)
-class Roll:
-    """A die drawn for a decision (satisfies the rules' DieRoll shape)."""
-
-    index: int
-    sides: int
-    value: int
-    purpose: str
-    entropy: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "sides": self.sides,
-            "value": self.value,
-            "purpose": self.purpose,
-            "entropy": self.entropy,
-        }
-
-
-class ServerDice:
-    """The dice of one decision: derived from the secret seed, indexes continuing the game's."""
-
-    def __init__(self, seed: str, game_id: UUID, start: int, entropy: str) -> None:
-        self._seed = seed
-        self._game_id = str(game_id)
-        self._next = start
-        self._entropy = entropy
-        self.rolled: list[Roll] = []
-        #: none: a re-decision's dice (``reused_dice.ReusedDice``) give recorded ones again
-        self.reused: tuple[Any, ...] = ()
-
-    def roll(self, sides: int = 6, purpose: str = "") -> Roll:
-        value = dice_mod.derive_roll(self._seed, self._game_id, self._next, self._entropy, sides)
-        roll = Roll(self._next, sides, value, purpose, self._entropy)
-        self._next += 1
-        self.rolled.append(roll)
-        return roll
 
 
 class Game(Aggregate):
-    # -- events ---------------------------------------------------------------------------------
+    # -- events ------------------------------------------------------------------------------------
     class Event(Aggregate.Event):
         prev_hash: str
         hash: str
@@ -141,31 +74,8 @@ class Game(Aggregate):
         names: dict[str, str]
 
         def on(self, game: Game) -> None:
-            game.system = self.system
-            game.scenario = self.scenario
-            game.options = copy_json(self.options)
-            game.sides = dict(self.sides)
-            game.created_by = self.created_by
-            game.seed_commitment = self.seed_commitment
-            game.labels = copy_json(self.labels)
-            game.state = copy_json(self.initial_state)
-            game.status = ACTIVE
-            game.result = None
-            game.seed = None
-            game.entropy = []
-            game.rolled_sides = []
-            game.next_roll = 0
-            game.last_hash = GENESIS
-            game.moves = 0
-            game.retracted = []
-            game.tail = {"side": None, "commands": [], "cut": None}
-            game.takeback = None
-            game.disputes = {}
-            game.bookkeeping = []
-            game.invitation = None
-            game.draw_offer = None
-            game.clock = None
-            game.claim_pending = None
+            for name, value in game_data.created_attributes(self).items():
+                setattr(game, name, value)
 
     class EntropyAdded(Event):
         bookkeeping = True
@@ -341,13 +251,9 @@ class Game(Aggregate):
 
         def on(self, game: Game) -> None:
             info = game.disputes[self.dispute]
-            info["basis"] = self.what_if
-            if self.adopted:
-                info["adopted"] = {
-                    "reading": copy_json(self.reading),
-                    "instead": copy_json(self.instead),
-                    "from_seq": self.from_seq,
-                }
+            disputes.with_basis(
+                info, self.what_if, self.adopted, self.reading, self.instead, self.from_seq
+            )
 
     class DisputeResolved(Event):
         bookkeeping = True
@@ -423,11 +329,8 @@ class Game(Aggregate):
         side: str
 
         def on(self, game: Game) -> None:
-            invitation = copy_json(game.invitation or {"pending": [], "accepted": []})
-            invitation["pending"] = [u for u in invitation["pending"] if u != self.user]
-            invitation["accepted"].append(self.user)
-            game.invitation = invitation
-            if not invitation["pending"]:
+            game.invitation = lifecycle.accepted(game.invitation, self.user)
+            if not game.invitation["pending"]:
                 game.status = ACTIVE
 
     class InvitationDeclined(Event):
@@ -436,9 +339,7 @@ class Game(Aggregate):
         side: str
 
         def on(self, game: Game) -> None:
-            invitation = copy_json(game.invitation or {"pending": [], "accepted": []})
-            invitation["declined"] = self.user
-            game.invitation = invitation
+            game.invitation = lifecycle.declined(game.invitation, self.user)
             game.status = DECLINED
 
     class Resigned(Event):
@@ -482,23 +383,15 @@ class Game(Aggregate):
         days: int
 
         def on(self, game: Game) -> None:
-            clock = copy_json(game.clock)
-            if clock is not None:
-                start = self.timestamp.timestamp()
-                entry = clock["sides"][self.side]
-                entry["vacations"].append([start, start + self.days * DAY])
-                entry["vacation_left"] -= self.days
-                game.clock = clock
+            start = self.timestamp.timestamp()
+            game.clock = game_clock.with_vacation(game.clock, self.side, start, self.days)
 
     class ClockExpired(Event):
         bookkeeping = True
         side: str
 
         def on(self, game: Game) -> None:
-            clock = copy_json(game.clock)
-            if clock is not None:
-                clock["sides"][self.side]["expired"] = True
-                game.clock = clock
+            game.clock = game_clock.with_flag(game.clock, self.side, "expired")
 
     class ClockLow(Event):
         """``side``'s running clock dropped below its warning threshold (:func:`low_threshold`):
@@ -508,10 +401,7 @@ class Game(Aggregate):
         side: str
 
         def on(self, game: Game) -> None:
-            clock = copy_json(game.clock)
-            if clock is not None:
-                clock["sides"][self.side]["low"] = True
-                game.clock = clock
+            game.clock = game_clock.with_flag(game.clock, self.side, "low")
 
     class Claimed(Event):
         """``side`` (played by ``user``) claims the game from an opponent whose clock ran out.
@@ -523,13 +413,7 @@ class Game(Aggregate):
         user: str
 
         def on(self, game: Game) -> None:
-            policy = (game.labels.get("clock") or {}).get("on_timeout", "claim")
-            if policy == "arbiter":
-                late = [
-                    s for s, c in (game.clock or {"sides": {}})["sides"].items() if c["expired"]
-                ]
-                against = next((s for s in late if s != self.side), None)
-                game.claim_pending = {"side": self.side, "user": self.user, "against": against}
+            game.claim_pending = game_clock.pending_claim(game, self.side, self.user)
 
     class ClaimDecided(Event):
         """An arbiter's decision on a claim on time: ``forfeit`` (``Ended`` follows) or ``continue``
@@ -541,16 +425,8 @@ class Game(Aggregate):
         note: str
 
         def on(self, game: Game) -> None:
-            pending = game.claim_pending
+            game.clock = game_clock.continued(game, self.decision)
             game.claim_pending = None
-            clock = copy_json(game.clock)
-            config = game.labels.get("clock") or {}
-            if self.decision == "continue" and clock is not None and pending and pending["against"]:
-                entry = clock["sides"][pending["against"]]
-                entry["expired"] = False
-                entry["low"] = False
-                entry["remaining"] = float(config.get("days", 0)) * DAY
-                game.clock = clock
 
     # -- attributes (set by Created.on) ------------------------------------------------------------
     system: str
@@ -610,7 +486,7 @@ class Game(Aggregate):
         twin.__dict__.update({k: copy_json(v) for k, v in self.__dict__.items()})
         return twin
 
-    # -- commands ---------------------------------------------------------------------------------
+    # -- recording events --------------------------------------------------------------------------
     @classmethod
     def start(
         cls,
@@ -628,31 +504,13 @@ class Game(Aggregate):
         names: Mapping[str, str] | None = None,
     ) -> Game:
         game_id = game_id or uuid4()
-        payload: dict[str, Any] = {
-            "system": system,
-            "scenario": scenario,
-            "options": copy_json(dict(options)),
-            "sides": dict(sides),
-            "created_by": created_by,
-            "seed_commitment": dice_mod.commitment(seed),
-            "initial_state": copy_json(initial_state),
-            "labels": copy_json(dict(labels or {})),
-            "names": dict(names or {}),
-            "prev_hash": GENESIS,
-        }
-        payload["sealed"] = _sealed(
-            ports, system, game_id, cls.INITIAL_VERSION, "Game.Created", payload, None, list(sides)
+        payload = game_data.created_payload(
+            system, scenario, options, sides, created_by, seed, initial_state, labels, names
         )
         timestamp = cls.Created.create_timestamp()
-        digest = event_hash(game_id, cls.INITIAL_VERSION, "Game.Created", timestamp, payload)
-        game = cls._create(
-            cls.Created,
-            id=game_id,
-            timestamp=timestamp,
-            hash=digest,
-            seal=ports.seal(digest),
-            **payload,
-        )
+        version, kind = cls.INITIAL_VERSION, "Game.Created"
+        chained = stamp(ports, system, game_id, version, kind, timestamp, payload, None, sides)
+        game = cls._create(cls.Created, id=game_id, timestamp=timestamp, **chained, **payload)
         game.attach(ports)
         game.settle(game.pending_events[-1], ports)
         return game
@@ -660,24 +518,24 @@ class Game(Aggregate):
     def _record(self, ports: GamePorts, event_class: type[Game.Event], **payload: Any) -> None:
         payload["prev_hash"] = self.last_hash
         timestamp = event_class.create_timestamp()
-        kind = event_class.__qualname__
-        payload["sealed"] = _sealed(
-            ports,
-            self.system,
-            self.id,
-            self.version + 1,
-            kind,
-            payload,
-            self.state,
-            list(self.sides),
+        kind, version, state = event_class.__qualname__, self.version + 1, self.state
+        chained = stamp(
+            ports, self.system, self.id, version, kind, timestamp, payload, state, self.sides
         )
-        digest = event_hash(self.id, self.version + 1, kind, timestamp, payload)
-        self.trigger_event(
-            event_class, timestamp=timestamp, hash=digest, seal=ports.seal(digest), **payload
-        )
+        self.trigger_event(event_class, timestamp=timestamp, **chained, **payload)
         self.settle(self.pending_events[-1], ports)
 
-    # -- the one path of a game's state, live and on replay ---------------------------------------
+    def _play(self, ports: GamePorts, steps: Steps[T]) -> T:
+        """Record each event a command decides (``game_data.Steps``), each settled before the
+        command goes on, and return what the command returns."""
+        while True:
+            try:
+                event_class, payload = next(steps)
+            except StopIteration as done:
+                return cast(T, done.value)
+            self._record(ports, event_class, **payload)
+
+    # -- the one path of a game's state, live and on replay ----------------------------------------
     def settle(self, event: Any, ports: GamePorts) -> None:
         """What follows an event's own ``apply`` -- the same live (:meth:`_record`,
         :meth:`create`) and on replay (:func:`projector`), in the same order: a recorded rules
@@ -689,23 +547,21 @@ class Game(Aggregate):
                 self.attach(ports)
             self.tick()
 
-    # -- what the rules make of the recorded events (live and on replay) ---------------------------
     def absorb(self, ports: GamePorts, kind: str, data: Mapping[str, Any]) -> None:
-        """Apply one recorded rules event to the state with the game's rules (on a copy of
-        ``data``, so an ``apply`` that keeps a reference never corrupts the event), and note when it
-        revealed hidden information: the commands before it can no longer be taken back."""
-        rules = ports.rules(self.system)
-        event = ports.rules_event(kind, copy_json(dict(data)))
-        if rules.reveals(event):
-            self.tail["commands"] = []
-            self.tail["cut"] = "reveals"
-        self.state = rules.apply(self.state, event)
+        """Apply one recorded rules event to the state (``game_play.absorb``)."""
+        game_play.absorb(self, ports, kind, data)
 
     def attach(self, ports: GamePorts) -> None:
         """Give the game its rules to answer whose turn it is (:meth:`active_sides`); the store's
         projector attaches them to every game it rebuilds, :meth:`start` and :meth:`execute` too."""
         self._rules = ports.rules(self.system)
 
+    def tick(self) -> None:
+        """The clock after the latest event (``game_clock.ticked``), live and on replay."""
+        if self.labels.get("clock"):
+            self.clock = game_clock.ticked(self)
+
+    # -- play --------------------------------------------------------------------------------------
     def side_of(self, user: str) -> list[str]:
         return [side for side, bound in self.sides.items() if bound == user]
 
@@ -716,54 +572,14 @@ class Game(Aggregate):
 
     def require_active(self) -> None:
         """409 unless the game is being played (not waiting for invitations, declined or ended)."""
-        if self.status == INVITED:
-            waiting = len((self.invitation or {}).get("pending", []))
-            raise Conflict(
-                "the game has not started: it waits for its invited players",
-                {"game": [f"waiting for {waiting} invited player(s) to accept"]},
-            )
-        if self.status == DECLINED:
-            raise Conflict(
-                "the game never started: an invited player declined",
-                {"game": ["the invitation was declined"]},
-            )
-        if self.status != ACTIVE:
-            raise Conflict("the game is over", {"game": ["the game has ended"]})
+        game_play.require_active(self)
 
     def check_may_act(self, side: str, user: str) -> None:
-        self.require_active()
-        if side not in self.sides:
-            raise Unprocessable(
-                f"no side {side!r} in this game", {"side": [f"unknown side {side!r}"]}
-            )
-        if self.sides[side] != user:
-            raise Forbidden(
-                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
-            )
-        paused_by = self.paused_by()
-        if paused_by:
-            raise Conflict(
-                "the game is paused while a dispute is open",
-                {"game": [f"paused by dispute {paused_by}"]},
-            )
-        if self.claim_pending is not None:
-            raise Conflict(
-                "the game is paused while an arbiter decides a claim on time",
-                {"game": ["a claim on time waits for an arbiter"]},
-            )
-        active_sides = self.active_sides()
-        if side not in active_sides:
-            active = ", ".join(active_sides) or "nobody"
-            raise Forbidden(
-                f"it is not {side}'s turn or phase (now: {active})",
-                {"side": [f"{side} may not act now; active: {active}"]},
-            )
+        game_play.check_may_act(self, side, user)
 
     def paused_by(self) -> str | None:
         """The open dispute that pauses the game, if disputes pause it (a ladder or scenario setting)."""
-        if not self.labels.get("pause_on_dispute"):
-            return None
-        return next((d for d, info in self.disputes.items() if info["status"] == "open"), None)
+        return disputes.paused_by(self)
 
     def execute(
         self,
@@ -777,486 +593,96 @@ class Game(Aggregate):
         witness: Callable[[Any, Any], None] | None = None,
         dice: Callable[[ServerDice], Any] | None = None,
     ) -> int:
-        """Decide ``command`` for ``side`` and record it and what it causes.  Returns how many events.
-
-        ``witness(event, state)`` is told each rules event with the state just before it, as the
-        event is applied (so that a caller words the events without copying the state and applying
-        them a second time); it must not change either.  ``dice(server_dice)``: the dice the
-        decision rolls instead of the game's own (a re-decision's recorded dice first:
-        :class:`~service.domain.reused_dice.ReusedDice`); its ``reused`` rolls are recorded as
-        :class:`DiceReused`, its ``rolled`` ones as :class:`DiceRolled`."""
+        """Decide ``command`` for ``side``, record what it causes; returns how many events."""
         self.attach(ports)
-        self.check_may_act(side, user)
-        rules = self._rules
-        server_dice = ServerDice(
-            seed, self.id, self.next_roll, dice_mod.entropy_digest(self.entropy)
-        )
-        rolling = dice(server_dice) if dice is not None else server_dice
-        # the declaration's loaded fields, never the raw body: nothing outside the declared shape
-        # is stored (an InvalidCommand naming the field otherwise)
-        parsed = rules.parse_command(self.state, command)
-        decided = rules.decide(self.state, side, parsed, rolling)
         before = self.version
-        self._record(
-            ports,
-            self.CommandAccepted,
-            side=side,
-            user=user,
-            command=copy_json(parsed),
-            origin=origin,
-        )
-        if rolling.reused:
-            self._record(
-                ports, self.DiceReused, side=side, rolls=[r.record() for r in rolling.reused]
-            )
-        if rolling.rolled:
-            self._record(
-                ports, self.DiceRolled, side=side, rolls=[r.as_dict() for r in rolling.rolled]
-            )
-        for event in decided:
-            data = copy_json(event.data)
-            if witness is not None:  # the state before the event: it changes as it is settled
-                witness(ports.rules_event(event.type, copy_json(data)), self.state)
-            self._record(ports, self.Recorded, side=side, user=user, kind=event.type, data=data)
-        outcome = rules.result(self.state)
-        if outcome is not None:
-            self._record(ports, self.Ended, result=copy_json(outcome), seed=seed)
+        decided = game_play.execute(self, ports, side, user, command, seed, origin, witness, dice)
+        self._play(ports, decided)
         return self.version - before
 
     def add_entropy(self, *, side: str, user: str, entropy: str, ports: GamePorts) -> None:
-        self.require_active()
-        if self.sides.get(side) != user:
-            raise Forbidden(
-                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
-            )
-        if side in self.rolled_sides:
-            raise Conflict(
-                "entropy may only be added before the side's first roll",
-                {"entropy": [f"{side} has already rolled"]},
-            )
-        if not 1 <= len(entropy) <= 256:
-            raise Unprocessable(
-                "entropy must be 1 to 256 characters", {"entropy": ["1 to 256 characters"]}
-            )
-        self._record(ports, self.EntropyAdded, side=side, user=user, entropy=entropy)
+        self._play(ports, game_play.add_entropy(self, side, user, entropy))
 
     def repair_chain(
         self, *, reason: str, by: str, repairs: list[dict[str, Any]], ports: GamePorts
     ) -> None:
-        """Record the operator's explanation of the log's breaks (:class:`ChainRepaired`)."""
-        if not reason.strip() or len(reason) > 2000:
-            raise Unprocessable(
-                "say why the log is repaired (1 to 2000 characters)",
-                {"reason": ["1 to 2000 characters"]},
-            )
-        if not repairs:
-            raise Unprocessable("nothing to repair", {"repairs": ["the log has no breaks"]})
-        self._record(ports, self.ChainRepaired, reason=reason.strip(), by=by, repairs=repairs)
+        self._play(ports, game_play.repair_chain(self, reason, by, repairs))
 
     def reconcile_head(
         self, *, reason: str, by: str, lost_head: Mapping[str, Any], ports: GamePorts
     ) -> None:
-        """Record the operator's reconciliation of a log restored below its head
-        (:class:`HeadReconciled`)."""
-        if not reason.strip() or len(reason) > 2000:
-            raise Unprocessable(
-                "say why the log is behind its head (1 to 2000 characters)",
-                {"reason": ["1 to 2000 characters"]},
-            )
-        self._record(
-            ports, self.HeadReconciled, reason=reason.strip(), by=by, lost_head=dict(lost_head)
-        )
+        self._play(ports, game_play.reconcile_head(self, reason, by, lost_head))
 
-    # -- invitations ---------------------------------------------------------------------------------
+    # -- invitations, and ending a game before its rules do (``game_lifecycle``) -------------------
     def invite(self, *, by: str, ports: GamePorts) -> list[str]:
-        """Right after creation: every named player but ``by`` must accept before play starts.
-        Returns who must accept (nothing is recorded when nobody must)."""
-        pending = list(dict.fromkeys(u for u in self.sides.values() if u != by))
-        if pending:
-            if self.version != self.INITIAL_VERSION:
-                raise Conflict("only a new game invites", {"game": ["already under way"]})
-            self._record(ports, self.Invited, pending=pending, by=by)
-        return pending
-
-    def _invited_side(self, user: str) -> str:
-        if self.status != INVITED or self.invitation is None:
-            raise Conflict(
-                "there is no invitation to answer", {"game": [f"the game is {self.status}"]}
-            )
-        if user not in self.invitation["pending"]:
-            mine = self.side_of(user)
-            raise Forbidden(
-                "this invitation is not yours to answer"
-                if not mine
-                else "you have already accepted this invitation",
-                {"user": ["not invited to this game" if not mine else "already accepted"]},
-            )
-        return self.side_of(user)[0]
+        """Right after creation; returns who must accept before play starts."""
+        return self._play(ports, lifecycle.invite(self, by))
 
     def accept_invitation(self, *, user: str, ports: GamePorts) -> None:
-        side = self._invited_side(user)
-        self._record(ports, self.InvitationAccepted, user=user, side=side)
+        self._play(ports, lifecycle.accept_invitation(self, user))
 
     def decline_invitation(self, *, user: str, ports: GamePorts) -> None:
-        side = self._invited_side(user)
-        self._record(ports, self.InvitationDeclined, user=user, side=side)
-
-    # -- ending a game before its rules do ---------------------------------------------------------
-    def _own_side(self, side: str, user: str) -> None:
-        if side not in self.sides:
-            raise Unprocessable(f"no side {side!r} in this game", {"side": ["unknown side"]})
-        if self.sides[side] != user:
-            raise Forbidden(
-                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
-            )
-
-    def _others(self, side: str) -> list[str]:
-        return [s for s in self.sides if s != side]
+        self._play(ports, lifecycle.decline_invitation(self, user))
 
     def loss_of(self, side: str, reason: str) -> dict[str, Any]:
-        """The result when ``side`` loses by ``reason`` (resignation, timeout, abandon), in the shape
-        of the rules' own results so that ladders and campaigns take it as a played-out one."""
-        others = self._others(side)
-        winner = others[0] if len(others) == 1 else None
-        return {
-            "winner": winner,
-            "outcome": "win" if winner else "loss",
-            "level": reason,
-            "reason": reason,
-            "loser": side,
-        }
+        return lifecycle.loss_of(self, side, reason)
 
     def resign(self, *, side: str, user: str, seed: str, ports: GamePorts) -> None:
-        self.require_active()
-        self._own_side(side, user)
-        self._record(ports, self.Resigned, side=side, user=user)
-        self._record(ports, self.Ended, result=self.loss_of(side, "resignation"), seed=seed)
+        self._play(ports, lifecycle.resign(self, side, user, seed))
 
     def adjudicate(
-        self,
-        *,
-        arbiter: str,
-        kind: str,
-        winner: str | None,
-        note: str,
-        seed: str,
-        ports: GamePorts,
+        self, *, arbiter: str, kind: str, winner: str | None, note: str, seed: str, ports: GamePorts
     ) -> None:
-        """End the game from outside play (a club event's arbiter, after the round's deadline):
-        ``winner`` wins by ``kind`` (forfeit or adjudication), or a draw when None.  The game may
-        still wait for its invitations (a player who never accepted forfeits it too)."""
-        if self.status in (ENDED, DECLINED):
-            raise Conflict("the game is over", {"game": ["it has ended already"]})
-        if arbiter in self.sides.values():
-            raise Forbidden(
-                "a player of this game may not decide it", {"arbiter": ["plays this game"]}
-            )
-        if kind not in ADJUDICATIONS:
-            raise Invalid("unknown kind of result", {"kind": [" or ".join(ADJUDICATIONS)]})
-        if winner is not None and winner not in self.sides:
-            raise Invalid(f"no side {winner!r}", {"winner": [", ".join(self.sides) + " or null"]})
-        self._record(
-            ports, self.Adjudicated, arbiter=arbiter, kind=kind, winner=winner, note=note[:500]
-        )
-        losers = self._others(winner) if winner is not None else []
-        result: dict[str, Any] = {
-            "winner": winner,
-            "outcome": "win" if winner else "draw",
-            "level": kind,
-            "reason": kind,
-        }
-        if len(losers) == 1:
-            result["loser"] = losers[0]
-        self._record(ports, self.Ended, result=result, seed=seed)
+        self._play(ports, lifecycle.adjudicate(self, arbiter, kind, winner, note, seed))
 
     def offer_draw(self, *, side: str, user: str, ports: GamePorts) -> None:
-        self.require_active()
-        self._own_side(side, user)
-        offer = self.draw_offer
-        if offer is not None and offer["side"] == side:
-            raise Conflict(
-                "you have already offered a draw",
-                {"draw": ["already offered; wait for the answer"]},
-            )
-        if offer is not None:
-            raise Conflict(
-                f"{offer['side']} has offered a draw: accept or decline it",
-                {"draw": ["an offer from your opponent is pending; answer it"]},
-            )
-        self._record(ports, self.DrawOffered, side=side, user=user)
-
-    def _draw_to_answer(self, side: str, user: str) -> None:
-        self.require_active()
-        self._own_side(side, user)
-        offer = self.draw_offer
-        if offer is None:
-            raise Conflict("no draw offer is pending", {"draw": ["nothing to answer"]})
-        if offer["side"] == side:
-            raise Forbidden("only the opponent answers a draw offer", {"side": ["you offered it"]})
+        self._play(ports, lifecycle.offer_draw(self, side, user))
 
     def accept_draw(self, *, side: str, user: str, seed: str, ports: GamePorts) -> None:
-        self._draw_to_answer(side, user)
-        result = {"winner": None, "outcome": "draw", "level": "draw", "reason": "agreement"}
-        self._record(ports, self.Ended, result=result, seed=seed)
+        self._play(ports, lifecycle.accept_draw(self, side, user, seed))
 
     def decline_draw(self, *, side: str, user: str, ports: GamePorts) -> None:
-        self._draw_to_answer(side, user)
-        self._record(ports, self.DrawDeclined, side=side, user=user)
+        self._play(ports, lifecycle.decline_draw(self, side, user))
 
-    # -- the correspondence clock: a projection of the events' times ----------------------------------
-    def tick(self) -> None:
-        """Charge the time since the previous event to the sides that were running, then start the
-        clocks of the sides active now.  Called after every event is applied, live and on replay
-        (:func:`projector`), with the event's own time: the same log gives the same clock."""
-        config = self.labels.get("clock")
-        if not config:
-            return
-        now = self.modified_on.timestamp()
-        allowance = float(config["days"]) * DAY
-        clock = copy_json(self.clock)
-        if clock is None:
-            clock = {
-                "turn": None,
-                "sides": {
-                    side: {
-                        "remaining": allowance,
-                        "since": None,
-                        "vacations": [],
-                        "vacation_left": int(config.get("vacation_days", 0)),
-                        "expired": False,
-                        "low": False,
-                    }
-                    for side in self.sides
-                },
-            }
-        for entry in clock["sides"].values():
-            if entry["since"] is not None:
-                entry["remaining"] -= running_time(entry, entry["since"], now)
-        # who has the move (the rules), and whose clock runs: not while a dispute or a claim pauses
-        active = self.active_sides()
-        stopped = self.paused_by() is not None or self.claim_pending is not None
-        running = [] if stopped else active
-        moved_on = [side for side in active if side not in clock.get("active", [])]
-        clock["active"] = active
-        if config["kind"] == "per-turn":
-            turn = (self._rules.phase(self.state) or {}).get("turn") if active else clock["turn"]
-            if turn != clock["turn"] and clock["turn"] is not None:
-                for entry in clock["sides"].values():
-                    entry["remaining"] = allowance  # a new game turn: a whole allowance
-                    entry["expired"] = False
-                    entry["low"] = False
-            clock["turn"] = turn
-        for side, entry in clock["sides"].items():
-            if side in moved_on and config["kind"] == "per-move":
-                # a fresh allowance for each move (a pause resumes the same move): a side that ran
-                # out and was not claimed against before it had the move again starts afresh
-                entry["remaining"] = allowance
-                entry["expired"] = False
-                entry["low"] = False
-            if side in running:
-                entry["since"] = now
-            else:
-                entry["since"] = None
-        self.clock = clock
-
+    # -- the correspondence clock (``game_clock``) -------------------------------------------------
     def clock_at(self, now: float) -> dict[str, Any] | None:
-        """The clock read at ``now`` (seconds since the epoch): each side's remaining seconds, whether
-        it runs, its vacation; None when the game has no clock."""
-        config = self.labels.get("clock")
-        if not config or self.clock is None:
-            return None
-        sides = {}
-        for side, entry in self.clock["sides"].items():
-            remaining = entry["remaining"]
-            if entry["since"] is not None:
-                remaining -= running_time(entry, entry["since"], now)
-            on_vacation = any(start <= now < end for start, end in entry["vacations"])
-            sides[side] = {
-                "remaining_seconds": round(remaining, 1),
-                "running": entry["since"] is not None and not on_vacation,
-                "on_vacation": on_vacation,
-                "vacation_until": max((end for _, end in entry["vacations"]), default=None)
-                if on_vacation
-                else None,
-                "vacation_days_left": entry["vacation_left"],
-                "expired": entry["expired"] or (entry["since"] is not None and remaining <= 0),
-                "expiry_recorded": entry["expired"],
-                "low": 0 < remaining < low_threshold(config),
-                "low_recorded": bool(entry.get("low", False)),
-            }
-        return {"config": copy_json(config), "sides": sides}
-
-    def take_vacation(self, *, side: str, user: str, days: int, ports: GamePorts) -> None:
-        self.require_active()
-        self._own_side(side, user)
-        if self.clock is None:
-            raise Conflict("this game has no clock", {"vacation": ["the game is not timed"]})
-        left = self.clock["sides"][side]["vacation_left"]
-        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
-            raise Unprocessable("vacation is a whole number of days", {"days": ["1 or more"]})
-        if days > left:
-            raise Unprocessable(f"only {left} vacation day(s) left", {"days": [f"at most {left}"]})
-        self._record(ports, self.VacationTaken, user=user, side=side, days=days)
-
-    def expire_clock(self, *, now: float, seed: str, ports: GamePorts) -> list[str]:
-        """Record the expiry of every running clock that has run out at ``now`` (idempotent: an
-        expiry is recorded once); with the ``forfeit`` policy the game ends at once."""
-        read = self.clock_at(now)
-        if read is None or self.status != ACTIVE:
-            return []
-        expired = [s for s, c in read["sides"].items() if c["expired"] and not c["expiry_recorded"]]
-        for side in expired:
-            self._record(ports, self.ClockExpired, side=side)
-        if expired and read["config"].get("on_timeout", "claim") == "forfeit":
-            self._record(ports, self.Ended, result=self.loss_of(expired[0], "timeout"), seed=seed)
-        return expired
-
-    def warn_low_clock(self, *, now: float, ports: GamePorts) -> list[str]:
-        """Record ``ClockLow`` for every running clock that has dropped below its threshold
-        (:func:`low_threshold`) at ``now`` and has not run out; idempotent: once per side per game
-        turn or move (the flag is cleared with the fresh allowance, :meth:`tick`)."""
-        read = self.clock_at(now)
-        if read is None or self.status != ACTIVE:
-            return []
-        low = [
-            side
-            for side, c in read["sides"].items()
-            if c["running"] and c["low"] and not c["low_recorded"] and not c["expired"]
-        ]
-        for side in low:
-            self._record(ports, self.ClockLow, side=side)
-        return low
+        """The clock read at ``now`` (seconds since the epoch); None when the game has none."""
+        return game_clock.read(self, now)
 
     def clock_due(self, now: float) -> float | None:
-        """When the clock checks must next look at this game (seconds since the epoch): the first
-        moment, not before ``now``, at which :meth:`expire_clock` or :meth:`warn_low_clock` would
-        record something if no other event came meanwhile -- a running clock's expiry or its
-        low-clock warning, pushed on by its vacations (a warning waits for the vacation's end).
-        None when neither ever would: no clock, the game not being played, no clock running (a
-        pause for a dispute or a claim), or both already recorded.  Every event may change it."""
-        config = self.labels.get("clock")
-        if not config or self.clock is None or self.status != ACTIVE:
-            return None
-        threshold = low_threshold(config)
-        found = []
-        for entry in self.clock["sides"].values():
-            if entry["since"] is None or entry["expired"]:
-                continue  # not running, or its expiry recorded: no warning after it either
-            found.append(charged_reach(entry, entry["remaining"], now, strict=False))
-            if not entry.get("low", False):
-                found.append(charged_reach(entry, entry["remaining"] - threshold, now, strict=True))
-        return min((t for t in found if t is not None), default=None)
+        """When the clock checks must next look at this game (``game_clock.due``), or None."""
+        return game_clock.due(self, now)
+
+    def take_vacation(self, *, side: str, user: str, days: int, ports: GamePorts) -> None:
+        self._play(ports, game_clock.take_vacation(self, side, user, days))
+
+    def expire_clock(self, *, now: float, seed: str, ports: GamePorts) -> list[str]:
+        return self._play(ports, game_clock.expire_clock(self, now, seed))
+
+    def warn_low_clock(self, *, now: float, ports: GamePorts) -> list[str]:
+        return self._play(ports, game_clock.warn_low_clock(self, now))
 
     def claim(self, *, side: str, user: str, now: float, seed: str, ports: GamePorts) -> str:
-        """``side`` claims the game from an opponent whose clock has run out: the opponent loses
-        on time.  Returns the side that lost."""
-        self.require_active()
-        self._own_side(side, user)
-        if self.claim_pending is not None:
-            raise Conflict("a claim already waits for an arbiter", {"claim": ["already claimed"]})
-        read = self.clock_at(now)
-        if read is None:
-            raise Conflict("this game has no clock", {"claim": ["the game is not timed"]})
-        late = [s for s, c in read["sides"].items() if s != side and c["expired"]]
-        if not late:
-            raise Conflict(
-                "no opponent's clock has run out", {"claim": ["the opponent still has time"]}
-            )
-        if not read["sides"][late[0]]["expiry_recorded"]:
-            self._record(ports, self.ClockExpired, side=late[0])
-        self._record(ports, self.Claimed, side=side, user=user)
-        if read["config"].get("on_timeout", "claim") != "arbiter":
-            self._record(ports, self.Ended, result=self.loss_of(late[0], "timeout"), seed=seed)
-        return late[0]
+        """Returns the side that lost on time."""
+        return self._play(ports, game_clock.claim(self, side, user, now, seed))
 
     def decide_claim(
         self, *, arbiter: str, decision: str, note: str, seed: str, ports: GamePorts
     ) -> None:
-        """An arbiter (never a player of the game) decides a claim on time: ``forfeit`` ends the
-        game against the late side, ``continue`` gives it a whole allowance again."""
-        pending = self.claim_pending
-        if pending is None:
-            raise Conflict("no claim waits for a decision", {"claim": ["nothing to decide"]})
-        if arbiter in self.sides.values():
-            raise Forbidden(
-                "a player of this game may not decide its claim", {"arbiter": ["plays this game"]}
-            )
-        if decision not in ("forfeit", "continue"):
-            raise Invalid("decide forfeit or continue", {"decision": ["forfeit or continue"]})
-        self._record(ports, self.ClaimDecided, arbiter=arbiter, decision=decision, note=note)
-        if decision == "forfeit":
-            loser = pending["against"]
-            self._record(ports, self.Ended, result=self.loss_of(loser, "timeout"), seed=seed)
+        self._play(ports, game_clock.decide_claim(self, arbiter, decision, note, seed))
 
-    # -- takebacks ---------------------------------------------------------------------------------
+    # -- takebacks (``game_takebacks``) ------------------------------------------------------------
     @property
     def takeback_policy(self) -> str:
-        """never, casual (not in a rated game) or always (the default)."""
-        return str(self.labels.get("takeback_policy", "always"))
-
-    def _takebacks_forbidden(self, policy: str) -> bool:
-        return policy == "never" or (policy == "casual" and bool(self.labels.get("rated")))
+        return takebacks.policy(self)
 
     def takeback_offer(self) -> dict[str, Any] | None:
-        """The side whose latest commands a take back may ask for now and their seqs, or None
-        (no command since the other side acted, dice rolled or information revealed since, the
-        game not under way, or its policy forbids take backs)."""
-        if (
-            self.status != "active"
-            or self._takebacks_forbidden(self.takeback_policy)
-            or not self.tail["commands"]
-        ):
-            return None
-        return {"side": self.tail["side"], "seqs": list(self.tail["commands"])}
+        return takebacks.offer(self)
 
     def request_takeback(
         self, *, side: str, user: str, from_seq: int | None, ports: GamePorts
     ) -> str:
-        """Ask to take back ``side``'s latest commands from ``from_seq`` (default: the last one).
-
-        Allowed while no die has been rolled and no hidden information revealed by them, and the
-        opponent has not acted since; the game's :attr:`takeback_policy` may forbid takebacks."""
-        policy = self.takeback_policy
-        if self._takebacks_forbidden(policy):
-            raise Forbidden(
-                "takebacks are not allowed in this game", {"takeback": [f"policy: {policy}"]}
-            )
-        self.require_active()
-        if self.sides.get(side) != user:
-            raise Forbidden(
-                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
-            )
-        mine = self.tail["side"] == side
-        commands = self.tail["commands"] if mine else []
-        if not commands and mine and self.tail["cut"] == "dice":
-            raise Conflict(
-                "dice have been rolled since; no takeback", {"takeback": ["dice were rolled"]}
-            )
-        if not commands and mine and self.tail["cut"] == "reveals":
-            raise Conflict(
-                "hidden information has been revealed since; no takeback",
-                {"takeback": ["hidden information was revealed"]},
-            )
-        if not commands:
-            raise Conflict(
-                "there is nothing of yours to take back: the opponent has acted since",
-                {"takeback": ["no own command since the opponent last acted"]},
-            )
-        first = commands[-1] if from_seq is None else from_seq
-        if first not in commands:
-            raise Unprocessable(
-                f"seq {first} is not one of your latest commands",
-                {"from_seq": [f"one of {', '.join(map(str, commands))}"]},
-            )
-        if self.takeback is not None:
-            raise Conflict(
-                "a takeback request is already pending", {"takeback": ["already pending"]}
-            )
-        request = f"t{self.version + 1}"
-        self._record(
-            ports, self.TakebackRequested, request=request, side=side, user=user, from_seq=first
-        )
-        return request
+        return self._play(ports, takebacks.request_takeback(self, side, user, from_seq))
 
     def answer_takeback(
         self,
@@ -1267,37 +693,10 @@ class Game(Aggregate):
         restored_state: Mapping[str, Any] | None,
         ports: GamePorts,
     ) -> None:
-        """The opponent accepts (the commands are retracted) or declines."""
-        pending = self.takeback
-        if pending is None:
-            raise Conflict("no takeback request is pending", {"takeback": ["nothing to answer"]})
-        if self.sides.get(side) != user:
-            raise Forbidden(
-                f"you do not play {side}", {"side": [f"{side} is bound to another user"]}
-            )
-        if side == pending["side"]:
-            raise Forbidden(
-                "only the opponent answers a takeback request", {"side": ["you asked for it"]}
-            )
-        request = pending["request"]
-        self._record(
-            ports, self.TakebackAnswered, request=request, side=side, user=user, accepted=accept
-        )
-        if accept:
-            if restored_state is None:
-                raise ValueError("an accepted takeback needs the state to restore")
-            skip = set(self.retracted) | set(self.bookkeeping)
-            seqs = [s for s in range(pending["from_seq"], self.version) if s not in skip]
-            self._record(
-                ports,
-                self.Retracted,
-                seqs=seqs,
-                restored_state=copy_json(dict(restored_state)),
-                reason="takeback",
-                ref=request,
-            )
+        answer = takebacks.answer_takeback(self, side, user, accept, restored_state)
+        self._play(ports, answer)
 
-    # -- disputes ----------------------------------------------------------------------------------
+    # -- disputes (``game_disputes``) --------------------------------------------------------------
     def open_dispute(
         self,
         *,
@@ -1310,104 +709,16 @@ class Game(Aggregate):
         reading: Mapping[str, Any] | None = None,
         instead: Mapping[str, Any] | None = None,
     ) -> str:
-        """Open a dispute of event ``seq``; ``reading`` (options and values) and ``instead`` (a
-        command) name what the player says should have happened (checked by the application)."""
-        if self.sides.get(side) != user:
-            raise Forbidden(
-                "only the players of a game dispute its events", {"side": ["not your side"]}
-            )
-        if not 1 < seq <= self.version:
-            raise Unprocessable(f"no event {seq} to dispute", {"seq": [f"2 to {self.version}"]})
-        if seq in self.retracted:
-            raise Conflict(f"event {seq} is already retracted", {"seq": ["already retracted"]})
-        if seq in self.bookkeeping:
-            raise Unprocessable(
-                f"event {seq} is bookkeeping (entropy, takeback, dispute), not a game event",
-                {"seq": ["dispute a command or its effects"]},
-            )
-        if any(d["seq"] == seq and d["status"] == "open" for d in self.disputes.values()):
-            raise Conflict(f"event {seq} is already under dispute", {"seq": ["a dispute is open"]})
-        if not claim.strip():
-            raise Unprocessable("say what is wrong", {"claim": ["required"]})
-        dispute = f"d{self.version + 1}"
-        self._record(
-            ports,
-            self.DisputeOpened,
-            dispute=dispute,
-            seq=seq,
-            side=side,
-            user=user,
-            claim=claim,
-            citations=copy_json(citations),
-        )
-        if reading or instead:
-            self._record(
-                ports,
-                self.DisputeAlternative,
-                dispute=dispute,
-                reading=copy_json(dict(reading or {})),
-                instead=copy_json(dict(instead)) if instead else None,
-            )
-        return dispute
+        opened = disputes.open_dispute(self, side, user, seq, claim, citations, reading, instead)
+        return self._play(ports, opened)
 
     def propose_verdict(
         self, *, dispute: str, side: str, user: str, verdict: str, note: str, ports: GamePorts
     ) -> None:
-        """A player of an open dispute's game proposes to settle it by agreement."""
-        info = self._open_dispute_of(dispute, side, user)
-        if verdict not in ("upheld", "overturned"):
-            raise Unprocessable(
-                "verdict must be upheld or overturned", {"verdict": ["upheld or overturned"]}
-            )
-        proposal = info.get("proposal")
-        if proposal and proposal["side"] == side and proposal["verdict"] == verdict:
-            raise Conflict("you proposed this verdict already", {"verdict": ["already proposed"]})
-        if info.get("proposals", 0) >= PROPOSALS_PER_DISPUTE:
-            raise LimitReached(
-                f"a dispute takes at most {PROPOSALS_PER_DISPUTE} proposals: ask an arbiter",
-                {"verdict": [f"{PROPOSALS_PER_DISPUTE} proposals made; no more"]},
-            )
-        self._record(
-            ports,
-            self.VerdictProposed,
-            dispute=dispute,
-            side=side,
-            user=user,
-            verdict=verdict,
-            note=note,
-        )
+        self._play(ports, disputes.propose_verdict(self, dispute, side, user, verdict, note))
 
     def accept_verdict(self, *, dispute: str, side: str, user: str, ports: GamePorts) -> None:
-        """The other side's player accepts the proposed verdict: the dispute is resolved."""
-        info = self._open_dispute_of(dispute, side, user)
-        proposal = info.get("proposal")
-        if not proposal:
-            raise Conflict("no verdict is proposed", {"dispute": ["nothing to accept yet"]})
-        if proposal["side"] == side or self.sides.get(proposal["side"]) == user:
-            raise Forbidden(
-                "the other side's player accepts a proposal",
-                {"side": ["you proposed it: the other side accepts it"]},
-            )
-        self._record(
-            ports,
-            self.VerdictAgreed,
-            dispute=dispute,
-            side=side,
-            user=user,
-            verdict=proposal["verdict"],
-            proposed_by=self.sides.get(proposal["side"], ""),
-            note=proposal["note"],
-        )
-
-    def _open_dispute_of(self, dispute: str, side: str, user: str) -> dict[str, Any]:
-        if self.sides.get(side) != user:
-            raise Forbidden("you do not play this side", {"side": ["not your side"]})
-        info = self.disputes.get(dispute)
-        if info is None:
-            raise NotFound(f"no dispute {dispute} in this game", {"dispute": ["unknown dispute"]})
-        if info["status"] != "open":
-            raise Conflict("the dispute is already decided", {"dispute": ["already decided"]})
-        return info
+        self._play(ports, disputes.accept_verdict(self, dispute, side, user))
 
     def resolve_dispute(
         self,
@@ -1424,224 +735,21 @@ class Game(Aggregate):
         restored_state: Mapping[str, Any] | None = None,
         basis: Mapping[str, Any] | None = None,
     ) -> None:
-        """Record the arbiter's decision; for an overturn also retract the events ``retract`` and
-        resume from ``restored_state`` (the application works both out from the log: see
-        ``service.application.disputes``).  A ``rebase`` goes on with :meth:`execute` (``origin``:
-        the command re-decided) for each later command and ends with :meth:`finish_rebase`."""
-        info = self.disputes.get(dispute)
-        if info is None:
-            raise Unprocessable(f"no dispute {dispute}", {"dispute": ["unknown dispute"]})
-        if info["status"] != "open":
-            raise Conflict(
-                f"dispute {dispute} is already {info['status']}", {"dispute": ["already resolved"]}
-            )
-        if arbiter in self.sides.values():
-            raise Forbidden(
-                "a player of this game may not arbitrate it", {"arbiter": ["plays this game"]}
-            )
-        if verdict not in ("upheld", "overturned"):
-            raise Unprocessable(
-                "verdict must be upheld or overturned", {"verdict": ["upheld or overturned"]}
-            )
-        if verdict == "upheld" and remedy is not None:
-            raise Unprocessable(
-                "an upheld event needs no remedy", {"remedy": ["only when overturned"]}
-            )
-        if verdict == "overturned":
-            if remedy not in ("rewind", "rebase"):
-                raise Unprocessable("choose rewind or rebase", {"remedy": ["rewind or rebase"]})
-            if self.status != ACTIVE:
-                raise Conflict(
-                    "the game has ended and its seed is public: it cannot be rewound",
-                    {
-                        "remedy": [
-                            "the game has ended; record the decision as a club ruling instead"
-                        ]
-                    },
-                )
-        if not citations:
-            raise Unprocessable(
-                "cite the rules or rulings applied", {"citations": ["at least one"]}
-            )
-        self._record(
-            ports,
-            self.DisputeResolved,
-            dispute=dispute,
-            arbiter=arbiter,
-            verdict=verdict,
-            remedy=remedy,
-            citations=copy_json(citations),
-            note=note,
-            club_ruling=club_ruling,
+        ruling = disputes.ruling(
+            self, dispute, arbiter, verdict, remedy, citations, note, club_ruling
         )
-        if basis is not None:  # the what-if it was decided on (and whether it is adopted)
-            self._record(ports, self.VerdictBasis, dispute=dispute, **copy_json(dict(basis)))
-        if verdict == "overturned":
-            if restored_state is None or not retract:
-                raise ValueError("an overturn needs the events to retract and the state to restore")
-            skip = set(self.retracted) | set(self.bookkeeping)
-            if info["seq"] not in retract or any(
-                s in skip or not 1 < s < self.version for s in retract
-            ):
-                raise ValueError(
-                    f"cannot retract {retract}: it must hold the disputed event and only live game events"
-                )
-            seqs = sorted(retract)
-            self._record(
-                ports,
-                self.Retracted,
-                seqs=seqs,
-                restored_state=copy_json(dict(restored_state)),
-                reason=f"dispute {remedy}",
-                ref=dispute,
-            )
+        self._play(ports, disputes.resolve_dispute(self, ruling, retract, restored_state, basis))
 
     def options_in_force(self) -> dict[str, Any]:
-        """The options the game was created with, then each reading a verdict adopted."""
-        out = copy_json(self.options)
-        for info in self.disputes.values():
-            out.update(copy_json((info.get("adopted") or {}).get("reading") or {}))
-        return out
+        return disputes.options_in_force(self)
 
     def finish_rebase(
         self, *, dispute: str, report: list[dict[str, Any]], ports: GamePorts
     ) -> None:
-        self._record(ports, self.Rebased, dispute=dispute, report=copy_json(report))
-
-
-def check_clock(value: Any, field: str = "clock") -> dict[str, Any]:
-    """A correspondence clock's settings, checked: ``{"kind": "per-turn"|"per-move", "days": >0,
-    "vacation_days": 0.., "on_timeout": "claim"|"forfeit"}``; every problem named by its field."""
-    if not isinstance(value, Mapping):
-        raise Invalid("the clock is an object", {field: ["an object with kind and days"]})
-    problems: dict[str, list[str]] = {}
-    known = ("kind", "days", "vacation_days", "on_timeout", "low_hours")
-    for key in value:
-        if key not in known:
-            problems[f"{field}.{key}"] = [f"unknown; known: {', '.join(known)}"]
-    kind = value.get("kind", "per-move")
-    if kind not in CLOCK_KINDS:
-        problems[f"{field}.kind"] = [f"one of {', '.join(CLOCK_KINDS)}"]
-    days = value.get("days")
-    if isinstance(days, bool) or not isinstance(days, int | float):
-        problems[f"{field}.days"] = ["a number of days, more than 0"]
-    elif not 0 < days <= 365:
-        problems[f"{field}.days"] = [
-            "more than 0 and at most 365 (a clock cannot hold negative time)"
-        ]
-    vacation = value.get("vacation_days", 0)
-    if isinstance(vacation, bool) or not isinstance(vacation, int) or not 0 <= vacation <= 365:
-        problems[f"{field}.vacation_days"] = ["a whole number of days, 0 to 365"]
-    policy = value.get("on_timeout", "claim")
-    if policy not in TIMEOUT_POLICIES:
-        problems[f"{field}.on_timeout"] = [f"one of {', '.join(TIMEOUT_POLICIES)}"]
-    low = value.get("low_hours")
-    if low is not None and (
-        isinstance(low, bool) or not isinstance(low, int | float) or not 0 < low <= 365 * 24
-    ):
-        problems[f"{field}.low_hours"] = ["a number of hours, more than 0"]
-    if problems:
-        raise Invalid("invalid clock", problems)
-    checked = {"kind": kind, "days": days, "vacation_days": vacation, "on_timeout": policy}
-    if low is not None:
-        checked["low_hours"] = low
-    return checked
-
-
-def low_threshold(config: Mapping[str, Any]) -> float:
-    """Seconds left below which a running clock is low (``Game.ClockLow``): the clock's
-    ``low_hours`` if set, else 24 hours or a fifth of the allowance, whichever is smaller."""
-    if config.get("low_hours") is not None:
-        return float(config["low_hours"]) * 3600
-    return min(DAY, float(config.get("days", 0)) * DAY / 5)
-
-
-def running_time(entry: Mapping[str, Any], since: float, until: float) -> float:
-    """Seconds from ``since`` to ``until`` that count against a clock: not those on vacation."""
-    spent = max(0.0, until - since)
-    for start, end in entry["vacations"]:
-        spent -= max(0.0, min(end, until) - max(start, since))
-    return max(0.0, spent)
-
-
-def charged_reach(
-    entry: Mapping[str, Any], target: float, now: float, *, strict: bool
-) -> float | None:
-    """The first moment ``t`` not before ``now`` (nor the clock's ``since``) at which the time
-    charged to a running clock since its ``since`` (:func:`running_time`) reaches ``target``
-    (``strict``: passes it, and off vacation -- a low warning, which is given only to a running
-    clock); None if never.  The vacations' ends and starts cut time into stretches, each charged
-    at one rate (1 off vacation, none on it), so the moment is found stretch by stretch."""
-    since = float(entry["since"])
-    vacations = [(float(a), float(b)) for a, b in entry["vacations"]]
-    t = max(since, now)
-    cuts = sorted({edge for span in vacations for edge in span if edge > t})
-    for end in [*cuts, float("inf")]:
-        covered = any(a <= t < b for a, b in vacations)
-        charged = running_time(entry, since, t)
-        if strict and covered:
-            t = end
-            continue  # a vacation: the warning waits for its end
-        if charged > target or (charged == target and not strict):
-            return t
-        if not covered:  # charged at one second a second from t: the vacations' time is fixed
-            away = sum(max(0.0, b - max(a, since)) for a, b in vacations if a <= t)
-            reach = since + away + target  # the same whatever ``now`` it is reckoned from
-            if reach < end:
-                return reach
-        t = end
-    return None
-
-
-def _sealed(
-    ports: GamePorts,
-    system: str,
-    game_id: UUID,
-    version: int,
-    kind: str,
-    payload: Mapping[str, Any],
-    state_before: Any,
-    sides: list[str],
-) -> dict[str, Any] | None:
-    """The commitments to every reader's form of an event of a hidden-information game whose
-    fields a view may change (``service.domain.chain``); None otherwise or without a key."""
-    names = SEALED_FIELDS.get(kind)
-    rules = ports.rules(system)
-    salting = ports.salt
-    if not names or salting is None or not getattr(rules, "hidden_information", False):
-        return None
-    forms = every_form(
-        rules,
-        ports.rules_event,
-        kind,
-        {name: payload[name] for name in names},
-        actor=payload.get("side"),
-        state_before=state_before,
-        sides=sides,
-    )
-    return seal_forms(forms, lambda form: salting(game_id, version, form))
+        self._play(ports, disputes.finish_rebase(self, dispute, report))
 
 
 Projector = Callable[[Any, Iterable[Any]], Any]
-
-
-def chain_break(events: Sequence[Any]) -> str | None:
-    """Why ``events`` (a game's new events, in order) are not a chain each hashed for the version it
-    carries, or None.  An event's hash covers its version and its ``prev_hash``, so an event moved
-    to another version than it was decided and hashed for (a lost race) is caught here."""
-    previous: str | None = None
-    for event in events:
-        kind = type(event).__qualname__
-        if previous is not None and event.prev_hash != previous:
-            return f"event {event.originator_version} does not follow the one before it"
-        fields = vars(event)
-        if (
-            event_hash(event.originator_id, event.originator_version, kind, event.timestamp, fields)
-            != event.hash
-        ):
-            return f"event {event.originator_version} was hashed for another version or content"
-        previous = event.hash
-    return None
 
 
 def projector(ports: GamePorts) -> Projector:

@@ -5,7 +5,7 @@ result can be recorded only once whichever worker records it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid4, uuid5
@@ -42,6 +42,56 @@ OPEN, ACCEPTED, DECLINED, FORFEITED = "open", "accepted", "declined", "forfeited
 REPORTED, CONFIRMED, REJECTED = "reported", "confirmed", "rejected"
 
 
+#: what a setting's check gives: the value to keep and its problems by field (none: good)
+_Checked = tuple[Any, dict[str, list[str]]]
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[str, Any], _Checked]:
+    def check(key: str, value: Any) -> _Checked:
+        return value, {} if value in choices else {key: [f"one of {', '.join(choices)}"]}
+
+    return check
+
+
+def _clock_setting(key: str, value: Any) -> _Checked:
+    if value is None:
+        return value, {}
+    try:
+        return check_clock(value), {}
+    except Invalid as exc:  # each field named: settings.clock.days ...
+        return value, dict(exc.details)
+
+
+def _options_setting(key: str, value: Any) -> _Checked:
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+        return value, {key: ["an object: option name -> value"]}
+    return dict(value), {}
+
+
+def _flag_setting(key: str, value: Any) -> _Checked:
+    return value, {} if isinstance(value, bool) else {key: ["true or false"]}
+
+
+def _number_setting(key: str, value: Any) -> _Checked:
+    kind, low, high = _NUMBERS[key]
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if not ok or (kind is int and value != int(value)) or not low <= value <= high:
+        return value, {key: [f"{'an integer' if kind is int else 'a number'} {low}..{high}"]}
+    return kind(value), {}
+
+
+#: each setting's check, by setting
+_SETTING_CHECKS: dict[str, Callable[[str, Any], _Checked]] = {
+    "rating_system": _one_of(RATING_SYSTEMS),
+    "takeback": _one_of(TAKEBACKS),
+    "clock": _clock_setting,
+    "options": _options_setting,
+    "disputes_pause": _flag_setting,
+    "side_adjustment": _flag_setting,
+    **dict.fromkeys(_NUMBERS, _number_setting),
+}
+
+
 def check_settings(changes: Mapping[str, Any], base: Mapping[str, Any] | None = None) -> dict:
     """``base`` (default: the defaults) with ``changes`` applied, every problem reported by field."""
     merged = dict(base or DEFAULT_SETTINGS)
@@ -49,29 +99,9 @@ def check_settings(changes: Mapping[str, Any], base: Mapping[str, Any] | None = 
     for key, value in changes.items():
         if key not in DEFAULT_SETTINGS:
             problems[key] = [f"unknown setting; known: {', '.join(DEFAULT_SETTINGS)}"]
-        elif key == "rating_system" and value not in RATING_SYSTEMS:
-            problems[key] = [f"one of {', '.join(RATING_SYSTEMS)}"]
-        elif key == "takeback" and value not in TAKEBACKS:
-            problems[key] = [f"one of {', '.join(TAKEBACKS)}"]
-        elif key == "clock" and value is not None:
-            try:
-                value = check_clock(value)
-            except Invalid as exc:  # each field named: settings.clock.days ...
-                problems.update(exc.details)
-        elif key == "options":
-            if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-                problems[key] = ["an object: option name -> value"]
-            else:
-                value = dict(value)
-        elif key in ("disputes_pause", "side_adjustment") and not isinstance(value, bool):
-            problems[key] = ["true or false"]
-        elif key in _NUMBERS:
-            kind, low, high = _NUMBERS[key]
-            ok = isinstance(value, int | float) and not isinstance(value, bool)
-            if not ok or (kind is int and value != int(value)) or not low <= value <= high:
-                problems[key] = [f"{'an integer' if kind is int else 'a number'} {low}..{high}"]
-            else:
-                value = kind(value)
+        elif key in _SETTING_CHECKS:
+            value, found = _SETTING_CHECKS[key](key, value)
+            problems.update(found)
         merged[key] = value
     if problems:
         raise Invalid("invalid ladder settings", {f"settings.{k}": v for k, v in problems.items()})

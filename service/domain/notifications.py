@@ -10,8 +10,10 @@ replay of the log derives the same ones and a second worker cannot record them t
 from __future__ import annotations
 
 import ipaddress
+import json
 import re
 import socket
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -101,10 +103,32 @@ WEBHOOK_URL = (
 )
 
 
-def validate_webhook_url(url: str, *, allow_private: bool) -> str:
+#: what a host name resolves to: its addresses, or None when it does not resolve (the DNS look-up
+#: is the adapters' (``service.adapters.addresses.resolve``), given by ``service.bootstrap``: the
+#: domain does no I/O)
+Resolve = Callable[[str], list[str] | None]
+
+
+def literal_addresses(host: str) -> list[str] | None:
+    """``host`` read as an address literal, as the resolver would read it (``127.0.0.1``,
+    ``2130706433``, ``0x7f000001``, ``::1``), without any look-up; None for a host name.  The
+    resolver of last resort: a name then does not resolve."""
+    try:
+        return [str(ipaddress.ip_address(host.split("%")[0]))]
+    except ValueError:
+        pass
+    try:  # the forms inet_aton takes (one number, hexadecimal, octal, a.b): parsing only
+        return [socket.inet_ntoa(socket.inet_aton(host))]
+    except (OSError, UnicodeError, ValueError):
+        return None
+
+
+def validate_webhook_url(
+    url: str, *, allow_private: bool, resolve: Resolve = literal_addresses
+) -> str:
     """An http(s) URL whose host is not on loopback or a private network (unless allowed): a
     400 for a URL that is not one (:data:`WEBHOOK_URL` states it in the API's document), a 422
-    for a host that does not resolve or that the policy refuses."""
+    for a host that does not resolve (by ``resolve``) or that the policy refuses."""
     url = (url or "").strip()
     try:  # a bracketed host that is no IPv6 address, a port beyond 65535: not a URL
         parts = urlsplit(url)
@@ -116,12 +140,12 @@ def validate_webhook_url(url: str, *, allow_private: bool) -> str:
     if len(url) > 2000:
         raise Invalid("invalid webhook url", {"url": ["at most 2000 characters"]})
     if not allow_private:
-        public = public_host(host)
-        if public is None:
+        addresses = public_addresses(host, resolve)
+        if addresses is None:
             raise Unprocessable(
                 "webhook url not reachable", {"url": ["its host name does not resolve"]}
             )
-        if not public:
+        if not addresses:
             raise Unprocessable(
                 "webhook url not allowed",
                 {"url": ["targets on loopback or private networks are refused"]},
@@ -129,29 +153,27 @@ def validate_webhook_url(url: str, *, allow_private: bool) -> str:
     return url
 
 
-def public_host(host: str) -> bool | None:
-    """Whether every address ``host`` resolves to is public; None when it does not resolve."""
-    addresses = public_addresses(host)
-    return None if addresses is None else bool(addresses)
-
-
-def public_addresses(host: str) -> list[str] | None:
+def public_addresses(host: str, resolve: Resolve = literal_addresses) -> list[str] | None:
     """The addresses ``host`` resolves to when every one is public ([] when any is not; None when
     it does not resolve): a webhook is then sent to one of these, never to a second look-up."""
-    try:
-        infos = socket.getaddrinfo(host, None)
-    except (OSError, UnicodeError):
-        return None
-    if not infos:
+    addresses = literal_addresses(host) or resolve(host)
+    if not addresses:
         return None
     found: list[str] = []
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+    for text in addresses:
+        address = ipaddress.ip_address(text.split("%")[0])
         if not _public(address):
             return []
         if str(address) not in found:
             found.append(str(address))
     return found
+
+
+def webhook_body(text: str, **extra: Any) -> bytes:
+    """A webhook's JSON body: the notice's words (``content``, ``text``) and what else is known
+    (``kind``, ``game``, ``url``, ``delivery``; those that are None left out)."""
+    payload = {"content": text, "text": text, **{k: v for k, v in extra.items() if v is not None}}
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 #: NAT64 prefixes, whose last 32 bits are an IPv4 address (RFC 6052, RFC 8215)

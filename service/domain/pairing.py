@@ -154,38 +154,71 @@ def swiss_round(
     if len(ranked) < 2:
         raise PairingImpossible("a Swiss round needs two players or more")
     order = list(ranked)
-    # who may sit out: the lowest-ranked without a bye first; a second bye only when no pairing
-    # of the others exists otherwise
-    groups: list[list[str | None]] = [[None]]
-    if len(order) % 2:
-        groups = [
-            [p for p in reversed(order) if p not in history.byes],
-            [p for p in reversed(order) if p in history.byes],
-        ]
     budget = [STEPS]  # shared by every attempt: a round's search is bounded as a whole
+    groups = _bye_groups(order, history)
+    found = _searched_round(order, groups, points, history, budget)
+    if found is None and budget[0] < 0:
+        # the search ran out before it could say: Edmonds' matching decides
+        found = _matched_round(order, groups, points, history)
+    if found is None:
+        raise PairingImpossible("every pairing of the players repeats a game already played")
+    pairs, bye = found
+    return Round([assign_sides(a, b, history, round_number) for a, b in pairs], bye)
+
+
+#: a round's pairs (each ``(a, b)`` before sides are assigned) and who sits out (None: nobody)
+_Found = tuple[list[tuple[str, str]], str | None]
+
+
+def _bye_groups(order: list[str], history: History) -> list[list[str | None]]:
+    """Who may sit out, in the order tried: the lowest-ranked without a bye first; a second bye
+    only when no pairing of the others exists otherwise (nobody when the players are even)."""
+    if not len(order) % 2:
+        return [[None]]
+    return [
+        [p for p in reversed(order) if p not in history.byes],
+        [p for p in reversed(order) if p in history.byes],
+    ]
+
+
+def _searched_round(
+    order: list[str],
+    groups: list[list[str | None]],
+    points: Mapping[str, float],
+    history: History,
+    budget: list[int],
+) -> _Found | None:
+    """The first pairing the bounded search finds: balanced sides first, then any."""
     for group in groups:
         for strict in (True, False):
             for bye in group:
                 rest = [p for p in order if p != bye]
                 found = _pair(rest, points, history, strict, budget)
                 if found is not None:
-                    pairings = [assign_sides(a, b, history, round_number) for a, b in found]
-                    return Round(pairings, bye)
-    if budget[0] < 0:  # the search ran out before it could say: Edmonds' matching decides
-        for group in groups:
-            # of the byes of this group, the one whose matching keeps the most pairs balanced
-            # (the first, the lowest ranked, on a tie): a bye decides who can meet whom
-            best: tuple[int, str | None, list[tuple[str, str]]] | None = None
-            for bye in group:
-                found = _matched([p for p in order if p != bye], points, history)
-                if found is not None:
-                    kept = sum(_balanced(a, b, history) for a, b in found)
-                    if best is None or kept > best[0]:
-                        best = (kept, bye, found)
-            if best is not None:
-                pairings = [assign_sides(a, b, history, round_number) for a, b in best[2]]
-                return Round(pairings, best[1])
-    raise PairingImpossible("every pairing of the players repeats a game already played")
+                    return found, bye
+    return None
+
+
+def _matched_round(
+    order: list[str],
+    groups: list[list[str | None]],
+    points: Mapping[str, float],
+    history: History,
+) -> _Found | None:
+    """Edmonds' matching, group by group of byes: of a group's byes, the one whose matching keeps
+    the most pairs balanced (the first, the lowest ranked, on a tie): a bye decides who can meet
+    whom."""
+    for group in groups:
+        best: tuple[int, str | None, list[tuple[str, str]]] | None = None
+        for bye in group:
+            found = _matched([p for p in order if p != bye], points, history)
+            if found is not None:
+                kept = sum(_balanced(a, b, history) for a, b in found)
+                if best is None or kept > best[0]:
+                    best = (kept, bye, found)
+        if best is not None:
+            return best[2], best[1]
+    return None
 
 
 def _balanced(p: str, q: str, history: History) -> bool:
@@ -303,43 +336,49 @@ class Played:
     winner: int | None
 
 
-def standings(
+def _blank(p: str) -> dict[str, Any]:
+    return {"player": p, "wins": 0, "draws": 0, "losses": 0, "byes": 0, "sides": [0, 0]}
+
+
+def _tally(
     players: Sequence[str],
     games: Sequence[Played],
     byes: Sequence[str],
     scoring: Mapping[str, float],
-    *,
-    swiss: bool,
-    paired: Sequence[tuple[str, str]] | None = None,
-) -> list[dict[str, Any]]:
-    """Every player's row, in rank order: ``player``, ``points``, ``buchholz`` (Swiss; else None),
-    ``sonneborn_berger``, ``sides`` ([first count, second count] of the games ``paired`` -- every
-    game released, scored or not, as ``(first, second)``; by default the scored ones), ``wins``,
-    ``draws``, ``losses``, ``byes``, ``rank``."""
-    seed = {p: i for i, p in enumerate(players)}
+    paired: Sequence[tuple[str, str]] | None,
+) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
+    """Every player's row (wins, draws, losses, byes, sides) and points, before tie-breaks."""
     pts = dict.fromkeys(players, 0.0)
-
-    def blank(p: str) -> dict[str, Any]:
-        return {"player": p, "wins": 0, "draws": 0, "losses": 0, "byes": 0, "sides": [0, 0]}
-
-    rows: dict[str, dict[str, Any]] = {p: blank(p) for p in players}
+    rows: dict[str, dict[str, Any]] = {p: _blank(p) for p in players}
     bye_points = float(scoring.get("bye", scoring["win"]))
     for g in games:
         a, b = game_points(scoring, g.winner)
         pts[g.first] = pts.get(g.first, 0) + a
         pts[g.second] = pts.get(g.second, 0) + b
         for who, side in ((g.first, FIRST), (g.second, SECOND)):
-            row = rows.setdefault(who, blank(who))
+            row = rows.setdefault(who, _blank(who))
             if g.winner is None:
                 row["draws"] += 1
             else:
                 row["wins" if g.winner == side else "losses"] += 1
     for first, second in paired if paired is not None else [(g.first, g.second) for g in games]:
-        rows.setdefault(first, blank(first))["sides"][FIRST] += 1
-        rows.setdefault(second, blank(second))["sides"][SECOND] += 1
+        rows.setdefault(first, _blank(first))["sides"][FIRST] += 1
+        rows.setdefault(second, _blank(second))["sides"][SECOND] += 1
     for p in byes:
         pts[p] = pts.get(p, 0) + bye_points
         rows[p]["byes"] += 1
+    return rows, pts
+
+
+def _add_tiebreaks(
+    rows: dict[str, dict[str, Any]],
+    pts: dict[str, float],
+    games: Sequence[Played],
+    scoring: Mapping[str, float],
+    *,
+    swiss: bool,
+) -> None:
+    """Each row's ``points``, ``buchholz`` (Swiss; else None) and ``sonneborn_berger``."""
     win = float(scoring["win"]) or 1.0
     for p, row in rows.items():
         buchholz = sb = 0.0
@@ -356,6 +395,44 @@ def standings(
         row["buchholz"] = buchholz if swiss else None
         row["sonneborn_berger"] = sb
 
+
+def _among_tied(
+    tied: list[str],
+    games: Sequence[Played],
+    scoring: Mapping[str, float],
+    seed: Mapping[str, int],
+) -> list[str]:
+    """Players tied on points and tie-breaks, ordered by the points of their games with each
+    other (then their seed)."""
+    if len(tied) < 2:
+        return tied
+    among = set(tied)
+    mini = dict.fromkeys(tied, 0.0)
+    for g in games:
+        if g.first in among and g.second in among:
+            a, b = game_points(scoring, g.winner)
+            mini[g.first] += a
+            mini[g.second] += b
+    return sorted(tied, key=lambda p: (-mini[p], seed.get(p, len(seed))))
+
+
+def standings(
+    players: Sequence[str],
+    games: Sequence[Played],
+    byes: Sequence[str],
+    scoring: Mapping[str, float],
+    *,
+    swiss: bool,
+    paired: Sequence[tuple[str, str]] | None = None,
+) -> list[dict[str, Any]]:
+    """Every player's row, in rank order: ``player``, ``points``, ``buchholz`` (Swiss; else None),
+    ``sonneborn_berger``, ``sides`` ([first count, second count] of the games ``paired`` -- every
+    game released, scored or not, as ``(first, second)``; by default the scored ones), ``wins``,
+    ``draws``, ``losses``, ``byes``, ``rank``."""
+    seed = {p: i for i, p in enumerate(players)}
+    rows, pts = _tally(players, games, byes, scoring, paired)
+    _add_tiebreaks(rows, pts, games, scoring, swiss=swiss)
+
     def primary(p: str) -> tuple[float, ...]:
         row = rows[p]
         return (-row["points"], -(row["buchholz"] or 0), -row["sonneborn_berger"])
@@ -368,16 +445,6 @@ def standings(
         j = i
         while j < len(ordered) and primary(ordered[j]) == primary(ordered[i]):
             j += 1
-        tied = ordered[i:j]
-        if len(tied) > 1:
-            among = set(tied)
-            mini = dict.fromkeys(tied, 0.0)
-            for g in games:
-                if g.first in among and g.second in among:
-                    a, b = game_points(scoring, g.winner)
-                    mini[g.first] += a
-                    mini[g.second] += b
-            tied.sort(key=lambda p: (-mini[p], seed.get(p, len(seed))))
-        out += tied
+        out += _among_tied(ordered[i:j], games, scoring, seed)
         i = j
     return [rows[p] | {"rank": n} for n, p in enumerate(out, start=1)]

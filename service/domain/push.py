@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from eventsourcing.domain import Aggregate
 
 from service.domain.errors import Invalid, Unprocessable
-from service.domain.notifications import NAMESPACE, validate_webhook_url
+from service.domain.notifications import NAMESPACE, Resolve, validate_webhook_url
 
 #: a P-256 public key, uncompressed (0x04, x, y), and the auth secret, in bytes (RFC 8291)
 P256DH_BYTES = 65
@@ -49,7 +49,7 @@ def b64url(data: bytes) -> str:
 
 
 def validate_subscription(
-    endpoint: str, p256dh: str, auth: str, *, allow_private: bool
+    endpoint: str, p256dh: str, auth: str, *, allow_private: bool, resolve: Resolve
 ) -> tuple[str, str, str]:
     """A browser's PushSubscription, checked: an https endpoint (http only with
     ``allow_private``, for tests) whose host passes the webhooks' address checks, a P-256 point of
@@ -64,7 +64,7 @@ def validate_subscription(
         # site's policy refuses it, a 422
         raise Unprocessable("push endpoint not allowed", {"endpoint": ["an https:// URL"]})
     try:
-        endpoint = validate_webhook_url(endpoint, allow_private=allow_private)
+        endpoint = validate_webhook_url(endpoint, allow_private=allow_private, resolve=resolve)
     except (Invalid, Unprocessable) as exc:  # the same kind of refusal, naming the endpoint
         raise type(exc)(
             exc.message.replace("webhook url", "push endpoint"),

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from service.domain.game import Roll
+from service.domain.dice import Roll
 
 
 class FreshDice(Protocol):

@@ -47,6 +47,21 @@ MAX_ROUND_DAYS = 365
 RUNNING_PER_CLUB = 20
 
 
+def _count_within(value: Any, low: int, high: int) -> bool:
+    """Whether ``value`` is an integer (not a boolean) from ``low`` to ``high``."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _rounds_problems(fmt: Any, rounds: Any) -> dict[str, list[str]]:
+    """A Swiss names its number of rounds; a round robin's follow from its players."""
+    if fmt == "swiss":
+        if not _count_within(rounds, 1, MAX_ROUNDS):
+            return {"rounds": [f"a Swiss needs its number of rounds, 1..{MAX_ROUNDS}"]}
+    elif rounds is not None and fmt in FORMATS:
+        return {"rounds": ["only a Swiss sets its rounds (a round robin's follow its players)"]}
+    return {}
+
+
 def check_definition(spec: Mapping[str, Any]) -> dict[str, Any]:
     """The event's settings, checked (400 naming each bad field) with defaults filled in."""
     problems: dict[str, list[str]] = {}
@@ -57,22 +72,18 @@ def check_definition(spec: Mapping[str, Any]) -> dict[str, Any]:
     if fmt not in FORMATS:
         problems["format"] = [f"one of {', '.join(FORMATS)}"]
     rounds = spec.get("rounds")
-    if fmt == "swiss":
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            problems["rounds"] = [f"a Swiss needs its number of rounds, 1..{MAX_ROUNDS}"]
-    elif rounds is not None and fmt in FORMATS:
-        problems["rounds"] = ["only a Swiss sets its rounds (a round robin's follow its players)"]
+    problems |= _rounds_problems(fmt, rounds)
     if fmt == "swiss" and spec.get("double"):
         problems["double"] = ["only a round robin is double"]
     days = spec.get("round_days", 7)
-    if not isinstance(days, int) or isinstance(days, bool) or not 1 <= days <= MAX_ROUND_DAYS:
+    if not _count_within(days, 1, MAX_ROUND_DAYS):
         problems["round_days"] = [f"days, 1..{MAX_ROUND_DAYS}"]
     scoring = dict(DEFAULT_SCORING) | dict(spec.get("scoring") or {})
     scoring.setdefault("bye", scoring["win"])
     for key, value in scoring.items():
         if key not in ("win", "draw", "loss", "bye"):
             problems[f"scoring.{key}"] = ["one of win, draw, loss, bye"]
-        elif not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+        elif not _count_within(value, 0, 100):
             problems[f"scoring.{key}"] = ["an integer 0..100"]
     if not problems and not scoring["win"] >= scoring["draw"] >= scoring["loss"]:
         problems["scoring"] = ["a win scores at least a draw, a draw at least a loss"]

@@ -38,11 +38,22 @@ JSON = Any
 State = dict[str, Any]
 
 
+#: a rulebook's charts as their references name them, in the words a player reads
+CHARTS = {"TEC": "the Terrain Effects Chart", "CRT": "the Combat Results Table"}
+
+
+def rule_words(rule: str) -> str:
+    """A rule reference as a player reads it: ``"5.2"`` -> ``"rule 5.2"``, ``"TEC"`` -> ``"the
+    Terrain Effects Chart"`` (never the bare abbreviation)."""
+    rule = str(rule)
+    return CHARTS.get(rule.upper(), f"rule {rule}")
+
+
 class RuleViolation(Exception):
     """A command breaks a rule. ``rule`` cites the rulebook (``"5.2"``, ``"16.7"``, ``"7A"``)."""
 
     def __init__(self, rule: str, message: str, field: str | None = None) -> None:
-        super().__init__(f"{message} (rule {rule})")
+        super().__init__(f"{message} ({rule_words(rule)})")
         self.rule = rule
         self.message = message
         self.field = field
@@ -146,6 +157,10 @@ class Governing:
 
 class Previews(Protocol):
     """Capability: what a command would meet before it is sent (odds and modifiers with rules)."""
+
+    #: the command types :meth:`preview` answers (a client asks for these only: ``/api/systems``
+    #: lists them as ``previews``)
+    commands: frozenset[str]
 
     def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
         """Computed on ``state`` as ``side`` sees it (the caller passes the side's view, so a

@@ -105,7 +105,7 @@ def test_only_the_side_whose_turn_it_is_may_act(api: ApiHelper) -> None:
     game = new_game(api)
     r = api.command(game["id"], "bob", {"type": "end_phase"})
     assert r.status_code == 403
-    assert "not blue's turn" in r.get_json()["message"]
+    assert "not Blue's turn" in r.get_json()["message"]
     api.user("mallory")  # a stranger to a private game: it is not there for them
     r = api.command(game["id"], "mallory", {"type": "end_phase"}, expected_version=game["version"])
     assert r.status_code == 404 and r.get_json()["details"] == {"game": ["unknown game"]}

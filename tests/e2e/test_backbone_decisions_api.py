@@ -81,7 +81,9 @@ def test_18_1_strait_spanish_offers_ceuta_tangier_and_tetouan(
     assert allied["actions"] == []
     early = api.command(game["id"], "monty", {"type": "replace", "steps": []}, side="allied")
     assert early.status_code == 403  # the Allies wait: the game names on whom
-    assert early.get_json()["details"]["side"] == ["allied may not act now; active: spanish"]
+    # sides by name, not their ids (issue 51, finding 7)
+    assert early.get_json()["details"]["side"] == ["Allied may not act now; active: Spanish"]
+    assert early.get_json()["message"] == "it is not Allied's turn or phase (now: Spanish)"
     assert api.game(game["id"])["version"] == game["version"]
     [offer] = api.actions(game["id"], "varela")["actions"]
     assert offer["type"] == "place_arrival" and offer["fixed"] == {"unit": "de-5fjr"}

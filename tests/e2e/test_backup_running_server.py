@@ -132,14 +132,15 @@ def notices(server: Server, user: str) -> list[dict[str, Any]]:
     )
 
 
-def settled(read: Any, timeout: float = 30) -> Any:
-    """``read()`` once two reads a second apart agree (the worker has caught up)."""
+def settled(read: Any, timeout: float = 30, until: Any = bool) -> Any:
+    """``read()`` once two reads a second apart agree and ``until`` holds of it (the worker has
+    caught up: on a busy machine two reads may agree before the worker has taken a new event)."""
     deadline = time.monotonic() + timeout
     last = read()
     while time.monotonic() < deadline:
         time.sleep(1)
         now = read()
-        if now == last and now:
+        if now == last and until(now):
             return now
         last = now
     raise AssertionError("the notification worker did not catch up")
@@ -265,8 +266,9 @@ def test_a_running_sqlite_servers_backup_restores_into_postgresql_and_serves_the
 
         # play goes on, anchored, and the notification worker carries on from its position
         assert moved.end_phase(gid, "alice") == 201
-        told = settled(lambda: notices(moved, "bob"))
-        assert len(told) > len(before["notices"]["bob"])
+        had = len(before["notices"]["bob"])
+        told = settled(lambda: notices(moved, "bob"), until=lambda now: len(now) > had)
+        assert len(told) > had
         assert len({n["id"] for n in told}) == len(told)  # nothing derived twice
         verify = arbiter(env, "audit", "verify", "--all")
         assert verify.returncode == 0, verify.stdout + verify.stderr

@@ -518,7 +518,7 @@ def test_a_replay_of_the_log_derives_the_same_chat_notices(
     import shutil
     from dataclasses import replace
 
-    from service.application.worker import NotificationWorker
+    from service.bootstrap import notification_worker
     from service.domain.notifications import KINDS
 
     game = club_game["game"]
@@ -540,7 +540,7 @@ def test_a_replay_of_the_log_derives_the_same_chat_notices(
     folder.mkdir()
     shutil.copy(svc.config.sqlite_file, folder / "arbiter.sqlite")
     config = replace(svc.config, sqlite_path=folder / "arbiter.sqlite")
-    replayed = NotificationWorker(config, svc.store, names=svc.users.username)
+    replayed = notification_worker(config, svc.store, names=svc.users.username)
     replayed.process.pull_and_process(svc.store.name)
     book = replayed.process.views["notices"].view
     again = [(n["id"], n["text"]) for n in book.page(cat, KINDS, limit=1000) if n["kind"] == "chat"]

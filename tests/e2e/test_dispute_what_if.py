@@ -434,3 +434,42 @@ def test_a_malformed_digest_or_event_is_named_and_nothing_is_written(
         f"/api/games/{gid}/events/{before + 50}/readings", headers=api.user("rojo")
     )
     assert far.status_code == 404 and "seq" in far.get_json()["details"]
+
+
+def test_an_ended_games_dispute_shows_the_order_as_recorded_and_is_decided_by_an_upheld_verdict(
+    app: Flask, api: ApiHelper
+) -> None:
+    """Issue 51, finding 4: a dispute opened after the game ended answered its what-if with a
+    409, so its page showed neither the order nor a verdict form.  Nothing is re-decided in an
+    ended game; the what-if shows the order as recorded and the arbiter upholds it (with a club
+    ruling for later games if it was wrong)."""
+    gid = start(app, api, duel_state())
+    combat = fought(api, gid)
+    r = api.client.post(
+        f"/api/games/{gid}/resign", json={"side": "republican"}, headers=api.user("rojo")
+    )
+    assert r.status_code in (200, 201), r.get_json()
+    assert api.game(gid, "rojo")["status"] == "ended"
+    dispute = open_dispute(api, gid, combat["seq"], reading={"strategic_modifier": -2})
+    assert dispute.status_code == 201, dispute.get_json()
+    dispute = dispute.get_json()["dispute"]
+    url = f"/api/games/{gid}/disputes/{dispute}/what-if"
+    for who, may_rule in (("rojo", False), ("franco", False), ("judge", True)):
+        r = api.client.get(url, headers=api.user(who))
+        assert r.status_code == 200, r.get_json()
+        shown = r.get_json()
+        assert shown["ended"] is True and shown["alternative"] is None
+        assert shown["digest"] is None and shown["may_rule"] is may_rule
+        (event,) = [e for e in shown["recorded"]["events"] if e["kind"] == "CombatResolved"]
+        assert event["seq"] == combat["seq"] and event["data"] == combat["payload"]["data"]
+        assert "E5" in shown["focus"] and shown["recorded"]["counters"]
+    refused = resolve(api, gid, dispute, verdict="overturned", remedy="rebase", citations=[RULE_5])
+    assert refused.status_code == 409, refused.get_json()
+    assert "club ruling" in json.dumps(refused.get_json()["details"])
+    upheld = resolve(api, gid, dispute, verdict="upheld", citations=[RULE_5])
+    assert upheld.status_code in (200, 201), upheld.get_json()
+    (item,) = api.client.get(f"/api/games/{gid}/disputes", headers=api.user("rojo")).get_json()
+    assert item["status"] == "upheld"
+    # the resolved dispute's page still shows the order as recorded
+    after = api.client.get(url, headers=api.user("rojo")).get_json()
+    assert after["ended"] is True and not after["may_rule"]

@@ -54,9 +54,13 @@ def event(api: ApiHelper, eid: str, who: str = "ann") -> dict[str, Any]:
     return ok(api.client.get(f"/api/events/{eid}", headers=api.user(who)))
 
 
-def accept(api: ApiHelper, game: dict[str, Any]) -> None:
+def started(api: ApiHelper, game: dict[str, Any]) -> None:
+    """A paired game is under way at once: joining the event was the players' consent (issue 51,
+    finding 9: the event said "being played" while the game waited for two acceptances)."""
     for name in game["sides"].values():
-        ok(api.client.post(f"/api/games/{game['game']}/accept", headers=api.user(name)))
+        assert api.game(game["game"], name)["status"] == "active"
+        r = api.client.post(f"/api/games/{game['game']}/accept", headers=api.user(name))
+        assert r.status_code == 409, r.get_json()  # no invitation to accept
 
 
 def finish(api: ApiHelper, game: dict[str, Any], how: str) -> None:
@@ -138,7 +142,7 @@ def test_a_six_player_swiss_of_five_rounds(api: ApiHelper, club: dict[str, Any])
             pair = frozenset(game["sides"].values())
             assert pair not in met, f"a rematch in round {number}: {sorted(pair)}"
             met.add(pair)
-            accept(api, game)
+            started(api, game)
             finish(api, game, outcomes[(number + i) % 3])
         if number < 5:
             # the admin's writing request records the results of the games that ended
@@ -181,6 +185,9 @@ def test_a_six_player_swiss_of_five_rounds(api: ApiHelper, club: dict[str, Any])
     notices = ok(api.client.get("/api/me/notifications?limit=100", headers=api.user("bob")))
     texts = [n["text"] for n in notices["notifications"] if n["kind"] == "event"]
     assert any("Round 1 of “Autumn”" in t for t in texts), texts
+    # the pairing started the game: nobody is asked to accept it (issue 51, finding 9)
+    assert not any("invitation" in t for t in texts), texts
+    assert any("the game has started" in t for t in texts if t.startswith("Round 1")), texts
     assert any("has ended" in t for t in texts), texts
 
 
@@ -203,7 +210,7 @@ def test_a_double_round_robin_plays_each_pair_on_both_sides(
     # all released at once: the games are played in any order
     for rnd in reversed(body["rounds"]):
         for game in rnd["games"]:
-            accept(api, game)
+            started(api, game)
             finish(api, game, "red")
     api.work()
     body = event(api, eid)
@@ -438,7 +445,7 @@ def test_a_rated_event_feeds_the_clubs_ladder(api: ApiHelper, club: dict[str, An
     body = ok(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 201)
     game = body["rounds"][0]["games"][0]
     assert api.game(game["game"], game["sides"]["red"])["labels"]["rated"] is True
-    accept(api, game)
+    started(api, game)
     finish(api, game, "blue")
     api.work()
     body = event(api, eid)
@@ -462,7 +469,7 @@ def test_a_rated_events_forfeit_ends_the_game_and_reaches_the_ladder(
         ok(api.client.post(f"/api/events/{eid}/join", headers=api.user(name)), 201)
     body = ok(api.client.post(f"/api/events/{eid}/start", headers=api.user("ann")), 201)
     game = body["rounds"][0]["games"][0]
-    accept(api, game)
+    started(api, game)
     svc.tournaments.clock = lambda: datetime.now(UTC) + timedelta(days=4)
     result = {"game": game["game"], "winner": "red", "kind": "forfeit", "note": "blue never moved"}
     ok(api.client.post(f"/api/events/{eid}/results", json=result, headers=api.user("ann")), 201)

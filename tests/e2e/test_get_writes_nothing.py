@@ -278,9 +278,7 @@ def seed(app: Flask, api: ApiHelper) -> dict[str, str]:
     for name in ("bob", "cat"):
         ok(post(f"/api/events/{event['id']}/join", headers=api.user(name)), 201)
     started = ok(post(f"/api/events/{event['id']}/start", headers=ann), 201)
-    event_game = started["rounds"][0]["games"][0]["game"]
-    for name in ("bob", "cat"):
-        ok(post(f"/api/games/{event_game}/accept", headers=api.user(name)))
+    event_game = started["rounds"][0]["games"][0]["game"]  # under way since it was paired
     play_to_the_end(api, event_game, "ann")
     bob_user = svc.users.by_name("bob")
     return {

@@ -9,7 +9,7 @@ from uuid import UUID
 
 import pytest
 
-from service.application.projections.games import GameQuery
+from service.views.games import GameQuery
 from tests.support.api import ApiHelper
 from tests.support.records import rechained
 

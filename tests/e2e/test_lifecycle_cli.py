@@ -50,9 +50,9 @@ def test_expire_clocks_from_the_command_line(
     svc.close()
     first = CliRunner().invoke(main, ["games", "expire-clocks"], catch_exceptions=False)
     assert first.exit_code == 0, first.output
-    assert first.output.splitlines() == ["1 game(s) with a clock that ran out", str(game.id)]
+    assert first.output.splitlines() == ["1 game with a clock that ran out", str(game.id)]
     again = CliRunner().invoke(main, ["games", "expire-clocks"], catch_exceptions=False)
-    assert again.output.splitlines() == ["0 game(s) with a clock that ran out"]
+    assert again.output.splitlines() == ["0 games with a clock that ran out"]
     svc = build_services(make_config(tmp_path, secret_key="k"))
     ended = svc.games.get(game.id)
     assert ended.status == "ended" and ended.result is not None

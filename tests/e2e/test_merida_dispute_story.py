@@ -123,7 +123,7 @@ def test_a_disputed_retreat_overturned_by_rebase_and_a_club_ruling(
         ("end_phase", "republican", "kept"),
         ("move", "nationalist", "dropped"),
     ]
-    assert "not nationalist's turn" in result["report"][2]["reason"]
+    assert "not Nationalist's turn" in result["report"][2]["reason"]
     game = api.game(gid, "rojo")
     units = game["state"]["units"]
     assert (units["u"]["hex"], units["s"]["hex"], units["w"]["hex"]) == ("E9", "H12", "B2")

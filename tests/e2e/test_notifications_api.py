@@ -196,13 +196,13 @@ def test_a_replay_of_the_log_derives_the_same_notifications(
     # a fresh notification store, replayed from the start of the log
     from dataclasses import replace
 
-    from service.application.worker import NotificationWorker
+    from service.bootstrap import notification_worker
 
     env_dir = tmp_path / "replay"
     env_dir.mkdir()
     shutil.copy(svc.config.sqlite_file, env_dir / "arbiter.sqlite")
     replay_config = replace(svc.config, sqlite_path=env_dir / "arbiter.sqlite")
-    replayed = NotificationWorker(replay_config, svc.store, names=svc.users.username)
+    replayed = notification_worker(replay_config, svc.store, names=svc.users.username)
     replayed.process.pull_and_process(svc.store.name)
     from service.domain.notifications import KINDS
 
@@ -452,6 +452,7 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
 ) -> None:
     from datetime import UTC, datetime, timedelta
 
+    from service.adapters.addresses import resolve
     from service.adapters.webhooks import WebhookPoster
     from service.application.worker import Dispatcher
 
@@ -475,7 +476,13 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
     worker = build_worker(svc, process=svc.notifications.process)
     worker.process.pull_and_process(svc.store.name)
     first = Dispatcher(
-        worker.process, svc.store, svc.config, mailer=None, poster=Dies(), worker="first"
+        worker.process,
+        svc.store,
+        svc.config,
+        mailer=None,
+        poster=Dies(),
+        resolve=resolve,
+        worker="first",
     )
     with pytest.raises(KeyboardInterrupt):
         first.run_once()
@@ -489,6 +496,7 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
         svc.config,
         mailer=None,
         poster=WebhookPoster(),
+        resolve=resolve,
         worker="second",
         clock=lambda: later,
     )
@@ -507,7 +515,7 @@ def test_a_clock_running_low_is_told_once_to_its_player(
     from dataclasses import replace
     from datetime import UTC, datetime, timedelta
 
-    from service.application.worker import NotificationWorker
+    from service.bootstrap import notification_worker
 
     svc = nclient.application.extensions["arbiter"]
     alice_h = register(nclient, "alice", "alice@example.org")
@@ -553,7 +561,7 @@ def test_a_clock_running_low_is_told_once_to_its_player(
     env_dir = tmp_path / "replay"
     env_dir.mkdir()
     shutil.copy(svc.config.sqlite_file, env_dir / "arbiter.sqlite")
-    replayed = NotificationWorker(
+    replayed = notification_worker(
         replace(svc.config, sqlite_path=env_dir / "arbiter.sqlite"),
         svc.store,
         names=svc.users.username,

@@ -37,6 +37,18 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        """Start the server; a port another process took between ``free_port`` and the bind
+        (tests run on several workers at once) is given up for a fresh one, twice at most."""
+        for attempt in range(3):
+            try:
+                return self._start()
+            except AssertionError as exc:
+                if "Address already in use" not in str(exc) or attempt == 2:
+                    raise
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}"
+
+    def _start(self) -> None:
         seed_index(self.env["ARBITER_VAR"])
         self.proc = subprocess.Popen(
             [ARBITER, "serve", "--port", str(self.port)],

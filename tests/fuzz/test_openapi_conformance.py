@@ -68,6 +68,9 @@ DOCUMENTED_REFUSALS = [
     Refusal(r".*", 422, "seq", "an event that cannot be disputed"),
     Refusal(r".*/disputes$", 422, "instead", "an alternative to an event with no command"),
     Refusal(r".*", 422, "calibration", "a map not yet calibrated"),
+    Refusal(
+        r".*/map-image/calibration$", 422, "image", "a scenario with no map image uploaded yet"
+    ),
     Refusal(r".*", 422, "points", "a calibration needs 3 or more hexes of the map"),
     Refusal(r".*webhooks$", 422, "url", "a host that does not resolve, or a private network"),
     Refusal(

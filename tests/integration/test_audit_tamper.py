@@ -15,13 +15,13 @@ import pytest
 from click.testing import CliRunner
 
 from service.application.events import export_lines
-from service.application.projections.games import GameQuery
 from service.application.services import Services
 from service.bootstrap import build_services
 from service.cli import main
 from service.config import Config
 from service.domain.chain import event_hash
 from service.domain.game import Game
+from service.views.games import GameQuery
 
 
 class Rows:

@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from service.app import create_app
-from service.application.projections.games import GameQuery
 from service.bootstrap import build_services, build_worker
 from service.config import Config
 from service.domain.chain import seal_key_from_secret
+from service.views.games import GameQuery
 from tests.conftest import make_config
 from tests.support.api import ApiHelper
 from tests.support.services import PG, postgres_database

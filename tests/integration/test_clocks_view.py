@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.application.projections.games import GameQuery
 from service.config import Config
 from service.domain.game import low_threshold
+from service.views.games import GameQuery
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 

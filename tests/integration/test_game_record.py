@@ -16,12 +16,12 @@ from uuid import UUID
 
 import pytest
 
-from service.application.projections.games import GameQuery
 from service.application.records import RecordRefused, state_digest
 from service.bootstrap import build_services, build_worker
 from service.config import Config
 from service.domain.chain import event_hash
 from service.domain.errors import Conflict
+from service.views.games import GameQuery
 from tests.conftest import make_config
 from tests.support.games import alice_and_bob
 from tests.support.records import play_at_random

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.application.projections.games import GameQuery
 from service.config import Config
+from service.views.games import GameQuery
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 

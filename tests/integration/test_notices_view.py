@@ -13,9 +13,9 @@ import pytest
 from eventsourcing.persistence import Tracking
 from flask import Flask
 
-from service.application.projections.notices import UNREAD_CAP, moment
 from service.bootstrap import build_worker
 from service.config import Config
+from service.views.notices import UNREAD_CAP, moment
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 

@@ -20,11 +20,11 @@ from click.testing import CliRunner
 from eventsourcing.persistence import OperationalError, Tracking
 from flask import Flask
 
-from service.adapters.views.games import GamesTables
 from service.api import health as health_api
 from service.cli import main
 from service.config import Config
 from service.domain.game import Game
+from service.views.games import GamesView as GamesTables
 from tests.conftest import app_of
 from tests.support.api import ApiHelper
 

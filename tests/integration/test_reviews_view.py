@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 
 from service.application.games import with_states_before
-from service.application.projections import reviews
-from service.application.projections.catalog import VIEWS, Projections
 from service.config import Config
 from service.domain.game import Game, copy_json
 from service.fuzz.runner import Harness
 from service.fuzz.session import play_random
 from service.rules.base import RulesEvent
+from service.views import reviews
+from service.views.catalog import VIEWS, Projections
 from tests.conftest import app_of
 from tests.e2e.test_review_api import play_until_combat
 from tests.support.api import ApiHelper

@@ -6,13 +6,13 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from service.application.projections.games import GameQuery
 from service.application.services import Services
 from service.bootstrap import build_services
 from service.config import Config
 from service.domain.chain import GENESIS
 from service.domain.errors import StaleVersion
 from service.domain.users import User
+from service.views.games import GameQuery
 from tests.support.games import alice_and_bob
 
 

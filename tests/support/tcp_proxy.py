@@ -18,8 +18,11 @@ def free_port() -> int:
 
 
 class TcpProxy:
-    def __init__(self, target_port: int, target_host: str = "127.0.0.1") -> None:
+    def __init__(
+        self, target_port: int, target_host: str = "127.0.0.1", listen_host: str = "127.0.0.1"
+    ) -> None:
         self.target = (target_host, target_port)
+        self.host = listen_host
         self.port = free_port()
         self._listener: socket.socket | None = None
         self._sockets: set[socket.socket] = set()
@@ -28,7 +31,7 @@ class TcpProxy:
     def start(self) -> None:
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
+        listener.bind((self.host, self.port))
         listener.listen(64)
         self._listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()

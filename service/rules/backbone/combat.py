@@ -13,6 +13,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from service.rules.backbone.crt import COLUMNS, CombatResult, lookup, row_for
 from service.rules.backbone.data_files import load
+from service.rules.base import rule_words
 from service.rules.kernel.odds import OddsColumns
 
 SIDES = ("allied", "spanish")
@@ -30,7 +31,7 @@ class CombatError(Exception):
     """A combat that the rules forbid or a malformed situation: ``rule`` and ``field`` say why."""
 
     def __init__(self, rule: str, message: str, field: str = "situation") -> None:
-        super().__init__(f"{message} (rule {rule})")
+        super().__init__(f"{message} ({rule_words(rule)})")
         self.rule = rule
         self.message = message
         self.field = field

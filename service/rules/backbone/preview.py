@@ -20,7 +20,7 @@ from service.rules.backbone import combat_flow
 from service.rules.backbone.combat import CombatError, evaluate, parse_situation
 from service.rules.backbone.declared import COMMANDS, guard
 from service.rules.backbone.units import State
-from service.rules.base import InvalidCommand, RuleViolation
+from service.rules.base import InvalidCommand, RuleViolation, rule_words
 
 DEFENDER_SUPPORTS = (
     "the defender designates its supports (air, naval, HQ, Legion, the efficiency of a tie) after "
@@ -114,6 +114,8 @@ def _modifiers(found: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 class BackbonePreviews:
+    commands = frozenset({"attack"})
+
     """The previews capability: an attack before it is declared, a combat situation's odds."""
 
     def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
@@ -131,5 +133,5 @@ class BackbonePreviews:
         try:
             return evaluate(parse_situation(situation))
         except CombatError as exc:
-            message = f"{exc.message} (rule {exc.rule})"
+            message = f"{exc.message} ({rule_words(exc.rule)})"
             raise InvalidCommand(message, {exc.field: [message]}) from exc

@@ -57,6 +57,8 @@ def _asked(state: State, side: str, command: Mapping[str, Any], dice: Dice) -> l
 
 
 class BarcelonaPreviews:
+    commands = frozenset({"shoot"})
+
     def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
         _, shot = ASKED.parse(state, {**command, "type": "shoot"})
         return shooting.preview(state, side, shot)

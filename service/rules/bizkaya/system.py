@@ -47,6 +47,8 @@ def all_tables() -> dict[str, Any]:
 
 
 class BizkayaPreviews:
+    commands = frozenset({"attack", "barrage"})
+
     """What an attack or a barrage would meet, before it is sent (no dice)."""
 
     def combat_preview(self, situation: Mapping[str, Any]) -> dict[str, Any]:

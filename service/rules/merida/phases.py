@@ -94,12 +94,22 @@ def _regained(planner: reach.Planner) -> None:
     for unit in board.on_map(state, planner.side):
         regain = planner.regain_hexes(unit)
         if regain is not None:
-            hexes = ", ".join(board.hex_name(state, h) for h in regain[1][:5])
             raise RuleViolation(
                 "10",
                 f"{unit['name']} is out of {regain[0]} and must move to regain its line "
-                f"(it can reach {hexes})",
+                f"({_reach_words(state, regain[1])})",
             )
+
+
+def _reach_words(state: State, hexes: list[str]) -> str:
+    """The hexes that regain a line, as many as the move offers (a long list by its count and
+    its first few): "it can reach A8", "it can reach any of 3 hexes: A8, B8 or B9"."""
+    names = [board.hex_name(state, h) for h in hexes]
+    if len(names) == 1:
+        return f"it can reach {names[0]}"
+    if len(names) <= 6:
+        return f"it can reach any of {len(names)} hexes: {', '.join(names[:-1])} or {names[-1]}"
+    return f"it can reach any of {len(names)} hexes, among them {', '.join(names[:5])}"
 
 
 def _combat_done(state: State) -> None:

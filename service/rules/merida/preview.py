@@ -34,6 +34,8 @@ class MeridaPreviews:
     """The previews capability: an attack before it is sent (rule 8), what a move would trigger
     (rules 5-10), and any combat situation."""
 
+    commands = frozenset({"attack", "move"})
+
     def preview(self, state: State, side: str, command: Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(command, Mapping) and command.get("type") == "move":
             return preview_move(state, side, command)

@@ -231,10 +231,13 @@ def shots() -> Path:
     return folder
 
 
-def signed_in(browser: Any, server: Server, user: str, viewport: dict[str, int] = DESKTOP) -> Any:
-    """A new browser context signed in as ``user`` through POST /api/session; returns a page."""
+def signed_in(
+    browser: Any, server: Server, user: str, viewport: dict[str, int] = DESKTOP, touch: bool = False
+) -> Any:
+    """A new browser context signed in as ``user`` through POST /api/session; returns a page.
+    With ``touch`` the context has a touch screen (``page.tap``), as a phone has."""
     server.user(user)
-    context = browser.new_context(viewport=viewport, base_url=server.url)
+    context = browser.new_context(viewport=viewport, base_url=server.url, has_touch=touch)
     context.set_default_timeout(20_000)
     r = context.request.post(
         server.url + "/api/session", data={"username": user, "password": PASSWORD}

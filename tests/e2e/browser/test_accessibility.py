@@ -1,6 +1,6 @@
 """Issue 29's accessibility check: axe-core (the axe-playwright-python package bundles it) finds no
-serious or critical violation on the game, rules, audit, dispute and queue pages and the home page,
-at 1366x900 and 390x844.  The game is Merida's rules on the drill scenario, a combat disputed
+serious or critical violation on the game, rules, audit, review, report, dispute and queue pages and
+the home page, at 1366x900 and 390x844, and none of them logs a console error.  The game is Merida's rules on the drill scenario, a combat disputed
 under a claimed reading (tests.fixtures.merida_drill)."""
 
 from __future__ import annotations
@@ -37,19 +37,33 @@ def test_the_pages_of_a_game_have_no_serious_accessibility_violation(
     gid, _, dispute = _disputed_combat(drill)
     drill.grant("wjudge", "arbiter")
     pages = {
-        "wrojo": ["/", f"/games/{gid}", "/rules", f"/games/{gid}/audit"],
+        "wrojo": [
+            "/",
+            f"/games/{gid}",
+            "/rules",
+            f"/games/{gid}/audit",
+            f"/games/{gid}/review",
+            f"/api/games/{gid}/report.html",
+        ],
         "wjudge": [f"/games/{gid}/disputes/{dispute}", "/disputes"],
     }
     problems: dict[str, list[str]] = {}
     for user, paths in pages.items():
         for viewport in (DESKTOP, PHONE):
             page = signed_in(browser, drill, user, viewport)
+            # and no console error on any of them (issue 51: the report page had 3, a dispute 1)
+            errors: list[str] = []
+            page.on(
+                "console", lambda m, seen=errors: seen.append(m.text) if m.type == "error" else None
+            )
+            page.on("pageerror", lambda e, seen=errors: seen.append(str(e)))
             for path in paths:
+                errors.clear()
                 page.goto(path)
                 page.wait_for_load_state("networkidle")  # every page's data has come
                 if path.startswith(f"/games/{gid}") and path.count("/") == 2:
                     expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
-                found = _serious(page)
+                found = _serious(page) + [f"console: {e}" for e in errors]
                 if found:
                     problems[f"{path} at {viewport['width']}"] = found
             page.context.close()

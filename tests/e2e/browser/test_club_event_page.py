@@ -1,7 +1,7 @@
 """A club event in the browser (issue 30): one member joins a Swiss from the club's page at
 1366x900, another from the event's page on a 390x844 phone; the admin starts it from the event's
-page; each player sees the round's pairing and opens the game (the phone's player accepts it there,
-the other accepts and resigns); both see the standings."""
+page; each player sees the round's pairing and opens the game, under way since it was paired (the
+phone's player looks at it, the other resigns); both see the standings."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from playwright.sync_api import expect
 
 from tests.e2e.browser.conftest import PHONE, Server, on_a_phone, signed_in
@@ -87,17 +88,16 @@ def test_join_see_the_pairing_play_and_see_the_standings(
     expect(mine).to_contain_text("ebob")
     cat.screenshot(path=shots / "event-round-390.png", full_page=True)
     assert cat.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # the pairing started the game (joining was the consent): nothing to accept, it is under way
     mine.get_by_role("link").click()
     expect(cat.locator(".game-page[data-ready=true]")).to_have_count(1)
     cat_slot = cat.locator("#lifecycle-slot")
-    cat_slot.get_by_role("button", name="Accept the invitation").click()
-    expect(cat_slot.get_by_role("button", name="Accept the invitation")).to_have_count(0)
+    expect(cat_slot).to_have_attribute("data-status", "active")
+    expect(cat.get_by_role("button", name="Accept the invitation")).to_have_count(0)
     game.get_by_role("link").click()
     expect(bob.locator(".game-page[data-ready=true]")).to_have_count(1)
     slot = bob.locator("#lifecycle-slot")
-    slot.get_by_role("button", name="Accept the invitation").click()
-    expect(slot.get_by_role("button", name="Accept the invitation")).to_have_count(0)
-    bob.reload()
+    expect(bob.get_by_role("button", name="Accept the invitation")).to_have_count(0)
     expect(slot.get_by_role("button", name="Resign")).to_be_visible()
     bob.once("dialog", lambda dialog: dialog.accept())
     slot.get_by_role("button", name="Resign").click()
@@ -197,4 +197,42 @@ def test_a_forfeit_ends_the_game_and_its_page_says_who_decided(
     expect(page.locator("#ended li").first).to_contain_text(f"{red} (Red) wins by forfeit")
     on_a_phone(page, "#ended", shots / "event-forfeit-archive-390.png")
     visible_text_is_words(page)
+    page.context.close()
+
+
+def test_the_standings_on_a_phone_show_the_record_and_scroll_by_keyboard(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    """Issue 51, finding 12: with Merida's sides (Nationalist, Republican) the standings were wider
+    than a 390 px phone: the W-D-L column was cut off, and axe found the scrolling table not
+    reachable by keyboard (scrollable-region-focusable)."""
+    scenario = next(
+        s for s in requests.get(f"{server.url}/api/scenarios").json() if s["system"] == "merida"
+    )
+    club = server.api("POST", "/api/clubs", "mann", json={"name": "Merida Club"})
+    for member in ("mbob", "mcat"):
+        server.user(member)
+        server.admit(club["id"], "mann", member)
+    spec = {"name": "Merida Swiss", "format": "swiss", "rounds": 1}
+    event = server.api(
+        "POST",
+        f"/api/clubs/{club['id']}/events",
+        "mann",
+        json=spec | {"system": "merida", "scenario": scenario["id"]},
+    )
+    for member in ("mbob", "mcat"):
+        server.api("POST", f"/api/events/{event['id']}/join", member, json={})
+    page = signed_in(browser, server, "mbob", PHONE)
+    page.goto(f"/events/{event['id']}")
+    expect(page.locator("#event-page[data-ready=true]")).to_have_count(1)
+    expect(page.locator("#event-standings tbody tr")).to_have_count(2)
+    record = page.locator('#event-standings tr[data-player="mbob"] .record')
+    expect(record).to_have_text("0-0-0")
+    box = record.bounding_box()
+    assert box and box["x"] + box["width"] <= PHONE["width"]  # in view without scrolling
+    wrapper = page.locator("#event-standings").locator("xpath=..")
+    assert wrapper.get_attribute("tabindex") == "0"  # a keyboard reaches the scrolling table
+    page.screenshot(path=shots / "event-standings-merida-390.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert _serious(page) == []
     page.context.close()

@@ -68,6 +68,21 @@ def test_the_defender_chooses_loss_and_retreat_on_the_game_page(
     # the retreat is chosen on the map: each candidate path drawn to the hex it ends in (issue 29)
     decide = rojo.locator(".mark.mark-decide")
     expect(decide.first).to_be_visible()
+    # opened afresh, the page says a retreat is due (it said "Nothing to order on the map now")
+    # and shows its hexes in the board's frame (issue 51, finding 6)
+    rojo.reload()
+    expect(rojo.locator(".game-page[data-ready=true]")).to_have_count(1)
+    hint = rojo.locator("#selection-body p").first
+    expect(hint).to_contain_text(
+        re.compile(r"^Choose the retreat of .*: choose one of the \d+ highlighted hexes")
+    )
+    frame = rojo.locator(".board-frame").bounding_box()
+    boxes = [decide.nth(i).bounding_box() for i in range(decide.count())]
+    assert frame and any(
+        b and frame["x"] <= b["x"] + b["width"] / 2 <= frame["x"] + frame["width"]
+        and frame["y"] <= b["y"] + b["height"] / 2 <= frame["y"] + frame["height"]
+        for b in boxes
+    )  # fmt: skip
     assert decide.count() >= 2 and rojo.locator(".mark-decide .mark-path").count() == decide.count()
     rojo.locator("button", has_text=re.compile("^Choose the retreat of")).click()  # the list's
     paths = rojo.locator("select[name=path]")

@@ -27,7 +27,8 @@ def _state(server: Server, game_id: str) -> dict[str, Any]:
     return dict(server.read(f"/api/games/{game_id}"))
 
 
-def _disputed_combat(drill: Server) -> tuple[str, int, str]:
+def _disputed_combat(drill: Server, ended: bool = False) -> tuple[str, int, str]:
+    """A Merida combat disputed by the Republican (``ended``: after resigning the game)."""
     for name in SIDES.values():
         drill.user(name)
     game = drill.api(
@@ -51,6 +52,9 @@ def _disputed_combat(drill: Server) -> tuple[str, int, str]:
         {"type": "attack", "hex": "E5", "attackers": attack["choose"]["attackers"]["some_of"]},
     )
     seq = next(e["seq"] for e in told["events"] if e["type"] == "CombatResolved")
+    if ended:
+        drill.api("POST", f"/api/games/{gid}/resign", "wrojo", json={"side": "republican"})
+        assert _state(drill, gid)["status"] == "ended"
     opened = drill.api(
         "POST",
         f"/api/games/{gid}/disputes",
@@ -138,3 +142,56 @@ def test_the_arbiter_weighs_the_claim_side_by_side_and_adopts_it(
     rojo.goto(f"/games/{gid}")
     expect(rojo.locator(".readings-in-force")).to_contain_text("Strategic modifier: -2")
     rojo.context.close()
+
+
+@pytest.mark.slow("a Merida combat played, the game resigned, the dispute weighed and upheld")
+def test_a_dispute_after_the_game_ended_shows_the_order_and_is_upheld(
+    browser: Any, drill: Server, shots: Path
+) -> None:
+    """Issue 51, finding 4: a dispute opened after the game ended lost its what-if (a 409 in the
+    console), its Verdict box was empty and the home page said no dispute was open."""
+    gid, seq, dispute = _disputed_combat(drill, ended=True)
+    for size, viewport in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
+        player = signed_in(browser, drill, "wrojo", viewport)
+        failed: list[str] = []
+        player.on(
+            "console", lambda m, seen=failed: seen.append(m.text) if m.type == "error" else None
+        )
+        player.goto(f"/games/{gid}/disputes/{dispute}")
+        expect(player.locator("body[data-ready=true]")).to_have_count(1)
+        expect(player.locator(".ended-note")).to_contain_text("The game has ended")
+        expect(player.locator("#change-title")).to_have_text("The disputed order")
+        recorded = player.locator(".outcome.recorded")
+        expect(recorded.locator(".what-if-events li").first).to_contain_text("attack")
+        expect(recorded.locator("svg.what-if-board .stack").first).to_be_visible()
+        expect(player.locator("#verdict")).to_contain_text("its result stands whatever the verdict")
+        expect(player.locator(".resolution-form")).to_have_count(0)
+        assert not IDS.search(player.locator("#dispute-page").inner_text())
+        assert player.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        player.screenshot(path=shots / f"dispute-ended-{size}.png", full_page=True)
+        # the home page lists the open dispute of the ended game
+        player.goto("/")
+        expect(player.locator("#home-disputes")).to_contain_text(f"disputes event #{seq}")
+        player.screenshot(path=shots / f"home-disputes-{size}.png", full_page=True)
+        assert failed == [], failed
+        player.context.close()
+
+    drill.grant("wjudge2", "arbiter")
+    judge = signed_in(browser, drill, "wjudge2", {"width": 1366, "height": 900})
+    judge.goto(f"/games/{gid}/disputes/{dispute}")
+    expect(judge.locator("body[data-ready=true]")).to_have_count(1)
+    form = judge.locator(".resolution-form")
+    expect(form.get_by_label("Uphold: the event stands, as the game's result does")).to_be_checked()
+    expect(form.get_by_label("Overturn: the event was wrong")).to_have_count(0)
+    expect(form).to_contain_text("nothing is rewound or re-decided")
+    form.get_by_label("Heading").fill("Strategic movers: rule 5's -2")
+    form.get_by_label("Text of the ruling").fill("The attacker subtracts 2 (rule 5), not +2.")
+    judge.screenshot(path=shots / "dispute-ended-judge.png", full_page=True)
+    form.get_by_role("button", name=f"Resolve the dispute of event #{seq}").click()
+    expect(judge.locator(".resolution-result")).to_contain_text(
+        f"The dispute of event #{seq}: upheld"
+    )
+    expect(judge.locator(".resolution-result")).to_contain_text("club ruling")
+    (item,) = drill.api("GET", f"/api/games/{gid}/disputes", "wrojo")
+    assert item["status"] == "upheld"
+    judge.context.close()

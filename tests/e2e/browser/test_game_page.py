@@ -119,7 +119,8 @@ class Merida:
         return "franco" if side == "nationalist" else "rojo"
 
     def finish_phase(self) -> None:
-        """End the acting side's phase, first moving whatever the rules say must move (rule 10)."""
+        """End the acting side's phase, first moving whatever the rules say must move (rule 10) and
+        placing and removing what the Reinforcement table brings and takes (rule 12)."""
         side = self.game()["active_sides"][0]
         user = self.user_of(side)
         for _ in range(30):
@@ -127,6 +128,10 @@ class Merida:
             end = [t for t in acts["actions"] if t["type"].startswith("end")]
             if end:
                 return self.send(user, end[0])
+            removal = [t for t in acts["actions"] if t["type"] in ("remove", "place_reinforcement")]
+            if removal:  # the Reinforcement table's placements and removals due (rule 12)
+                self.send(user, removal[0])
+                continue
             must = [b for b in acts["blocked"] if "must move" in b["reason"]]
             assert must, acts["blocked"]
             unit = must[0]["reason"].split(" is out of command")[0]
@@ -219,7 +224,9 @@ def test_a_merida_movement_on_a_zoomable_board(
     ).json()
     costs = page.locator("#selection .move-costs")
     expect(costs).to_contain_text(shown["costs"][0]["text"])
-    expect(costs).to_contain_text("(TEC)")
+    # the chart by its name, not its abbreviation (issue 51, finding 8)
+    expect(costs).to_contain_text("(the Terrain Effects Chart)")
+    expect(costs).not_to_contain_text("(TEC)")
     for item in shown["consequences"]:
         expect(page.locator("#selection .consequences-list")).to_contain_text(item["text"])
     page.locator("#selection").screenshot(path=shots / "move-preview.png")
@@ -290,6 +297,11 @@ def test_an_attack_with_its_result_in_place(
     assert_in_view(page, f'.mark-target[data-hex="{hex_}"]')
     page.locator(f'.mark-target[data-hex="{hex_}"]').first.dispatch_event("click")
     expect(page.locator("#odds-column")).not_to_have_text("")
+    # each result of the column in words beside its code (issue 51, finding 8: A2, AR, EX, DR only)
+    codes = page.locator("#selection .column-codes")
+    expect(codes.locator("dt").first).not_to_have_text("")
+    meanings = codes.locator("dd").all_inner_texts()
+    assert meanings and all(len(m.split()) > 1 for m in meanings), meanings
     # the preview's column of the CRT fits its panel (issue 29, item 9: it stuck out by 23 px)
     panel = page.locator("#selection").bounding_box()
     crt = page.locator("#selection table.crt").bounding_box()

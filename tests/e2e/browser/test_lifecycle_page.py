@@ -134,11 +134,16 @@ def test_accept_on_the_home_page_then_decline_a_draw_and_resign(
     )
     page.screenshot(path=shots / "lifecycle-archive-1366.png", full_page=True)
     visible_text_is_words(page)
+    # the home page's list says who won in words, not "Ended: red won" (issue 51, finding 8)
+    page.goto("/")
+    expect(page.locator("li.game", has_text="Meeting").first).to_contain_text(
+        "Ended: Red (alice) won"
+    )
     page.goto("/users/bob")
     expect(page.locator("#profile-record")).to_contain_text(
-        "1 finished game(s): 0 won, 0 drawn, 1 lost"
+        "1 finished game: 0 won, 0 drawn, 1 lost"
     )
-    expect(page.locator("#profile-games")).to_contain_text("Skirmish (test fixture) · played blue")
+    expect(page.locator("#profile-games")).to_contain_text("Skirmish (test fixture) · played Blue")
     page.screenshot(path=shots / "lifecycle-profile-1366.png", full_page=True)
     visible_text_is_words(page)
     page.context.close()
@@ -174,7 +179,7 @@ def test_open_a_game_and_join_it_from_a_phone(browser: Any, server: Server, shot
     form.locator("select[name=side]").select_option("blue")
     form.locator("select[name=clock_kind]").select_option("per-turn")
     form.get_by_role("button", name="Open the game").click()
-    mine = page.locator("#seeks li.seek", has_text="carl plays blue")
+    mine = page.locator("#seeks li.seek", has_text="carl plays Blue")
     expect(mine).to_contain_text("3 days per side per game turn")
     page.screenshot(path=shots / "lifecycle-seeks-1366.png", full_page=True)
     visible_text_is_words(page)
@@ -182,10 +187,10 @@ def test_open_a_game_and_join_it_from_a_phone(browser: Any, server: Server, shot
 
     phone = signed_in(browser, server, "dora", PHONE)
     phone.goto("/")
-    expect(phone.locator("#home-seeks")).to_contain_text("carl plays blue")
+    expect(phone.locator("#home-seeks")).to_contain_text("carl plays Blue")
     phone.screenshot(path=shots / "lifecycle-home-390.png", full_page=True)
     phone.goto("/seeks")
-    phone.locator("#seeks li.seek", has_text="carl plays blue").get_by_role(
+    phone.locator("#seeks li.seek", has_text="carl plays Blue").get_by_role(
         "button", name="Join"
     ).click()
     phone.wait_for_url(re.compile(r".*/games/[0-9a-f-]+$"))

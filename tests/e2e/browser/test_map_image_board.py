@@ -174,13 +174,17 @@ def test_the_minimap_draws_a_small_copy_of_the_scan_and_follows_the_toggle(
         )
         assert boxes[0] <= boxes[4] + 1 and boxes[1] <= boxes[5] + 1, boxes
         assert boxes[2] >= boxes[6] - 1 and boxes[3] >= boxes[7] - 1, boxes
-        # in sight: nothing (the phone's orders sheet) lies over it
-        assert page.evaluate(
+        # in sight: brought to the middle of the screen (the zoom button's click may have scrolled
+        # the page), nothing (the phone's orders sheet) lies over it; waited for, as a layout
+        # still settling on a loaded machine once put the point briefly elsewhere
+        page.evaluate("document.getElementById('minimap').scrollIntoView({ block: 'center' })")
+        page.wait_for_function(
             """() => {
               const b = document.getElementById('minimap').getBoundingClientRect();
               const at = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
               return Boolean(at && at.closest('#minimap'));
-            }"""
+            }""",
+            timeout=5000,
         )
         page.locator("#minimap").screenshot(path=str(shots / f"map-image-minimap-{name}.png"))
         page.screenshot(path=str(shots / f"map-image-minimap-page-{name}.png"))

@@ -4,6 +4,8 @@ to the whole of the orders."""
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -67,4 +69,104 @@ def test_the_board_keeps_half_a_phone_screen(browser: Any, server: Server, shots
     assert counter and sheet and 0 <= counter["y"] < sheet["y"]
     page.screenshot(path=shots / "phone-unit-selected.png")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.context.close()
+
+
+def board_window(page: Any) -> dict[str, float]:
+    """The part of the board a person sees: inside the board's frame, on the screen and above the
+    orders sheet."""
+    return dict(
+        page.evaluate(
+            """() => {
+              const frame = document.getElementById('board').getBoundingClientRect();
+              const sheet = document.getElementById('orders-sheet').getBoundingClientRect();
+              return {left: Math.max(frame.left, 0), right: Math.min(frame.right, window.innerWidth),
+                      top: Math.max(frame.top, 0),
+                      bottom: Math.min(frame.bottom, sheet.top, window.innerHeight)};
+            }"""
+        )
+    )
+
+
+def seen(page: Any, selector: str) -> list[bool]:
+    """For each element matching ``selector``: whether its centre lies in the board's window."""
+    w = board_window(page)
+    out = []
+    for box in (e.bounding_box() for e in page.locator(selector).all()):
+        assert box
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        out.append(w["left"] <= x <= w["right"] and w["top"] <= y <= w["bottom"])
+    return out
+
+
+def reach(game: Merida, unit: str) -> set[str]:
+    """The hexes ``unit`` may move to by its first order (the tactical move), from the API."""
+    t = next(
+        t
+        for t in game.actions("rojo")["actions"]
+        if t["type"] == "move" and t["fixed"].get("units") == [unit]
+    )
+    return {path[-1] for path in t["choose"]["path"]["one_of"]}
+
+
+def test_a_phone_move_is_two_taps_and_a_confirm(browser: Any, server: Server, shots: Path) -> None:
+    """Issue 51, finding 1: the Republican's first screen shows his units; a tap on one opens the
+    sheet with the unit and the hexes it may move to above the sheet (at a size that keeps the
+    counters' names); a tap on a hex and one on Confirm store the move.  A unit chosen from the
+    list (37 Div #2, whose 9 hexes lay under the sheet) is framed the same way."""
+    from playwright.sync_api import expect
+
+    game = Merida(server)
+    game.deploy()
+    game.finish_phase()  # the Nationalist movement: the Republican movement is next
+    assert game.game()["phase"] == {
+        "acting": "republican",
+        "phase": "movement",
+        "side": "republican",
+        "turn": 1,
+    }
+    page = signed_in(browser, server, "rojo", PHONE, touch=True)
+    page.goto(f"/games/{game.id}")
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+    page.screenshot(path=shots / "phone-move-first-screen.png")
+    movable = [
+        b.get_attribute("data-unit") for b in page.locator("#selection button[data-unit]").all()
+    ]
+    # a unit alone in its hex (a tap on a stack of several lists them first)
+    alone = '.stack:not(:has(.stack-badge)) .counter[data-unit="{}"]'
+    shown = [u for u in movable if seen(page, alone.format(u)) == [True]]
+    assert shown, "none of the Republican's units that can move is on the first screen"
+    unit = shown[0]
+    page.locator(f'.counter[data-unit="{unit}"]').tap()  # tap 1: the unit
+    expect(page.locator("#sheet-handle")).to_have_attribute("aria-expanded", "true")
+    page.screenshot(path=shots / "phone-move-unit-tapped.png")
+    # the unit, at a size that keeps the counters' names, and the hexes around it it may go to (a
+    # unit that goes far has the nearest around it, the farther ones a drag away)
+    assert seen(page, f'.counter[data-unit="{unit}"]') == [True]
+    assert float(page.locator("#board").get_attribute("data-zoom") or 0) >= 0.9
+    origin = game.at[next(c["hex"] for c in game.game()["counters"] if c["id"] == unit)]
+    near = sorted(
+        h for h in reach(game, unit) if math.dist(game.at[h], origin) < 2.1 * math.sqrt(3)
+    )
+    assert near
+    hidden = [h for h in near if seen(page, f'#board .mark-dest[data-hex="{h}"]') != [True]]
+    assert not hidden, f"{len(hidden)} of the {len(near)} hexes within two of the unit are hidden"
+    target = page.locator("#board .mark-dest").first
+    hex_ = target.get_attribute("data-hex")
+    target.tap()  # tap 2: the hex
+    confirm = page.locator("#selection").get_by_role("button", name=re.compile("^Confirm"))
+    assert all(seen(page, "#board .mark-chosen"))
+    confirm.tap()  # and the confirm
+    expect(page.locator(f'.stack[data-hex="{hex_}"] .counter[data-unit="{unit}"]')).to_have_count(1)
+    page.screenshot(path=shots / "phone-move-stored.png")
+    # the issue's unit chosen from the list: the board frames it and its 9 hexes above the sheet
+    other = "r-37-div-2"
+    where = next(c["hex"] for c in game.game()["counters"] if c["id"] == other)
+    page.locator(f'#selection button[data-unit="{other}"]').tap()
+    expect(page.locator("#sheet-handle")).to_have_attribute("aria-expanded", "true")
+    page.screenshot(path=shots / "phone-move-listed-unit.png")
+    dests = seen(page, "#board .mark-dest")
+    assert len(dests) == len(reach(game, other))
+    assert all(dests), f"{dests.count(False)} of {len(dests)} destinations are hidden"
+    assert seen(page, f'.stack[data-hex="{where}"]') == [True]
     page.context.close()

@@ -107,14 +107,17 @@ def test_move_attack_and_the_dice(browser: Any, server: Server, shots: Path) -> 
     expect(page.locator("table.crt")).to_contain_text("Results on the 1-1 column")
     page.screenshot(path=shots / "board-attack-preview.png", full_page=True)
     page.get_by_role("button", name="Confirm: Attack C6").click()
-    expect(page.locator("#log")).to_contain_text(re.compile(r"Die #0 \(d6, combat\) rolled [1-6]"))
+    # the game's first die, counted from 1 and said in words (issue 51, finding 8: "Die #0 (d6, …")
+    expect(page.locator("#log")).to_contain_text(
+        re.compile(r"Die 1 of the game \(a d6 for combat\) rolled [1-6]")
+    )
     expect(page.locator("#log")).to_contain_text(
         re.compile(r"2nd Foot attacks Blue Guard in C6 at 1-1: roll [1-6]")
     )
     events = server.read(f"/api/games/{game['id']}/events")["events"]
     roll = next(e for e in events if e["type"] == "DiceRolled")["payload"]["rolls"][0]
     expect(page.locator("#log .dice-details").first).to_contain_text(
-        f"Die #0: {roll['value']} on a d6 (combat)"
+        f"Die 1 of the game (index 0): {roll['value']} on a d6 (combat)"
     )
     page.get_by_role("button", name="Verify the dice").click()
     expect(page.locator("#dice-result")).to_contain_text("The 1 roll matches the committed seed")
@@ -184,6 +187,50 @@ def test_orders_by_keyboard_alone(browser: Any, server: Server) -> None:
     page.context.close()
 
 
+def test_a_keyboard_move_from_the_orders_list_in_a_few_keys(browser: Any, server: Server) -> None:
+    """Issue 51, finding 2: after selecting a unit by keyboard focus fell to the page (31 Tabs
+    across the map and every stack to reach a destination), again after Confirm, and a focused hex
+    looked like the selected one.  Now focus goes to the first destination, the arrow keys go
+    between destinations, and after Confirm it is back in the orders: at most 10 keys."""
+    game = server.create_game({"red": "qalice", "blue": "qbob"})
+    page = signed_in(browser, server, "qalice")
+    open_game(page, server, game["id"])
+    page.locator('#selection ul.can-move button[data-unit="r2"]').focus()  # in the orders list
+    keys = 0
+
+    def press(key: str) -> None:
+        nonlocal keys
+        keys += 1
+        page.keyboard.press(key)
+
+    press("Enter")
+    focused = page.locator(".mark:focus")
+    expect(focused).to_have_count(1)  # the first destination, not the page
+    first = focused.get_attribute("data-hex")
+    press("ArrowRight")
+    expect(page.locator(".mark:focus")).not_to_have_attribute("data-hex", first or "")
+    press("ArrowLeft")
+    expect(page.locator(".mark:focus")).to_have_attribute("data-hex", first or "")
+    # the focused hex is drawn unlike the selected unit's
+    stroke = "e => getComputedStyle(e.querySelector('polygon')).strokeDasharray"
+    assert page.locator(".mark:focus").evaluate(stroke) != page.locator(".mark-selected").evaluate(
+        stroke
+    )
+    press("ArrowRight")
+    chosen = page.locator(".mark:focus").get_attribute("data-hex")
+    press("Enter")
+    expect(page.locator("#confirm")).to_be_focused()
+    press("Enter")
+    # there, on top of a stack or under another unit (the stack's label names every unit)
+    expect(page.locator(f'.stack[data-hex="{chosen}"]')).to_have_attribute(
+        "aria-label", re.compile("2nd Foot")
+    )
+    assert keys <= 10
+    # and the keyboard is back in the orders, not at the top of the page
+    expect(page.locator("#selection-body button:focus")).to_have_count(1)
+    page.context.close()
+
+
 def test_a_phone_sized_screen(browser: Any, server: Server, shots: Path) -> None:
     game = server.create_game({"red": "palice", "blue": "pbob"})
     page = signed_in(browser, server, "palice", viewport=PHONE)
@@ -200,6 +247,14 @@ def test_a_phone_sized_screen(browser: Any, server: Server, shots: Path) -> None
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=shots / "phone-home.png", full_page=True)
     page.context.close()
+
+
+def _previews_into(seen: list[tuple[str, int]]) -> Any:
+    def note(response: Any) -> None:
+        if response.url.endswith("/preview"):
+            seen.append((response.url, response.status))
+
+    return note
 
 
 def test_a_merida_game_started_and_played_in_two_browsers(
@@ -225,6 +280,9 @@ def test_a_merida_game_started_and_played_in_two_browsers(
     expect(franco.locator("#turn")).to_contain_text("waiting for your opponent")
 
     rojo = signed_in(browser, server, "rojo")
+    previews: list[tuple[str, int]] = []  # issue 51, finding 5: every deploy asked, and got 400
+    for page in (rojo, franco):
+        page.on("response", _previews_into(previews))
     open_game(rojo, server, franco.url.rsplit("/", 1)[1])
     expect(rojo.locator("#turn")).to_contain_text("Your turn")
     for unit, hex_ in (("r-37-div-4", "Y7"), ("r-68-div-4", "AC10")):  # the republican set-up
@@ -234,6 +292,7 @@ def test_a_merida_game_started_and_played_in_two_browsers(
         expect(
             franco.locator(f'.stack[data-hex="{hex_}"] .counter[data-unit="{unit}"]')
         ).to_have_count(1)
+    assert previews == []  # a deployment has nothing to preview: never asked
     rojo.get_by_role("button", name="End the deployment phase").click()
     expect(franco.locator("#turn")).to_contain_text("Your turn")
     expect(franco.locator("#turn")).to_contain_text("Movement phase")
@@ -241,6 +300,8 @@ def test_a_merida_game_started_and_played_in_two_browsers(
     franco.locator('#selection button[data-unit="n-1-21-div"]').click()
     franco.locator('.mark[data-hex="Z3"]').click()
     expect(franco.locator("#selection")).to_contain_text("(AA3) → Z3")
+    expect(franco.locator("#selection .move-costs")).to_contain_text("Movement points")  # answered
+    assert previews and {status for _, status in previews} == {200}  # a move is previewed
     franco.get_by_role("button", name="Confirm: Move 1/21 Div (tactical) to Z3").click()
     expect(rojo.locator('.stack[data-hex="Z3"] .counter[data-unit="n-1-21-div"]')).to_have_count(1)
     expect(franco.locator("#message")).to_be_empty()

@@ -121,6 +121,12 @@ def test_the_review_page_tells_the_story_and_the_dice(
         expect(page.locator("#report-html")).to_have_attribute(
             "href", f"/api/games/{gid}/report.html"
         )
+        # the chart in the counters' colours (Merida rule 2: Nationalists blue, Republicans
+        # green), as the board draws them -- it was red and blue (issue 51, finding 10)
+        legend = page.locator("#review-chart .legend li")
+        expect(legend.filter(has_text="Nationalist")).to_have_class("side-1")
+        expect(legend.filter(has_text="Republican")).to_have_class("side-2")
+        assert page.locator("#review-chart .series.side-1").count() >= 1
         page.screenshot(path=shots / f"review-{name}.png", full_page=True)
         if viewport is PHONE:
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -171,3 +177,48 @@ def test_the_html_report_opens_standalone(browser: Any, drill: Server, shots: Pa
     page.screenshot(path=shots / "report-standalone.png", full_page=True)
     assert asked == []
     context.close()
+
+
+def _note_errors(errors: list[str]) -> Any:
+    return lambda m: errors.append(m.text) if m.type == "error" else None
+
+
+def _note_failures(failed: list[str]) -> Any:
+    return lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None
+
+
+def test_the_html_report_as_served_is_styled_at_both_sizes(
+    browser: Any, drill: Server, shots: Path
+) -> None:
+    """Issue 51, finding 3: opened from the site, the report was unstyled (its own CSP refused its
+    inline styles: 3 console errors), a request answered 404, and it was 511 px wide on a phone."""
+    gid = _fought(drill)
+    drill.api("POST", f"/api/games/{gid}/resign", "rrojo", json={})
+    _measured(drill, gid, "rrojo")
+    _charted(drill, gid, "rrojo")
+    for viewport, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = signed_in(browser, drill, "rrojo", viewport)
+        errors: list[str] = []
+        failed: list[str] = []
+        page.on("console", _note_errors(errors))
+        page.on("response", _note_failures(failed))
+        page.goto(f"/api/games/{gid}/report.html")
+        expect(page.locator("h1")).to_contain_text("After-action report")
+        page.wait_for_load_state("networkidle")
+        assert errors == [] and failed == []
+        font = page.evaluate("getComputedStyle(document.body).fontFamily")
+        assert "system-ui" in font  # its stylesheet applied, not the browser's serif
+        width = page.evaluate("document.querySelector('svg.chart').getBoundingClientRect().width")
+        assert width <= min(viewport["width"], 960)  # the chart within the page's column
+        swatches = page.locator(".legend svg rect")
+        assert swatches.count() >= 2 and swatches.first.get_attribute("fill")
+        page.screenshot(path=shots / f"report-served-{name}.png", full_page=True)
+        wide = page.evaluate(
+            "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
+            " > innerWidth + 1).map(e => e.tagName + ' ' + e.getAttribute('class') + ' '"
+            " + Math.round(e.getBoundingClientRect().right) + ' ' + (e.closest('details') ?"
+            " e.closest('details').open : '-'))"
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], wide
+        assert _serious(page) == []
+        page.context.close()

@@ -11,7 +11,7 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.e2e.browser.conftest import Server, signed_in
+from tests.e2e.browser.conftest import PHONE, Server, signed_in
 
 pytestmark = pytest.mark.slow(
     "Chromium against a server of its own: an event's rules, a dispute and a take back in two browsers"
@@ -80,6 +80,9 @@ def test_dispute_an_event(browser: Any, server: Server) -> None:
     seq = moved.get_attribute("data-seq")
     moved.get_by_role("button", name="dispute").click()
     bob.get_by_label("What is wrong, in your words").fill("The road does not cross the river here.")
+    # a move governed by no rule read two ways: the form says so rather than nothing (issue 51,
+    # finding 7: a player found no reading to choose and no word why)
+    expect(bob.locator(".dispute-form .readings-none")).to_contain_text("no reading to choose")
     bob.get_by_role("button", name="Open the dispute").click()
     expect(bob.locator("#log")).to_contain_text(f"Blue disputed event #{seq}:")
     # the side as a label and no dispute id ("(d6)") in the log's sentence (issue 29, item 9)
@@ -107,3 +110,25 @@ def test_rules_search_as_one_types(browser: Any, server: Server, shots: Path) ->
         expect(page.locator("#entry h1")).to_have_text(found[0]["heading"])
     page.screenshot(path=shots / "rules-search.png", full_page=True)
     page.close()
+
+
+def test_a_result_says_why_it_matched_at_both_sizes(
+    browser: Any, server: Server, shots: Path
+) -> None:
+    """Issue 49: each result says which of the question's words it holds and, for a question in a
+    player's words, its sentence closest in meaning -- as the API gives them."""
+    question = "can my tanks go over the river"
+    api = requests.get(f"{server.url}/api/rules/search", params={"q": question, "limit": 20})
+    assert api.status_code == 200
+    why = api.json()["results"][0]["why"]
+    assert why["words"] and why["passage"]
+    for name, viewport in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
+        page = browser.new_page(base_url=server.url, viewport=viewport)
+        page.goto("/rules")
+        page.get_by_label("Search the rulebooks and rulings").fill(question)
+        first = page.locator("#results .entry").first.locator(".why")
+        expect(first).to_contain_text(f"Matches {', '.join(why['words'])}")
+        expect(first).to_contain_text(f"Closest in meaning: {why['passage']}")
+        assert "[object" not in (page.locator("#results").inner_text())
+        page.screenshot(path=shots / f"rules-why-{name}.png")
+        page.close()

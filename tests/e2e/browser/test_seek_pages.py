@@ -64,5 +64,5 @@ def test_more_open_games_pages_through_every_open_game_once(
     expect(joins).to_have_count(OPEN)
     text = page.locator("#seeks").inner_text()
     assert "[object" not in text and "undefined" not in text
-    assert text.count("opener plays blue") == OPEN
+    assert text.count("opener plays Blue") == OPEN
     page.context.close()

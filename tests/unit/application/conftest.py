@@ -12,19 +12,19 @@ from typing import Any
 import pytest
 from eventsourcing.sqlite import SQLiteDatastore
 
-from service.adapters.views.disputes import DisputesTables
-from service.adapters.views.sql import on_datastore
 from service.application.disputes import DisputeService
 from service.application.games import GameService
-from service.application.projections.catalog import Projections
-from service.application.projections.disputes import DisputesProjection
-from service.application.projections.runner import ProjectionRunner
 from service.application.store import ArbiterStore, open_store
 from service.application.users import UserService
 from service.domain.game import Game
 from service.domain.systems import GamePorts
 from service.domain.users import User
 from service.rules.registry import Registry
+from service.views.base import on_datastore
+from service.views.catalog import Projections
+from service.views.disputes import DisputesProjection
+from service.views.disputes import DisputesView as DisputesTables
+from service.views.runner import ProjectionRunner
 from tests.conftest import make_config
 from tests.fixtures.duel import SYSTEM as DUEL
 from tests.fixtures.duel.ports import duel_ports
@@ -65,14 +65,11 @@ def open_memory_store(
     ports: GamePorts, broker: FakeBroker | None = None, *, snapshot_every: int = 0, cache: int = 0
 ) -> ArbiterStore:
     env = dict(MEMORY)
-    attrs: dict[str, Any] = {"name": "arbiter"}
     if snapshot_every:
-        attrs["snapshot_interval"] = snapshot_every
         env["IS_SNAPSHOTTING_ENABLED"] = "y"
     if cache:
         env["AGGREGATE_CACHE_MAXSIZE"] = str(cache)
-    cls = type("MemoryStore", (ArbiterStore,), attrs)
-    return cls(env=env, ports=ports, broker=broker)
+    return ArbiterStore(env=env, ports=ports, broker=broker, snapshot_interval=snapshot_every)
 
 
 @dataclass

@@ -115,7 +115,7 @@ def test_only_the_player_of_a_side_acts_for_it_and_only_in_its_turn(world: World
         world.play(game, world.carol, {"type": "pass"})
     with pytest.raises(Forbidden, match="you do not play red"):
         world.games.execute(game.id, world.bob, {"type": "pass"}, expected_version=1, side="red")
-    with pytest.raises(Forbidden, match="not blue's turn"):
+    with pytest.raises(Forbidden, match="not Blue's turn"):
         world.play(game, world.bob, {"type": "pass"})
     assert len(stored(world, game)) == 1
 

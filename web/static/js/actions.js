@@ -13,6 +13,7 @@
 //   - on a table, a `point` one_of is a position to click and a `unit` one_of a unit to click;
 //   - anything else: a button, with a small form for the choices left (compose.js).
 // `blocked` entries are what the rules refuse now: shown disabled with the reason and the rule.
+import { ruleWords } from "./dom.js";
 
 const BOARD_KINDS = new Set(["hex", "path"]);
 
@@ -171,4 +172,4 @@ export function interpret(response) {
 }
 
 // A blocked entry in words: "End phase — 19 Div must remain with Solans (rule 12)".
-export const blockedWords = (b) => `${b.label} — ${b.reason}${b.rule ? ` (rule ${b.rule})` : ""}`;
+export const blockedWords = (b) => `${b.label} — ${b.reason}${b.rule ? ` (${ruleWords(b.rule)})` : ""}`;

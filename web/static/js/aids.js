@@ -4,7 +4,7 @@
 // first, then club rulings, then the FWtBT FAQ, labelled as another game's official rulings.
 import { api, explain } from "./api.js";
 import { clear, h, humanize } from "./dom.js";
-import { highlighted } from "./entries.js";
+import { highlighted, whyMatched } from "./entries.js";
 
 const tableCache = new Map();
 
@@ -190,6 +190,7 @@ export function rulesDrawer({ form, input, results, system }) {
                   h("a", { href: `/rules/${encodeURIComponent(item.id)}`, target: "_blank", rel: "noopener" }, item.heading || item.title || "Entry"),
                   h("span", { class: "meta" }, ` ${[item.source || null, item.rule_refs && item.rule_refs.length ? `rule ${item.rule_refs.join(", ")}` : null].filter(Boolean).join(" · ")}`),
                   item.snippet ? h("p", { class: "snippet" }, highlighted(item.snippet)) : null,
+                  whyMatched(item),
                 ),
               ),
             ),

@@ -278,8 +278,26 @@ export class BoardView {
       if (route.length > 1) g.prepend(s("polyline", { class: "mark-path", points: route.map((p) => `${(p.x * R).toFixed(1)},${(p.y * R).toFixed(1)}`).join(" ") }));
       if (onActivate && mark.kind !== "selected") activate(g, () => onActivate(label, mark));
       if (this.onFocus) g.addEventListener("focus", () => this.onFocus(label));
+      if (mark.kind !== "selected") g.addEventListener("keydown", (ev) => this.stepMarks(ev, g));
       layer.append(g);
     }
+  }
+
+  // The arrow keys go from one highlighted hex to the next (and back), so a keyboard does not
+  // cross every stack of the map to reach a destination.
+  stepMarks(ev, from) {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+    if (!step) return;
+    const marks = this.focusableMarks();
+    const next = marks[(marks.indexOf(from) + step + marks.length) % marks.length];
+    if (next) {
+      ev.preventDefault();
+      next.focus();
+    }
+  }
+
+  focusableMarks() {
+    return [...this.highlightLayer.querySelectorAll('.mark[role="button"]')];
   }
 
   // Counters grouped in stacks; a stack's top counter is drawn with the others peeking out behind.

@@ -1,7 +1,7 @@
 // A ladder's challenges (issue, accept -> the new game, decline, claim a forfeit) and face-to-face
 // results (report, confirm, reject).  The server checks ranges, deadlines and who may answer.
 import { api, explain } from "./api.js";
-import { clear, h, toast } from "./dom.js";
+import { clear, h, sideName, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel, optionWords } from "./options.js";
 
@@ -22,7 +22,7 @@ export function challengeItem(c, me, refresh) {
   return h(
     "li",
     { class: `challenge status-${c.status}`, "data-challenge": c.id },
-    h("p", {}, h("strong", {}, `${c.challenger} challenges ${c.opponent}`), ` · ${c.scenario_title || c.scenario}${c.challenger_side ? ` · ${c.challenger} plays ${c.challenger_side}` : ""} · `, h("span", { class: "status" }, c.status)),
+    h("p", {}, h("strong", {}, `${c.challenger} challenges ${c.opponent}`), ` · ${c.scenario_title || c.scenario}${c.challenger_side ? ` · ${c.challenger} plays ${sideName(c.challenger_side)}` : ""} · `, h("span", { class: "status" }, c.status)),
     h("p", { class: "meta" }, `issued ${when(c.issued_at)} · answer by ${when(c.deadline)}${sides ? ` · ${sides}` : ""}`),
     Object.keys(c.options || {}).length ? h("p", { class: "meta challenge-options" }, `options: ${optionWords(c.options)}`) : null,
     c.status === "open" && mine && !late

@@ -132,7 +132,9 @@ function roundItem(e, rnd) {
 function standingsTable(e) {
   const swiss = e.format === "swiss";
   const abbr = (short, long) => h("abbr", { title: long }, short);
-  const heads = ["#", "Player", abbr("Pts", "Points"), ...(swiss ? [abbr("BH", "Buchholz")] : []), abbr("SB", "Sonneborn-Berger"), ...e.sides.map((s) => sideName(s)), abbr("W-D-L", "won, drawn, lost")];
+  // what decides the rank first (points, then won-drawn-lost), the tie-breaks and the games played
+  // with each side after: on a phone the table scrolls, and what matters most is what shows
+  const heads = ["#", "Player", abbr("Pts", "Points"), abbr("W-D-L", "won, drawn, lost"), ...(swiss ? [abbr("BH", "Buchholz")] : []), abbr("SB", "Sonneborn-Berger"), ...e.sides.map((s) => sideName(s))];
   return [
     h("caption", { class: "visually-hidden" }, "Standings in rank order"),
     h("thead", {}, h("tr", {}, heads.map((t) => h("th", { scope: "col" }, t)))),
@@ -147,10 +149,10 @@ function standingsTable(e) {
               h("td", {}, r.rank),
               h("th", { scope: "row" }, r.player),
               h("td", {}, r.points),
+              h("td", { class: "record" }, `${r.wins}-${r.draws}-${r.losses}`),
               swiss ? h("td", {}, r.buchholz) : null,
               h("td", {}, r.sonneborn_berger),
               e.sides.map((s) => h("td", {}, r.sides[s])),
-              h("td", { class: "record" }, `${r.wins}-${r.draws}-${r.losses}`),
             ),
           )
         : h("tr", {}, h("td", { colspan: heads.length }, "Nobody has joined yet.")),

@@ -7,7 +7,7 @@ import { api, explain } from "./api.js";
 import { choicesOf, command, targetOf } from "./actions.js";
 import { countProblem, choiceFields, picksOf } from "./compose.js";
 import { describeCounter, formatValue } from "./board.js";
-import { clear, h, humanize } from "./dom.js";
+import { clear, h, humanize, ruleWords } from "./dom.js";
 import { gridTable, valueWords } from "./aids.js";
 import { inches } from "./table.js";
 
@@ -36,7 +36,8 @@ export function previewRules(preview) {
   return out;
 }
 
-function previewView(preview, crt) {
+// `codes`: the table's key to its result codes ({code: meaning}), when the system has one.
+function previewView(preview, crt, codes = null) {
   const odds = preview.odds || {};
   const column = odds.column || preview.column || odds.label;
   const attack = preview.attack ?? odds.attack ?? preview.attack_strength;
@@ -55,7 +56,7 @@ function previewView(preview, crt) {
   const rules = previewRules(preview);
   lines.push(
     rules.length
-      ? h("ul", { class: "modifiers", "aria-label": "Shifts and modifiers" }, rules.map((m) => h("li", {}, m.text, m.rule ? h("span", { class: "rule" }, ` (rule ${m.rule})`) : "")))
+      ? h("ul", { class: "modifiers", "aria-label": "Shifts and modifiers" }, rules.map((m) => h("li", {}, m.text, m.rule ? h("span", { class: "rule" }, ` (${ruleWords(m.rule)})`) : "")))
       : h("p", {}, "No shifts or modifiers."),
   );
   if (crt && column && crt.columns.includes(column)) {
@@ -69,6 +70,9 @@ function previewView(preview, crt) {
         h("tr", {}, h("th", { scope: "row" }, "Result"), crt.rows.map((r) => h("td", {}, r.results[i]))),
       ),
     );
+    // what each result of the column means, not its code alone
+    const seen = [...new Set(crt.rows.map((r) => r.results[i]))].filter((c) => codes && typeof codes === "object" && codes[c] !== undefined);
+    if (seen.length) lines.push(h("dl", { class: "codes column-codes", "aria-label": "What the column's results mean" }, seen.map((c) => [h("dt", {}, c), h("dd", {}, valueWords(codes[c]))])));
   }
   return lines;
 }
@@ -106,6 +110,11 @@ let asked = 0;
 // `quiet`: an order the server has no preview for shows nothing (the box is emptied).
 export async function showPreview({ game, side, system, cmd, box, name = (x) => x, quiet = false }) {
   const mine = ++asked;
+  // only what the rules preview (a deployment, say, has nothing to preview: never asked)
+  if (!(system.previews || []).includes(cmd.type)) {
+    clear(box);
+    return;
+  }
   clear(box, h("p", {}, "Asking the server…"));
   try {
     const body = { command: cmd };
@@ -119,8 +128,9 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
       if (mine === asked) clear(box, shotView(preview, name));
       return;
     }
-    const crt = await table(system, tableName(system, preview, cmd));
-    if (mine === asked) clear(box, previewView(preview, crt), consequencesView(preview));
+    const named = tableName(system, preview, cmd);
+    const [crt, codes] = await Promise.all([table(system, named), table(system, `${named}_results`)]);
+    if (mine === asked) clear(box, previewView(preview, crt, codes), consequencesView(preview));
   } catch (err) {
     if (mine === asked) clear(box, quiet ? null : h("p", {}, `No preview: ${explain(err)}. The server still checks every rule when you confirm.`));
   }
@@ -132,7 +142,7 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
 export function consequencesView(preview) {
   const items = [...(preview.consequences || []), ...(preview.triggers || []), ...(preview.warnings || [])];
   const text = (c) => (typeof c === "string" ? c : c.text || c.words || c.reason || valueWords(c));
-  const rule = (c) => (c.rule ? h("span", { class: "rule" }, ` (${/^\d/.test(c.rule) ? "rule " : ""}${c.rule})`) : "");
+  const rule = (c) => (c.rule ? h("span", { class: "rule" }, ` (${ruleWords(c.rule)})`) : "");
   const costs = (preview.costs || []).filter((c) => c && c.text);
   const parts = [];
   if (costs.length) {

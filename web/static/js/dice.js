@@ -1,6 +1,6 @@
 // Dice: the commitment published at the start, each roll with its index, and how to verify them.
 import { api, explain } from "./api.js";
-import { clear, h } from "./dom.js";
+import { clear, h, plural } from "./dom.js";
 import { orderNames, purposeWords } from "./events.js";
 
 const hex = (s) => Uint8Array.from(s.match(/../g).map((b) => parseInt(b, 16)));
@@ -28,7 +28,7 @@ export function rollDetails(event, game, names = orderNames(game.state)) {
   const purpose = (r) => purposeWords(r.purpose, names);
   const check = h("span", { class: "check" });
   const body = [
-    h("ul", {}, rolls.map((r) => h("li", { class: "roll", "data-index": r.index }, `Die #${r.index}: ${r.value} on a d${r.sides}${r.purpose ? ` (${purpose(r)})` : ""}; entropy ${r.entropy.slice(0, 12)}…`))),
+    h("ul", {}, rolls.map((r) => h("li", { class: "roll", "data-index": r.index }, `Die ${r.index + 1} of the game (index ${r.index}): ${r.value} on a d${r.sides}${r.purpose ? ` (${purpose(r)})` : ""}; entropy ${r.entropy.slice(0, 12)}…`))),
     h("p", {}, `Each value is HMAC-SHA256(seed, "arbiter-roll-v1|game|index|entropy|0") read as 32-bit words, mod ${rolls[0] ? rolls[0].sides : 6} + 1. The seed's SHA-256 is the commitment published when the game began; the seed is revealed when the game ends.`),
   ];
   if (game.dice && game.dice.seed) {
@@ -64,7 +64,7 @@ export function diceBox(el, game, id) {
           const r = await api(`/api/games/${id}/dice`);
           result.textContent = r.ok
             ? `${r.rolls === 1 ? "The 1 roll matches" : `All ${r.rolls} rolls match`} the committed seed${r.seed_revealed ? " (seed revealed)" : " (checked by the server; the seed stays secret until the game ends)"}.`
-            : `Problem: ${r.mismatches.length} mismatched roll(s), reused indexes ${r.reused_indexes.join(", ") || "none"}.`;
+            : `Problem: ${plural(r.mismatches.length, "mismatched roll")}, reused indexes ${r.reused_indexes.join(", ") || "none"}.`;
         } catch (err) {
           result.textContent = explain(err);
         }

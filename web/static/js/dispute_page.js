@@ -5,7 +5,7 @@
 import { loadTable, valueWords as codeWords } from "./aids.js";
 import { api, currentUser, explain } from "./api.js";
 import { BoardView, R } from "./board.js";
-import { clear, h, humanize } from "./dom.js";
+import { clear, h, humanize, ruleWords } from "./dom.js";
 import { sourceLabel } from "./entries.js";
 import { alternativeWords, citationWords } from "./events.js";
 import { when } from "./forms.js";
@@ -101,19 +101,32 @@ function laterTable(later) {
         "tbody",
         {},
         later.map((c) =>
-          h("tr", { class: `report-${c.outcome}` }, h("td", {}, `#${c.seq}`), h("td", {}, c.text), h("td", {}, c.by || ""), h("td", {}, FATES[c.outcome] || c.outcome), h("td", {}, c.reason, c.rule ? ` (rule ${c.rule})` : "")),
+          h("tr", { class: `report-${c.outcome}` }, h("td", {}, `#${c.seq}`), h("td", {}, c.text), h("td", {}, c.by || ""), h("td", {}, FATES[c.outcome] || c.outcome), h("td", {}, c.reason, c.rule ? ` (${ruleWords(c.rule)})` : "")),
         ),
       ),
     ),
   );
 }
 
+// An ended game's dispute: the order as recorded; nothing is re-decided.
+function renderEnded(whatIf, draw, hexes) {
+  $("change-title").textContent = "The disputed order";
+  $("change-note").hidden = true;
+  clear(
+    $("what-if"),
+    h("p", { class: "ended-note" }, "The game has ended: its orders and its result stand, and nothing is re-decided, so there is no what-if. The arbiter upholds the event, and if it was wrong makes a club ruling by which later games are decided."),
+    hexes ? h("details", { class: "before" }, h("summary", {}, "The board before the order"), draw("before", "Before the disputed order")) : null,
+    h("article", { class: "outcome recorded", "aria-labelledby": "rec-title" }, h("h3", { id: "rec-title" }, "As recorded"), eventList(whatIf.recorded.events, "No event."), draw("recorded", "The board as recorded")),
+  );
+}
+
 async function render(game, dispute, whatIf, system, board) {
-  const alt = whatIf.alternative;
-  const claimTitle = alt.removed ? "With the disputed event removed" : `Under the claim: ${alternativeWords({ reading: Object.fromEntries((alt.reading || []).map((r) => [r.option, r.value])), instead: alt.instead })}`;
   const sides = Object.keys(game.sides);
   const hexes = board && Array.isArray(board.hexes) && board.hexes.length;
   const draw = (part, label) => (hexes ? boardOf(board, system, sides, whatIf[part].counters, whatIf.focus, label) : null);
+  if (whatIf.ended) return renderEnded(whatIf, draw, hexes);
+  const alt = whatIf.alternative;
+  const claimTitle = alt.removed ? "With the disputed event removed" : `Under the claim: ${alternativeWords({ reading: Object.fromEntries((alt.reading || []).map((r) => [r.option, r.value])), instead: alt.instead })}`;
   const crt = await bothCells(system, combatOf(whatIf.recorded.events), combatOf(alt.events));
   clear(
     $("what-if"),
@@ -129,7 +142,7 @@ async function render(game, dispute, whatIf, system, board) {
         "article",
         { class: "outcome alternative", "aria-labelledby": "alt-title" },
         h("h3", { id: "alt-title" }, claimTitle),
-        alt.refused ? h("p", { class: "refused" }, `The order would be refused: ${alt.refused.reason}${alt.refused.rule ? ` (rule ${alt.refused.rule})` : ""}.`) : null,
+        alt.refused ? h("p", { class: "refused" }, `The order would be refused: ${alt.refused.reason}${alt.refused.rule ? ` (${ruleWords(alt.refused.rule)})` : ""}.`) : null,
         eventList(alt.events, alt.removed ? "Nothing else of the order stands." : "No event."),
         draw("alternative", `The board ${alt.removed ? "without the event" : "under the claim"}`),
       ),
@@ -195,7 +208,14 @@ async function main() {
     $("verdict-box").hidden = false;
     clear(
       $("verdict"),
-      h("p", {}, "An arbiter who plays neither side decides, looking at this page; you are notified of the verdict. ", h("a", { href: `/games/${gameId}#disputes-box` }, "Who can rule, and settling it by agreement"), " are on the game page."),
+      h(
+        "p",
+        {},
+        "An arbiter who plays neither side decides, looking at this page; you are notified of the verdict. ",
+        whatIf.ended ? "The game has ended: its result stands whatever the verdict. " : "",
+        h("a", { href: `/games/${gameId}#disputes-box` }, "Who can rule, and settling it by agreement"),
+        " are on the game page.",
+      ),
     );
   } else if (whatIf && whatIf.may_rule) {
     $("verdict-box").hidden = false;

@@ -105,6 +105,11 @@ async function offerReadings(box, gameId, seq) {
   } catch {
     return; // the claim stands in words alone
   }
+  if (!offered.length) {
+    // said, not left blank: a player looking for where to say which rule should have applied
+    clear(box, h("p", { class: "note readings-none" }, "No rule of this game is read two ways for this event, so there is no reading to choose: say above what should have happened and cite the rule below. An arbiter can overturn the event, and rewind or replay the game from it."));
+    return;
+  }
   clear(
     box,
     offered.map((r) =>

@@ -56,6 +56,11 @@ export function sideName(side) {
   return side ? humanize(side) : "";
 }
 
+// "1 game", "3 games": a count with its noun, never "game(s)".
+export function plural(count, noun) {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 export function humanize(name) {
   const words = String(name).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
@@ -73,3 +78,8 @@ export function rawFacts(label, text) {
   });
   return h("span", { class: "raw-facts" }, button, box);
 }
+
+// A rule reference as a player reads it: "7" -> "rule 7", "TEC" -> "the Terrain Effects Chart"
+// (the server's service/rules/base.py rule_words, never the bare abbreviation).
+const CHARTS = { TEC: "the Terrain Effects Chart", CRT: "the Combat Results Table" };
+export const ruleWords = (rule) => CHARTS[String(rule).toUpperCase()] || `rule ${rule}`;

@@ -3,7 +3,7 @@
 // sheet (CSV in and out), see every error and placeholder at its place, undo and redo, publish.
 // Every edit is a change sent to the API; the page redraws from the draft the server answers.
 import { api, currentUser, explain } from "./api.js";
-import { clear, h, toast } from "./dom.js";
+import { clear, h, plural, toast } from "./dom.js";
 import { drawHexes, drawTable, terrainColour } from "./editor_map.js";
 import { scanSection } from "./editor_scan.js";
 import { dragUnit, fieldWords, renderUnits, unwrap } from "./editor_units.js";
@@ -511,7 +511,7 @@ async function showEditor(id) {
       st.scenario = result;
       st.undo = [];
       st.redo = [];
-      toast(`${result.changes} change(s) from ${file.name}`);
+      toast(`${plural(result.changes, "change")} from ${file.name}`);
       await redraw();
     } catch (err) {
       status(explain(err));

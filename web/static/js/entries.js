@@ -135,6 +135,23 @@ export function chartView(text) {
 
 // An entry in a list: its title (a link to its page), where it comes from in words, and a snippet
 // with the matches marked -- a chart drawn as its table. Never the entry's id.
+// Why a search result matched (issue 49), so a player can judge it: the question's words the
+// entry holds, and its sentence closest in meaning to the question. An event's links carry their
+// own `why` (a sentence, not this object) and are left alone.
+export function whyMatched(item) {
+  const why = item && item.why;
+  if (!why || typeof why !== "object") return null;
+  const words = why.words && why.words.length ? why.words : null;
+  if (!words && !why.passage) return null;
+  return h(
+    "p",
+    { class: "why" },
+    words ? h("span", { class: "why-words" }, `Matches ${words.join(", ")}`) : null,
+    words && why.passage ? " · " : null,
+    why.passage ? h("span", { class: "why-passage" }, "Closest in meaning: ", h("q", {}, why.passage)) : null,
+  );
+}
+
 export function entryItem(item) {
   const title = item.heading || item.title || "Untitled entry";
   const refs = item.rule_refs && item.rule_refs.length ? `rule ${item.rule_refs.join(", ")}` : null;
@@ -148,5 +165,6 @@ export function entryItem(item) {
     sourceLabel(item),
     where ? h("span", { class: "meta" }, ` ${where}`) : null,
     chart ? chartView(item.text) : item.snippet || item.text ? h("p", { class: "snippet" }, highlighted(item.snippet || item.text)) : null,
+    whyMatched(item),
   );
 }

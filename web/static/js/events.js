@@ -1,7 +1,7 @@
 // Each game event in words.  The game's own events (creation, orders, dice, take backs, disputes)
 // get a sentence here; a rules event (kind "Game.Recorded") is worded by its rules module: the
 // server sends that sentence as the event's `text`.
-import { humanize, sideName } from "./dom.js";
+import { humanize, plural, sideName } from "./dom.js";
 
 const list = (xs) => (xs || []).join(", ");
 // A cited knowledge-base entry: its heading (or rule) rather than the record.
@@ -16,18 +16,22 @@ export const citationWords = (c) => {
 const isPoint = (v) => Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number");
 const place = (p) => (Array.isArray(p) ? `(${p.map((v) => Math.round(v * 100) / 100).join(", ")})` : String(p));
 
+// A die as a player reads it: "Die 1 of the game (a d6 for combat)" -- counted from 1; the dice
+// details give its index (from 0) for checking the roll.
+const dieWords = (r, names) => `Die ${r.index + 1} of the game (a d${r.sides}${r.purpose ? ` for ${purposeWords(r.purpose, names)}` : ""})`;
+
 const SENTENCES = {
   // by its title; the codes only for a game that has none
   GameCreated: (p) => `Game created: ${p.labels && p.labels.title ? p.labels.title : `${p.system} scenario ${p.scenario}`}`,
   EntropyAdded: (p, e) => `${e.side || "A player"} added entropy to the dice`,
   DiceRolled: (p, e, names) =>
     (p.rolls || [])
-      .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + purposeWords(r.purpose, names) : ""}) rolled ${r.value}`)
+      .map((r) => `${dieWords(r, names)} rolled ${r.value}`)
       .join("; "),
   // a re-decided order given the dice it first rolled (a verdict adopting a reading, issue 28)
   DiceReused: (p, e, names) =>
     (p.rolls || [])
-      .map((r) => `Die #${r.index} (d${r.sides}${r.purpose ? ", " + purposeWords(r.purpose, names) : ""}) given again: ${r.value}, as first rolled at event #${r.from_seq}`)
+      .map((r) => `${dieWords(r, names)} given again: ${r.value}, as first rolled at event #${r.from_seq}`)
       .join("; "),
   // an order whose details the reader may not see (hidden information) says so
   CommandAccepted: (p, e, names) =>
@@ -46,15 +50,15 @@ const SENTENCES = {
     `The verdict was decided on a what-if (digest ${String(p.what_if).slice(0, 12)}…)${p.adopted ? `; from event #${p.from_seq} ${alternativeWords(p, names)} applies` : ""}`,
   VerdictProposed: (p, e) => `${sideName(e.side || p.side)} proposed to settle a dispute by agreement: ${p.verdict}${p.note ? ` (“${p.note}”)` : ""}`,
   VerdictAgreed: (p, e) => `${sideName(e.side || p.side)} accepted: the dispute is settled by both players' agreement, ${p.verdict}`,
-  GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${p.result.winner} wins` : ""}`,
+  GameEnded: (p) => `Game over${p.result && p.result.winner ? `: ${sideName(p.result.winner)} wins` : ""}`,
   // the game's life (issue 17: web/static/js/lifecycle.js): invitations, draws, resignation, clocks
-  Invited: (p) => `Invitation sent: ${(p.pending || []).length} player(s) must accept before the game starts`,
+  Invited: (p) => `Invitation sent: ${plural((p.pending || []).length, "player")} must accept before the game starts`,
   InvitationAccepted: (p, e) => `${e.user} accepted the invitation (${sideName(e.side)})`,
   InvitationDeclined: (p, e) => `${e.user} declined the invitation (${sideName(e.side)}): the game will not start`,
   DrawOffered: (p, e) => `${e.user} (${sideName(e.side)}) offered a draw`,
   DrawDeclined: (p, e) => `${e.user} (${sideName(e.side)}) declined the draw`,
   Resigned: (p, e) => `${e.user} (${sideName(e.side)}) resigned`,
-  VacationTaken: (p, e) => `${e.user} (${sideName(e.side)}) took ${p.days} day(s) of vacation: the clock stands still`,
+  VacationTaken: (p, e) => `${e.user} (${sideName(e.side)}) took ${plural(p.days, "day")} of vacation: the clock stands still`,
   ClockExpired: (p, e) => `${sideName(e.side)}'s clock ran out`,
   ClockLow: (p, e) => `${sideName(e.side)}'s clock is running low`,
   Claimed: (p, e) => `${e.user} (${sideName(e.side)}) claimed the game on time`,

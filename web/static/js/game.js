@@ -4,12 +4,12 @@ import { follow } from "./live.js";
 import { api, ApiError, currentUser, explain } from "./api.js";
 import { blockedWords, command, interpret, needsForm } from "./actions.js";
 import { aidTables, loadTable, markPhase, rulesDrawer } from "./aids.js";
-import { BoardView, describeCounter, featureMark, placeName, sideClass, terrainColour } from "./board.js";
+import { BoardView, describeCounter, featureMark, placeName, R, sideClass, terrainColour } from "./board.js";
 import { boardText } from "./boardtext.js";
 import { attackPanel, resolvesCombat, resultView, showPreview } from "./combat.js";
 import { choiceFields, composeForm, key, picksOf } from "./compose.js";
 import { diceBox, rollDetails } from "./dice.js";
-import { clear, h, humanize, rawFacts, sideName, toast } from "./dom.js";
+import { clear, h, humanize, rawFacts, ruleWords, sideName, toast } from "./dom.js";
 import { chatPanel, notesPanel } from "./chat.js";
 import { disputesBox, openDisputeForm, takebackControls } from "./disputes.js";
 import { rulingPanel } from "./agreement.js";
@@ -152,6 +152,19 @@ async function reload() {
   // an order being entered survives a live update while the same order is still offered
   if (kept && before !== st.game.version && !st.selection) st.selection = stillOffered(kept);
   render();
+  frameDecision();
+}
+
+// A decision due on the map (a retreat to choose) is shown where it is: once per version, the
+// board centres on its highlighted hexes when none of them is in view.
+function frameDecision() {
+  if (!st.plan.decisions.length || st.framedAt === st.game.version) return;
+  st.framedAt = st.game.version;
+  if (!st.zoom || !st.view || !st.view.at) return;
+  const at = [...document.querySelectorAll("#board .mark-decide")].map((m) => st.view.at(m.dataset.hex)).filter(Boolean);
+  coverBoard();
+  if (!at.length || at.some((c) => st.zoom.inView(c.x, c.y, 0.1))) return;
+  st.zoom.show(at, { k: Math.max(1, st.zoom.scale()), pad: R });
 }
 
 // Another side's order since `before` that resolved a combat (an event with a table column and a
@@ -238,6 +251,11 @@ async function send(cmd, done) {
     await refresh();
     if (st.busy === mine) st.busy = null;
     finish();
+    // the keyboard goes back to the orders (the sent order's buttons are gone with it)
+    if (!document.activeElement || document.activeElement === document.body) {
+      const next = $("selection-body").querySelector("button");
+      if (next) next.focus({ preventScroll: true });
+    }
   }
 }
 
@@ -265,30 +283,60 @@ function selectUnit(uid) {
   const unit = unitById(uid);
   if (unit && unit.hex) bringIntoView(unit.hex);
   else showDestinations();
+  // a keyboard goes on at the first destination (the arrow keys go to the others); a pointer's
+  // board is left where selecting put it
+  const first = keyboardUsed && st.view && st.view.focusableMarks ? st.view.focusableMarks()[0] : null;
+  if (first) first.focus({ preventScroll: true });
 }
+
+// Whether the last input was the keyboard's (a selection then moves the focus on, not the board).
+let keyboardUsed = false;
+document.addEventListener("keydown", () => (keyboardUsed = true), true);
+document.addEventListener("pointerdown", () => (keyboardUsed = false), true);
 
 // A unit not on the map yet (a landing, a reinforcement): its highlighted destinations are what the
-// player looks at next, so the board centres on them when none is in view.
+// player looks at next, so the board frames them when none is in view.
 function showDestinations() {
   if (!st.zoom || !st.view || !st.view.at) return;
+  coverBoard();
   const at = [...document.querySelectorAll("#board .mark-dest")].map((m) => st.view.at(m.dataset.hex)).filter(Boolean);
   if (!at.length || at.some((c) => st.zoom.inView(c.x, c.y, 0.1))) return;
-  st.zoom.centreOn(at.reduce((a, c) => a + c.x, 0) / at.length, at.reduce((a, c) => a + c.y, 0) / at.length);
+  st.zoom.show(at, { pad: R });
 }
 
-// Centre the board on a hex (zooming in to a legible size) unless it is well in view already.
+// What the board frames for a hex chosen: the hex and the hexes highlighted with it (a unit's
+// destinations) in the part of the board not under the orders sheet, unless they are all well in
+// view already; at a size where counters keep their names (1 pixel a unit), so a unit that can
+// go far has the hex in the middle and the nearest of its destinations around it.
 function bringIntoView(hex) {
   if (!st.zoom || !st.view || !st.view.at) return;
   const c = st.view.at(hex);
   if (!c) return;
-  if (st.zoom.scale() < 0.9 || !st.zoom.inView(c.x, c.y, 0.15)) st.zoom.centreOn(c.x, c.y, 1);
-  // on a phone the map may be scrolled off above the orders sheet: bring it back
+  // the map scrolled off, or on a phone below the page's head: the board to the top of the
+  // screen, so that as much of it as can be is seen above the opened orders sheet
   const frame = document.querySelector(".board-frame").getBoundingClientRect();
-  if (frame.top < 0 || frame.top > window.innerHeight * 0.3) document.querySelector(".board-frame").scrollIntoView({ block: "start" });
+  const sheetOver = getComputedStyle($("orders-sheet")).position === "fixed";
+  if (frame.top < 0 || frame.top > (sheetOver ? 8 : window.innerHeight * 0.3)) document.querySelector(".board-frame").scrollIntoView({ block: "start" });
+  coverBoard();
+  const at = [c, ...[...document.querySelectorAll("#board .mark-dest")].map((m) => st.view.at(m.dataset.hex)).filter(Boolean)];
+  if (st.zoom.scale() >= 0.9 && at.every((p) => st.zoom.inView(p.x, p.y, 0.04))) return;
+  st.zoom.show(at, { k: Math.max(1, st.zoom.scale()), pad: R, least: 1 });
 }
 
-// A stack or mark reached with the keyboard (or clicked at the edge): pan it into view.
+// The part of the board under the orders sheet (a phone's bottom sheet lies over the board): the
+// board frames what it shows above it, and may pan that far past the map's edge.
+function coverBoard() {
+  if (!st.zoom) return;
+  const sheet = $("orders-sheet");
+  const board = $("board").getBoundingClientRect();
+  const over = getComputedStyle(sheet).position === "fixed" ? sheet.getBoundingClientRect().top : window.innerHeight;
+  st.zoom.cover = { top: Math.max(0, -board.top), bottom: Math.max(0, board.bottom - Math.min(over, window.innerHeight)) };
+}
+
+// A stack or mark reached with the keyboard: pan it into view (a press of the pointer never pans,
+// or the click would land on whatever moved under it).
 function keepInView(hex) {
+  if (!keyboardUsed) return;
   const c = st.zoom && st.view.at(hex);
   if (c && !st.zoom.inView(c.x, c.y, 0.05)) st.zoom.centreOn(c.x, c.y);
 }
@@ -444,6 +492,7 @@ function pastLine(shown) {
 function openSheet(open) {
   $("orders-sheet").classList.toggle("open", open);
   $("sheet-handle").setAttribute("aria-expanded", String(open));
+  coverBoard(); // what the sheet now covers of the board (read once per change, not per render)
 }
 
 function followSheet() {
@@ -531,8 +580,11 @@ function renderSelection() {
 function idlePanel() {
   // units that can act, on the map or not yet on it (reinforcements, landings)
   const mine = live() ? [...st.plan.byUnit.keys()].map((uid) => unitById(uid) || { id: uid, name: unitWords(uid), hex: null }) : [];
+  const decision = live() ? st.plan.decisions[0] : null;
   const hint = live()
-    ? st.plan.targets.size
+    ? decision
+      ? `${decision.template.label}: choose one of the ${Object.keys(decision.destinations).length} highlighted hexes on the map, or choose below.`
+      : st.plan.targets.size
       ? "Choose a highlighted target hex."
       : mine.length
         ? mine.length === 1
@@ -612,7 +664,7 @@ function blockedItem(b) {
     "p",
     { class: "blocked", "data-type": b.type },
     h("button", { type: "button", disabled: true, "aria-label": blockedWords(b) }, b.label),
-    h("span", { class: "reason" }, ` ${b.reason}${b.rule ? ` (rule ${b.rule})` : ""}`),
+    h("span", { class: "reason" }, ` ${b.reason}${b.rule ? ` (${ruleWords(b.rule)})` : ""}`),
   );
 }
 
@@ -778,7 +830,19 @@ function startView() {
   const k = Math.max(box.width / width, Math.min(1, box.height / 360));
   if (!hexes.length) return z.zoomTo(k, width / 2, height / 2);
   z.zoomTo(k);
-  z.centreOn(hexes.reduce((a, c) => a + c.x, 0) / hexes.length, hexes.reduce((a, c) => a + c.y, 0) / hexes.length);
+  coverBoard();
+  z.show(busiest(hexes, (box.width * 0.8) / k, ((box.height - z.cover.top - z.cover.bottom) * 0.8) / k), { k, pad: R / 2 });
+}
+
+// The points of the busiest window of `w` by `h` (SVG units) around one of them: where the most of
+// a player's units are (the middle of units spread round a pocket is empty).
+function busiest(points, w, h) {
+  let best = [];
+  for (const p of points) {
+    const near = points.filter((q) => Math.abs(q.x - p.x) <= w / 2 && Math.abs(q.y - p.y) <= h / 2);
+    if (near.length > best.length) best = near;
+  }
+  return best;
 }
 
 // -- live ------------------------------------------------------------------------------------------
@@ -808,18 +872,17 @@ function gameOptions(scenario) {
 
 // -- start -----------------------------------------------------------------------------------------
 async function main() {
+  // the board needs only the game's id: asked at once, beside the game and who I am
+  const boardAsked = api(`/api/games/${id}/board`);
+  boardAsked.catch(() => {}); // a game not found is told below
   try {
-    st.me = await currentUser();
-    st.game = await api(`/api/games/${id}`);
+    [st.me, st.game] = await Promise.all([currentUser(), api(`/api/games/${id}`)]);
   } catch (err) {
     clear($("main"), h("h1", {}, "Game not found"), h("p", {}, explain(err)), h("p", {}, h("a", { href: "/" }, "Back to my games")));
     return;
   }
   st.shown = st.game;
-  const [board, system] = await Promise.all([
-    api(`/api/games/${st.game.id}/board`),
-    api(`/api/systems/${st.game.system}`),
-  ]);
+  const [board, system] = await Promise.all([boardAsked, api(`/api/systems/${st.game.system}`)]);
   st.system = system;
   const scenario = (system.scenarios || []).find((x) => x.id === st.game.scenario);
   gameOptions(scenario);

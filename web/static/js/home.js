@@ -2,7 +2,7 @@
 // open disputes I am involved in or may resolve, my ladders, and a form to start a game (of a
 // system's own scenario, or of a published version of a club scenario I may read).
 import { api, currentUser, explain } from "./api.js";
-import { clear, h, humanize, toast } from "./dom.js";
+import { clear, h, humanize, sideName, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel } from "./options.js";
 import { invitationsCard, seeksCard } from "./lifecycle_home.js";
@@ -51,7 +51,7 @@ function turnText(game, me) {
   if (game.status === "declined") return "Declined: never started";
   if (game.status === "ended") {
     const winner = game.result && game.result.winner;
-    return winner ? `Ended: ${winner} won` : "Ended";
+    return winner ? `Ended: ${sideName(winner)}${game.sides[winner] ? ` (${game.sides[winner]})` : ""} won` : "Ended";
   }
   const active = game.active_sides || [];
   const mine = active.filter((side) => game.sides[side] === me.username);
@@ -89,9 +89,10 @@ async function listGames(me) {
   return rows;
 }
 
-// Disputes of my active games (those of the first page) that are open, then those I may resolve as an arbiter.
+// The open disputes of my games on the first page (an ended game's too: its dispute waits for a
+// verdict all the same), then those I may resolve as an arbiter.
 async function listDisputes(games) {
-  const active = games.filter((g) => g.status === "active");
+  const active = games.filter((g) => g.status === "active" || g.status === "ended");
   const [mine, queue] = await Promise.all([
     Promise.all(active.map((g) => api(`/api/games/${g.id}/disputes`).then((ds) => ds.filter((d) => d.status === "open").map((d) => ({ ...d, game: g })), () => []))),
     api("/api/disputes/queue").catch(() => []),

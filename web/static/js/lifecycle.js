@@ -4,7 +4,7 @@
 // GET /api/games/<id> and every answer goes to its own endpoint (POST …/accept, …/decline,
 // …/resign, …/draw, …/claim, …/vacation); the page's stream redraws it when the game moves on.
 import { api, currentUser, explain } from "./api.js";
-import { clear, h, sideName, toast } from "./dom.js";
+import { clear, h, plural, sideName, toast } from "./dom.js";
 import { follow } from "./live.js";
 
 const slot = document.getElementById("lifecycle-slot");
@@ -147,7 +147,7 @@ function playPart() {
         h(
           "details",
           { class: "vacation" },
-          h("summary", {}, `Vacation (${left} day(s) left)`),
+          h("summary", {}, `Vacation (${plural(left, "day")} left)`),
           h("label", {}, "Days ", days),
           " ",
           button("Take vacation", () => act("vacation", { days: Number(days.value) }, "Vacation taken: your clock stands still"), "secondary"),

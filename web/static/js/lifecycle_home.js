@@ -55,7 +55,7 @@ export async function seeksCard(me) {
   clear(
     list,
     seeks.length
-      ? seeks.map((s) => h("li", {}, `${s.title || s.scenario} (${titled(titles, s.system)}) · ${s.by} plays ${s.side} · ${clockText(s.clock)} `, h("button", { type: "button", onclick: () => join(s) }, "Join")))
+      ? seeks.map((s) => h("li", {}, `${s.title || s.scenario} (${titled(titles, s.system)}) · ${s.by} plays ${sideName(s.side)} · ${clockText(s.clock)} `, h("button", { type: "button", onclick: () => join(s) }, "Join")))
       : h("li", {}, "No open game right now."),
   );
 }

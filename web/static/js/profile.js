@@ -3,7 +3,7 @@
 import { api, explain } from "./api.js";
 import { resultText } from "./results.js";
 import { ratingChart } from "./chart.js";
-import { clear, h, humanize, sideName } from "./dom.js";
+import { clear, h, humanize, plural, sideName } from "./dom.js";
 import { when } from "./forms.js";
 import { systemTitles, titled } from "./titles.js";
 
@@ -18,7 +18,7 @@ function gameRow(game, titles) {
     "li",
     { class: "game" },
     h("a", { href: `/games/${game.id}` }, game.title),
-    h("span", { class: "meta" }, `${titled(titles, game.system)} · played ${game.played.join(", ")} against `, opponents.flatMap(([side, name], i) => [i ? ", " : "", h("a", { href: `/users/${encodeURIComponent(name)}` }, name), ` (${sideName(side)})`])),
+    h("span", { class: "meta" }, `${titled(titles, game.system)} · played ${game.played.map(sideName).join(", ")} against `, opponents.flatMap(([side, name], i) => [i ? ", " : "", h("a", { href: `/users/${encodeURIComponent(name)}` }, name), ` (${sideName(side)})`])),
     h("span", { class: "turn" }, game.status === "ended" ? resultText(game) : STATUS[game.status] || humanize(game.status)),
     h("span", { class: "meta" }, when(game.ended_at || game.created_at)),
   );
@@ -43,7 +43,7 @@ async function main() {
   try {
     const [p, titles] = await Promise.all([api(`/api/users/${encodeURIComponent(username)}/profile`), systemTitles()]);
     const r = p.record;
-    document.getElementById("profile-record").textContent = `${r.played} finished game(s): ${r.won} won, ${r.drawn} drawn, ${r.lost} lost`;
+    document.getElementById("profile-record").textContent = `${plural(r.played, "finished game")}: ${r.won} won, ${r.drawn} drawn, ${r.lost} lost`;
     clear(document.getElementById("profile-games"), p.games.length ? p.games.map((g) => gameRow(g, titles)) : h("li", {}, "No game yet."));
     clear(
       document.getElementById("profile-clubs"),

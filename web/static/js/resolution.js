@@ -17,7 +17,9 @@ export function resolutionForm({ dispute, eventType, cited, done, whatIf = null 
   for (const c of cited) picker.add(c.id, c.heading, c);
   const radio = (name, value, text, checked) =>
     h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked, required: true }), ` ${text}`);
-  const claim = whatIf && !whatIf.alternative.removed ? whatIf.alternative : null;
+  const claim = whatIf && whatIf.alternative && !whatIf.alternative.removed ? whatIf.alternative : null;
+  // an ended game re-decides nothing: the verdict upholds, with a club ruling if it was wrong
+  const ended = Boolean(whatIf && whatIf.ended);
   const remedy = h(
     "fieldset",
     { class: "remedy", disabled: true },
@@ -35,15 +37,17 @@ export function resolutionForm({ dispute, eventType, cited, done, whatIf = null 
       "fieldset",
       {},
       h("legend", {}, "Verdict"),
-      radio("verdict", "upheld", "Uphold: the event stands", false),
-      radio("verdict", "overturned", "Overturn: the event was wrong", false),
+      radio("verdict", "upheld", ended ? "Uphold: the event stands, as the game's result does" : "Uphold: the event stands", ended),
+      ended ? null : radio("verdict", "overturned", "Overturn: the event was wrong", false),
     ),
-    remedy,
+    ended
+      ? h("p", { class: "note" }, "The game has ended, so nothing is rewound or re-decided. If the event was wrong, say so in the note and make it a club ruling below: later games are decided by it.")
+      : remedy,
     picker.el,
     h("label", {}, "Note to the players", h("textarea", { name: "note", rows: 3 })),
     h(
       "details",
-      { class: "club-ruling" },
+      { class: "club-ruling", open: ended },
       h("summary", {}, "Also make this a club ruling (searchable, shown with later events of these types)"),
       h("label", {}, "Heading", h("input", { name: "ruling_heading", maxlength: 200 })),
       h("label", {}, "Text of the ruling", h("textarea", { name: "ruling_text", rows: 4 })),
@@ -65,7 +69,7 @@ export function resolutionForm({ dispute, eventType, cited, done, whatIf = null 
     if (data.verdict === "overturned") body.remedy = data.remedy === "adopt" ? "rebase" : data.remedy;
     // the claim's alternative is what the what-if shows: a plain rebase sets it aside
     if (claim && data.verdict === "overturned" && data.remedy === "rebase") body.reading = {};
-    else if (whatIf) body.what_if = whatIf.digest;
+    else if (whatIf && whatIf.digest) body.what_if = whatIf.digest;
     if (data.ruling_heading || data.ruling_text) {
       body.club_ruling = {
         heading: data.ruling_heading,

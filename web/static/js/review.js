@@ -3,6 +3,7 @@
 // the game page's time travel, /games/<id>?v=<version>), a chart of victory points and losses per
 // turn, and the game turn by turn in the log's own words, a page at a time.
 import { api, explain } from "./api.js";
+import { sideClass } from "./board.js";
 import { clear, h, s } from "./dom.js";
 
 const root = document.getElementById("review-page");
@@ -64,7 +65,10 @@ const W = 560;
 const H = 240;
 const PAD = { left: 40, right: 12, top: 12, bottom: 30 };
 
-function chartView(chart) {
+// The chart's lines in each side's counter colour, as the board draws them (the system's
+// `side_colours`: Merida's Nationalists blue, Republicans green), not by the sides' order.
+function chartView(chart, colours = {}) {
+  const cls = (side) => sideClass(chart.sides, side, colours);
   const points = chart.turns;
   if (!points.length) return h("p", { class: "note", id: "chart-empty" }, "No turn is over yet.");
   const values = points.flatMap((p) => Object.values(p.sides).flatMap((v) => [v.vp, v.losses].filter((x) => x !== undefined)));
@@ -75,15 +79,15 @@ function chartView(chart) {
   const x = (t) => PAD.left + ((t - first) * (W - PAD.left - PAD.right)) / span;
   const y = (v) => PAD.top + ((top - v) * (H - PAD.top - PAD.bottom)) / top;
   const lines = [];
-  chart.sides.forEach((side, i) => {
+  chart.sides.forEach((side) => {
     for (const [key, dash] of [["vp", null], ["losses", "6 4"]]) {
       const pts = points.filter((p) => p.sides[side] && p.sides[side][key] !== undefined).map((p) => `${x(p.turn)},${y(p.sides[side][key])}`);
       if (!pts.length) continue;
-      lines.push(s("polyline", { class: `series side-${i % 4}`, points: pts.join(" "), "stroke-dasharray": dash }, s("title", {}, `${sideName(side)} ${key === "vp" ? "victory points" : "losses"}`)));
+      lines.push(s("polyline", { class: `series ${cls(side)}`, points: pts.join(" "), "stroke-dasharray": dash }, s("title", {}, `${sideName(side)} ${key === "vp" ? "victory points" : "losses"}`)));
       // a mark at each turn's value, so a one-turn game shows its points too
       for (const pt of pts) {
         const [cx, cy] = pt.split(",");
-        lines.push(s("circle", { class: `mark side-${i % 4}`, cx, cy, r: 3.5 }));
+        lines.push(s("circle", { class: `mark ${cls(side)}`, cx, cy, r: 3.5 }));
       }
     }
   });
@@ -98,7 +102,7 @@ function chartView(chart) {
     ...labels,
     ...lines,
   );
-  const legend = h("ul", { class: "legend" }, chart.sides.map((side, i) => h("li", { class: `side-${i % 4}` }, `${sideName(side)}: victory points (solid line), losses (dashed)`)));
+  const legend = h("ul", { class: "legend" }, chart.sides.map((side) => h("li", { class: cls(side) }, `${sideName(side)}: victory points (solid line), losses (dashed)`)));
   // the same figures as a table, for screen readers and for reading exact values
   const table = h(
     "table",
@@ -131,7 +135,8 @@ async function load(after = 0) {
     $("review-result").textContent = resultWords(review);
     clear($("luck")).append(...[luckView(review)].flat());
     clear($("moments")).append(momentsView(review));
-    clear($("review-chart")).append(...[chartView(review.chart)].flat());
+    const system = await api(`/api/systems/${encodeURIComponent(review.system)}`).catch(() => ({}));
+    clear($("review-chart")).append(...[chartView(review.chart, system.side_colours || {})].flat());
     clear($("timeline"));
     if (!review.timeline.length) $("timeline").append(h("p", { class: "note" }, "Nothing has happened yet."));
   }

@@ -2,7 +2,7 @@
 // once and the page opens it), POST /api/seeks to open one, DELETE /api/seeks/<id> to cancel yours.
 import { api, currentUser, explain } from "./api.js";
 import { pagedList } from "./paged.js";
-import { clear, h, toast } from "./dom.js";
+import { clear, h, sideName, toast } from "./dom.js";
 import { onSubmit, when } from "./forms.js";
 import { chosenOptions, optionsPanel, optionWords } from "./options.js";
 import { playableClubScenarios, systemList, systemTitles, titled } from "./titles.js";
@@ -31,7 +31,7 @@ function seekRow(seek, me, reload, titles) {
     "li",
     { class: "game seek" },
     h("strong", {}, seek.title || seek.scenario),
-    h("span", { class: "meta" }, `${titled(titles, seek.system)} · `, h("a", { href: `/users/${encodeURIComponent(seek.by)}` }, seek.by), ` plays ${seek.side} · ${clockText(seek.clock)}`),
+    h("span", { class: "meta" }, `${titled(titles, seek.system)} · `, h("a", { href: `/users/${encodeURIComponent(seek.by)}` }, seek.by), ` plays ${sideName(seek.side)} · ${clockText(seek.clock)}`),
     seek.club_name ? h("span", { class: "meta" }, `members of ${seek.club_name} only`) : null,
     Object.keys(seek.options || {}).length ? h("span", { class: "meta seek-options" }, `options: ${optionWords(seek.options)}`) : null,
     h("span", { class: "meta" }, when(seek.opened_at)),

@@ -18,6 +18,10 @@ export class PanZoom {
     this.view = { x: 0, y: 0, w: size.width, h: size.height };
     this.pointers = new Map();
     this.panned = false;
+    // pixels of the element hidden by what lies over it (a phone's orders sheet at its bottom):
+    // the view may pan past the map's edge by as much, so every hex can still be brought into
+    // the part a person sees
+    this.cover = { top: 0, bottom: 0 };
     this.minimap = minimap;
     this.listen();
     this.fit();
@@ -90,9 +94,33 @@ export class PanZoom {
     this.apply();
   }
 
-  // Whether (cx, cy) is inside the middle of the view (a margin of `m` of its size).
+  // Show every point (SVG units) in the part of the element a person sees (the element less its
+  // `cover`), `pad` units clear of its edges: at `k` pixels a unit when they fit there (the scale
+  // now when `k` is not given), else farther out until they do -- but never below `least` pixels
+  // a unit: then the first point is in the middle and those near it around it.
+  show(points, { k = null, pad = 0, least = 0 } = {}) {
+    const box = this.svg.getBoundingClientRect();
+    if (!points.length || !box.width || !box.height) return;
+    const xs = points.map((p) => p.x);
+    const ys = points.map((p) => p.y);
+    const [x0, x1, y0, y1] = [Math.min(...xs) - pad, Math.max(...xs) + pad, Math.min(...ys) - pad, Math.max(...ys) + pad];
+    const seenHeight = Math.max(box.height - this.cover.top - this.cover.bottom, box.height / 4);
+    const fits = Math.min(box.width / (x1 - x0), seenHeight / (y1 - y0));
+    const whole = Math.min(box.width / this.size.width, box.height / this.size.height) * 0.8;
+    const scale = Math.max(whole, least, Math.min(4, k ?? this.scale(), fits));
+    const [cx, cy] = fits >= scale ? [(x0 + x1) / 2, (y0 + y1) / 2] : [points[0].x, points[0].y];
+    const middle = (box.height - this.cover.bottom + this.cover.top) / 2; // of the part seen, in pixels
+    this.view = { x: cx - box.width / 2 / scale, y: cy - middle / scale, w: box.width / scale, h: box.height / scale };
+    this.clamp();
+    this.apply();
+  }
+
+  // Whether (cx, cy) is inside the middle of the part seen (a margin of `m` of its size).
   inView(cx, cy, m = 0.1) {
-    const { x, y, w, h } = this.view;
+    const k = this.scale();
+    const { x, w } = this.view;
+    const y = this.view.y + this.cover.top / k;
+    const h = Math.max(this.view.h - (this.cover.top + this.cover.bottom) / k, this.view.h / 4);
     return cx > x + w * m && cx < x + w * (1 - m) && cy > y + h * m && cy < y + h * (1 - m);
   }
 
@@ -108,9 +136,11 @@ export class PanZoom {
     const v = this.view;
     const { width, height } = this.size;
     const m = Math.min(width, height) * 0.02;
-    const axis = (pos, span, size) => (span >= size + 2 * m ? (size - span) / 2 : Math.min(Math.max(pos, -m), size + m - span));
+    const k = this.scale();
+    const axis = (pos, span, size, before = 0, after = 0) =>
+      span >= size + 2 * m + before + after ? (size - span) / 2 : Math.min(Math.max(pos, -m - before), size + m + after - span);
     v.x = axis(v.x, v.w, width);
-    v.y = axis(v.y, v.h, height);
+    v.y = axis(v.y, v.h, height, this.cover.top / k, this.cover.bottom / k);
   }
 
   // An SVG point from a client (screen) point.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from service.rules.base import RuleViolation
@@ -185,3 +187,28 @@ def test_10_no_obligation_when_the_line_cannot_be_regained():
     state = board_state(units)
     state["units"]["u"]["out_of_command"] = True
     play(state, "nationalist", {"type": "end_phase"})
+
+
+def test_10_the_obligation_says_as_many_hexes_as_the_move_that_meets_it_offers():
+    """Rule 10 ("units out of command must move so as to regain the line"): the reason a phase
+    may not end names how many hexes regain the line -- as many as the move that meets the
+    obligation offers -- and only such hexes (issue 51, finding 11: it listed 5 where the move
+    offered 9, and a move to a hex it left out was accepted as regaining the line)."""
+    units = [
+        unit("l", "nationalist", "leader", 0, "A1"),
+        unit("u", "nationalist", "infantry", 3, "A10"),
+    ]
+    state = board_state(units)
+    state["units"]["u"]["out_of_command"] = True
+    listed = SYSTEM.actions(state, "nationalist")
+    [blocked] = [b for b in listed.blocked if b.type == "end_phase"]
+    [must] = [t for t in listed.of_type("move") if "regain" in t.label]
+    ends = {path[-1] for path in must.choose["path"].options}
+    assert len(ends) > 1
+    words = re.search(
+        r"it can reach any of (\d+) hexes(?::|, among them) ([^)]*)\)", blocked.reason
+    )
+    assert words, blocked.reason
+    assert int(words.group(1)) == len(ends)
+    named = re.split(r", | or ", words.group(2))
+    assert named and set(named) <= ends

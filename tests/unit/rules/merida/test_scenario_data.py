@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service.rules.base import RuleViolation, State
-from service.rules.merida import SYSTEM
+from service.rules.merida import SYSTEM, board
 from tests.unit.rules.merida.conftest import play
 
 HIGHWAY = ["J7", "I7", "I8", "H8", "G9", "F9", "E9", "E10", "D10", "C11", "B11", "B12", "A12"]
@@ -103,3 +103,21 @@ def test_12_a_town_the_two_tables_place_apart_reads_as_the_town_at_both_hexes(
     assert f"Set up table places {town} at {set_up}" in places[set_up]["note"]
     assert f"Victory Point table at {vp}" in places[set_up]["note"]
     assert all("(" not in (p.get("label") or p["name"]) for p in state["map"]["places"])
+
+
+def test_every_counter_of_a_side_has_a_name_of_its_own():
+    """Two Nationalist counters are printed "Leader 0" (rule 12's Set up table: V1 and A12): a
+    player who reads the log or the orders must tell them apart (issue 51, finding 8), so they
+    are numbered as the other repeated counters are ("68 Div #4")."""
+    state = SYSTEM.initial_state("merida-1938", {})
+    for side in ("nationalist", "republican"):
+        names = [u["name"] for u in state["units"].values() if u["side"] == side]
+        assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+
+
+def test_the_set_up_tables_misspelt_town_reads_as_the_town():
+    """The Set up table prints "Qunitana (AC9): 68 Div"; the town is Quintana (de la Serena): the
+    map's label is spelt right and its note says what was printed."""
+    state = SYSTEM.initial_state("merida-1938", {})
+    place = next(p for p in board.map_of(state).places.values() if p.hex == "AC9")
+    assert place.name == "Quintana" and "Qunitana" in place.note
