@@ -264,6 +264,42 @@ def test_a_merida_movement_on_a_zoomable_board(
     page.context.close()
 
 
+def test_a_zoom_made_while_the_orders_load_is_kept(
+    browser: Any, server: Server, merida: Merida
+) -> None:
+    """The page frames the board twice: at once, and again round what the orders say to act on
+    once they have loaded.  A person who zooms in between keeps their view: the second framing
+    once took it back (the minimap, shown for the zoom, then hid under a whole-map view)."""
+    from playwright.sync_api import expect
+
+    page = signed_in(browser, server, "franco", DESKTOP)
+    held: list[Any] = []
+    holding = [True]
+    page.route(
+        "**/api/games/*/actions*",
+        lambda route: held.append(route) if holding[0] else route.continue_(),
+    )
+    page.goto(f"/games/{merida.id}")
+    board = page.locator("#board")
+    expect(page.locator('.counter[data-unit="n-1-21-div"]')).to_have_count(1)
+    page.wait_for_function("() => document.querySelector('#board').dataset.zoom")
+    before = float(board.get_attribute("data-zoom") or 0)
+    page.locator("#zoom-in").click()
+    page.locator("#zoom-in").click()
+    zoomed = float(board.get_attribute("data-zoom") or 0)
+    view = board.get_attribute("viewBox")
+    assert zoomed > before
+    assert held, "the orders were not asked for"
+    assert page.locator(".game-page[data-ready=true]").count() == 0  # still loading
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
+    assert board.get_attribute("viewBox") == view
+    assert float(board.get_attribute("data-zoom") or 0) == zoomed
+    page.context.close()
+
+
 def test_an_attack_with_its_result_in_place(
     browser: Any, server: Server, merida: Merida, shots: Path
 ) -> None:

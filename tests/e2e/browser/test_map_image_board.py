@@ -145,6 +145,7 @@ def test_the_minimap_draws_a_small_copy_of_the_scan_and_follows_the_toggle(
         page = signed_in(browser, server, user, viewport=viewport)
         page.goto(f"/games/{game['id']}")
         expect(page.locator("#board g.scan image.scan-image")).to_have_count(1)
+        expect(page.locator(".game-page[data-ready=true]")).to_have_count(1)
         _minimap_in_view(page)
         mini = page.locator("#minimap image.mini-scan-image")
         expect(mini).to_have_count(1)

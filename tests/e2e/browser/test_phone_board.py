@@ -156,6 +156,9 @@ def test_a_phone_move_is_two_taps_and_a_confirm(browser: Any, server: Server, sh
     target.tap()  # tap 2: the hex
     confirm = page.locator("#selection").get_by_role("button", name=re.compile("^Confirm"))
     assert all(seen(page, "#board .mark-chosen"))
+    # the move's preview (what it costs and triggers) shown above Confirm: a tap while it is still
+    # asked for could land where Confirm was before the answer moved it down
+    expect(page.locator("#selection .consequences")).not_to_have_attribute("aria-busy", "true")
     confirm.tap()  # and the confirm
     expect(page.locator(f'.stack[data-hex="{hex_}"] .counter[data-unit="{unit}"]')).to_have_count(1)
     page.screenshot(path=shots / "phone-move-stored.png")

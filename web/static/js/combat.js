@@ -116,6 +116,8 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
     return;
   }
   clear(box, h("p", {}, "Asking the server…"));
+  // busy until the answer is shown: what lies below (Confirm) may still move
+  box.setAttribute("aria-busy", "true");
   try {
     const body = { command: cmd };
     if (side) body.side = side;
@@ -133,6 +135,8 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
     if (mine === asked) clear(box, previewView(preview, crt, codes), consequencesView(preview));
   } catch (err) {
     if (mine === asked) clear(box, quiet ? null : h("p", {}, `No preview: ${explain(err)}. The server still checks every rule when you confirm.`));
+  } finally {
+    box.removeAttribute("aria-busy");
   }
 }
 

@@ -913,9 +913,10 @@ async function main() {
       $("scan-on").addEventListener("change", (ev) => st.view.showScan(ev.target.checked));
     }
     st.zoom.drawMinimap(st.view.overview());
-    $("zoom-in").addEventListener("click", () => st.zoom.zoomBy(1.25));
-    $("zoom-out").addEventListener("click", () => st.zoom.zoomBy(0.8));
-    $("zoom-fit").addEventListener("click", () => st.zoom.fit());
+    const byHand = (act) => () => ((st.zoom.moved = true), act());
+    $("zoom-in").addEventListener("click", byHand(() => st.zoom.zoomBy(1.25)));
+    $("zoom-out").addEventListener("click", byHand(() => st.zoom.zoomBy(0.8)));
+    $("zoom-fit").addEventListener("click", byHand(() => st.zoom.fit()));
     legend(board, sides);
     // the pieces at once, before the log and the orders are read
     st.view.drawCounters(st.game.counters || [], onStack);
@@ -950,7 +951,9 @@ async function main() {
   const query = new URLSearchParams(location.search);
   const asked = Number(query.get("v") || query.get("version"));
   if (asked && asked < st.game.version) await showVersion(asked);
-  else if (st.zoom) startView();
+  // framed again around what the orders say to act on, unless the person has already zoomed or
+  // panned while they loaded (their view is kept)
+  else if (st.zoom && !st.zoom.moved) startView();
   connect();
   // the author's hex notes, drawn as small marks on the map (the notes panel tells which)
   document.addEventListener("arbiter:hex-notes", (ev) => st.view && st.view.noteMarks && st.view.noteMarks(ev.detail.hexes));

@@ -18,6 +18,8 @@ export class PanZoom {
     this.view = { x: 0, y: 0, w: size.width, h: size.height };
     this.pointers = new Map();
     this.panned = false;
+    // whether the person has zoomed or panned (the page then leaves the view where they put it)
+    this.moved = false;
     // pixels of the element hidden by what lies over it (a phone's orders sheet at its bottom):
     // the view may pan past the map's edge by as much, so every hex can still be brought into
     // the part a person sees
@@ -159,6 +161,7 @@ export class PanZoom {
       "wheel",
       (ev) => {
         ev.preventDefault();
+        this.moved = true;
         const p = this.point(ev.clientX, ev.clientY);
         this.zoomBy(Math.exp(-ev.deltaY * (ev.deltaMode === 1 ? 0.05 : 0.0015)), p.x, p.y);
       },
@@ -183,11 +186,13 @@ export class PanZoom {
         }
         this.pinch = now;
         this.panned = true;
+        this.moved = true;
         return;
       }
       if (!this.panned && Math.hypot(ev.clientX - p.x0, ev.clientY - p.y0) < DRAG) return;
       if (!this.panned) {
         this.panned = true;
+        this.moved = true;
         svg.setPointerCapture(ev.pointerId);
         svg.classList.add("panning");
       }
@@ -232,6 +237,7 @@ export class PanZoom {
       if (ev.key.startsWith("Arrow") && ev.target !== svg) return;
       if (keys[ev.key] && !ev.ctrlKey && !ev.metaKey && !ev.altKey) {
         ev.preventDefault();
+        this.moved = true;
         keys[ev.key]();
       }
     });
@@ -252,6 +258,7 @@ export class PanZoom {
     this.frame = s("rect", { class: "minimap-frame" });
     mini.replaceChildren(layer, this.frame);
     const go = (ev) => {
+      this.moved = true;
       const box = mini.getBoundingClientRect();
       const k = Math.min(box.width / this.size.width, box.height / this.size.height);
       const ox = (box.width - this.size.width * k) / 2;
