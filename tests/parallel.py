@@ -18,7 +18,8 @@ second of CPU each).
 
 The time budget is enforced (``ARBITER_TEST_BUDGET=on``, ``tests/support/budget.py``): a test
 whose call takes over 20 s, or a file over 60 s, not marked ``@pytest.mark.slow("why")`` fails the
-run.  With arguments (``python -m tests.parallel tests/unit -k clock``) it is one plain pytest run."""
+run; on a machine slower than the budget's, the budget grows in proportion (measured first:
+``ARBITER_TEST_BUDGET_SCALE``).  With arguments (``python -m tests.parallel tests/unit -k clock``) it is one plain pytest run."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from tests.support import budget
 
 ROOT = Path(__file__).resolve().parent.parent
 COVERAGE_FILE = ROOT / "var" / ".coverage"
@@ -61,6 +64,15 @@ def main(argv: list[str]) -> int:
         cwd=ROOT, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     env = {**os.environ, "ARBITER_TEST_BUDGET": os.environ.get("ARBITER_TEST_BUDGET", "on")}
+    if "ARBITER_TEST_BUDGET_SCALE" not in env:
+        reference = budget.machine_reference()
+        env["ARBITER_TEST_BUDGET_SCALE"] = f"{max(1.0, reference / budget.REFERENCE_SECONDS):.2f}"
+        print(
+            f"machine reference {reference:.2f} s (the budget's machine: "
+            f"{budget.REFERENCE_SECONDS:.2f} s): the budget scaled by "
+            f"{env['ARBITER_TEST_BUDGET_SCALE']}",
+            flush=True,
+        )
     cov: list[str] = []
     if coverage_on():
         COVERAGE_FILE.parent.mkdir(exist_ok=True)

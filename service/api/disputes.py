@@ -46,11 +46,20 @@ def _instead_field() -> fields.Dict:
     return fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
 
 
+#: what the document says of a dispute's or verdict's citations (a rule no schema can state)
+CITATIONS = (
+    "ids of knowledge-base entries (as GET /api/rules/search gives them) of this game's rules: "
+    "its rulebook, the FAQ or its club's rulings; any other id is refused (422, field citations)"
+)
+
+
 class DisputeIn(Strict):
     seq = JsonInteger(required=True, validate=db_range(2))
     claim = fields.String(required=True, validate=validate.Length(min=1, max=4000))
     citations = fields.List(
-        fields.String(validate=validate.Length(min=1, max=200)), load_default=list
+        fields.String(validate=validate.Length(min=1, max=200)),
+        load_default=list,
+        metadata={"description": CITATIONS},
     )
     side = fields.String(load_default=None)
     #: the reading the player says applies: ``{option: value}`` (options the game declares)
@@ -81,6 +90,7 @@ class ResolutionIn(Strict):
         fields.String(validate=validate.Length(min=1, max=200)),
         required=True,
         validate=validate.Length(min=1),
+        metadata={"description": CITATIONS},
     )
     note = fields.String(load_default="", validate=validate.Length(max=4000))
     club_ruling = fields.Nested(ClubRulingIn, load_default=None, allow_none=True)

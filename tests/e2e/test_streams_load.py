@@ -188,8 +188,12 @@ def test_200_open_streams_leave_the_server_responsive(server: Server) -> None:
         for s in streams:
             s.close()
 
-    # the clients are gone: the server is free at once, and every stream's slot with it
-    assert timed(lambda: requests.get(f"{url}/healthz", timeout=SLOW), 200) < P95
+    # the clients are gone: the server is free at once, and every stream's slot with it (the
+    # middle of five answers: one answer alone is the machine's noise as much as the server's)
+    after = sorted(
+        timed(lambda: requests.get(f"{url}/healthz", timeout=SLOW), 200) for _ in range(5)
+    )
+    assert after[2] < P95, after
     deadline = time.monotonic() + 1.0
     while True:
         probe = RawStream(server, f"/api/games/{game}/stream?window=600")

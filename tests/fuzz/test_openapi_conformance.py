@@ -81,6 +81,9 @@ DOCUMENTED_REFUSALS = [
         "ARBITER_WEBHOOK_ALLOW_PRIVATE)",
     ),
     Refusal(r".*/disputes$", 422, "reading", "a reading that is not one of this game's options"),
+    Refusal(
+        r".*/disputes.*", 422, "citations", "an entry not in this game's rules (said in its field)"
+    ),
     Refusal(r"GET /api/rules/search$", 422, "q", "q is required unless kind=conflict"),
     Refusal(r"GET /api/rules/search$", 422, "q", "a question with no searchable words"),
     Refusal(r"GET /api/rules/search$", 422, "game", "a game the knowledge base does not have"),

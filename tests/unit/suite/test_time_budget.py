@@ -151,3 +151,27 @@ def test_the_seconds_of_each_file_are_written_for_the_next_runs_order(
     written = json.loads(times.read_text())
     assert written["elsewhere/test_kept.py"] == 3.0
     assert 0.3 <= written["test_sleepy.py"] < 5
+
+
+def test_on_a_slower_machine_the_budget_grows_in_proportion(
+    suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(suite)  # test_long sleeps 0.3 s: over 0.2 s, under 0.2 s x 2
+    monkeypatch.setenv("ARBITER_TEST_BUDGET_SCALE", "2")
+    result = suite.runpytest()
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.no_fnmatch_line("*over the time budget*")
+    monkeypatch.setenv("ARBITER_TEST_BUDGET_SCALE", "0.5")  # never below the reference's
+    result = suite.runpytest()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["test_sleepy.py::test_long: 0.* s (over 0 s)"])
+
+
+def test_a_scale_that_is_no_number_stops_the_run_with_its_name(
+    suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(suite)
+    monkeypatch.setenv("ARBITER_TEST_BUDGET_SCALE", "fast")
+    result = suite.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*ARBITER_TEST_BUDGET_SCALE must be a number*'fast'*"])
