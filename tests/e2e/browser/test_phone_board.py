@@ -153,12 +153,25 @@ def test_a_phone_move_is_two_taps_and_a_confirm(browser: Any, server: Server, sh
     assert not hidden, f"{len(hidden)} of the {len(near)} hexes within two of the unit are hidden"
     target = page.locator("#board .mark-dest").first
     hex_ = target.get_attribute("data-hex")
+    # the move's preview (what it would trigger) is asked for when the hex is chosen and shown
+    # above Confirm: held here until Confirm is on screen, so that the test sees both moments
+    held: list[Any] = []
+    holding = [True]
+    page.route("**/preview", lambda r: held.append(r) if holding[0] else r.continue_())
     target.tap()  # tap 2: the hex
     confirm = page.locator("#selection").get_by_role("button", name=re.compile("^Confirm"))
     assert all(seen(page, "#board .mark-chosen"))
-    # the move's preview (what it costs and triggers) shown above Confirm: a tap while it is still
-    # asked for could land where Confirm was before the answer moved it down
-    expect(page.locator("#selection .consequences")).not_to_have_attribute("aria-busy", "true")
+    box = page.locator("#selection .consequences")
+    expect(box).to_have_attribute("aria-busy", "true")
+    expect(confirm).to_be_visible()
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(box).not_to_have_attribute("aria-busy", "true")
+    # the answer: what the move costs, hex by hex, with the rule; it moves Confirm down (a tap
+    # made while it was still asked for once landed beside the button)
+    expect(box).to_contain_text("Movement points")
+    expect(box).to_contain_text("Terrain Effects Chart")
     confirm.tap()  # and the confirm
     expect(page.locator(f'.stack[data-hex="{hex_}"] .counter[data-unit="{unit}"]')).to_have_count(1)
     page.screenshot(path=shots / "phone-move-stored.png")

@@ -82,8 +82,17 @@ def test_an_organiser_enters_the_map_and_publishes(
     # undo and redo the last edit
     page.get_by_role("button", name="Undo").click()
     expect(page.locator('tr[data-unit="n-19-div"] [data-field="hex"]')).to_have_value("O10")
+    boards: list[str] = []
+    page.on("request", lambda r: boards.append(r.url) if r.url.endswith("/board") else None)
     page.get_by_role("button", name="Redo").click()
     expect(page.locator('tr[data-unit="n-19-div"] [data-field="hex"]')).to_have_value("R16")
+    # the redo is done with once the sheet shows it, the page drawn once: a value typed now is
+    # kept (a second drawing after an undo or redo once replaced the field being typed in)
+    expect(page.get_by_role("button", name="Undo")).to_be_enabled()
+    expect(page.get_by_role("button", name="Redo")).to_be_disabled()
+    expect(page.locator("#editor")).not_to_have_attribute("aria-busy", "true")
+    page.wait_for_load_state("networkidle")
+    assert len(boards) == 1, boards
     # a bad value is shown at its place and publishing waits for it
     strength = page.locator('tr[data-unit="n-19-div"] [data-field="values.strength"]')
     strength.fill("five")

@@ -33,6 +33,7 @@ def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.
     monkeypatch.setattr(budget, "FILE_SECONDS", 0.5)
     monkeypatch.setenv("ARBITER_TEST_BUDGET", "on")
     monkeypatch.delenv("ARBITER_TEST_TIMES", raising=False)
+    monkeypatch.delenv("ARBITER_TEST_BUDGET_SCALE", raising=False)  # make test's, for its machine
     pytester.makeconftest('pytest_plugins = ["tests.support.budget"]')
     return pytester
 

@@ -116,7 +116,7 @@ export async function showPreview({ game, side, system, cmd, box, name = (x) => 
     return;
   }
   clear(box, h("p", {}, "Asking the server…"));
-  // busy until the answer is shown: what lies below (Confirm) may still move
+  // busy until the answer is shown: what lies below it (Confirm) may still move
   box.setAttribute("aria-busy", "true");
   try {
     const body = { command: cmd };

@@ -109,7 +109,22 @@ function unitsByHex() {
   return map;
 }
 
-async function send(changes, inverse) {
+// Edits go to the server one after another, in the order they were made (a later one never lands
+// first, and the undo list keeps their order); the editor says aria-busy while any is on its way.
+let queued = Promise.resolve();
+let sending = 0;
+function send(changes, inverse) {
+  sending += 1;
+  $("editor").setAttribute("aria-busy", "true");
+  const run = queued.then(() => sendNow(changes, inverse));
+  queued = run.catch(() => {});
+  return run.finally(() => {
+    sending -= 1;
+    if (!sending) $("editor").removeAttribute("aria-busy");
+  });
+}
+
+async function sendNow(changes, inverse) {
   $("ed-publish-error").textContent = "";
   try {
     st.scenario = await api(`/api/club-scenarios/${st.scenario.id}/edits`, { method: "POST", body: { changes } });
@@ -305,6 +320,11 @@ async function onTablePoint(point) {
   }
 }
 
+function undoButtons() {
+  $("ed-undo").disabled = !st.undo.length;
+  $("ed-redo").disabled = !st.redo.length;
+}
+
 async function redraw() {
   const sc = st.scenario;
   $("ed-title").textContent = sc.title;
@@ -316,8 +336,7 @@ async function redraw() {
   $("ed-sharing").disabled = !sc.may_edit;
   $("ed-publish").disabled = !sc.may_edit || !sc.publishable;
   $("ed-publish").title = sc.publishable ? "" : "Correct the errors first";
-  $("ed-undo").disabled = !st.undo.length;
-  $("ed-redo").disabled = !st.redo.length;
+  undoButtons();
   const errors = errorsByPlace();
   if (isTable()) {
     st.board = await api(`/api/club-scenarios/${sc.id}/board`);
@@ -467,15 +486,18 @@ async function showEditor(id) {
     },
   });
   await redraw();
+  // an undone (redone) edit moves to the other list once the server has it, or back to its own
+  // list if it refused; the page was drawn by the edit itself (drawn again, it once replaced a
+  // field of the counter sheet the person was already typing in)
   $("ed-undo").addEventListener("click", async () => {
     const step = st.undo.pop();
-    if (step && (await send(step.inverse))) st.redo.push(step);
-    await redraw();
+    if (step) ((await send(step.inverse)) ? st.redo : st.undo).push(step);
+    undoButtons();
   });
   $("ed-redo").addEventListener("click", async () => {
     const step = st.redo.pop();
-    if (step && (await send(step.changes))) st.undo.push(step);
-    await redraw();
+    if (step) ((await send(step.changes)) ? st.undo : st.redo).push(step);
+    undoButtons();
   });
   $("ed-publish").addEventListener("click", async () => {
     $("ed-publish-error").textContent = "";
