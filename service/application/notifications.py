@@ -3,13 +3,14 @@ each user is told (a :class:`Notice`) and what is to be delivered by e-mail and 
 :class:`Delivery`); the book the API reads them from.  The service behind ``/api/me/...`` is
 :mod:`service.application.notification_service`'s (importable from here too).
 
-:class:`NotificationProcess` is eventsourcing's own ``ProcessApplication``: it pulls the main
-store's notification log from the position in its tracking table, and records each event's notices
-and deliveries atomically with that position (in its own tables: ``notifications_*`` in
-PostgreSQL, ``notifications.sqlite`` beside the SQLite store).  A worker killed at any moment
-resumes where the last recorded event left off; two workers processing the same event cannot both
-record it (the tracking row and the derived ids are unique).  Ids derive from the source event, so
-a replay of the log derives the same notices.  Sending is :mod:`service.application.worker`'s."""
+:class:`NotificationProcess` reads the main store's notification log from the position in its
+tracking table (through :class:`~service.application.store.LogFollower`, the one reader of the log
+in ``application``), and records each event's notices and deliveries atomically with that position
+in eventsourcing's process recorder (in its own tables: ``notifications_*`` in PostgreSQL,
+``notifications.sqlite`` beside the SQLite store).  A worker killed at any moment resumes where the
+last recorded event left off; two workers processing the same event cannot both record it (the
+tracking row and the derived ids are unique).  Ids derive from the source event, so a replay of
+the log derives the same notices.  Sending is :mod:`service.application.worker`'s."""
 
 from __future__ import annotations
 
@@ -21,9 +22,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
-from eventsourcing.persistence import InfrastructureFactory, Tracking
-from eventsourcing.system import ProcessApplication
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import InfrastructureFactory, ProcessRecorder, Tracking
 from eventsourcing.utils import get_topic
 
 from service.application.availability import fail_fast
@@ -35,7 +35,7 @@ from service.application.notification_service import (
     webhooks_of,
 )
 from service.application.ports import Broker
-from service.application.store import ArbiterStore
+from service.application.store import ArbiterStore, LogFollower
 from service.config import Config
 from service.domain.conversations import Conversation
 from service.domain.game import Game
@@ -147,11 +147,20 @@ class Derived:
     notes: list[Note] = field(default_factory=list)
 
 
-class NotificationProcess(ProcessApplication[UUID]):
-    """Follows the main store (``arbiter``) and records notices and deliveries."""
+class NotificationProcess(Application[UUID]):
+    """Follows the main store (``arbiter``, :attr:`leader`) and records notices and deliveries.
+
+    An eventsourcing ``Application`` whose recorder is the factory's process recorder (as the
+    library's ``EventSourcedProjection`` has it): what an event derives is stored with the event's
+    position in the leader's log (``Tracking``) through ``events.put(..., tracking=)``, in one
+    transaction.  The log is read by the application's one reader of it,
+    :class:`~service.application.store.LogFollower`; nothing of the library's pull machinery
+    (``ProcessApplication``'s readers, policy or lock) is overridden or used."""
 
     name = "notifications"
-    topics = FOLLOWED
+    #: the events of the leader's log it reads
+    topics: tuple[str, ...] = FOLLOWED
+    #: events read from the log at a time
     pull_section_size = 200
     #: this process's persisted views (the notices'; ``bootstrap.open_process``), brought up to the
     #: notices just recorded before the users' pages are told of them
@@ -183,12 +192,13 @@ class NotificationProcess(ProcessApplication[UUID]):
         self._active: dict[str, tuple[int, set[str]]] = {}  # replay: game -> (version, active)
         #: the games derived from lately, each at the version of the last event derived from it
         self._games = KeptGames(self._leader_repository, games_kept)
-        self._published: list[tuple[str, dict[str, Any]]] = []
-        self._unrecorded: Tracking | None = None  # the last position processed, not yet recorded
-        self._derived: list[Any] = []  # what the event being processed tells (see process_event)
-        #: eventsourcing's, re-entrant: :meth:`process_event` derives under it, then hands the
-        #: event to eventsourcing's own ``process_event``, which takes it too
-        self.processing_lock = threading.RLock()  # type: ignore[assignment]
+        #: one pull at a time in this process (the worker's step; a test's own call)
+        self._pulling = threading.Lock()
+
+    def construct_recorder(self) -> ProcessRecorder:
+        """eventsourcing's hook: the factory's process recorder, which records events together
+        with a position in another application's log (``EventSourcedProjection``'s own)."""
+        return self.factory.process_recorder()
 
     def construct_factory(self, env: Any) -> InfrastructureFactory:
         """eventsourcing's factory, failing fast like the main store's (``availability``): a
@@ -198,78 +208,73 @@ class NotificationProcess(ProcessApplication[UUID]):
         fail_fast(factory, float(env.get("POSTGRES_CONNECT_TIMEOUT") or 2))
         return factory
 
-    # -- eventsourcing's hooks ----------------------------------------------------------------------
-    def pull_and_process(
-        self,
-        leader_name: str,
-        start: int | None = None,
-        stop: int | None = None,
-        *,
-        halt: Callable[[], bool] | None = None,
-    ) -> None:
-        """eventsourcing's, asking ``halt`` before each event: a worker told to stop returns after
-        the event it is on instead of after the whole log (the next pull resumes from the
-        position recorded with the last event processed).  The position of events that tell
-        nobody anything is recorded with the next event that does, or when the pull ends."""
-        self._unrecorded = None  # a pull that failed: its events are derived again
-        if start is None:
-            start = self.recorder.max_tracking_id(leader_name)
-        for notifications in self.pull_notifications(
-            leader_name, start=start, stop=stop, inclusive_of_start=False
-        ):
-            received = self.filter_received_notifications(notifications)
-            for domain_event, tracking in self.convert_notifications(leader_name, received):
-                if halt is not None and halt():
-                    self._record_position()
-                    return
-                self.process_event(domain_event, tracking)
-        self._record_position()
+    @property
+    def position(self) -> int:
+        """The position in the leader's log up to which every event has been processed."""
+        assert self.recorder is not None and self.leader is not None
+        recorder: Any = self.recorder
+        return int(recorder.max_tracking_id(self.leader.name) or 0)
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """eventsourcing's (the policy's notices and deliveries recorded with the event's position,
-        in one transaction), except that an event that tells nobody anything -- most moves --
-        records nothing itself: its position is recorded with the next event that does, or when
-        the pull ends (:meth:`_record_position`), one transaction for a run of them instead of
-        one each.  Killed before, the process derives those events again, and again nothing."""
-        with self.processing_lock:
-            self._published = []
-            derived = ProcessingEvent[UUID](tracking=tracking)
-            self.derive_into(domain_event, derived)
-            if not derived.events and not self.replay:
-                self._unrecorded = tracking
-                return
-            # eventsourcing's own: the policy (which hands over what was derived) and the record
-            # of its events with the position, in one transaction, then its notifications
-            self._derived = derived.events
-            super().process_event(domain_event, tracking)
-            self._unrecorded = None  # a later position, recorded
-        if self._published and self.views is not None:
+    # -- following the log --------------------------------------------------------------------------
+    def catch_up(self, *, halt: Callable[[], bool] | None = None) -> int:
+        """Process the leader's log from the recorded position to its head; how many events were
+        processed.  ``halt`` is asked before each event: a worker told to stop returns after the
+        event it is on instead of after the whole log (the next pull resumes from the position
+        recorded with the last event processed).
+
+        An event that tells nobody anything -- most moves -- records nothing itself: its position
+        is recorded with the next event that does, or when the pull ends, one transaction for a
+        run of them instead of one each.  Killed before, the process derives those events again,
+        and again nothing.  A pull that fails records nothing more: its events are derived again.
+        Another worker that recorded an event first makes this one's record an ``IntegrityError``
+        (the tracking row is unique), raised to the caller."""
+        if self.leader is None:
+            return 0
+        with self._pulling:
+            follower = LogFollower(
+                self.leader, self.topics, batch=self.pull_section_size, start=self.position
+            )
+            unrecorded: Tracking | None = None
+            done = 0
+            for note in follower.notes():
+                if halt is not None and halt():
+                    break
+                tracking = Tracking(self.leader.name, note.id)
+                recorded = self.process(self.leader.mapper.to_domain_event(note), tracking)
+                unrecorded = None if recorded else tracking
+                done += 1
+            if unrecorded is not None:
+                self.events.put([], tracking=unrecorded)
+            return done
+
+    def process(self, event: Any, tracking: Tracking) -> bool:
+        """Derive ``event``'s notices and deliveries and record them with its position, in one
+        transaction, then tell the users' open pages; whether anything was recorded (an event
+        that tells nobody anything records nothing, except in ``replay``)."""
+        published: list[tuple[str, dict[str, Any]]] = []
+        derived = self.derive_events(event, published)
+        if not derived and not self.replay:
+            return False
+        self.events.put(derived, tracking=tracking)
+        if published and self.views is not None:
             self.views.run()  # a page told of a notice reads it at once
         if self.broker is not None:  # recorded: tell the users' open pages
-            for channel, note in self._published:
+            for channel, note in published:
                 self.broker.publish(channel, dict(note, position=tracking.notification_id))
+        return True
 
-    def _record_position(self) -> None:
-        """Record the position of the last events processed that recorded nothing."""
-        with self.processing_lock:
-            tracking, self._unrecorded = self._unrecorded, None
-            if tracking is not None:
-                self.events.put([], tracking=tracking)
-
-    def policy(self, domain_event: Any, processing_event: ProcessingEvent[UUID]) -> None:  # type: ignore[override]
-        """eventsourcing's: collect the new events :meth:`derive_into` derived for this event."""
-        derived, self._derived = self._derived, []
-        processing_event.collect_events(*derived)
-
-    def derive_into(self, domain_event: Any, processing_event: ProcessingEvent[UUID]) -> None:
-        """The notices and deliveries ``domain_event`` makes, collected into ``processing_event``
-        (none for most moves)."""
+    def derive_events(
+        self, domain_event: Any, published: list[tuple[str, dict[str, Any]]] | None = None
+    ) -> list[Any]:
+        """The notices' and deliveries' events ``domain_event`` makes (none for most moves);
+        ``published``: each notice's user channel and what is said on it, appended."""
         if self.leader is None:
-            return
+            return []
         try:
             derived = self.derive(domain_event)
         except AggregateNotFoundError:
-            return
+            return []
+        made: list[Any] = []
         source = f"{domain_event.originator_id}:{domain_event.originator_version}"
         deliver = datetime.now(UTC) - domain_event.timestamp <= STALE
         for note in derived.notes:
@@ -285,15 +290,16 @@ class NotificationProcess(ProcessApplication[UUID]):
                     url=note.url,
                     source=source,
                 )
-                processing_event.collect_events(notice)
-                for delivery in self._deliveries(nid, user, note, text) if deliver else ():
-                    processing_event.collect_events(delivery)
-                self._published.append((user_channel(user), {"notice": nid.hex}))
+                made.append(notice)
+                made.extend(self._deliveries(nid, user, note, text) if deliver else ())
+                if published is not None:
+                    published.append((user_channel(user), {"notice": nid.hex}))
             for webhook in self._club_webhooks(note) if deliver else ():
                 did = delivery_id(f"{source}:{note.kind}", "webhook", str(webhook.id))
-                processing_event.collect_events(
+                made.append(
                     self._delivery(did, "webhook", str(webhook.id), None, note, note.public, None)
                 )
+        return [event for aggregate in made for event in aggregate.collect_events()]
 
     # -- deliveries ---------------------------------------------------------------------------------
     def _deliveries(self, nid: UUID, user: str, note: Note, text: str) -> Iterable[Delivery]:

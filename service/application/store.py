@@ -481,9 +481,10 @@ def open_store(
 
 
 class LogFollower:
-    """Reads the shared notification log's ``topics`` on from where it stopped last (no read model
-    holds one any more: the persisted views' runners read the log the same way; ``arbiter audit
-    verify --all`` reads every game's creation with one, once).
+    """Reads the shared notification log's ``topics`` on from where it stopped last: the one reader
+    of the log in ``application`` (the notification process follows the log with one from its
+    recorded position, ``arbiter audit verify --all`` reads every game's creation with one, once;
+    the persisted views' runner, ``service.views.runner``, reads it the same way).
 
     Its position advances past the events that do not match as well: each call reads the log's
     head first and selects only up to it, and when the last batch ends short the position is that
@@ -491,11 +492,14 @@ class LogFollower:
     since its last matching event on every call.  (Ids up to the head read first are all
     committed: appends take the events table's lock, or SQLite's one writer, in id order.)"""
 
-    def __init__(self, store: ArbiterStore, topics: Sequence[str], batch: int = 500) -> None:
+    def __init__(
+        self, store: ArbiterStore, topics: Sequence[str], batch: int = 500, start: int = 0
+    ) -> None:
         self.store = store
         self.topics = list(topics)
         self.batch = batch
-        self.position = 0
+        #: the position read up to: events after it are new (``start``: a follower's recorded one)
+        self.position = start
 
     def new_events(self) -> Iterator[Any]:
         for note in self.notes():

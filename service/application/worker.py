@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, LocalNotificationLog
+from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from service.application.notifications import NotificationProcess, unsubscribe_token
@@ -406,11 +406,6 @@ class NotificationWorker:
         self.projections = projections
         self.process = process
         self.process.leader = store
-        # the store's log, read in sections as large as the process pulls
-        log_of_store = LocalNotificationLog(
-            store.recorder, section_size=self.process.pull_section_size
-        )
-        self.process.follow(store.name, log_of_store)
         self.dispatcher = dispatcher
         self.clocks = clocks
         self._stop = threading.Event()
@@ -438,7 +433,7 @@ class NotificationWorker:
         # another worker may record the same event first: carry on after it; a stop asked for
         # is heeded between events, not after the whole log
         with contextlib.suppress(IntegrityError):
-            self.process.pull_and_process(self.store.name, halt=self._stop.is_set)
+            self.process.catch_up(halt=self._stop.is_set)
         if self._stop.is_set():
             return 0
         return self.dispatcher.run_once(wait=wait)  # its view brought up to the log first

@@ -9,13 +9,17 @@ A view declares its tables (:class:`Table`: columns and indexes) and writes its 
 naming its tables as ``{name}`` and its parameters as ``%s`` (and ``{bytewise}`` where text is to
 be ordered by code point, as Python orders it, whatever the database's collation: a column's type
 or an expression); :class:`SQLiteViewStore` and
-:class:`PostgresViewStore` -- eventsourcing's ``SQLiteTrackingRecorder`` and
-``PostgresTrackingRecorder`` under the view -- put in the dialect's table names (PostgreSQL's
-qualified by the store's schema) and parameter marks, run a projection's writes and its tracking row
-in one transaction (:meth:`SqlView.write`), create, count, drop, and swap in a rebuilt copy.
+:class:`PostgresViewStore` put in the dialect's table names (PostgreSQL's qualified by the store's
+schema) and parameter marks, run a projection's writes and its tracking row in one transaction of
+the store's own eventsourcing datastore (:meth:`SqlView.write`), create, count, drop, and swap in
+a rebuilt copy.
 
-SQLite's tracking recorder names its table ``tracking`` whatever the view; here each view has its
-own (``<first table>_tracking``), so that views are rebuilt and swapped one at a time.
+Each view records its position in its own tracking table (``<first table>_tracking``, one row per
+log followed, moved only forward), so that views are rebuilt and swapped one at a time.  The view
+implements eventsourcing's ``TrackingRecorder`` interface itself: the library's SQLite tracking
+recorder names its table ``tracking`` whatever the recorder (9.5), so it cannot hold one per view,
+and the views use none of the library's recorders' statements or attributes -- only the
+datastores' ``transaction``.
 
 The events a view could not take are parked in one table of the database, :data:`PARKED`, shared
 by every view (and every process and host on the store), each row keyed by the view's first table
@@ -35,9 +39,8 @@ from functools import cache
 from typing import Any, TypeVar
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
-from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
-from psycopg.sql import SQL
+from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.sqlite import SQLiteDatastore
 
 K = TypeVar("K")
 T = TypeVar("T")
@@ -203,34 +206,73 @@ class SqlView(View):
     def _mark(self, sql: str) -> str:
         """``sql`` with the dialect's parameter marks for ``%s``."""
 
+    #: the store's eventsourcing datastore (SQLite's or PostgreSQL's): its transactions only
+    datastore: Any
+
     @contextmanager
     def _cursor(self, commit: bool) -> Iterator[Any]:
-        """A transaction of the store's own datastore (both dialects' recorders have one)."""
-        with self.datastore.transaction(commit=commit) as cursor:  # type: ignore[attr-defined]
+        """A transaction of the store's own datastore (both dialects' have one)."""
+        with self.datastore.transaction(commit=commit) as cursor:
             yield cursor
 
     def _track(self, cursor: Any, tracking: Tracking) -> None:
-        """Record ``tracking`` with the recorder's own statement (a single row per application,
-        moved only forward): a position not beyond the recorded one is an ``IntegrityError``
-        (another runner recorded it first), as eventsourcing's recorders have it.  Nothing in a
-        batch that is not tracked (a parked event applied again)."""
+        """Record ``tracking`` (a single row per application, moved only forward): a position not
+        beyond the recorded one is an ``IntegrityError`` (another runner recorded it first), as
+        eventsourcing's tracking recorders have it.  Nothing in a batch that is not tracked (a
+        parked event applied again)."""
         if getattr(self._local(), "untracked", False):
             return
+        table = self._qualified(self._tracking_table())
         cursor.execute(
-            self.insert_tracking_statement,  # type: ignore[attr-defined]
-            {
-                "application_name": tracking.application_name,
-                "notification_id": tracking.notification_id,
-            },
+            self._mark(
+                f"INSERT INTO {table} (application_name, notification_id) VALUES (%s, %s) "
+                "ON CONFLICT (application_name) DO UPDATE "
+                "SET notification_id = excluded.notification_id "
+                f"WHERE {table}.notification_id < excluded.notification_id "
+                "RETURNING notification_id"
+            ),
+            [tracking.application_name, tracking.notification_id],
         )
         if cursor.fetchone() is None:
             raise IntegrityError(
                 f"view {self.table}: position {tracking.notification_id} is already recorded"
             )
 
-    @abstractmethod
+    def max_tracking_id(self, application_name: str) -> int | None:
+        """The position recorded for ``application_name`` (the store's log), or None."""
+        table = self._qualified(self._tracking_table())
+        with self._in_batch_or(commit=False) as cursor:
+            cursor.execute(
+                self._mark(
+                    f"SELECT MAX(notification_id) AS last_id FROM {table} "
+                    "WHERE application_name = %s"
+                ),
+                [application_name],
+            )
+            row = cursor.fetchone()
+        return None if row is None or row["last_id"] is None else int(row["last_id"])
+
+    #: how the dialect makes a view's tracking table (``{table}``: its qualified name)
+    TRACKING_CREATE = (
+        "CREATE TABLE IF NOT EXISTS {table} (application_name TEXT, notification_id BIGINT, "
+        "PRIMARY KEY (application_name))"
+    )
+
+    def create_table(self) -> None:
+        """Make the view's tables, its tracking table and the parked events' (and, unless it is
+        being rebuilt, its indexes) if missing, in one transaction; then fill a table added
+        since the others were made."""
+        with self._cursor(commit=True) as cursor:
+            for statement in self._table_statements():
+                cursor.execute(statement)
+            cursor.execute(
+                self.TRACKING_CREATE.format(table=self._qualified(self._tracking_table()))
+            )
+        self.fill_new_tables()
+
     def _tracking_table(self) -> str:
-        """This view's tracking table (unqualified)."""
+        """This view's tracking table (unqualified): ``<first table>_tracking``."""
+        return f"{self.table}_tracking"
 
     # -- what a view does with its tables -------------------------------------------------------------
     def sql(self, text: str) -> str:
@@ -466,39 +508,14 @@ class SqlView(View):
                 cursor.execute(self._parked_sql(text), params)
 
 
-class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):
-    """A view in the store's SQLite file."""
+class SQLiteViewStore(SqlView):
+    """A view in the store's SQLite file (through its datastore's transactions)."""
+
+    TRACKING_CREATE = SqlView.TRACKING_CREATE + " WITHOUT ROWID"
 
     def __init__(self, datastore: SQLiteDatastore, *, suffix: str = "", indexed: bool = True):
         self._setup(suffix, indexed)
-        super().__init__(datastore)
-        assert datastore.single_row_tracking
-        tracking = self._tracking_table()
-        self.insert_tracking_statement = (
-            f"INSERT INTO {tracking} VALUES (:application_name, :notification_id) "
-            "ON CONFLICT (application_name) DO UPDATE SET notification_id = :notification_id "
-            f"WHERE {tracking}.notification_id < :notification_id "
-            "RETURNING notification_id"
-        )
-        self.select_max_tracking_id_statement = (
-            f"SELECT MAX(notification_id) FROM {tracking} WHERE application_name=?"
-        )
-
-    def construct_create_table_statements(self) -> list[str]:
-        return [
-            *self._table_statements(),
-            f"CREATE TABLE IF NOT EXISTS {self._tracking_table()} (application_name TEXT, "
-            "notification_id INTEGER, PRIMARY KEY (application_name)) WITHOUT ROWID",
-        ]
-
-    insert_tracking = SqlView.insert_tracking  # before the recorder's own: it batches
-
-    def create_table(self) -> None:
-        super().create_table()
-        self.fill_new_tables()
-
-    def _tracking_table(self) -> str:
-        return f"{self.table}_tracking"
+        self.datastore = datastore
 
     def _qualified(self, physical: str) -> str:
         return physical
@@ -507,25 +524,20 @@ class SQLiteViewStore(SQLiteTrackingRecorder, SqlView):
         return sql.replace("%s", "?")
 
 
-class PostgresViewStore(PostgresTrackingRecorder, SqlView):
+class PostgresViewStore(SqlView):
     """A view in the store's PostgreSQL database and schema (made by ``arbiter db migrate``)."""
 
     BYTEWISE = 'COLLATE "C"'
+    #: as eventsourcing's own tracking tables are made: rows updated in place, rarely vacuumed
+    TRACKING_CREATE = SqlView.TRACKING_CREATE + (
+        " WITH (autovacuum_enabled = true, autovacuum_vacuum_threshold = 100000000, "
+        "autovacuum_vacuum_scale_factor = 0.5, autovacuum_analyze_threshold = 1000, "
+        "autovacuum_analyze_scale_factor = 0.01)"
+    )
 
     def __init__(self, datastore: PostgresDatastore, *, suffix: str = "", indexed: bool = True):
         self._setup(suffix, indexed)
-        super().__init__(datastore, tracking_table_name=f"{self.table}_tracking")
-        assert datastore.single_row_tracking
-        self.sql_create_statements += [SQL(text).format() for text in self._table_statements()]
-
-    insert_tracking = SqlView.insert_tracking  # before the recorder's own: it batches
-
-    def create_table(self) -> None:
-        super().create_table()
-        self.fill_new_tables()
-
-    def _tracking_table(self) -> str:
-        return str(self.tracking_table_name)
+        self.datastore = datastore
 
     def _qualified(self, physical: str) -> str:
         schema = str(self.datastore.schema)

@@ -541,7 +541,7 @@ def test_a_replay_of_the_log_derives_the_same_chat_notices(
     shutil.copy(svc.config.sqlite_file, folder / "arbiter.sqlite")
     config = replace(svc.config, sqlite_path=folder / "arbiter.sqlite")
     replayed = notification_worker(config, svc.store, names=svc.users.username)
-    replayed.process.pull_and_process(svc.store.name)
+    replayed.process.catch_up()
     book = replayed.process.views["notices"].view
     again = [(n["id"], n["text"]) for n in book.page(cat, KINDS, limit=1000) if n["kind"] == "chat"]
     replayed.process.close()

@@ -203,7 +203,7 @@ def test_a_replay_of_the_log_derives_the_same_notifications(
     shutil.copy(svc.config.sqlite_file, env_dir / "arbiter.sqlite")
     replay_config = replace(svc.config, sqlite_path=env_dir / "arbiter.sqlite")
     replayed = notification_worker(replay_config, svc.store, names=svc.users.username)
-    replayed.process.pull_and_process(svc.store.name)
+    replayed.process.catch_up()
     from service.domain.notifications import KINDS
 
     book = replayed.process.views["notices"].view  # what the replay's notices view holds
@@ -474,7 +474,7 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
             raise KeyboardInterrupt  # ... and the worker dies before recording it
 
     worker = build_worker(svc, process=svc.notifications.process)
-    worker.process.pull_and_process(svc.store.name)
+    worker.process.catch_up()
     first = Dispatcher(
         worker.process,
         svc.store,
@@ -566,7 +566,7 @@ def test_a_clock_running_low_is_told_once_to_its_player(
         svc.store,
         names=svc.users.username,
     )
-    replayed.process.pull_and_process(svc.store.name)
+    replayed.process.catch_up()
     book = replayed.process.views["notices"].view  # what the replay's notices view holds
     assert [n["text"] for n in book.page(str(alice.id), ["clock"], limit=100)] == [low]
     assert [n["text"] for n in book.page(str(bob.id), ["clock"], limit=100)] == []

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import inspect
 from importlib.metadata import version
+from uuid import UUID
 
+import pytest
+from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
-from eventsourcing.system import ProcessApplication
+from eventsourcing.persistence import IntegrityError, ProcessRecorder, Tracking, TrackingRecorder
+from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.sqlite import SQLiteDatastore
 
 
 def test_the_pinned_minor_release_is_installed() -> None:
@@ -63,28 +66,34 @@ def test_the_postgres_datastore_is_rebuilt_with_the_settings_it_was_made_with() 
         made.close()
 
 
-def test_the_tracking_recorders_statements_are_attributes_a_view_may_rebind() -> None:
-    # service/views/base.py: a view's tracking rows go in its own table -- on SQLite
-    # through the recorder's two statements, rebound to that table; on PostgreSQL through the
-    # recorder's own ``tracking_table_name``, its rows written with its insert statement
-    sqlite = SQLiteTrackingRecorder(SQLiteDatastore(":memory:"))
-    assert sqlite.insert_tracking_statement and sqlite.select_max_tracking_id_statement
-    assert "tracking_table_name" in inspect.signature(PostgresTrackingRecorder.__init__).parameters
-    assert "self.insert_tracking_statement" in inspect.getsource(PostgresTrackingRecorder)
+def test_the_datastores_give_the_views_their_transactions() -> None:
+    # service/views/base.py: a view is eventsourcing's TrackingRecorder interface implemented over
+    # the store's datastore -- its own tables and tracking statements, in the datastore's
+    # ``transaction(commit=...)``, whose cursor takes the dialect's parameters and gives rows by
+    # column name.  (The library's SQLite tracking recorder names its table ``tracking`` whatever
+    # the recorder: it cannot hold one per view, hence no library recorder under a view.)
+    assert {"insert_tracking", "max_tracking_id"} <= TrackingRecorder.__abstractmethods__
+    datastore = SQLiteDatastore(":memory:")
+    with datastore.transaction(commit=True) as cursor:
+        cursor.execute("CREATE TABLE t (a TEXT)")
+        cursor.execute("INSERT INTO t VALUES (?) RETURNING a", ["x"])
+        assert cursor.fetchone()["a"] == "x"
+    assert "commit" in inspect.signature(PostgresDatastore.transaction).parameters
 
 
-def test_the_process_application_pulls_through_the_hooks_the_notification_process_overrides() -> (
-    None
-):
-    # service/application/notifications.py: NotificationProcess overrides pull_and_process (to
-    # stop between events) and processing_lock (re-entrant: the process's own process_event
-    # derives under it, then calls eventsourcing's, which takes it), and pulls through these steps
-    for name in (
-        "pull_and_process",
-        "pull_notifications",
-        "filter_received_notifications",
-        "convert_notifications",
-        "process_event",
-    ):
-        assert callable(getattr(ProcessApplication, name, None)), name
-    assert "self.processing_lock" in inspect.getsource(ProcessApplication.process_event)
+def test_a_process_recorder_stores_events_with_a_position_through_the_event_store() -> None:
+    # service/application/notifications.py: the notification process is a plain Application whose
+    # construct_recorder() gives the factory's process recorder (as EventSourcedProjection does),
+    # and records what an event derives with that event's position through
+    # ``events.put(events, tracking=...)``: one transaction, and a position recorded twice refused
+    class Recording(Application[UUID]):
+        def construct_recorder(self) -> ProcessRecorder:
+            return self.factory.process_recorder()
+
+    app = Recording({"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    thing = Aggregate()
+    app.events.put(thing.collect_events(), tracking=Tracking("arbiter", 7))
+    assert app.recorder.max_tracking_id("arbiter") == 7  # type: ignore[attr-defined]
+    assert app.repository.get(thing.id).version == 1
+    with pytest.raises(IntegrityError):  # another worker recorded that position first
+        app.events.put([], tracking=Tracking("arbiter", 7))
