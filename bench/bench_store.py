@@ -11,8 +11,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from service.application.store import open_store
-from service.bootstrap import build_ports, build_services
+from service.bootstrap import build_ports, build_services, open_store
 from service.config import Config
 
 EVENTS = 5000

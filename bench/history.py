@@ -491,8 +491,7 @@ def bring_views_up(root: Path, progress: Progress = print) -> None:
     """Build the persisted views that hold the copies (:data:`COPIED_VIEWS`) from the log, as
     a running worker keeps them (docs/upgrades.md: a large store's views are built before the
     doors open)."""
-    from service.application.store import open_store
-    from service.bootstrap import build_ports, open_process
+    from service.bootstrap import build_ports, open_process, open_store
     from service.views.catalog import Projections
 
     started = time.perf_counter()

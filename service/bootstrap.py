@@ -34,7 +34,6 @@ from service.application.lifecycle import LifecycleService
 from service.application.notifications import (
     NotificationProcess,
     NotificationService,
-    notifications_env,
 )
 from service.application.password_resets import PER_ACCOUNT as RESET_PER_ACCOUNT
 from service.application.password_resets import PER_ADDRESS as RESET_PER_ADDRESS
@@ -52,12 +51,12 @@ from service.application.schema import migration_lock, require_tables, table_nam
 from service.application.seeks import SeekService
 from service.application.services import Services
 from service.application.standings import LadderFeed
-from service.application.store import open_store
+from service.application.store import ArbiterStore
 from service.application.throttle import SignInThrottle
 from service.application.tournaments import TournamentService
 from service.application.users import SIGNUP_WINDOW, UserService
 from service.application.what_if import WhatIfService
-from service.application.worker import Dispatcher, NotificationWorker
+from service.application.worker import DeliverySettings, Dispatcher, NotificationWorker
 from service.config import Config
 from service.domain import chain
 from service.domain.draft_limits import DraftLimits
@@ -300,6 +299,42 @@ def _results_step(svc: Services) -> Any:
     return step
 
 
+def open_store(
+    config: Config,
+    ports: GamePorts,
+    broker: Broker | None = None,
+    *,
+    snapshots: bool | None = None,
+    create_tables: bool | None = None,
+) -> ArbiterStore:
+    """Open the configured store.  ``snapshots=False`` turns snapshotting off (benchmarks);
+    ``create_tables``: see :meth:`Config.eventsourcing_env` (only ``arbiter db migrate`` creates
+    PostgreSQL tables)."""
+    interval = config.snapshot_interval if snapshots is not False else 0
+    env = config.eventsourcing_env(create_tables=create_tables)
+    if config.store == "postgres":  # appends commit in one round trip (see the module)
+        env["APPLICATION_RECORDER_TOPIC"] = "service.adapters.postgres_recorder:OneTripRecorder"
+    else:  # the events indexed by topic (see the module)
+        env["APPLICATION_RECORDER_TOPIC"] = (
+            "service.adapters.sqlite_recorder:TopicIndexedSQLiteRecorder"
+        )
+    if interval:
+        env["IS_SNAPSHOTTING_ENABLED"] = "y"
+    return ArbiterStore(env=env, ports=ports, broker=broker, snapshot_interval=interval)
+
+
+def notifications_env(config: Config, *, create_tables: bool | None = None) -> dict[str, str]:
+    """The process application's store: its own SQLite file beside the main one (eventsourcing's
+    SQLite tables are not named per application), or ``notifications_*`` tables in PostgreSQL."""
+    env = config.eventsourcing_env(create_tables=create_tables)
+    env.pop("AGGREGATE_CACHE_MAXSIZE", None)  # deliveries are claimed: always read fresh
+    if config.store == "sqlite":
+        env["SQLITE_DBNAME"] = str(config.sqlite_file.with_name("notifications.sqlite"))
+    else:  # a small pool beside the main store's: readers per request, the worker's senders
+        env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW=str(4 + config.delivery_threads))
+    return env
+
+
 def open_process(
     config: Config,
     store: Any = None,
@@ -322,6 +357,21 @@ def open_process(
     make = create_tables if create_tables is not None else config.store == "sqlite"
     process.views = Projections(process, create_tables=make, views=NOTICE_VIEWS)
     return process
+
+
+def delivery_settings(config: Config) -> DeliverySettings:
+    """The dispatcher's settings, from ``config``."""
+    return DeliverySettings(
+        lease=config.delivery_lease,
+        backoff=config.delivery_backoff,
+        attempts=config.delivery_attempts,
+        threads=config.delivery_threads,
+        per_target=config.delivery_per_target,
+        per_owner=config.delivery_per_owner,
+        allow_private=config.webhook_allow_private,
+        public_url=config.public_url,
+        secret_key=config.secret_key,
+    )
 
 
 def notification_worker(
@@ -359,7 +409,7 @@ def notification_worker(
     dispatcher = Dispatcher(
         process,
         store,
-        config,
+        delivery_settings(config),
         mailer=mailer,
         poster=poster or WebhookPoster(),
         resolve=resolve,

@@ -53,8 +53,7 @@ def backup(path: Path, with_keys: bool) -> None:
     event store, the notifications and their position, the anchored heads (and the server key
     with --with-keys).  Safe while the server runs.  The file holds the club's own secrets
     (password hashes, webhook secrets, dice seeds): keep it as safe as the database."""
-    from service.application.store import open_store
-    from service.bootstrap import build_ports, open_process
+    from service.bootstrap import build_ports, open_process, open_store
 
     config = _config_without_a_new_key()
     secret = _own_key(config)
@@ -164,8 +163,7 @@ def restore(path: Path, take_key: bool) -> None:
     its head.  Stop the server of the target first; the backup is checked whole, and its signature
     under the server key, before anything is written."""
     from service.application import restoring
-    from service.application.store import open_store
-    from service.bootstrap import build_ports, build_services, migrate, open_process
+    from service.bootstrap import build_ports, build_services, migrate, open_process, open_store
 
     config = _config_without_a_new_key()
     started = time.monotonic()

@@ -54,8 +54,7 @@ def _projections() -> Iterator[Any]:
     """The views of the store and of its notification process, over those stores alone (no
     other service is built)."""
     from service.application.schema import require_tables
-    from service.application.store import open_store
-    from service.bootstrap import build_ports, open_process
+    from service.bootstrap import build_ports, open_process, open_store
     from service.views.catalog import Projections
 
     try:

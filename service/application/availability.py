@@ -23,17 +23,24 @@ from psycopg import Connection
 from psycopg.types.composite import CompositeInfo, register_composite
 from psycopg_pool import PoolClosed, PoolTimeout, TooManyRequests
 
+from service.domain.errors import StoreUnavailable
+
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "RECONNECT_TIMEOUT",
+    "UNAVAILABLE_MESSAGE",
+    "FailFastDatastore",
+    "StoreUnavailable",
+    "fail_fast",
+    "probe",
+]
 
 #: seconds the pool keeps retrying a lost connection before giving up (a waiting request then
 #: starts a fresh attempt at once, instead of after an ever longer back-off)
 RECONNECT_TIMEOUT = 5.0
 
 UNAVAILABLE_MESSAGE = "the game store is not reachable; try again shortly"
-
-
-class StoreUnavailable(Exception):  # noqa: N818 - named for what the caller is told
-    """The store could not be reached in time: a 503, never retried inside a request."""
 
 
 class FailFastDatastore(PostgresDatastore):

@@ -28,7 +28,6 @@ from eventsourcing.utils import get_topic
 
 from service.application.availability import fail_fast
 from service.application.game_notices import NOTICES, Seen, side_words
-from service.application.kept_games import KeptGames
 from service.application.notification_service import (
     NotificationService,
     unsubscribe_token,
@@ -36,7 +35,6 @@ from service.application.notification_service import (
 )
 from service.application.ports import Broker
 from service.application.store import ArbiterStore, LogFollower
-from service.config import Config
 from service.domain.conversations import Conversation
 from service.domain.game import Game
 from service.domain.notifications import (
@@ -49,6 +47,7 @@ from service.domain.notifications import (
     preferences_id,
 )
 from service.domain.push import PushSubscription, push_index_id
+from service.views.kept_games import KeptGames
 
 log = logging.getLogger(__name__)
 
@@ -116,18 +115,6 @@ GAMES_KEPT = 512
 
 def user_channel(user: UUID | str) -> str:
     return f"user:{user}"
-
-
-def notifications_env(config: Config, *, create_tables: bool | None = None) -> dict[str, str]:
-    """The process application's store: its own SQLite file beside the main one (eventsourcing's
-    SQLite tables are not named per application), or ``notifications_*`` tables in PostgreSQL."""
-    env = config.eventsourcing_env(create_tables=create_tables)
-    env.pop("AGGREGATE_CACHE_MAXSIZE", None)  # deliveries are claimed: always read fresh
-    if config.store == "sqlite":
-        env["SQLITE_DBNAME"] = str(config.sqlite_file.with_name("notifications.sqlite"))
-    else:  # a small pool beside the main store's: readers per request, the worker's senders
-        env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW=str(4 + config.delivery_threads))
-    return env
 
 
 @dataclass
@@ -664,7 +651,6 @@ __all__ = [
     "Note",
     "NotificationProcess",
     "NotificationService",
-    "notifications_env",
     "push_subscriptions_of",
     "unsubscribe_token",
     "user_channel",

@@ -25,7 +25,7 @@ from eventsourcing.utils import get_topic
 from service.application import payloads
 from service.application.audit import AuditService
 from service.application.games import GameService, game_uuid
-from service.application.store import ArbiterStore
+from service.application.store import ArbiterStore, Rebuilt
 from service.domain import dice as dice_mod
 from service.domain.audit import verify_log
 from service.domain.chain import canonical_json
@@ -219,7 +219,7 @@ class RecordService:
         self._finished_and_full(parsed, headers, items)
         if not report.dice.get("verified"):
             raise RecordError(0, f"the dice cannot be verified: {report.dice.get('reason')}")
-        game, decided = self._replayed(parsed, game_id, headers)
+        rebuilt, decided = self._replayed(parsed, game_id, headers)
         here = Conflict(
             f"game {game_id} is already on this server: a record is imported once",
             {"record": ["that game is already here"]},
@@ -237,7 +237,8 @@ class RecordService:
             imported_by=by,
             events=len(items),
         )
-        self.store.commit(game, DiceSeed.for_game(game_id, seed), provenance, conflict=here)
+        self.store.commit(rebuilt, DiceSeed.for_game(game_id, seed), provenance, conflict=here)
+        game = rebuilt.aggregate
         return {
             "game": str(game_id),
             "title": headers["Title"],
@@ -412,7 +413,7 @@ class RecordService:
 
     def _replayed(
         self, parsed: Parsed, game_id: UUID, headers: Mapping[str, Any]
-    ) -> tuple[Game, int]:
+    ) -> tuple[Rebuilt, int]:
         """The game rebuilt from the record's events with this server's rules, its events to
         store (sealed under this server's key, which vouches that it checked them), and how many
         commands were decided again on the way."""
@@ -443,8 +444,7 @@ class RecordService:
                 f"the events replay to another state here ({here}, the record says "
                 f"{headers['StateDigest']})",
             )
-        game._pending_events = events
-        return game, decided
+        return Rebuilt(game, events), decided
 
     def _decided_again(
         self,

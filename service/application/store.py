@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from copy import deepcopy
+from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -28,7 +29,6 @@ from eventsourcing.utils import strtobool
 from service.application import payloads
 from service.application.availability import fail_fast
 from service.application.ports import Broker
-from service.config import Config
 from service.domain.campaigns import Campaign
 from service.domain.conversations import Conversation
 from service.domain.errors import DomainError, LogBehindHead, NotFound, StaleVersion
@@ -175,6 +175,17 @@ class GameRepository(Repository):
         return aggregate
 
 
+@dataclass(frozen=True)
+class Rebuilt:
+    """A game rebuilt here from events made elsewhere (an imported record's, checked and replayed
+    with this server's rules: ``service.application.records``), to commit with
+    :meth:`ArbiterStore.commit_at` like any aggregate: ``events`` are stored as they are, and
+    ``aggregate`` holds them applied (none of them pending)."""
+
+    aggregate: Any
+    events: list[Any]
+
+
 class ArbiterStore(Application):
     """One application, one event store: games, their dice seeds, users, clubs, ladders ...
 
@@ -262,28 +273,53 @@ class ArbiterStore(Application):
         lost = conflict or StaleVersion(
             "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
         )
-        for aggregate in aggregates:  # each event as its type declares it (``payloads``)
-            payloads.check(aggregate.pending_events, self._declared_kinds(aggregate))
-        for aggregate in aggregates:
-            problem = self._not_continuing(aggregate, decided_at)
-            if problem is not None:
-                log.warning("refused a commit of %s: %s", aggregate.id, problem)
-                raise lost
-        news = [(a, a.version - len(a.pending_events) + 1) for a in aggregates]
-        pending = [e for a in aggregates for e in a.pending_events]
-        try:
-            recordings = self.save(*aggregates)
+        # each aggregate with its new events: its pending ones, or a rebuilt game's as given
+        items = [
+            (a.aggregate, list(a.events)) if isinstance(a, Rebuilt) else (a, a.pending_events)
+            for a in aggregates
+        ]
+        self._check(items, decided_at, lost)
+        news = [(a, a.version - len(new) + 1) for a, new in items]
+        pending = [e for _, new in items for e in new]
+        try:  # eventsourcing's save takes aggregates (their pending events) and events alike
+            recordings = self.save(
+                *(x for a in aggregates for x in (a.events if isinstance(a, Rebuilt) else [a]))
+            )
         except IntegrityError as refused:
             # a lost race, or a write past the stored stream's end (a database put back under a
             # cache that is ahead: the store's own check, see ``service.adapters``' recorders).
             # Either way no cached copy is trusted again: the next read rebuilds from the store
             if "does not follow" in str(refused):  # the recorders' words: not a routine race
-                log.warning("the store refused a commit of %s: %s", _ids(aggregates), refused)
-            for aggregate in aggregates:
+                log.warning(
+                    "the store refused a commit of %s: %s", _ids([a for a, _ in items]), refused
+                )
+            for aggregate, _ in items:
                 self._drop(aggregate.id)
             raise lost from None
         position = max((r.notification.id for r in recordings), default=0)
         self._snapshot(news)
+        self._committed(news, pending)
+        if self.on_commit is not None and pending:
+            self.on_commit(pending, position)
+        return pending, position
+
+    def _check(
+        self, items: list[tuple[Any, list[Any]]], decided_at: int | None, lost: DomainError
+    ) -> None:
+        """Refuse the commit unless each aggregate's new events are what their types declare
+        (``payloads``: :class:`~service.application.payloads.EventRefused`) and continue the
+        version they were decided on (``lost`` otherwise)."""
+        for aggregate, new in items:
+            payloads.check(new, self._declared_kinds(aggregate))
+        for aggregate, new in items:
+            problem = self._not_continuing(aggregate, new, decided_at)
+            if problem is not None:
+                log.warning("refused a commit of %s: %s", aggregate.id, problem)
+                raise lost
+
+    def _committed(self, news: list[tuple[Any, int]], pending: list[Any]) -> None:
+        """After a commit: each game kept and its head anchored (a conversation's head too), and
+        what changed announced on the broker."""
         for aggregate, first in news:
             if isinstance(aggregate, Game):
                 self._keep(aggregate)
@@ -294,9 +330,6 @@ class ArbiterStore(Application):
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
-        if self.on_commit is not None and pending:
-            self.on_commit(pending, position)
-        return pending, position
 
     def _declared_kinds(self, aggregate: Any) -> Callable[[Any], Any]:
         """For ``aggregate``'s events: the rules event types its rules system declares, for a
@@ -324,10 +357,11 @@ class ArbiterStore(Application):
         else:
             self.heads.anchor(str(game.id), game.version, game.last_hash)
 
-    def _not_continuing(self, aggregate: Any, decided_at: int | None) -> str | None:
-        """Why ``aggregate``'s pending events do not continue the version (and, for a game, the
-        hash) they were decided on, or None."""
-        pending = aggregate.pending_events
+    def _not_continuing(
+        self, aggregate: Any, pending: list[Any], decided_at: int | None
+    ) -> str | None:
+        """Why ``aggregate``'s new events (``pending``) do not continue the version (and, for a
+        game, the hash) they were decided on, or None."""
         if not pending:
             return None
         first = pending[0].originator_version
@@ -454,30 +488,6 @@ def _reconciles(event: Any, head: Mapping[str, Any]) -> bool:
         return False
     lost = event.lost_head
     return bool(lost.get("version") == head["version"] and lost.get("hash") == head["hash"])
-
-
-def open_store(
-    config: Config,
-    ports: GamePorts,
-    broker: Broker | None = None,
-    *,
-    snapshots: bool | None = None,
-    create_tables: bool | None = None,
-) -> ArbiterStore:
-    """Open the configured store.  ``snapshots=False`` turns snapshotting off (benchmarks);
-    ``create_tables``: see :meth:`Config.eventsourcing_env` (only ``arbiter db migrate`` creates
-    PostgreSQL tables)."""
-    interval = config.snapshot_interval if snapshots is not False else 0
-    env = config.eventsourcing_env(create_tables=create_tables)
-    if config.store == "postgres":  # appends commit in one round trip (see the module)
-        env["APPLICATION_RECORDER_TOPIC"] = "service.adapters.postgres_recorder:OneTripRecorder"
-    else:  # the events indexed by topic (see the module)
-        env["APPLICATION_RECORDER_TOPIC"] = (
-            "service.adapters.sqlite_recorder:TopicIndexedSQLiteRecorder"
-        )
-    if interval:
-        env["IS_SNAPSHOTTING_ENABLED"] = "y"
-    return ArbiterStore(env=env, ports=ports, broker=broker, snapshot_interval=interval)
 
 
 class LogFollower:

@@ -33,7 +33,6 @@ from service.application.notifications import NotificationProcess, unsubscribe_t
 from service.application.ports import DeliveryMail, Poster, PushSigning
 from service.application.push import PushService
 from service.application.store import ArbiterStore
-from service.config import Config
 from service.domain.notifications import (
     KIND_WORDS,
     Delivery,
@@ -61,6 +60,29 @@ class Route:
     places: tuple[tuple[str, str], ...]
 
 
+@dataclass(frozen=True)
+class DeliverySettings:
+    """What the dispatcher is set to (``ARBITER_DELIVERY_*``, ``ARBITER_WEBHOOK_ALLOW_PRIVATE``,
+    ``ARBITER_PUBLIC_URL``, the secret key for unsubscribe links: ``bootstrap.delivery_settings``)."""
+
+    #: seconds a claim on a delivery holds before another worker may take it over
+    lease: float = 60
+    #: seconds before the first retry, doubled for each next one
+    backoff: float = 5
+    #: tries before a delivery is given up
+    attempts: int = 6
+    #: sends at once, and at once per target host and per owner
+    threads: int = 8
+    per_target: int = 2
+    per_owner: int = 2
+    #: webhooks and push services on private addresses allowed (a test's receivers)
+    allow_private: bool = False
+    #: the site's address, for the links in e-mails
+    public_url: str = ""
+    #: signs the unsubscribe links
+    secret_key: str = ""
+
+
 class Dispatcher:
     """Sends pending deliveries (see the module), several at once.
 
@@ -78,7 +100,7 @@ class Dispatcher:
         self,
         process: NotificationProcess,
         store: ArbiterStore,
-        config: Config,
+        settings: DeliverySettings,
         *,
         mailer: DeliveryMail | None,
         poster: Poster,
@@ -90,7 +112,7 @@ class Dispatcher:
     ) -> None:
         self.process = process
         self.store = store
-        self.config = config
+        self.settings = settings
         self.mailer = mailer
         self.poster = poster
         #: a webhook or push service host's addresses (the DNS look-up,
@@ -102,14 +124,14 @@ class Dispatcher:
         self.devices = devices
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid4().hex[:6]}"
         self.clock = clock
-        self.lease = timedelta(seconds=config.delivery_lease)
+        self.lease = timedelta(seconds=settings.lease)
         self.pending: dict[str, None] = {}  # ids, oldest first
         self._routes: dict[str, Route] = {}  # pending id -> where it goes (worked out once)
         self._due: dict[str, datetime] = {}  # pending id -> its next try, after a failure
-        self.threads = config.delivery_threads
+        self.threads = settings.threads
         self.limits = {
-            "target": config.delivery_per_target,
-            "owner": config.delivery_per_owner,
+            "target": settings.per_target,
+            "owner": settings.per_owner,
             # webhooks and pushes (HTTP calls) never take the last place: e-mail's
             "webhooks": max(1, self.threads - 1),
         }
@@ -256,7 +278,7 @@ class Dispatcher:
     def _host_port(self, url: str) -> str:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
-        if not self.config.webhook_allow_private:
+        if not self.settings.allow_private:
             host = next(iter(public_addresses(host, self.resolve) or ()), host)
         port = parts.port or (443 if parts.scheme == "https" else 80)
         return f"{host}:{port}"
@@ -289,9 +311,9 @@ class Dispatcher:
 
     def _retry_at(self, delivery: Delivery, now: datetime) -> datetime | None:
         tries = len(delivery.attempts) + 1
-        if tries >= self.config.delivery_attempts:
+        if tries >= self.settings.attempts:
             return None
-        return now + timedelta(seconds=self.config.delivery_backoff * 2 ** (tries - 1))
+        return now + timedelta(seconds=self.settings.backoff * 2 ** (tries - 1))
 
     def _send(self, delivery: Delivery, hook: Any) -> tuple[bool, str]:
         try:
@@ -306,8 +328,8 @@ class Dispatcher:
     def _email(self, delivery: Delivery) -> tuple[bool, str]:
         if self.mailer is None:
             return False, "no SMTP server configured (ARBITER_SMTP_URL)"
-        base = self.config.public_url.rstrip("/")
-        token = unsubscribe_token(self.config.secret_key, delivery.user or "", delivery.kind)
+        base = self.settings.public_url.rstrip("/")
+        token = unsubscribe_token(self.settings.secret_key, delivery.user or "", delivery.kind)
         query = f"user={delivery.user}&kind={delivery.kind}&token={token}"
         # the link opens a page that asks (a GET never writes); the header is for one-click
         # unsubscribing by the mail program (RFC 8058: a POST)
@@ -335,7 +357,7 @@ class Dispatcher:
     def _checked_address(self, url: str, what: str) -> tuple[str | None, str | None]:
         """The address to send to (None: look the host up as usual, with
         ``ARBITER_WEBHOOK_ALLOW_PRIVATE``), checked now, or why it is refused."""
-        if self.config.webhook_allow_private:
+        if self.settings.allow_private:
             return None, None
         addresses = public_addresses(urlsplit(url).hostname or "", self.resolve)
         if addresses is None:
@@ -354,7 +376,7 @@ class Dispatcher:
         address, refused = self._checked_address(device.endpoint, "push service")
         if refused:
             return False, refused
-        home = self.config.public_url.rstrip("/") + "/"
+        home = self.settings.public_url.rstrip("/") + "/"
         payload = payload_of(delivery.kind, delivery.text, delivery.url, home)
         body, headers = self.signer.message(device.info(), payload)
         status, answer = self.poster.send(device.endpoint, body, headers, address=address)

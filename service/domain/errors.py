@@ -14,6 +14,11 @@ class DomainError(Exception):
         self.details = {k: list(v) for k, v in (details or {}).items()}
 
 
+class StoreUnavailable(Exception):  # noqa: N818 - named for what the caller is told
+    """The store could not be reached in time: a 503, never retried inside a request (raised by
+    ``service.application.availability``; the views' runner tries again next time)."""
+
+
 class NotFound(DomainError):
     code = "not_found"
 

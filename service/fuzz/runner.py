@@ -30,9 +30,8 @@ from uuid import UUID, uuid5
 from service.adapters.broker import InProcessBroker
 from service.application.audit import AuditService
 from service.application.games import Executed, GameService, RuleRefused
-from service.application.store import open_store
 from service.application.users import UserService
-from service.bootstrap import build_ports
+from service.bootstrap import build_ports, open_store
 from service.config import Config
 from service.domain import chain
 from service.domain import dice as dice_mod

@@ -28,12 +28,12 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 from eventsourcing.utils import get_topic
 
-from service.application.kept_games import KeptGames
 from service.domain.game import Game, copy_json
 from service.rules.base import RulesEvent
 from service.rules.luck import RollValue, side_figure
 from service.rules.registry import UnknownSystem
 from service.views.base import SqlView, Table
+from service.views.kept_games import KeptGames
 
 log = logging.getLogger(__name__)
 #: what an event writes to the view, given its tracking record

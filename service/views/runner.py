@@ -38,7 +38,7 @@ from eventsourcing.persistence import (
     Tracking,
 )
 
-from service.application.availability import StoreUnavailable
+from service.domain.errors import StoreUnavailable
 from service.views.base import View
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.app import create_app
-from service.bootstrap import build_worker
+from service.bootstrap import build_worker, delivery_settings
 from tests.conftest import make_config
 from tests.support.api import ApiHelper
 from tests.support.receivers import HookReceiver, SmtpReceiver
@@ -478,7 +478,7 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
     first = Dispatcher(
         worker.process,
         svc.store,
-        svc.config,
+        delivery_settings(svc.config),
         mailer=None,
         poster=Dies(),
         resolve=resolve,
@@ -493,7 +493,7 @@ def test_a_worker_dead_between_sending_and_recording_is_taken_over_with_the_same
     second = Dispatcher(
         worker.process,
         svc.store,
-        svc.config,
+        delivery_settings(svc.config),
         mailer=None,
         poster=WebhookPoster(),
         resolve=resolve,

@@ -9,8 +9,8 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 from eventsourcing.utils import get_topic
 
-from service.application.store import LogFollower, open_store
-from service.bootstrap import build_ports
+from service.application.store import LogFollower
+from service.bootstrap import build_ports, open_store
 from service.config import Config
 
 

@@ -1,6 +1,7 @@
 """The core stays simple (issue 45): no function outside the rules above cyclomatic complexity 20
-(radon's measure), no module of ``service/`` or ``faq/`` above 800 lines, and no ``application``
-module importing ``adapters`` (the wiring is ``service/bootstrap.py``'s)."""
+(radon's measure), no module of ``service/`` or ``faq/`` above 800 lines, no ``application``
+module importing ``adapters`` (the wiring is ``service/bootstrap.py``'s) and no ``views`` module
+importing ``application``."""
 
 from __future__ import annotations
 
@@ -71,3 +72,22 @@ def test_the_domain_and_the_rules_import_no_outer_layer() -> None:
         for p in sources("service/domain", "service/rules")
     }
     assert not {path: modules for path, modules in crossing.items() if modules}
+
+
+def test_the_views_import_no_application_module() -> None:
+    # the application reads the views; the views (projections and their tables) never reach
+    # back into it: one direction between the two packages
+    crossing = {
+        str(p.relative_to(ROOT)): sorted(
+            m for m in _imports(p) if m.startswith(("service.application", "service.adapters"))
+        )
+        for p in sources("service/views")
+    }
+    assert not {path: modules for path, modules in crossing.items() if modules}
+
+
+def test_the_store_the_notification_process_and_the_dispatcher_take_no_config() -> None:
+    # the settings they use are given them by the composition root (service/bootstrap.py)
+    for name in ("store", "notifications", "worker"):
+        path = ROOT / "service" / "application" / f"{name}.py"
+        assert "service.config" not in _imports(path), path.name

@@ -14,8 +14,9 @@ from eventsourcing.sqlite import SQLiteDatastore
 
 from service.application.disputes import DisputeService
 from service.application.games import GameService
-from service.application.store import ArbiterStore, open_store
+from service.application.store import ArbiterStore
 from service.application.users import UserService
+from service.bootstrap import open_store
 from service.domain.game import Game
 from service.domain.systems import GamePorts
 from service.domain.users import User

@@ -13,19 +13,28 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from eventsourcing.domain import OriginatorVersionError
 
-from service.application.store import GameRepository
+
+class Games(Protocol):
+    """The store's repository as a follower reads games through it (``GameRepository``): a game
+    at a version, its event store, and ``project`` to apply events to a game."""
+
+    event_store: Any
+
+    def get(self, aggregate_id: Any, *, version: int | None = None) -> Any: ...
+
+    def project(self, game: Any, events: Any) -> Any: ...
 
 
 class KeptGames:
     """At most ``most`` games, each at a recent version; ``repository()`` is the store's
     repository (attached after the follower is built, so asked for when needed), whose
-    ``project`` applies events to a game (:class:`GameRepository`)."""
+    ``project`` applies events to a game (``service.application.store.GameRepository``)."""
 
-    def __init__(self, repository: Callable[[], GameRepository], most: int) -> None:
+    def __init__(self, repository: Callable[[], Games], most: int) -> None:
         self._repository = repository
         self.most = max(1, most)
         self._games: OrderedDict[Any, Any] = OrderedDict()
