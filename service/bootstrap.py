@@ -21,6 +21,7 @@ from service.adapters.smtp import Mailer
 from service.adapters.webhooks import WebhookPoster
 from service.application.access import GameAccess
 from service.application.audit import AuditService
+from service.application.availability import FACTORY as FAIL_FAST_FACTORY
 from service.application.campaigns import CampaignService
 from service.application.chat import ChatService
 from service.application.clubs import ClubService
@@ -313,6 +314,7 @@ def open_store(
     interval = config.snapshot_interval if snapshots is not False else 0
     env = config.eventsourcing_env(create_tables=create_tables)
     if config.store == "postgres":  # appends commit in one round trip (see the module)
+        env["PERSISTENCE_MODULE"] = FAIL_FAST_FACTORY  # connections fail fast when it is down
         env["APPLICATION_RECORDER_TOPIC"] = "service.adapters.postgres_recorder:OneTripRecorder"
     else:  # the events indexed by topic (see the module)
         env["APPLICATION_RECORDER_TOPIC"] = (
@@ -332,6 +334,7 @@ def notifications_env(config: Config, *, create_tables: bool | None = None) -> d
         env["SQLITE_DBNAME"] = str(config.sqlite_file.with_name("notifications.sqlite"))
     else:  # a small pool beside the main store's: readers per request, the worker's senders
         env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW=str(4 + config.delivery_threads))
+        env["PERSISTENCE_MODULE"] = FAIL_FAST_FACTORY  # as the main store's: fails fast
     return env
 
 

@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from eventsourcing.persistence import InfrastructureFactory, PersistenceError
-from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.persistence import PersistenceError
+from eventsourcing.postgres import PostgresDatastore, PostgresFactory
 from psycopg import Connection
 from psycopg.types.composite import CompositeInfo, register_composite
 from psycopg_pool import PoolClosed, PoolTimeout, TooManyRequests
@@ -32,7 +32,8 @@ __all__ = [
     "UNAVAILABLE_MESSAGE",
     "FailFastDatastore",
     "StoreUnavailable",
-    "fail_fast",
+    "FACTORY",
+    "FailFastFactory",
     "probe",
 ]
 
@@ -85,14 +86,33 @@ class FailFastDatastore(PostgresDatastore):
         self.types_deferred = False
 
 
-def fail_fast(factory: InfrastructureFactory, timeout: float) -> None:
-    """Give ``factory`` (if PostgreSQL's) a :class:`FailFastDatastore` in place of the one it made,
-    with the same settings; call before any recorder is made.  eventsourcing's factory makes its
-    datastore inline from the environment: its pool is not opened until first used, so the one
-    replaced has never connected."""
-    made = getattr(factory, "datastore", None)
-    if not isinstance(made, PostgresDatastore) or isinstance(made, FailFastDatastore):
-        return
+class FailFastFactory(PostgresFactory):
+    """eventsourcing's PostgreSQL factory, chosen by ``PERSISTENCE_MODULE`` (its topic is
+    :data:`FACTORY`: ``service.bootstrap`` sets it for the store and the notification process),
+    whose datastore is a :class:`FailFastDatastore`.
+
+    eventsourcing 9.5's factory makes its datastore inline in ``__init__`` from the environment,
+    with no hook for its class; this factory replaces its own with one made with the same
+    settings (read from the one made) before any recorder is made.  The one replaced has never
+    connected: its pool is opened on first use.  (Named in ``tests/unit/
+    test_eventsourcing_contract.py``: the one place Arbiter depends on the library's inner
+    workings.)"""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        made = self.datastore
+        timeout = float(self.env.get(self.POSTGRES_CONNECT_TIMEOUT) or 2)
+        self.datastore = _fail_fast(made, timeout)
+        made.close()
+
+
+#: the topic ``PERSISTENCE_MODULE`` names for PostgreSQL (``service.bootstrap``)
+FACTORY = f"{__name__}:{FailFastFactory.__name__}"
+
+
+def _fail_fast(made: PostgresDatastore, timeout: float) -> FailFastDatastore:
+    """A :class:`FailFastDatastore` with ``made``'s settings, each connection attempt given at
+    most ``timeout`` seconds (libpq's, at least 1)."""
     pool = made.pool
     kwargs = dict((pool.kwargs() if callable(pool.kwargs) else pool.kwargs) or {})
     datastore = FailFastDatastore(
@@ -119,8 +139,7 @@ def fail_fast(factory: InfrastructureFactory, timeout: float) -> None:
     datastore.pool.reconnect_timeout = RECONNECT_TIMEOUT
     if isinstance(datastore.pool.kwargs, dict):
         datastore.pool.kwargs["connect_timeout"] = max(1, int(timeout))  # libpq's, per attempt
-    made.close()
-    factory.datastore = datastore  # type: ignore[attr-defined]
+    return datastore
 
 
 def probe(recorder: Any) -> dict[str, Any]:

@@ -23,10 +23,9 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import InfrastructureFactory, ProcessRecorder, Tracking
+from eventsourcing.persistence import ProcessRecorder, Tracking
 from eventsourcing.utils import get_topic
 
-from service.application.availability import fail_fast
 from service.application.game_notices import NOTICES, Seen, side_words
 from service.application.notification_service import (
     NotificationService,
@@ -186,14 +185,6 @@ class NotificationProcess(Application[UUID]):
         """eventsourcing's hook: the factory's process recorder, which records events together
         with a position in another application's log (``EventSourcedProjection``'s own)."""
         return self.factory.process_recorder()
-
-    def construct_factory(self, env: Any) -> InfrastructureFactory:
-        """eventsourcing's factory, failing fast like the main store's (``availability``): a
-        worker that starts while PostgreSQL is down boots and answers 503 until it is back,
-        instead of failing to boot (which makes gunicorn stop every worker)."""
-        factory = super().construct_factory(env)
-        fail_fast(factory, float(env.get("POSTGRES_CONNECT_TIMEOUT") or 2))
-        return factory
 
     @property
     def position(self) -> int:

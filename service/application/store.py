@@ -23,11 +23,10 @@ from eventsourcing.application import (
     project_aggregate,
 )
 from eventsourcing.domain import OriginatorVersionError
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError
+from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import strtobool
 
 from service.application import payloads
-from service.application.availability import fail_fast
 from service.application.ports import Broker
 from service.domain.campaigns import Campaign
 from service.domain.conversations import Conversation
@@ -214,12 +213,6 @@ class ArbiterStore(Application):
         if snapshot_interval is not None:
             self.snapshot_interval = snapshot_interval
         super().__init__(env=env)
-
-    def construct_factory(self, env: Any) -> InfrastructureFactory:
-        """eventsourcing's factory, its PostgreSQL connections failing fast (``availability``)."""
-        factory = super().construct_factory(env)
-        fail_fast(factory, float(env.get("POSTGRES_CONNECT_TIMEOUT") or 2))
-        return factory
 
     def construct_repository(self) -> Repository:
         size = self.env.get(self.AGGREGATE_CACHE_MAXSIZE)

@@ -1,9 +1,11 @@
 """What Arbiter relies on in eventsourcing beyond its plainest API, named in one place (issue 45):
 each use below is the module's named beside it, and this test fails on an upgrade that moves
 one, before anything else does.  One library internal is still used, because 9.5 offers no hook
-for it: the PostgreSQL factory makes its datastore inline, so ``availability.fail_fast`` replaces
-it with a ``FailFastDatastore`` made with the same settings (read from the one made).  The pin in pyproject.toml
-(``eventsourcing[postgres]>=9.5,<9.6``) is for these: a minor release may change any of them."""
+for it: the PostgreSQL factory makes its datastore inline, so ``availability.FailFastFactory``
+(chosen by the documented ``PERSISTENCE_MODULE`` setting) replaces its own with a
+``FailFastDatastore`` made with the same settings (read from the one made).  The pin in
+pyproject.toml (``eventsourcing[postgres]>=9.5,<9.6``) is for these: a minor release may change
+any of them."""
 
 from __future__ import annotations
 
@@ -38,9 +40,8 @@ def test_the_store_saves_events_given_as_they_are_beside_aggregates() -> None:
 
 
 def test_the_postgres_datastore_is_rebuilt_with_the_settings_it_was_made_with() -> None:
-    # service/application/availability.py (fail_fast): the factory's datastore is replaced by a
-    # FailFastDatastore made with the same settings, read from these attributes, and assigned to
-    # ``factory.datastore``
+    # service/application/availability.py (FailFastFactory): the factory's own datastore is
+    # replaced by a FailFastDatastore made with the same settings, read from these attributes
     made = PostgresDatastore(dbname="x", host="127.0.0.1", port="5432", user="u", password="p")
     try:
         for name in (
@@ -68,6 +69,11 @@ def test_the_postgres_datastore_is_rebuilt_with_the_settings_it_was_made_with() 
             assert hasattr(made.pool, name), f"pool.{name}"
         taken = set(inspect.signature(PostgresDatastore.__init__).parameters)
         assert {"connect_timeout", "pool_size", "max_overflow", "conn_max_age"} <= taken
+        # FailFastDatastore registers the composite types itself on the first connection that
+        # succeeds when the database was down at start (``register_type_adapters`` deferred)
+        for name in ("db_type_names", "psycopg_type_adapters", "psycopg_python_types"):
+            assert hasattr(made, name), name
+        assert callable(made.register_type_adapters) and callable(made.get_connection)
     finally:
         made.close()
 
