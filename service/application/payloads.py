@@ -127,7 +127,77 @@ def problems_of(cls: type, values: Mapping[str, Any]) -> dict[str, list[str]]:
     """What is wrong with ``values`` as the fields of an event of ``cls`` (:func:`problems`)."""
     if not dataclasses.is_dataclass(cls):
         return {}
+    if conforms_of(cls)(values):  # the common case, decided without building messages
+        return {}
     return flatten(schema_of(cls).validate(dict(values)))
+
+
+# -- the same declaration as a predicate -------------------------------------------------------------
+#: whether one value is what an annotation declares
+Conforms = Callable[[Any], bool]
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+def _not_none(value: Any) -> bool:
+    return value is not None
+
+
+def value_conforms(annotation: Any) -> Conforms:
+    """Whether a value is what ``annotation`` declares, exactly as :func:`field_of`'s field
+    accepts it (a value it accepts passes; the schema words why another does not): the fast path
+    of every commit, where a marshmallow load of each new event cost a third of a millisecond."""
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        inner = value_conforms(rest[0] if len(rest) == 1 else Any)
+        return lambda value: value is None or inner(value)
+    if annotation is Any:
+        return _anything
+    if annotation is object:
+        return _not_none
+    if origin in (dict, Mapping) or annotation in (dict, Mapping):
+        key, item = args or (Any, Any)
+        keys, values = value_conforms(key), value_conforms(item)
+        return lambda value: isinstance(value, dict) and all(
+            keys(k) and values(v) for k, v in value.items()
+        )
+    if origin in (list, tuple, set, frozenset) or annotation in (list, tuple):
+        each = value_conforms(args[0] if args else Any)
+        return lambda value: isinstance(value, (list, tuple)) and all(each(v) for v in value)
+    if annotation is float:
+        return lambda value: isinstance(value, (float, int)) and not isinstance(value, bool)
+    if annotation is bool:
+        return lambda value: isinstance(value, bool)
+    if isinstance(annotation, type):
+        return lambda value: isinstance(value, annotation) and not isinstance(value, bool)
+    return _not_none  # a form the derivation does not know: any value but null
+
+
+@functools.cache
+def conforms_of(cls: type) -> Callable[[Mapping[str, Any]], bool]:
+    """Whether ``values`` are the fields of an event of ``cls`` as :func:`schema_of` declares
+    them: every field without a default present, no other, each value what its annotation
+    declares.  True only where the schema finds nothing wrong (tests/unit/test_payloads.py)."""
+    hints = typing.get_type_hints(cls)
+    checks: dict[str, Conforms] = {}
+    required = set()
+    for item in dataclasses.fields(cls):
+        checks[item.name] = value_conforms(hints.get(item.name, Any))
+        if item.default is dataclasses.MISSING and item.default_factory is dataclasses.MISSING:
+            required.add(item.name)
+    names = frozenset(checks)
+
+    def conforms(values: Mapping[str, Any]) -> bool:
+        keys = values.keys()
+        if not required <= keys or not keys <= names:
+            return False
+        return all(checks[name](value) for name, value in values.items())
+
+    return conforms
 
 
 def flatten(messages: Any, prefix: str = "") -> dict[str, list[str]]:
