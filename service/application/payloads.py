@@ -152,29 +152,43 @@ def value_conforms(annotation: Any) -> Conforms:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType):
-        rest = [a for a in args if a is not type(None)]
-        inner = value_conforms(rest[0] if len(rest) == 1 else Any)
-        return lambda value: value is None or inner(value)
+        return _optional(args)
+    if origin in (dict, Mapping) or annotation in (dict, Mapping):
+        return _mapping(args)
+    if origin in (list, tuple, set, frozenset) or annotation in (list, tuple):
+        return _sequence(args)
+    return _atom(annotation)
+
+
+def _optional(args: tuple[Any, ...]) -> Conforms:
+    rest = [a for a in args if a is not type(None)]
+    inner = value_conforms(rest[0] if len(rest) == 1 else Any)
+    return lambda value: value is None or inner(value)
+
+
+def _mapping(args: tuple[Any, ...]) -> Conforms:
+    key, item = args or (Any, Any)
+    keys, values = value_conforms(key), value_conforms(item)
+    return lambda value: isinstance(value, dict) and all(
+        keys(k) and values(v) for k, v in value.items()
+    )
+
+
+def _sequence(args: tuple[Any, ...]) -> Conforms:
+    each = value_conforms(args[0] if args else Any)
+    return lambda value: isinstance(value, (list, tuple)) and all(each(v) for v in value)
+
+
+def _atom(annotation: Any) -> Conforms:
     if annotation is Any:
         return _anything
-    if annotation is object:
-        return _not_none
-    if origin in (dict, Mapping) or annotation in (dict, Mapping):
-        key, item = args or (Any, Any)
-        keys, values = value_conforms(key), value_conforms(item)
-        return lambda value: isinstance(value, dict) and all(
-            keys(k) and values(v) for k, v in value.items()
-        )
-    if origin in (list, tuple, set, frozenset) or annotation in (list, tuple):
-        each = value_conforms(args[0] if args else Any)
-        return lambda value: isinstance(value, (list, tuple)) and all(each(v) for v in value)
     if annotation is float:
         return lambda value: isinstance(value, (float, int)) and not isinstance(value, bool)
     if annotation is bool:
         return lambda value: isinstance(value, bool)
-    if isinstance(annotation, type):
+    if isinstance(annotation, type) and annotation is not object:
         return lambda value: isinstance(value, annotation) and not isinstance(value, bool)
-    return _not_none  # a form the derivation does not know: any value but null
+    return _not_none  # ``object``, or a form the derivation does not know: any value but null
 
 
 @functools.cache
