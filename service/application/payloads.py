@@ -169,8 +169,8 @@ def _optional(args: tuple[Any, ...]) -> Conforms:
 def _mapping(args: tuple[Any, ...]) -> Conforms:
     key, item = args or (Any, Any)
     keys, values = value_conforms(key), value_conforms(item)
-    return lambda value: isinstance(value, dict) and all(
-        keys(k) and values(v) for k, v in value.items()
+    return lambda value: (
+        isinstance(value, dict) and all(keys(k) and values(v) for k, v in value.items())
     )
 
 
