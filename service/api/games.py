@@ -183,10 +183,10 @@ class Commands(MethodView):
             side=body["side"],
         )
         return {
-            "version": done.game.version,
-            "status": done.game.status,
+            "version": done.version,
+            "status": done.status,
             "events": done.events,
-            "result": done.game.result,
+            "result": done.result,
         }
 
 

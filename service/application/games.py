@@ -49,8 +49,15 @@ BINDINGS_CACHED = 10_000
 
 @dataclass(frozen=True)
 class Executed:
+    """A command's outcome: the game's version, status and result once it was recorded, and its
+    new events as its side sees them (``game``: the game as kept for the next command -- read
+    at once, in the one thread that has it, or not at all)."""
+
     game: Game
     events: list[dict[str, Any]]
+    version: int = 0
+    status: str = ""
+    result: dict[str, Any] | None = None
 
 
 def game_uuid(game_id: UUID | str) -> UUID:
@@ -255,6 +262,9 @@ class GameService:
                 exc.message,
                 {f"command.{k}": v for k, v in exc.details.items()} or {"command": [exc.message]},
             ) from None
+        # what the answer tells, taken while the game is this request's alone: once committed
+        # it is kept for the next command as it is (``handed_over``), not copied
+        version, status, result = game.version, game.status, copy_json(game.result)
         pending = self.store.commit(
             game,
             decided_at=expected_version,
@@ -262,8 +272,10 @@ class GameService:
                 "another command was recorded first; reload and decide again",
                 {"expected_version": ["stale: the game moved on"]},
             ),
+            handed_over=True,
         )
-        return Executed(game, self._as_told(pending, names, iter(texts)))
+        told = self._as_told(pending, names, iter(texts))
+        return Executed(game, told, version=version, status=status, result=result)
 
     @staticmethod
     def _as_told(pending: list[Any], names: Any, texts: Iterator[str]) -> list[dict[str, Any]]:

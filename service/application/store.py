@@ -242,13 +242,23 @@ class ArbiterStore(Application):
         return found
 
     def commit(
-        self, *aggregates: Any, conflict: DomainError | None = None, decided_at: int | None = None
+        self,
+        *aggregates: Any,
+        conflict: DomainError | None = None,
+        decided_at: int | None = None,
+        handed_over: bool = False,
     ) -> list[Any]:
         """:meth:`commit_at`, returning the new events."""
-        return self.commit_at(*aggregates, conflict=conflict, decided_at=decided_at)[0]
+        return self.commit_at(
+            *aggregates, conflict=conflict, decided_at=decided_at, handed_over=handed_over
+        )[0]
 
     def commit_at(
-        self, *aggregates: Any, conflict: DomainError | None = None, decided_at: int | None = None
+        self,
+        *aggregates: Any,
+        conflict: DomainError | None = None,
+        decided_at: int | None = None,
+        handed_over: bool = False,
     ) -> tuple[list[Any], int]:
         """Save ``aggregates`` atomically, then publish what changed; returns the new events.
 
@@ -260,6 +270,11 @@ class ArbiterStore(Application):
         new events must follow on from the version it was decided on, a game's events must each be
         hashed for the version they carry and chain from the game's anchored head; anything else
         is a lost race, refused (never renumbered).  The store's unique version refuses the rest.
+
+        ``handed_over``: the caller reads nothing of a game it commits once this returns (a
+        command's request, which took what it answers before the commit): the game is kept in
+        the cache as it is, not copied (a copy of a large game's state cost a quarter of a
+        millisecond per command).
 
         Returns the new events and the last one's notification id (0 if there were none): a
         request that must read its own write waits for a view to pass it."""
@@ -291,7 +306,7 @@ class ArbiterStore(Application):
             raise lost from None
         position = max((r.notification.id for r in recordings), default=0)
         self._snapshot(news)
-        self._committed(news, pending)
+        self._committed(news, pending, copy=not handed_over)
         if self.on_commit is not None and pending:
             self.on_commit(pending, position)
         return pending, position
@@ -310,12 +325,12 @@ class ArbiterStore(Application):
                 log.warning("refused a commit of %s: %s", aggregate.id, problem)
                 raise lost
 
-    def _committed(self, news: list[tuple[Any, int]], pending: list[Any]) -> None:
-        """After a commit: each game kept and its head anchored (a conversation's head too), and
-        what changed announced on the broker."""
+    def _committed(self, news: list[tuple[Any, int]], pending: list[Any], *, copy: bool) -> None:
+        """After a commit: each game's head anchored (a conversation's too), what changed
+        announced on the broker, and each game kept for the next command -- last: a game kept as
+        it is (not ``copy``) may be taken by another request at once."""
         for aggregate, first in news:
             if isinstance(aggregate, Game):
-                self._keep(aggregate)
                 self._anchor(aggregate, pending)
             elif isinstance(aggregate, Conversation) and self.heads is not None:
                 # a conversation's head is anchored as a game's: a cut tail shows in the audit
@@ -323,6 +338,9 @@ class ArbiterStore(Application):
             announce = NEWS.get(type(aggregate))
             if announce is not None and self.broker is not None:
                 self.broker.publish(*announce(aggregate, first))
+        for aggregate, _ in news:
+            if isinstance(aggregate, Game):
+                self._keep(aggregate, copy=copy)
 
     def _declared_kinds(self, aggregate: Any) -> Callable[[Any], Any]:
         """For ``aggregate``'s events: the rules event types its rules system declares, for a
