@@ -55,9 +55,9 @@ class Executed:
 
     game: Game
     events: list[dict[str, Any]]
-    version: int = 0
-    status: str = ""
-    result: dict[str, Any] | None = None
+    version: int
+    status: str
+    result: dict[str, Any] | None
 
 
 def game_uuid(game_id: UUID | str) -> UUID:
