@@ -61,7 +61,7 @@ def values() -> st.SearchStrategy[Any]:
             st.lists(inner, max_size=3).map(tuple),
             st.dictionaries(st.one_of(st.text(max_size=2), st.integers(0, 3)), inner, max_size=3),
         ),
-        max_leaves=6,
+        max_leaves=4,
     )
 
 
@@ -102,7 +102,7 @@ def test_every_event_class_of_the_domain_is_found() -> None:
     assert Game.Recorded in EVENT_CLASSES and len(EVENT_CLASSES) > 50
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_an_events_fields_pass_only_where_the_schema_finds_nothing_wrong(
     data: st.DataObject,
