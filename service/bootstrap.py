@@ -312,9 +312,8 @@ def open_store(
     ``create_tables``: see :meth:`Config.eventsourcing_env` (only ``arbiter db migrate`` creates
     PostgreSQL tables)."""
     interval = config.snapshot_interval if snapshots is not False else 0
-    env = config.eventsourcing_env(create_tables=create_tables)
+    env = _eventsourcing_env(config, create_tables)
     if config.store == "postgres":  # appends commit in one round trip (see the module)
-        env["PERSISTENCE_MODULE"] = FAIL_FAST_FACTORY  # connections fail fast when it is down
         env["APPLICATION_RECORDER_TOPIC"] = "service.adapters.postgres_recorder:OneTripRecorder"
     else:  # the events indexed by topic (see the module)
         env["APPLICATION_RECORDER_TOPIC"] = (
@@ -328,13 +327,21 @@ def open_store(
 def notifications_env(config: Config, *, create_tables: bool | None = None) -> dict[str, str]:
     """The process application's store: its own SQLite file beside the main one (eventsourcing's
     SQLite tables are not named per application), or ``notifications_*`` tables in PostgreSQL."""
-    env = config.eventsourcing_env(create_tables=create_tables)
+    env = _eventsourcing_env(config, create_tables)
     env.pop("AGGREGATE_CACHE_MAXSIZE", None)  # deliveries are claimed: always read fresh
     if config.store == "sqlite":
         env["SQLITE_DBNAME"] = str(config.sqlite_file.with_name("notifications.sqlite"))
     else:  # a small pool beside the main store's: readers per request, the worker's senders
         env.update(POSTGRES_POOL_SIZE="1", POSTGRES_MAX_OVERFLOW=str(4 + config.delivery_threads))
-        env["PERSISTENCE_MODULE"] = FAIL_FAST_FACTORY  # as the main store's: fails fast
+    return env
+
+
+def _eventsourcing_env(config: Config, create_tables: bool | None) -> dict[str, str]:
+    """``config``'s eventsourcing settings, PostgreSQL's factory the one whose connections fail
+    fast while the database is down (``availability.FailFastFactory``)."""
+    env = config.eventsourcing_env(create_tables=create_tables)
+    if config.store == "postgres":
+        env["PERSISTENCE_MODULE"] = FAIL_FAST_FACTORY
     return env
 
 

@@ -195,7 +195,7 @@ def _atom(annotation: Any) -> Conforms:
 def conforms_of(cls: type) -> Callable[[Mapping[str, Any]], bool]:
     """Whether ``values`` are the fields of an event of ``cls`` as :func:`schema_of` declares
     them: every field without a default present, no other, each value what its annotation
-    declares.  True only where the schema finds nothing wrong (tests/unit/test_payloads.py)."""
+    declares.  True only where the schema finds nothing wrong (tests/unit/application/test_payloads.py)."""
     hints = typing.get_type_hints(cls)
     checks: dict[str, Conforms] = {}
     required = set()

@@ -281,18 +281,22 @@ class ArbiterStore(Application):
         lost = conflict or StaleVersion(
             "it changed meanwhile; reload and try again", {"version": ["changed meanwhile"]}
         )
-        # each aggregate with its new events: its pending ones, or a rebuilt game's as given
-        items = [
-            (a.aggregate, list(a.events)) if isinstance(a, Rebuilt) else (a, a.pending_events)
-            for a in aggregates
-        ]
+        # each aggregate with its new events (its pending ones, or a rebuilt game's as given),
+        # and what eventsourcing's save takes: aggregates (their pending events) and events alike
+        items: list[tuple[Any, list[Any]]] = []
+        saved: list[Any] = []
+        for a in aggregates:
+            if isinstance(a, Rebuilt):
+                items.append((a.aggregate, list(a.events)))
+                saved += a.events
+            else:
+                items.append((a, list(a.pending_events)))
+                saved.append(a)
         self._check(items, decided_at, lost)
         news = [(a, a.version - len(new) + 1) for a, new in items]
         pending = [e for _, new in items for e in new]
-        try:  # eventsourcing's save takes aggregates (their pending events) and events alike
-            recordings = self.save(
-                *(x for a in aggregates for x in (a.events if isinstance(a, Rebuilt) else [a]))
-            )
+        try:
+            recordings = self.save(*saved)
         except IntegrityError as refused:
             # a lost race, or a write past the stored stream's end (a database put back under a
             # cache that is ahead: the store's own check, see ``service.adapters``' recorders).

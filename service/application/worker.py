@@ -62,25 +62,26 @@ class Route:
 
 @dataclass(frozen=True)
 class DeliverySettings:
-    """What the dispatcher is set to (``ARBITER_DELIVERY_*``, ``ARBITER_WEBHOOK_ALLOW_PRIVATE``,
-    ``ARBITER_PUBLIC_URL``, the secret key for unsubscribe links: ``bootstrap.delivery_settings``)."""
+    """What the dispatcher is set to, from ``Config`` (``bootstrap.delivery_settings``; the
+    defaults and bounds are ``Config``'s: ``ARBITER_DELIVERY_*``, ``ARBITER_WEBHOOK_ALLOW_PRIVATE``,
+    ``ARBITER_PUBLIC_URL``, the secret key)."""
 
     #: seconds a claim on a delivery holds before another worker may take it over
-    lease: float = 60
+    lease: float
     #: seconds before the first retry, doubled for each next one
-    backoff: float = 5
+    backoff: float
     #: tries before a delivery is given up
-    attempts: int = 6
+    attempts: int
     #: sends at once, and at once per target host and per owner
-    threads: int = 8
-    per_target: int = 2
-    per_owner: int = 2
+    threads: int
+    per_target: int
+    per_owner: int
     #: webhooks and push services on private addresses allowed (a test's receivers)
-    allow_private: bool = False
+    allow_private: bool
     #: the site's address, for the links in e-mails
-    public_url: str = ""
+    public_url: str
     #: signs the unsubscribe links
-    secret_key: str = ""
+    secret_key: str
 
 
 class Dispatcher:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, TypeVar
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
@@ -222,17 +222,7 @@ class SqlView(View):
         parked event applied again)."""
         if getattr(self._local(), "untracked", False):
             return
-        table = self._qualified(self._tracking_table())
-        cursor.execute(
-            self._mark(
-                f"INSERT INTO {table} (application_name, notification_id) VALUES (%s, %s) "
-                "ON CONFLICT (application_name) DO UPDATE "
-                "SET notification_id = excluded.notification_id "
-                f"WHERE {table}.notification_id < excluded.notification_id "
-                "RETURNING notification_id"
-            ),
-            [tracking.application_name, tracking.notification_id],
-        )
+        cursor.execute(self._tracking_insert, [tracking.application_name, tracking.notification_id])
         if cursor.fetchone() is None:
             raise IntegrityError(
                 f"view {self.table}: position {tracking.notification_id} is already recorded"
@@ -240,17 +230,30 @@ class SqlView(View):
 
     def max_tracking_id(self, application_name: str) -> int | None:
         """The position recorded for ``application_name`` (the store's log), or None."""
-        table = self._qualified(self._tracking_table())
         with self._in_batch_or(commit=False) as cursor:
-            cursor.execute(
-                self._mark(
-                    f"SELECT MAX(notification_id) AS last_id FROM {table} "
-                    "WHERE application_name = %s"
-                ),
-                [application_name],
-            )
+            cursor.execute(self._tracking_select, [application_name])
             row = cursor.fetchone()
         return None if row is None or row["last_id"] is None else int(row["last_id"])
+
+    @cached_property
+    def _tracking_insert(self) -> str:
+        """The statement that moves this view's position forward (made once per view)."""
+        table = self._qualified(self._tracking_table())
+        return self._mark(
+            f"INSERT INTO {table} (application_name, notification_id) VALUES (%s, %s) "
+            "ON CONFLICT (application_name) DO UPDATE "
+            "SET notification_id = excluded.notification_id "
+            f"WHERE {table}.notification_id < excluded.notification_id "
+            "RETURNING notification_id"
+        )
+
+    @cached_property
+    def _tracking_select(self) -> str:
+        """The statement that reads this view's position (made once per view)."""
+        table = self._qualified(self._tracking_table())
+        return self._mark(
+            f"SELECT MAX(notification_id) AS last_id FROM {table} WHERE application_name = %s"
+        )
 
     #: how the dialect makes a view's tracking table (``{table}``: its qualified name)
     TRACKING_CREATE = (
