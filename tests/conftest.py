@@ -19,8 +19,13 @@ from tests.support.kb import built_index
 
 #: the suite's time budget (tests over 20 s and files over 60 s listed, failing with
 #: ARBITER_TEST_BUDGET=on unless marked slow) and, under pytest-xdist, the files' order (heaviest
-#: first, so that the workers end together)
-pytest_plugins = ["tests.support.budget", "tests.support.order"]
+#: first, so that the workers end together); a ``no_cover`` test run with no tracer, its fixtures
+#: too (tests/support/coverage_pause.py)
+pytest_plugins = [
+    "tests.support.budget",
+    "tests.support.order",
+    "tests.support.coverage_pause",
+]
 
 FIXTURE_PLUGINS = ("tests.fixtures.skirmish",)
 #: sign-ups per address and hour in tests, in process and in every server process they start:
@@ -62,33 +67,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith(UNMEASURED):
             item.add_marker(pytest.mark.no_cover)
-
-
-@contextmanager
-def _unmeasured(item: pytest.Item) -> Iterator[None]:
-    """pytest-cov pauses the tracer for a ``no_cover`` test's call only: its fixtures too."""
-    plugin = item.config.pluginmanager.getplugin("_cov")
-    controller = getattr(plugin, "cov_controller", None)
-    if controller is None or not controller.started or not item.get_closest_marker("no_cover"):
-        yield
-        return
-    controller.pause()
-    try:
-        yield
-    finally:
-        controller.resume()
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
-    with _unmeasured(item):
-        return (yield)
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
-    with _unmeasured(item):
-        return (yield)
 
 
 def make_config(tmp_path: Path, **overrides: object) -> Config:

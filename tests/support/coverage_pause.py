@@ -1,0 +1,68 @@
+"""Tests marked ``no_cover`` run with no tracer at all, under pytest-xdist too (``make test``).
+
+pytest-cov pauses its tracer for a ``no_cover`` test's call.  Two things made that pause hold
+less than it says:
+
+1. In each pytest-xdist worker, pytest-cov (7.1) starts a coverage of its own at start-up as if
+   the worker were the controller (its plugin sees the controller's ``-n``), then the worker's
+   coverage on top of it.  Pausing the worker's coverage resumes the one beneath: every
+   ``no_cover`` test ran traced, line and branch, by a coverage whose data is never saved.  With
+   Python 3.11's tracer that cost those tests (the browser tests' Playwright client, the rules
+   loops) about as much as measuring them.  :func:`pytest_sessionstart` stops that first coverage
+   in a worker before the worker's own starts, so pausing leaves no tracer behind.
+2. The pause covers the test's call only: :func:`pytest_runtest_setup` and
+   :func:`pytest_runtest_teardown` pause it for the test's fixtures too."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+
+def _controller(config: pytest.Config) -> object | None:
+    plugin = config.pluginmanager.getplugin("_cov")
+    return getattr(plugin, "cov_controller", None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In an xdist worker, before pytest-cov starts the worker's coverage: stop the one its
+    plugin started when loaded (a controller's, which in a worker nothing saves)."""
+    if getattr(session.config, "workerinput", None) is None:
+        return
+    stray = _controller(session.config)
+    cov = getattr(stray, "cov", None)
+    if cov is not None:
+        cov.stop()
+        session.config.pluginmanager.getplugin("_cov").cov_controller = None
+
+
+@contextmanager
+def _unmeasured(item: pytest.Item) -> Iterator[None]:
+    controller = _controller(item.config)
+    if (
+        controller is None
+        or not getattr(controller, "started", False)
+        or not item.get_closest_marker("no_cover")
+    ):
+        yield
+        return
+    controller.pause()  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        controller.resume()  # type: ignore[attr-defined]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    with _unmeasured(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    with _unmeasured(item):
+        return (yield)
