@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 5000
 
-.PHONY: setup run test test-quick coverage lint bench fuzz golden clean
+.PHONY: setup run test test-quick lint bench fuzz golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,14 +19,11 @@ run: setup
 	$(BIN)/arbiter db migrate
 	$(BIN)/arbiter serve --port $(PORT)
 
-# every test, files spread over four pytest-xdist workers, the time budget enforced (tests/parallel.py)
+# every test, files spread over four pytest-xdist workers, the time budget enforced, line and
+# branch coverage of service/, faq/ and web/ (total printed and held at its floor, HTML report in
+# var/coverage/html; ARBITER_COVERAGE=off for none): tests/parallel.py
 test: setup
 	$(BIN)/python -m tests.parallel
-
-# the same run with line and branch coverage of service/, faq/ and web/ (total printed, HTML report
-# in var/coverage/html)
-coverage: setup
-	ARBITER_COVERAGE=on $(BIN)/python -m tests.parallel
 
 # the unit tests alone (no server, no browser) on two workers: the edit-test loop. CI runs `make test`
 test-quick: setup
