@@ -32,10 +32,11 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     plugin started when loaded (a controller's, which in a worker nothing saves)."""
     if getattr(session.config, "workerinput", None) is None:
         return
+    from pytest_cov.engine import DistMaster  # only under --cov: the plugin is loaded then
+
     stray = _controller(session.config)
-    cov = getattr(stray, "cov", None)
-    if cov is not None:
-        cov.stop()
+    if isinstance(stray, DistMaster):  # never the worker's own (a DistWorker)
+        stray.cov.stop()
         session.config.pluginmanager.getplugin("_cov").cov_controller = None
 
 

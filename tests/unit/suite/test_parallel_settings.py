@@ -11,37 +11,28 @@ import pytest
 from tests import parallel
 
 
-@pytest.mark.parametrize("value", ["0", "four", "-2", ""])
-def test_a_wrong_worker_count_stops_the_run_with_its_name(
-    monkeypatch: pytest.MonkeyPatch, value: str
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        *[("ARBITER_TEST_WORKERS", v, "a whole number of workers, at least 1") for v in ("0", "four", "-2", "")],
+        *[("ARBITER_COVERAGE", v, "on or off") for v in ("maybe", "", "2")],
+    ],
+)  # fmt: skip
+def test_a_wrong_setting_stops_the_run_with_its_name(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str, message: str
 ) -> None:
-    monkeypatch.setenv("ARBITER_TEST_WORKERS", value)
+    monkeypatch.setenv(name, value)
     ran: list[object] = []
     monkeypatch.setattr(parallel.subprocess, "call", lambda *a, **k: ran.append(a) or 0)
     with pytest.raises(SystemExit) as stop:
         parallel.main([])
-    assert str(stop.value) == (
-        f"ARBITER_TEST_WORKERS must be a whole number of workers, at least 1 (got {value!r})"
-    )
+    assert str(stop.value) == f"{name} must be {message} (got {value!r})"
     assert ran == []
 
 
 def test_the_worker_count_defaults_to_four(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ARBITER_TEST_WORKERS", raising=False)
     assert parallel.workers() == "4"
-
-
-@pytest.mark.parametrize("value", ["maybe", "", "2"])
-def test_a_wrong_coverage_setting_stops_the_run_with_its_name(
-    monkeypatch: pytest.MonkeyPatch, value: str
-) -> None:
-    monkeypatch.setenv("ARBITER_COVERAGE", value)
-    ran: list[object] = []
-    monkeypatch.setattr(parallel.subprocess, "call", lambda *a, **k: ran.append(a) or 0)
-    with pytest.raises(SystemExit) as stop:
-        parallel.main([])
-    assert str(stop.value) == f"ARBITER_COVERAGE must be on or off (got {value!r})"
-    assert ran == []
 
 
 def test_the_run_is_measured_unless_coverage_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
