@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 5000
 
-.PHONY: setup run test test-quick lint bench fuzz golden clean
+.PHONY: setup run test test-quick coverage-plan lint bench fuzz golden clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,9 +21,16 @@ run: setup
 
 # every test, files spread over four pytest-xdist workers, the time budget enforced, line and
 # branch coverage of service/, faq/ and web/ (total printed and held at its floor, HTML report in
-# var/coverage/html; ARBITER_COVERAGE=off for none): tests/parallel.py
+# var/coverage/html; ARBITER_COVERAGE=off for none; the files measured: make coverage-plan):
+# tests/parallel.py
 test: setup
 	$(BIN)/python -m tests.parallel
+
+# every test file measured, each test's lines and branches apart (slower than make test), then
+# tests/coverage_plan.json made again: the files make test runs with no tracer because measured
+# files reach every line and branch they do (tests/coverage_plan.py)
+coverage-plan: setup
+	ARBITER_COVERAGE=plan $(BIN)/python -m tests.parallel
 
 # the unit tests alone (no server, no browser) on two workers: the edit-test loop. CI runs `make test`
 test-quick: setup
@@ -41,7 +48,8 @@ bench: setup
 # Random legal play of every system through the application service (see docs/rules/contract.md,
 # "Proof"): FUZZ_GAMES games per system from FUZZ_SEED; failing games are exported to var/fuzz/.
 # Then the long runs of what `make test` proves at a smaller size: ten times the Hypothesis
-# examples, the 1,000-case import property, 20 boots of the multi-worker recipe.
+# examples, the 1,000-case import property, 20 boots of the multi-worker recipe, ten times the
+# fog of war's random games.
 FUZZ_GAMES ?= 200
 FUZZ_SEED  ?= 1
 FUZZ_PLUGINS := tests.fixtures.skirmish,tests.fixtures.duel
@@ -50,7 +58,8 @@ fuzz: setup
 	  --max-commands 2000 --out var/fuzz
 	ARBITER_FUZZ_SCALE=10 ARBITER_IMPORT_CASES=1000 ARBITER_MIGRATE_BOOTS=20 ARBITER_TEST_BUDGET=off \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz \
-	  tests/integration/test_import_property.py tests/integration/test_migrate.py
+	  tests/integration/test_import_property.py tests/integration/test_migrate.py \
+	  tests/e2e/test_fog_property.py tests/conformance/test_fog_refusals.py
 
 # Re-record the golden games (tests/golden/README.md): review the diff before committing it.
 golden: setup

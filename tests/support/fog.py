@@ -16,6 +16,7 @@ The probes judge a view (``probe.view(state, seen, side)``) or an event as shown
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,12 @@ from tests.support.api import ApiHelper
 Json = Any
 SPECTATOR, ANONYMOUS = "watcher", None
 PREVIEWED = ("attack", "shoot")
+
+
+def games(in_make_test: int) -> int:
+    """How many random games a fog property plays: ``in_make_test`` times ``ARBITER_FUZZ_SCALE``
+    (``make fuzz`` runs ten times as many)."""
+    return max(1, round(in_make_test * float(os.environ.get("ARBITER_FUZZ_SCALE", "1"))))
 
 
 def actions_from_json(body: Mapping[str, Any]) -> Actions:
