@@ -9,8 +9,11 @@
 3. line and branch coverage of both runs (``[tool.coverage]`` in ``pyproject.toml``), its total
    printed and held at its floor (``fail_under``: a run that measures less fails), each file's in
    ``var/coverage/html``; ``ARBITER_COVERAGE=off`` runs the same tests unmeasured.  The tests
-   marked ``no_cover`` (the rules loops and the browser tests: ``tests/conftest.py``) run with
-   no tracer (``tests/support/coverage_pause.py``).
+   marked ``no_cover`` (the rules loops, the browser tests, and the files whose every line and
+   branch a measured file reaches too, ``tests/coverage_plan.json``: ``tests/conftest.py``) run
+   with no tracer (``tests/support/coverage_pause.py``).  ``ARBITER_COVERAGE=plan`` (``make
+   coverage-plan``) measures every file instead, each test's arcs apart, and makes that plan
+   again (``tests/coverage_plan.py``).
 
 First the project's own modules are compiled to bytecode once (``compileall``): where
 ``PYTHONDONTWRITEBYTECODE`` is set, as on the CI machine, every server and CLI process the tests
@@ -30,10 +33,12 @@ import sys
 import time
 from pathlib import Path
 
+from tests import coverage_plan
 from tests.support import budget
 
 ROOT = Path(__file__).resolve().parent.parent
 COVERAGE_FILE = ROOT / "var" / ".coverage"
+PLAN_SECONDS = ROOT / "var" / "coverage-plan-seconds.json"
 #: how much longer a measured test takes under Python 3.11's coverage tracer (line and branch; the
 #: unit and in-process end-to-end files took 1.4 to 1.5 times their unmeasured seconds): the budget
 #: grows by as much when the run is measured, so that it judges the test, not the tracer
@@ -49,11 +54,12 @@ def workers() -> str:
     return value
 
 
-def coverage_on() -> bool:
+def coverage_mode() -> str:
+    """``on`` (the plan's files measured), ``off``, or ``plan`` (every file, then the plan made)."""
     value = os.environ.get("ARBITER_COVERAGE", "on").lower()
-    if value not in {"on", "off"}:
-        sys.exit(f"ARBITER_COVERAGE must be on or off (got {value!r})")
-    return value == "on"
+    if value not in {"on", "off", "plan"}:
+        sys.exit(f"ARBITER_COVERAGE must be on, off or plan (got {value!r})")
+    return value
 
 
 def pytest(*args: str, env: dict[str, str]) -> int:
@@ -86,7 +92,8 @@ def main(argv: list[str]) -> int:
         return subprocess.call([sys.executable, "-m", "pytest", *argv])
     started = time.monotonic()
     count = workers()  # a wrong setting stops the run before any work
-    measured = coverage_on()
+    mode = coverage_mode()
+    measured = mode != "off"
     subprocess.call(
         [sys.executable, "-m", "compileall", "-q", "service", "faq", "web", "tests", "bench"],
         cwd=ROOT, stdout=subprocess.DEVNULL,
@@ -109,6 +116,11 @@ def main(argv: list[str]) -> int:
             stale.unlink()
         env["ARBITER_COVERAGE_FILE"] = str(COVERAGE_FILE)
         cov = ["--cov", "--cov-report=", "--cov-fail-under=0"]  # the floor: on the whole run
+    if mode == "plan":  # every file measured, each test's arcs apart, each test's seconds kept
+        PLAN_SECONDS.unlink(missing_ok=True)
+        env.update(ARBITER_COVERAGE_PLAN="off", ARBITER_TEST_SECONDS=str(PLAN_SECONDS))
+        env["ARBITER_TEST_BUDGET"] = os.environ.get("ARBITER_TEST_BUDGET", "off")
+        cov.append("--cov-context=test")
     codes = {
         "the tests on several workers": pytest(
             "-n", count, "--dist", "loadfile", "--no-loadscope-reorder",
@@ -120,6 +132,8 @@ def main(argv: list[str]) -> int:
     }  # fmt: skip
     if cov:
         codes["the coverage floor"] = report_coverage(env)
+    if mode == "plan":
+        codes["the coverage plan"] = coverage_plan.main([str(COVERAGE_FILE), str(PLAN_SECONDS)])
     failed = [name for name, code in codes.items() if code != 0]
     minutes = (time.monotonic() - started) / 60
     if failed:

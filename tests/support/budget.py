@@ -7,7 +7,8 @@ run with its reason and its time.
 
 With ``ARBITER_TEST_TIMES=file.json`` the seconds of each test file are merged into that file at
 the end of the run (copied to ``tests/file_seconds.json`` it orders the files of xdist runs:
-``tests/support/order.py``).
+``tests/support/order.py``); with ``ARBITER_TEST_SECONDS=file.json``, each test's seconds (the
+coverage plan's costs: ``tests/coverage_plan.py``).
 
 The budget is the reference machine's (``REFERENCE_SECONDS``); ``make test`` measures the
 machine first and sets ``ARBITER_TEST_BUDGET_SCALE`` to how much slower it is, so a slow machine
@@ -76,6 +77,8 @@ class Budget:
     scale: float = 1.0
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     files: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+    #: each test's setup, call and teardown (``ARBITER_TEST_SECONDS``: the coverage plan's costs)
+    whole: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     test_reason: dict[str, str | None] = field(default_factory=dict)
     file_reason: dict[str, str | None] = field(default_factory=dict)
 
@@ -92,6 +95,7 @@ class Budget:
         if report.when == "call":
             self.seconds[report.nodeid] += report.duration
         self.files[test_file] += report.duration
+        self.whole[report.nodeid] += report.duration
         for name, value in report.user_properties:
             if name == "budget":
                 own, module = value
@@ -147,12 +151,24 @@ class Budget:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(dict(sorted(times.items())), indent=1) + "\n")
 
+    def write_seconds(self, path: Path) -> None:
+        """Each test's seconds, merged into ``path`` (the run that makes the coverage plan)."""
+        try:
+            times = json.loads(path.read_text())
+        except FileNotFoundError:
+            times = {}
+        times.update({name: round(s, 3) for name, s in self.whole.items()})
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(dict(sorted(times.items())), indent=0) + "\n")
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if hasattr(session.config, "workerinput"):
             return
         if os.environ.get("ARBITER_TEST_TIMES"):
             self.write_times(Path(os.environ["ARBITER_TEST_TIMES"]))
+        if os.environ.get("ARBITER_TEST_SECONDS"):
+            self.write_seconds(Path(os.environ["ARBITER_TEST_SECONDS"]))
         if not self.enforced:
             return
         tests, files = self.over()

@@ -11,10 +11,17 @@ less than it says:
    loops) about as much as measuring them.  :func:`pytest_sessionstart` stops that first coverage
    in a worker before the worker's own starts, so pausing leaves no tracer behind.
 2. The pause covers the test's call only: :func:`pytest_runtest_setup` and
-   :func:`pytest_runtest_teardown` pause it for the test's fixtures too."""
+   :func:`pytest_runtest_teardown` pause it for the test's fixtures too.
+
+A measured run imports every module of the product once collected (:func:`pytest_collection_finish`),
+measured, outside any test: a module's own lines (its imports, definitions) then count as reached
+whichever test first needs it, measured or not -- as the coverage plan (tests/coverage_plan.py)
+takes them to be."""
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -38,6 +45,27 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if isinstance(stray, DistMaster):  # never the worker's own (a DistWorker)
         stray.cov.stop()
         session.config.pluginmanager.getplugin("_cov").cov_controller = None
+
+
+PRODUCT = ("service", "faq", "web")
+
+
+def import_product() -> int:
+    """Import every module of the product (not a ``__main__``); how many."""
+    count = 0
+    for name in PRODUCT:
+        package = importlib.import_module(name)
+        for module in pkgutil.walk_packages(package.__path__, f"{name}."):
+            if not module.name.endswith(".__main__"):
+                importlib.import_module(module.name)
+                count += 1
+    return count
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    controller = _controller(session.config)
+    if controller is not None and getattr(controller, "started", False) and session.items:
+        import_product()
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """A ``no_cover`` test runs with no tracer under pytest-xdist, fixtures included, while the other
 tests are measured (tests/support/coverage_pause.py).  Without the plugin the first test fails:
-pytest-cov 7.1 leaves a second coverage tracing every ``no_cover`` test in a worker."""
+pytest-cov 7.1 leaves a second coverage tracing every ``no_cover`` test in a worker.  A measured
+run imports the whole product before the first test."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ def test_unmeasured(tracer_in_fixture):
 
 def test_measured():
     assert sys.gettrace() is not None
+
+
+def test_the_product_was_imported_before_any_test():
+    assert "service.cli" in sys.modules and "faq.semantic.passages" in sys.modules
 """
 
 
@@ -48,4 +53,4 @@ def test_a_no_cover_test_runs_untraced_in_an_xdist_worker(
         "-p", "xdist", "-p", "pytest_cov.plugin", "-n", "1",
         "--cov=test_traced", "--cov-report=", "-p", "no:cacheprovider",
     )  # fmt: skip
-    result.assert_outcomes(passed=2)
+    result.assert_outcomes(passed=3)

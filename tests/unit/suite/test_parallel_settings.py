@@ -15,7 +15,7 @@ from tests import parallel
     ("name", "value", "message"),
     [
         *[("ARBITER_TEST_WORKERS", v, "a whole number of workers, at least 1") for v in ("0", "four", "-2", "")],
-        *[("ARBITER_COVERAGE", v, "on or off") for v in ("maybe", "", "2")],
+        *[("ARBITER_COVERAGE", v, "on, off or plan") for v in ("maybe", "", "2")],
     ],
 )  # fmt: skip
 def test_a_wrong_setting_stops_the_run_with_its_name(
@@ -37,9 +37,34 @@ def test_the_worker_count_defaults_to_four(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_the_run_is_measured_unless_coverage_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ARBITER_COVERAGE", raising=False)
-    assert parallel.coverage_on() is True
+    assert parallel.coverage_mode() == "on"
     monkeypatch.setenv("ARBITER_COVERAGE", "OFF")
-    assert parallel.coverage_on() is False
+    assert parallel.coverage_mode() == "off"
+
+
+def test_the_plan_run_measures_every_file_per_test_and_then_makes_the_plan(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("ARBITER_COVERAGE", "plan")
+    monkeypatch.delenv("ARBITER_TEST_BUDGET", raising=False)
+    monkeypatch.setenv("ARBITER_TEST_BUDGET_SCALE", "1")
+    monkeypatch.setattr(parallel, "COVERAGE_FILE", tmp_path / ".coverage")
+    monkeypatch.setattr(parallel, "PLAN_SECONDS", tmp_path / "times.json")
+    monkeypatch.setattr(parallel.subprocess, "call", lambda *a, **k: 0)
+    total = parallel.subprocess.CompletedProcess([], 0, "89.0\n", "")
+    monkeypatch.setattr(parallel.subprocess, "run", lambda *a, **k: total)
+    runs: list[tuple[tuple[str, ...], dict[str, str]]] = []
+    monkeypatch.setattr(parallel, "pytest", lambda *a, env: runs.append((a, env)) or 0)
+    made: list[list[str]] = []
+    monkeypatch.setattr(parallel.coverage_plan, "main", lambda argv: made.append(argv) or 0)
+    assert parallel.main([]) == 0
+    assert len(runs) == 2
+    for args, env in runs:
+        assert "--cov-context=test" in args
+        assert env["ARBITER_COVERAGE_PLAN"] == "off"  # every file measured, the plan's too
+        assert env["ARBITER_TEST_SECONDS"] == str(tmp_path / "times.json")
+        assert env["ARBITER_TEST_BUDGET"] == "off"
+    assert made == [[str(tmp_path / ".coverage"), str(tmp_path / "times.json")]]
 
 
 def test_a_total_below_the_floor_fails_the_run(

@@ -33,6 +33,7 @@ def suite(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.
     monkeypatch.setattr(budget, "FILE_SECONDS", 0.5)
     monkeypatch.setenv("ARBITER_TEST_BUDGET", "on")
     monkeypatch.delenv("ARBITER_TEST_TIMES", raising=False)
+    monkeypatch.delenv("ARBITER_TEST_SECONDS", raising=False)
     monkeypatch.delenv("ARBITER_TEST_BUDGET_SCALE", raising=False)  # make test's, for its machine
     pytester.makeconftest('pytest_plugins = ["tests.support.budget"]')
     return pytester
@@ -152,6 +153,19 @@ def test_the_seconds_of_each_file_are_written_for_the_next_runs_order(
     written = json.loads(times.read_text())
     assert written["elsewhere/test_kept.py"] == 3.0
     assert 0.3 <= written["test_sleepy.py"] < 5
+
+
+def test_the_seconds_of_each_test_are_written_for_the_coverage_plan(
+    suite: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    seconds = tmp_path / "seconds.json"
+    monkeypatch.setenv("ARBITER_TEST_SECONDS", str(seconds))
+    write(suite, test_mark='@pytest.mark.slow("sleeps on purpose")')
+    suite.runpytest()
+    written = json.loads(seconds.read_text())
+    assert set(written) == {"test_sleepy.py::test_long", "test_sleepy.py::test_short"}
+    assert 0.3 <= written["test_sleepy.py::test_long"] < 5
+    assert written["test_sleepy.py::test_short"] < 0.3
 
 
 def test_on_a_slower_machine_the_budget_grows_in_proportion(
