@@ -20,7 +20,7 @@ from tests.support.kb import built_index
 
 #: the suite's time budget (tests over 20 s and files over 60 s listed, failing with
 #: ARBITER_TEST_BUDGET=on unless marked slow) and, under pytest-xdist, the files' order (heaviest
-#: first, so that the workers end together); a ``no_cover`` test run with no tracer, its fixtures
+#: first, so that the workers end together); an ``unmeasured`` test run with no tracer, its fixtures
 #: too (tests/support/coverage_pause.py)
 pytest_plugins = [
     "tests.support.budget",
@@ -49,8 +49,8 @@ def cheap_passwords() -> Iterator[None]:
         yield
 
 
-#: tests run unmeasured by a ``--cov`` run (pytest-cov's ``no_cover``, here for their fixtures'
-#: setup and teardown too): those that spend their time in rules code run in loops (random play,
+#: tests run unmeasured by a ``--cov`` run (marked ``unmeasured``: tests/support/coverage_pause.py,
+#: their fixtures too): those that spend their time in rules code run in loops (random play,
 #: every hex of a map), which the coverage tracer made four to five times slower (Python 3.11),
 #: and the browser tests, whose product code runs in the server process they start (not
 #: measured) while the test process runs Playwright's client, which the tracer slowed the most;
@@ -69,7 +69,7 @@ PLANNED = coverage_plan.unmeasured()
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid.startswith(UNMEASURED) or item.nodeid in PLANNED:
-            item.add_marker(pytest.mark.no_cover)
+            item.add_marker(pytest.mark.unmeasured)
 
 
 def make_config(tmp_path: Path, **overrides: object) -> Config:

@@ -9,7 +9,7 @@
 3. line and branch coverage of both runs (``[tool.coverage]`` in ``pyproject.toml``), its total
    printed and held at its floor (``fail_under``: a run that measures less fails), each file's in
    ``var/coverage/html``; ``ARBITER_COVERAGE=off`` runs the same tests unmeasured.  The tests
-   marked ``no_cover`` (the rules loops, the browser tests, and the files whose every line and
+   marked ``unmeasured`` (the rules loops, the browser tests, and the files whose every line and
    branch a measured file reaches too, ``tests/coverage_plan.json``: ``tests/conftest.py``) run
    with no tracer (``tests/support/coverage_pause.py``).  ``ARBITER_COVERAGE=plan`` (``make
    coverage-plan``) measures every file instead, each test's arcs apart, and makes that plan

@@ -21,6 +21,8 @@ pytestmark = pytest.mark.slow(
 )
 
 SECONDS = 5
+#: commands stored before a race ends (it runs SECONDS at least, longer on a loaded machine)
+STORED = 60
 
 
 def check(outcome: dict[str, object]) -> None:
@@ -29,15 +31,15 @@ def check(outcome: dict[str, object]) -> None:
     assert outcome["stored_twice"] == 0
     assert outcome["audit_ok"] is True, outcome["failed"]
     # the clients really raced: many were refused, and play went on
-    assert outcome["refused_409"] > outcome["stored"] > 50  # type: ignore[operator]
+    assert outcome["refused_409"] > outcome["stored"] >= STORED  # type: ignore[operator]
 
 
 def test_racing_commands_on_arbiter_serve_with_sqlite(tmp_path: Path) -> None:
-    check(one_run(base_env(tmp_path / "var"), workers=0, seconds=SECONDS))
+    check(one_run(base_env(tmp_path / "var"), workers=0, seconds=SECONDS, until_stored=STORED))
 
 
 @pytest.mark.postgres
 def test_racing_commands_on_four_postgres_workers_with_redis(tmp_path: Path) -> None:
     with postgres_database() as dbname:
         env = on_postgres(base_env(tmp_path / "var"), dbname)
-        check(one_run(env, workers=4, seconds=SECONDS))
+        check(one_run(env, workers=4, seconds=SECONDS, until_stored=STORED))
