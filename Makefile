@@ -49,7 +49,7 @@ bench: setup
 # "Proof"): FUZZ_GAMES games per system from FUZZ_SEED; failing games are exported to var/fuzz/.
 # Then the long runs of what `make test` proves at a smaller size: ten times the Hypothesis
 # examples, the 1,000-case import property, 20 boots of the multi-worker recipe, ten times the
-# fog of war's random games.
+# fog of war's random games, every golden game with every check of the fuzzer.
 FUZZ_GAMES ?= 200
 FUZZ_SEED  ?= 1
 FUZZ_PLUGINS := tests.fixtures.skirmish,tests.fixtures.duel
@@ -59,7 +59,7 @@ fuzz: setup
 	ARBITER_FUZZ_SCALE=10 ARBITER_IMPORT_CASES=1000 ARBITER_MIGRATE_BOOTS=20 ARBITER_TEST_BUDGET=off \
 	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/fuzz \
 	  tests/integration/test_import_property.py tests/integration/test_migrate.py \
-	  tests/e2e/test_fog_property.py tests/conformance/test_fog_refusals.py
+	  tests/e2e/test_fog_property.py tests/conformance/test_fog_refusals.py tests/golden
 
 # Re-record the golden games (tests/golden/README.md): review the diff before committing it.
 golden: setup

@@ -51,15 +51,16 @@ def cheap_passwords() -> Iterator[None]:
 
 #: tests run unmeasured by a ``--cov`` run (marked ``unmeasured``: tests/support/coverage_pause.py,
 #: their fixtures too): those that spend their time in rules code run in loops (random play,
-#: every hex of a map), which the coverage tracer made four to five times slower (Python 3.11),
-#: and the browser tests, whose product code runs in the server process they start (not
-#: measured) while the test process runs Playwright's client, which the tracer slowed the most;
-#: the same rules and pages run measured in the in-process end-to-end tests
+#: every hex of a map, every template's commands through play), which the coverage tracer made
+#: four to five times slower (Python 3.11), and the browser tests, whose product code runs in the
+#: server process they start (not measured) while the test process runs Playwright's client,
+#: which the tracer slowed the most; the rules' own unit tests and the in-process end-to-end tests
+#: measure the same rules and pages
 UNMEASURED = (
     "tests/conformance/",
     "tests/fuzz/",
     "tests/golden/",
-    "tests/unit/rules/",
+    "tests/unit/rules/backbone/test_contract.py",
     "tests/e2e/browser/",
 )
 #: and the tests whose every line and branch a measured test reaches too (tests/coverage_plan.py)

@@ -47,12 +47,19 @@ class Report:
 
 
 def play_random(
-    harness: Harness, system: str, seed: int, max_commands: int, out_dir: Path | None = None
+    harness: Harness,
+    system: str,
+    seed: int,
+    max_commands: int,
+    out_dir: Path | None = None,
+    *,
+    checked: bool = True,
 ) -> GameOutcome:
-    """Play fuzz game ``seed`` of ``system`` (its export is written to ``out_dir`` on failure)."""
+    """Play fuzz game ``seed`` of ``system`` (its export is written to ``out_dir`` on failure);
+    ``checked`` false plays the same game without the fuzzer's checks after each command."""
     rng = random.Random(f"{system}:{seed}")
     outcome = GameOutcome(system, seed)
-    run = GameRun(harness, outcome, RandomPlayer(rng), max_commands)
+    run = GameRun(harness, outcome, RandomPlayer(rng), max_commands, checked=checked)
     _guarded(run, choose_scenario(run.rules, rng), None)
     if outcome.failed and out_dir is not None and outcome.game_id:
         outcome.file = str(run.export(out_dir))
@@ -144,12 +151,13 @@ def replay_moves(
     moves: Iterable[Mapping[str, Any]],
     plugins: Sequence[str] = (),
     expected: Expected | None = None,
+    checked: bool = True,
 ) -> GameOutcome:
     moves = list(moves)
     harness = Harness(plugins, systems=[system])
     try:
         outcome = GameOutcome(system, seed)
-        run = GameRun(harness, outcome, Script(moves), len(moves) + 1, expected)
+        run = GameRun(harness, outcome, Script(moves), len(moves) + 1, expected, checked)
         _guarded(run, scenario, options)
         return outcome
     finally:
@@ -182,8 +190,9 @@ def read_golden(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], Expec
     return head, moves, Expected([m["events"] for m in moves], final)
 
 
-def check_golden(path: Path, plugins: Sequence[str] = ()) -> GameOutcome:
-    """Replay a golden game: every command must record the same events, the end the same state."""
+def check_golden(path: Path, plugins: Sequence[str] = (), *, checked: bool = True) -> GameOutcome:
+    """Replay a golden game: every command must record the same events, the end the same state
+    (and, ``checked``, every check of the fuzzer after each command)."""
     head, moves, expected = read_golden(path)
     return replay_moves(
         head["system"],
@@ -193,4 +202,5 @@ def check_golden(path: Path, plugins: Sequence[str] = ()) -> GameOutcome:
         moves,
         plugins,
         expected,
+        checked,
     )

@@ -35,17 +35,18 @@ def play_until_combat(
     services = svc(api)
     rng = random.Random(31)
     users = {side: services.users.by_name(name) for side, name in players.items()}
+    resolved, read = 0, 0  # combats measured in the events read so far (each read once)
     for _ in range(limit):
         game = services.games.get(gid)
         if game.status == "ended":
             return
-        resolved = sum(
-            1
-            for e in services.store.events.get(game.id)
-            if type(e).__name__ == "Recorded"
-            and e.kind == "CombatResolved"
-            and isinstance(e.data.get("die") or e.data.get("dice") or e.data.get("roll"), dict)
-        )
+        for e in services.store.events.get(game.id, gt=read):
+            read = e.originator_version
+            resolved += (
+                type(e).__name__ == "Recorded"
+                and e.kind == "CombatResolved"
+                and isinstance(e.data.get("die") or e.data.get("dice") or e.data.get("roll"), dict)
+            )
         if resolved >= combats:
             return
         side = rng.choice(game.active_sides())

@@ -1,10 +1,14 @@
 """Golden games: complete games recorded once by the fuzzer with fixed seeds (``games/``), replayed
 command by command through the application service; every command must record the same events
-(by digest) and the game must end in the same state, with every check of the fuzzer on the way.
-How to regenerate them: README.md beside this file."""
+(by digest) and the game must end in the same state, its log audited, its dice verified and the
+game rebuilt from the log and from snapshots equal to the one played.  The first game of each
+system is replayed with every check of the fuzzer after each command too; ``make fuzz``
+(``ARBITER_FUZZ_SCALE`` above 1) checks every game so.  How to regenerate them: README.md beside
+this file."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -13,7 +17,7 @@ from service.fuzz import session
 from service.fuzz.runner import load_registry
 
 pytestmark = pytest.mark.slow(
-    "replays each golden game command by command with every check of the fuzzer (the Merida games are some 300 commands)"
+    "replays each golden game command by command (the Merida games are some 300 commands), the first of each system with every check of the fuzzer"
 )
 
 GAMES = Path(__file__).parent / "games"
@@ -21,11 +25,29 @@ PLUGINS = ("tests.fixtures.skirmish", "tests.fixtures.duel")
 FILES = sorted(GAMES.glob("*.ndjson"))
 
 
+def every_check(path: Path) -> bool:
+    """Whether ``path`` is replayed with every check of the fuzzer after each command: the first
+    game of each system in ``make test``, every game in ``make fuzz``."""
+    return path.stem.endswith("-seed1") or float(os.environ.get("ARBITER_FUZZ_SCALE", "1")) > 1
+
+
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
 def test_a_golden_game_replays_to_the_identical_state_and_hashes(path: Path) -> None:
-    outcome = session.check_golden(path, PLUGINS)
+    outcome = session.check_golden(path, PLUGINS, checked=every_check(path))
     assert outcome.problems == []
     assert outcome.status == "ended"
+
+
+def test_a_game_replayed_without_the_checks_is_still_held_to_its_golden_record(
+    tmp_path: Path,
+) -> None:
+    source = next(p for p in FILES if p.name.startswith("skirmish-seed2"))
+    lines = source.read_text().splitlines()
+    lines[-1] = lines[-1].replace('"version": ', '"version": 1', 1)
+    changed = tmp_path / source.name
+    changed.write_text("\n".join(lines) + "\n")
+    outcome = session.check_golden(changed, PLUGINS, checked=False)
+    assert outcome.problems[0].startswith("the game ends otherwise than the golden game")
 
 
 def test_every_system_has_golden_games() -> None:

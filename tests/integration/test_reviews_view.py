@@ -39,7 +39,7 @@ def played() -> Iterator[tuple[Harness, list[str]]]:
     games = []
     try:
         for system, seed in PLAYED:
-            outcome = play_random(harness, system, seed, 160)
+            outcome = play_random(harness, system, seed, 160, checked=False)
             assert not outcome.failed, outcome.problems
             games.append(str(outcome.game_id))
         yield harness, games
