@@ -75,11 +75,12 @@ def play(api: ApiHelper, gid: str, turns: int) -> None:
         assert api.command(gid, game["sides"][side], END).status_code == 201
 
 
-@pytest.fixture
-def source(tmp_path: Path, index_template: Path) -> Config:
+@pytest.fixture(scope="module")
+def source_template(tmp_path_factory: pytest.TempPathFactory, index_template: Path) -> Config:
     """A SQLite server's data: users, two games played a while, a club with a ladder, and the
-    notices the worker derived; closed after (the running server is the e2e test's)."""
-    config = make_config(tmp_path / "src", secret_key=SECRET)
+    notices the worker derived; closed after (the running server is the e2e test's).  Made once
+    a module: each test takes a copy (:func:`source`)."""
+    config = make_config(tmp_path_factory.mktemp("backup-source"), secret_key=SECRET)
     shutil.copytree(index_template, config.index_dir)
     app = create_app(config)
     api = ApiHelper(app.test_client())
@@ -98,6 +99,14 @@ def source(tmp_path: Path, index_template: Path) -> Config:
     build_worker(svc, process=svc.notifications.process).step()
     svc.close()
     return config
+
+
+@pytest.fixture
+def source(tmp_path: Path, source_template: Config) -> Config:
+    """A copy of the module's source server's files (:func:`source_template`: its data and its
+    keys, the heads among them), this test's own."""
+    shutil.copytree(source_template.var_dir.parent, tmp_path / "src")
+    return make_config(tmp_path / "src", secret_key=SECRET)
 
 
 def backup(config: Config, path: Path, *extra: str) -> subprocess.CompletedProcess[str]:

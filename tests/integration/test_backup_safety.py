@@ -43,6 +43,7 @@ from tests.integration.test_backup_restore import (
     rewritten,
     snapshot_of,
     source,
+    source_template,
     sqlite_env,
 )
 from tests.support.api import PASSWORD
@@ -53,7 +54,7 @@ pytestmark = pytest.mark.slow(
     "backups and restores through the installed command, one under a running server"
 )
 
-__all__ = ["source"]  # the fixture, shared with test_backup_restore.py
+__all__ = ["source", "source_template"]  # the fixtures, shared with test_backup_restore.py
 
 HOOK_SECRET = "hook-secret-0123456789-abcdef"
 
