@@ -202,8 +202,9 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import expect, sync_playwright
 
     # live updates cross a server process and an event stream: on a loaded 2-core machine they
-    # may take longer than Playwright's 5 s default, so assertions wait up to 15 s
-    expect.set_options(timeout=15_000)
+    # may take longer than Playwright's 5 s default, so assertions wait up to 30 s (15 s was
+    # once too few for a home page's first render during make test's busiest minutes)
+    expect.set_options(timeout=30_000)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
