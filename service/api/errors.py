@@ -186,14 +186,14 @@ class ArbiterApi(Api):
 
     def document(self) -> dict[str, Any]:
         """The whole document, the blueprints not yet in it written in first."""
-        with self._documenting:
+        with self._documenting:  # written once; read after as any request reads it
             while self._undocumented:
                 blp, name, parameters = self._undocumented.pop(0)
                 blp.register_views_in_doc(
                     self, self._app, self.spec, name=name, parameters=parameters
                 )
                 self.spec.tag({"name": name, "description": blp.description})
-            return finish(self.spec.to_dict())
+        return finish(self.spec.to_dict())
 
     def _init_spec(self, *, extra_plugins: Any = None, **kwargs: Any) -> None:
         super()._init_spec(extra_plugins=[TruthfulDocs(), *(extra_plugins or ())], **kwargs)

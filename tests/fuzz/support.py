@@ -18,6 +18,7 @@ from werkzeug.test import TestResponse
 from service.app import create_app
 from tests.conftest import make_config
 from tests.support.api import PASSWORD
+from tests.support.scale import fuzz_scale
 
 ERROR_KEYS = {"error", "message", "details"}
 
@@ -25,7 +26,7 @@ ERROR_KEYS = {"error", "message", "details"}
 def fuzz_settings(examples: int) -> settings:
     """``examples`` per property by default (``ARBITER_FUZZ_SCALE=10`` runs ten times as many),
     derandomized under CI so that a run is repeatable."""
-    scale = float(os.environ.get("ARBITER_FUZZ_SCALE", "1"))
+    scale = fuzz_scale()
     return settings(
         max_examples=max(1, int(examples * scale)),
         deadline=None,

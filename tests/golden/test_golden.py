@@ -8,13 +8,13 @@ this file."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from service.fuzz import session
 from service.fuzz.runner import load_registry
+from tests.support.scale import fuzz_scale
 
 pytestmark = pytest.mark.slow(
     "replays each golden game command by command (the Merida games are some 300 commands), the first of each system with every check of the fuzzer"
@@ -28,7 +28,7 @@ FILES = sorted(GAMES.glob("*.ndjson"))
 def every_check(path: Path) -> bool:
     """Whether ``path`` is replayed with every check of the fuzzer after each command: the first
     game of each system in ``make test``, every game in ``make fuzz``."""
-    return path.stem.endswith("-seed1") or float(os.environ.get("ARBITER_FUZZ_SCALE", "1")) > 1
+    return path.stem.endswith("-seed1") or fuzz_scale() > 1
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

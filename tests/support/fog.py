@@ -16,7 +16,6 @@ The probes judge a view (``probe.view(state, seen, side)``) or an event as shown
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from service.fuzz.runner import identity
 from service.rules.actions import Actions, Choice, Template
 from service.rules.base import RulesEvent, RulesSystem, State
 from tests.support.api import ApiHelper
+from tests.support.scale import fuzz_scale
 
 Json = Any
 SPECTATOR, ANONYMOUS = "watcher", None
@@ -41,7 +41,7 @@ PREVIEWED = ("attack", "shoot")
 def games(in_make_test: int) -> int:
     """How many random games a fog property plays: ``in_make_test`` times ``ARBITER_FUZZ_SCALE``
     (``make fuzz`` runs ten times as many)."""
-    return max(1, round(in_make_test * float(os.environ.get("ARBITER_FUZZ_SCALE", "1"))))
+    return max(1, round(in_make_test * fuzz_scale()))
 
 
 def actions_from_json(body: Mapping[str, Any]) -> Actions:
