@@ -202,9 +202,10 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import expect, sync_playwright
 
     # live updates cross a server process and an event stream: on a loaded 2-core machine they
-    # may take longer than Playwright's 5 s default, so assertions wait up to 30 s (15 s was
-    # once too few for a home page's first render during make test's busiest minutes)
-    expect.set_options(timeout=30_000)
+    # may take longer than Playwright's 5 s default, so assertions wait up to 60 s (a home page's
+    # first render once took over 15 s, and a game page's over 30 s, in make test's busiest
+    # minutes: four test workers, their servers and Chromium on two cores; alone they take 1-2 s)
+    expect.set_options(timeout=60_000)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
