@@ -70,6 +70,10 @@ def table(view: Any, name: str, key: str) -> list[dict[str, Any]]:
     return view.query(f"SELECT * FROM {{{name}}} ORDER BY {key}")
 
 
+@pytest.mark.slow(
+    "random changes to users, clubs and ladders on each store, every view compared with its rebuild"
+    " (a few seconds alone, 40 s once in make test under the tracer)"
+)
 def test_the_views_equal_the_records_after_random_changes_and_their_rebuild(app: Flask) -> None:
     rnd = random.Random(27)
     svc: Any = app.extensions["arbiter"]
