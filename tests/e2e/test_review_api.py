@@ -94,15 +94,20 @@ def review(api: ApiHelper, gid: str, user: str | None, **params: Any) -> Any:
     return api.client.get(f"/api/games/{gid}/review", query_string=params, headers=headers)
 
 
-@pytest.fixture
-def merida(api: ApiHelper) -> str:
+def test_one_merida_game_reviewed_in_play_by_each_reader_then_after_its_end(
+    api: ApiHelper,
+) -> None:
+    """One game played at random to its second combat, then read by each reader in turn (a
+    random game is the costly part: each reading below once took a game of its own)."""
     sides = {"republican": "alice", "nationalist": "bob"}
-    gid = game_in_play(api, "merida", "merida-1938", sides, combats=2, limit=400)
+    merida = game_in_play(api, "merida", "merida-1938", sides, combats=2, limit=400)
     api.work()  # the worker brings the reviews view on
-    return gid
+    a_players_review_during_the_game_shows_their_own_luck_from_the_crt(api, merida)
+    a_reader_who_plays_no_side_sees_no_luck_during_the_game(api, merida)
+    after_the_end_every_reader_sees_every_side_and_the_report(api, merida)
 
 
-def test_a_players_review_during_the_game_shows_their_own_luck_from_the_crt(
+def a_players_review_during_the_game_shows_their_own_luck_from_the_crt(
     api: ApiHelper, merida: str
 ) -> None:
     r = review(api, merida, "alice")
@@ -154,9 +159,7 @@ def test_a_players_review_during_the_game_shows_their_own_luck_from_the_crt(
     assert bob["luck"]["nationalist"]["figure"] == pytest.approx(-mine["figure"])
 
 
-def test_after_the_end_every_reader_sees_every_side_and_the_report(
-    api: ApiHelper, merida: str
-) -> None:
+def after_the_end_every_reader_sees_every_side_and_the_report(api: ApiHelper, merida: str) -> None:
     r = api.client.post(f"/api/games/{merida}/resign", json={}, headers=api.user("bob"))
     assert r.status_code == 200, r.get_json()
     api.work()
@@ -183,9 +186,7 @@ def test_after_the_end_every_reader_sees_every_side_and_the_report(
     assert luck["totals"][0]["unit"] == "units of losses"
 
 
-def test_a_reader_who_plays_no_side_sees_no_luck_during_the_game(
-    api: ApiHelper, merida: str
-) -> None:
+def a_reader_who_plays_no_side_sees_no_luck_during_the_game(api: ApiHelper, merida: str) -> None:
     body = api.client.get(f"/api/games/{merida}/review", headers=api.reader(None)).get_json()
     assert body["luck"] == {}
     assert body["timeline"]  # the story is the log's, as the game page shows it
