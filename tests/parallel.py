@@ -90,12 +90,12 @@ def report_coverage(env: dict[str, str]) -> int:
     return total.returncode
 
 
-def rewrite_assertions() -> None:
+def rewrite_assertions(root: Path = ROOT) -> None:
     """Collect every test file once, two processes at a time, with bytecode written: pytest keeps
     each module's rewritten assertions in ``__pycache__`` (and reads them back even where
     ``PYTHONDONTWRITEBYTECODE`` is set), so the runs' own collections skip the rewriting.  A
     collection error is left to the runs below to report."""
-    files = sorted(str(f.relative_to(ROOT)) for f in (ROOT / "tests").rglob("test_*.py"))
+    files = sorted(str(f.relative_to(root)) for f in (root / "tests").rglob("test_*.py"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     halves = [files[0::2], files[1::2]]
     runs = [
@@ -110,7 +110,7 @@ def rewrite_assertions() -> None:
                 "no:cacheprovider",
                 *half,
             ],
-            cwd=ROOT,
+            cwd=root,
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

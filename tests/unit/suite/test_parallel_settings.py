@@ -11,6 +11,15 @@ import pytest
 from tests import parallel
 
 
+@pytest.fixture(autouse=True)
+def no_rewriting(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """The runs below are stand-ins: the assertions' rewriting (two real collections of the whole
+    suite) is recorded, not done."""
+    rewrote: list[bool] = []
+    monkeypatch.setattr(parallel, "rewrite_assertions", lambda: rewrote.append(True))
+    return rewrote
+
+
 @pytest.mark.parametrize(
     ("name", "value", "message"),
     [
@@ -43,7 +52,7 @@ def test_the_run_is_measured_unless_coverage_is_off(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_plan_run_measures_every_file_per_test_and_then_makes_the_plan(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, no_rewriting: list[bool]
 ) -> None:
     monkeypatch.setenv("ARBITER_COVERAGE", "plan")
     monkeypatch.delenv("ARBITER_TEST_BUDGET", raising=False)
@@ -58,6 +67,7 @@ def test_the_plan_run_measures_every_file_per_test_and_then_makes_the_plan(
     made: list[list[str]] = []
     monkeypatch.setattr(parallel.coverage_plan, "main", lambda argv: made.append(argv) or 0)
     assert parallel.main([]) == 0
+    assert no_rewriting == [True]  # once, before the runs
     assert len(runs) == 2
     for args, env in runs:
         assert "--cov-context=test" in args
@@ -85,3 +95,20 @@ def test_a_total_below_the_floor_fails_the_run(
     assert "coverage of service/, faq/ and web/ (line and branch): 87.4 %" in out
     assert "Coverage failure: total of 87.4 is less than fail-under=88" in out
     assert "FAILED: the coverage floor" in out
+
+
+def test_the_assertions_are_rewritten_once_and_kept_where_bytecode_is_not_written(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Under ``PYTHONDONTWRITEBYTECODE`` (the CI machine's) the runner's first step still leaves
+    each test module's rewritten assertions in ``__pycache__``, where every later collection
+    reads them."""
+    monkeypatch.undo()  # the real rewriting
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    for name in ("test_one.py", "deeper/test_two.py"):
+        module = tmp_path / "tests" / name
+        module.parent.mkdir(parents=True, exist_ok=True)
+        module.write_text("def test_it():\n    assert 1 + 1 == 2\n")
+    parallel.rewrite_assertions(tmp_path)
+    kept = sorted(p.name.split(".")[0] for p in tmp_path.rglob("__pycache__/*-pytest-*.pyc"))
+    assert kept == ["test_one", "test_two"]
