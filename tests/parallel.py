@@ -19,9 +19,10 @@ First the project's own modules are compiled to bytecode once (``compileall``): 
 ``PYTHONDONTWRITEBYTECODE`` is set, as on the CI machine, every server and CLI process the tests
 start would otherwise compile ``service/``, ``faq/`` and ``web/`` from source again (about a
 second of CPU each).  The test modules' assertions are rewritten once too
-(:func:`rewrite_assertions`): under ``PYTHONDONTWRITEBYTECODE`` pytest rewrites every test module's ``assert`` statements again in
-each process that collects them -- each xdist worker and the run of the tests that run alone --
-about 14 s of CPU each, which a rewritten module kept in ``__pycache__`` saves.
+(:func:`rewrite_assertions`): under ``PYTHONDONTWRITEBYTECODE`` pytest rewrites every test
+module's ``assert`` statements again in each process that collects them -- each xdist worker and
+the run of the tests that run alone -- about 14 s of CPU each, which a rewritten module kept in
+``__pycache__`` saves.
 
 The time budget is enforced (``ARBITER_TEST_BUDGET=on``, ``tests/support/budget.py``): a test
 whose call takes over 20 s, or a file over 60 s, not marked ``@pytest.mark.slow("why")`` fails the
