@@ -18,6 +18,7 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from faq.engine import Engine
@@ -43,10 +44,16 @@ MAX_WHY_WORDS = 6
 
 class Fusion:
     """The semantic side of a knowledge base's search, its passages built once per engine (per
-    opened index)."""
+    opened index), from the vectors kept with the index (``kept``: the generation in use, or
+    ``None``) where they are there."""
 
-    def __init__(self, embedder: Embedder | None | Callable[[], Embedder | None] = load_embedder):
+    def __init__(
+        self,
+        embedder: Embedder | None | Callable[[], Embedder | None] = load_embedder,
+        kept: Callable[[], Path | None] = lambda: None,
+    ):
         self.embedder = embedder() if callable(embedder) else embedder
+        self.kept = kept
         #: (engine, its entries' vectors): one tuple, replaced whole, so a thread never pairs one
         #: engine with another's vectors
         self._built: tuple[Engine, Passages] | None = None
@@ -61,11 +68,26 @@ class Fusion:
             return None
         built = self._built
         if built is None or built[0] is not engine:
-            from faq.semantic.passages import Passages
-
-            entries = ((d, engine.entry(d)) for d in sorted(engine.stored))
-            built = self._built = (engine, Passages(self.embedder, entries))
+            built = self._built = (engine, self._made(engine, self.kept()))
         return built[1]
+
+    def _made(self, engine: Engine, gen: Path | None) -> Passages:
+        from faq.semantic import kept
+        from faq.semantic.passages import Passages
+
+        assert self.embedder is not None
+        entries = ((d, engine.entry(d)) for d in sorted(engine.stored))
+        return Passages(self.embedder, entries, kept.load(gen, self.embedder))
+
+    def keep(self, engine: Engine, gen: Path) -> None:
+        """Keep the vectors of ``engine``'s entries in the index generation ``gen`` (its writer
+        calls this, under the index's lock, after each change; a search never does)."""
+        if self.embedder is None:
+            return
+        from faq.semantic import kept
+
+        texts, rows = self._made(engine, gen).texts_and_rows()
+        kept.save(gen, self.embedder, texts, rows)
 
     def asked(self, plan: Plan, text: str) -> str | None:
         """The question for the semantic signal: ``None`` (BM25 alone) when the signal is off or

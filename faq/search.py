@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -30,10 +31,13 @@ from faq.model import (
 )
 from faq.query import Plan, find_game, has_words, parse, topic_keyword
 from faq.scoring import CachedBM25F
+from faq.semantic import kept
 from faq.snippets import flat, snippet, term_pattern
 from faq.topics import topics_for
 from service.rules.base import Rulebook
 from service.rules.rulebook import Link
+
+log = logging.getLogger(__name__)
 
 MAX_QUERY = 500
 MAX_LIMIT = 100
@@ -78,11 +82,13 @@ class KnowledgeBase:
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._names: dict[str, tuple[str, ...]] | None = None
         #: the semantic signal beside BM25 (off without numpy or its data: BM25 alone)
-        self.fusion = Fusion()
-        if not self.store.is_current(self.corpus_hash):
+        self.fusion = Fusion(kept=self.store.current)
+        if not self.store.is_current(self.corpus_hash) or not self._vectors_kept():
             with self.store.lock():
                 if not self.store.is_current(self.corpus_hash):
                     self._build(None)
+                elif not self._vectors_kept():  # an index of a release that kept none
+                    self._keep_vectors()
         self._open()
 
     # -- index lifecycle ---------------------------------------------------------------------------
@@ -92,7 +98,26 @@ class KnowledgeBase:
             clubs = list(self.club_rulings())
         else:  # no true store given: carry over the club rulings already indexed
             clubs = self._indexed_club_rulings()
-        return self.store.build(entries, self.corpus_hash, clubs, progress)
+        meta = self.store.build(entries, self.corpus_hash, clubs, progress)
+        self._keep_vectors()
+        return meta
+
+    def _vectors_kept(self) -> bool:
+        """The semantic signal is off, or the index in use keeps its entries' vectors."""
+        gen = self.store.current()
+        return not self.fusion.on or (gen is not None and (gen / kept.FILE).exists())
+
+    def _keep_vectors(self) -> None:
+        """(Under the lock, after the index changed.)  Its entries' vectors kept beside it, for
+        the first search of every process that opens it (:mod:`faq.semantic.kept`)."""
+        gen = self.store.current()
+        if gen is None or not self.fusion.on:
+            return
+        try:
+            with self.store.open(gen).searcher(weighting=CachedBM25F()) as searcher:
+                self.fusion.keep(Engine(searcher), gen)
+        except OSError as exc:  # the search goes on, embedding the entries in each process
+            log.warning("the entries' vectors could not be kept with the index: %s", exc)
 
     def _indexed_club_rulings(self) -> list[ClubRuling]:
         if self.store.current() is None:
@@ -141,12 +166,16 @@ class KnowledgeBase:
         """Index (or replace) a club ruling now; returns its entry id (``club-ruling:<id>``)."""
         with self.store.lock():
             self.store.write_club(add=ruling)
+            self._keep_vectors()
         return ruling.entry_id
 
     def remove_club_ruling(self, ruling_id: str) -> bool:
         """Drop a club ruling (by its id or entry id); True if it was in the index."""
         with self.store.lock():
-            return self.store.write_club(remove=club_entry_id(ruling_id))
+            changed = self.store.write_club(remove=club_entry_id(ruling_id))
+            if changed:
+                self._keep_vectors()
+            return changed
 
     # -- reading ------------------------------------------------------------------------------------
     def get(self, entry_id: str) -> dict[str, Any]:

@@ -14,8 +14,9 @@ is lexical only (logged once).
 
 from __future__ import annotations
 
+import hashlib
 import logging
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,8 @@ from faq.semantic.tokenizer import WordPiece, read_vocab
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from faq.semantic.kept import KeptVectors
 
 log = logging.getLogger(__name__)
 
@@ -69,11 +72,31 @@ class Embedder:
         norm = float(self._np.linalg.norm(vec))
         return vec / norm if norm > 0 else vec
 
-    def matrix(self, texts: list[str]) -> np.ndarray:
-        """One row per text (shape ``(len(texts), dimensions)``)."""
-        if not texts:
-            return self._np.zeros((0, self.dimensions), dtype=self._np.float32)
-        return self._np.stack([self.vector(t) for t in texts])
+    @cached_property
+    def fingerprint(self) -> str:
+        """What a text's vector depends on besides the text: the table, the vocabulary and the
+        words left out (vectors kept with an index are used only under the same fingerprint)."""
+        made = hashlib.sha256(b"arbiter-embedder-v1|")
+        made.update(repr((self.table.dtype.str, self.table.shape)).encode())
+        made.update(self._np.ascontiguousarray(self.table).data)
+        vocab = self.tokenizer.vocab
+        made.update("\n".join(sorted(vocab, key=vocab.__getitem__)).encode("utf-8"))
+        made.update(" ".join(sorted(STOP_WORDS)).encode())
+        return made.hexdigest()
+
+    def matrix(self, texts: list[str], kept: KeptVectors | None = None) -> np.ndarray:
+        """One row per text (shape ``(len(texts), dimensions)``); the rows ``kept`` holds are
+        taken from it, the others embedded."""
+        out = self._np.zeros((len(texts), self.dimensions), dtype=self._np.float32)
+        found: set[int] = set()
+        if kept is not None and texts:
+            positions, rows = kept.find(texts)
+            out[positions] = kept.vectors[rows]
+            found = set(positions)
+        for n, text in enumerate(texts):
+            if n not in found:
+                out[n] = self.vector(text)
+        return out
 
 
 _loaded: dict[Path, Embedder | None] = {}

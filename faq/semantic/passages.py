@@ -13,6 +13,7 @@ import numpy as np
 
 from faq.index import strip_markers
 from faq.semantic import Embedder
+from faq.semantic.kept import KeptVectors
 
 #: a sentence ends at . ! ? ; or : before a space, or at a line break
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
@@ -38,9 +39,15 @@ def sentences(entry: dict[str, Any]) -> list[str]:
 
 
 class Passages:
-    """The vectors of the entries given (document number, entry), in that order."""
+    """The vectors of the entries given (document number, entry), in that order; those ``kept``
+    holds (:mod:`faq.semantic.kept`) are taken from it."""
 
-    def __init__(self, embedder: Embedder, entries: Iterable[tuple[int, dict[str, Any]]]) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        entries: Iterable[tuple[int, dict[str, Any]]],
+        kept: KeptVectors | None = None,
+    ) -> None:
         wholes: list[str] = []
         self.docnums: list[int] = []
         self.sentences: list[str] = []
@@ -53,8 +60,14 @@ class Passages:
             own = sentences(entry)
             self._slices[entry["id"]] = (len(self.sentences), len(self.sentences) + len(own))
             self.sentences += own
-        self.wholes = embedder.matrix(wholes)
-        self.sentence_rows = embedder.matrix(self.sentences)
+        #: the texts of ``wholes``' rows: each entry whole, then its heading with its question
+        self.whole_texts = wholes
+        self.wholes = embedder.matrix(wholes, kept)
+        self.sentence_rows = embedder.matrix(self.sentences, kept)
+
+    def texts_and_rows(self) -> tuple[list[str], np.ndarray]:
+        """Every text embedded here and its vector, in one matrix (what an index keeps)."""
+        return self.whole_texts + self.sentences, np.vstack([self.wholes, self.sentence_rows])
 
     def closeness(self, query: np.ndarray) -> dict[int, float]:
         """Each entry's cosine to the query vector (that of its closer row) in standard
