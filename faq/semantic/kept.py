@@ -3,8 +3,8 @@ reads them instead of embedding every entry and sentence again (0.78 s of CPU on
 corpus; a process with the file reads it in a few milliseconds).
 
 ``vectors.npz`` in an index generation (``faq.index``) holds the embedder's fingerprint, one
-16-byte BLAKE2b digest per text (a row of bytes) and its vector (float32, as :meth:`Embedder.vector` gives it).
-It is written where the index is written -- a build, a rebuild, a club ruling added or removed,
+16-byte BLAKE2b digest per text (a row of bytes) and its vector (float32, as
+:meth:`Embedder.vector` gives it).  It is written where the index is written -- a build, a rebuild, a club ruling added or removed,
 under the index's lock -- never by a search.  A vector is looked up by its text's digest, so a
 file that lags its index (made before a ruling was added, by another release) still serves the
 texts it has and the rest are embedded as before; a file made by another embedder (another
@@ -77,7 +77,7 @@ def load(gen: Path | None, embedder: Embedder) -> KeptVectors | None:
     except (OSError, KeyError, ValueError, zipfile.BadZipFile) as exc:
         log.warning("%s cannot be read (%s): the entries are embedded again", path, exc)
         return None
-    if keys.shape != (len(keys), DIGEST_BYTES) or keys.dtype != np.uint8:
+    if keys.ndim != 2 or keys.shape[1] != DIGEST_BYTES or keys.dtype != np.uint8:
         log.warning("%s does not hold a digest per text: not used", path)
         return None
     if vectors.shape != (len(keys), embedder.dimensions):

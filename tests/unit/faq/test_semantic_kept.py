@@ -146,6 +146,16 @@ def test_vectors_another_embedder_made_or_a_damaged_file_are_not_used(
     kb = opened(index, reading, lambda: gen)
     assert ranked(kb) and len(reading.embedded) > 4000  # embedded as before: same search
 
+    np.savez(
+        gen / kept.FILE,
+        fingerprint=np.array(shipped.fingerprint),
+        keys=np.array(7),
+        vectors=np.zeros(3),
+    )
+    with caplog.at_level("WARNING"):
+        assert kept.load(gen, shipped) is None  # a readable file of the wrong shapes
+    assert "does not hold a digest per text" in caplog.text
+
     with pytest.raises(ValueError, match="3 texts for 2 vectors"):
         kept.save(gen, shipped, ["a", "b", "c"], np.zeros((2, shipped.dimensions)))
 
