@@ -242,14 +242,20 @@ class IndexStore:
 
     def write_club(self, add: ClubRuling | None = None, remove: str | None = None) -> bool:
         """Add (or replace) one club ruling, or remove one by entry id; True if the index changed."""
+        return self.write_clubs([add] if add is not None else [], [remove] if remove else []) > 0
+
+    def write_clubs(self, add: Iterable[ClubRuling], remove: Iterable[str]) -> int:
+        """Add (or replace) club rulings and remove others by entry id, in one commit; how many
+        documents changed."""
         ix = self.open()
         writer = ix.writer(timeout=WRITER_TIMEOUT)
         try:
-            if add is not None:
-                writer.update_document(**document_fields(club_entry(add)))
-                changed = True
-            else:
-                changed = bool(writer.delete_by_term("id", remove))
+            changed = 0
+            for ruling in add:
+                writer.update_document(**document_fields(club_entry(ruling)))
+                changed += 1
+            for entry_id in remove:
+                changed += writer.delete_by_term("id", entry_id)
         except BaseException:
             writer.cancel()
             raise

@@ -177,6 +177,26 @@ class KnowledgeBase:
                 self._keep_vectors()
             return changed
 
+    def sync_club_rulings(
+        self, in_force: Iterable[ClubRuling], withdrawn: Iterable[str]
+    ) -> tuple[int, int]:
+        """Bring the index's club rulings up to their true store, which another host may have
+        changed: index those ``in_force`` that are missing, drop those ``withdrawn`` (ruling
+        ids) that are there, in one commit under the lock; returns (added, removed).  A ruling
+        is never changed once made, so its entry id says whether it is indexed; one indexed
+        here that the store does not name yet (made on this host, its view not yet caught up)
+        stays."""
+        wanted = {r.entry_id: r for r in in_force}
+        gone = {club_entry_id(r) for r in withdrawn}
+        with self.store.lock():
+            have = {r.entry_id for r in self._indexed_club_rulings()}
+            add = [r for entry_id, r in wanted.items() if entry_id not in have]
+            drop = sorted(have & gone)
+            if add or drop:
+                self.store.write_clubs(add, drop)
+                self._keep_vectors()
+        return len(add), len(drop)
+
     # -- reading ------------------------------------------------------------------------------------
     def get(self, entry_id: str) -> dict[str, Any]:
         fields = self.searcher().document(id=entry_id)

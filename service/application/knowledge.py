@@ -1,9 +1,17 @@
 """The rules knowledge base as the game service sees it: lazily opened, club rulings from their view,
-and the rulings that govern an event of a game."""
+and the rulings that govern an event of a game.
+
+Each host keeps its own index (``$ARBITER_VAR/index``), a cache: the club rulings' true store is
+the log, read through the rulings view that every host shares.  A ruling made on this host is
+indexed at once (:meth:`KnowledgeService.publish_ruling`); one made or withdrawn on another host
+is brought in when this process next uses the knowledge base, at most ``sync_seconds`` later (a
+read of the view's mark, by key; the rulings themselves only when it has changed)."""
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +28,11 @@ from service.rules.base import RulesEvent, RulesSystem
 from service.rules.rulebook import rulebooks_of
 from service.views.rulings import Ruling, RulingsView
 from service.views.runner import ProjectionRunner
+
+log = logging.getLogger(__name__)
+
+#: at most this long between two looks at the rulings view (per process)
+SYNC_SECONDS = 2.0
 
 
 class KnowledgeService:
@@ -38,11 +51,16 @@ class KnowledgeService:
         self.index_dir = index_dir
         self._kb: KnowledgeBase | None = None
         self._lock = threading.Lock()
+        self.sync_seconds = SYNC_SECONDS
+        self._sync_lock = threading.Lock()
+        self._next_sync = 0.0
+        #: the rulings view's mark the index was last brought up to (None: not yet)
+        self._synced: tuple[int, int] | None = None
 
     @property
     def kb(self) -> KnowledgeBase:
         """The knowledge base of the registry's games' rulebooks, built on first use (and rebuilt
-        when the corpus or a rulebook's declaration changed)."""
+        when the corpus or a rulebook's declaration changed), its club rulings those in force."""
         if self._kb is None:
             with self._lock:
                 if self._kb is None:
@@ -52,7 +70,31 @@ class KnowledgeService:
                         rulebooks=rulebooks_of(self.games.registry),
                         titles=game_titles(self.games.registry),
                     )
+        self._sync(self._kb)
         return self._kb
+
+    def _sync(self, kb: KnowledgeBase) -> None:
+        """Bring the index's club rulings up to the view's, at most every ``sync_seconds`` (one
+        thread at a time; the others go on with the index as it is).  A store that cannot be read
+        leaves the index as it is: the search goes on."""
+        if self.runner is None or time.monotonic() < self._next_sync:
+            return
+        if not self._sync_lock.acquire(blocking=False):
+            return
+        try:
+            self._next_sync = time.monotonic() + self.sync_seconds
+            mark = self._view.mark()
+            if mark != self._synced:
+                added, removed = kb.sync_club_rulings(
+                    self._indexed_rulings(), self._view.withdrawn()
+                )
+                if added or removed:
+                    log.info("club rulings made elsewhere: %d indexed, %d dropped", added, removed)
+                self._synced = mark
+        except Exception as exc:  # noqa: BLE001 - the search never fails for the rulings' sake
+            log.warning("the rules index's club rulings are not brought up to date now: %s", exc)
+        finally:
+            self._sync_lock.release()
 
     def close(self) -> None:
         if self._kb is not None:

@@ -111,6 +111,20 @@ class RulingsView(SqlView):
         )
         return [Ruling.of_row(r) for r in found]
 
+    def mark(self) -> tuple[int, int]:
+        """What changes whenever the rulings in force change, read without loading any: how many
+        there are and the position of the latest (a ruling made raises it, one withdrawn lowers
+        the count)."""
+        found = self.query_one(
+            "SELECT COUNT(*) AS n, COALESCE(MAX(position), 0) AS latest FROM {club_rulings} "
+            "WHERE withdrawn = 0"
+        )
+        return (int(found["n"]), int(found["latest"])) if found else (0, 0)
+
+    def withdrawn(self) -> list[str]:
+        """The ids of the rulings withdrawn."""
+        return [r["id"] for r in self.query("SELECT id FROM {club_rulings} WHERE withdrawn = 1")]
+
     def for_event(self, system: str, event_type: str) -> list[Ruling]:
         """The rulings in force of ``system`` made for ``event_type`` events, oldest first."""
         columns = ", ".join(f"r.{name}" for name in FIELDS)

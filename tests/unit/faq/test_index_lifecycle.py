@@ -126,3 +126,20 @@ def test_index_layout_has_a_pointer_and_meta(club_dir: Path) -> None:
     # benchmarks' (`make bench search`); under load the bound of 5 s failed a test run
     assert meta["entries"] == len(load_corpus().entries)
     assert isinstance(meta["build_seconds"], float) and meta["build_seconds"] > 0
+
+
+def test_club_rulings_are_brought_up_to_their_store_and_one_it_does_not_name_yet_stays(
+    club_dir: Path,
+) -> None:
+    """``sync_club_rulings``: what another host made or withdrew, from the rulings' true store."""
+    kb = KnowledgeBase(club_dir)
+    kb.add_club_ruling(RULING)  # made here: the store's view may not name it yet
+    other = ClubRuling(
+        id="r-gliders", club="bcn", question="Do gliders ignore ZOC?", answer="Yes, always."
+    )
+    assert kb.sync_club_rulings([other], withdrawn=["r-unknown"]) == (1, 0)
+    assert ids(kb.search("gliders", document="club")) == ["club-ruling:r-gliders"]
+    assert ids(kb.search("viaduct", document="club")) == [RULING.entry_id]  # not named: kept
+    assert kb.sync_club_rulings([other], withdrawn=[]) == (0, 0)  # nothing to do: no write
+    assert kb.sync_club_rulings([], withdrawn=[RULING.id, "r-gliders"]) == (0, 2)
+    assert ids(kb.search("viaduct gliders", document="club")) == []
