@@ -5,7 +5,8 @@ Each host keeps its own index (``$ARBITER_VAR/index``), a cache: the club ruling
 the log, read through the rulings view that every host shares.  A ruling made on this host is
 indexed at once (:meth:`KnowledgeService.publish_ruling`); one made or withdrawn on another host
 is brought in when this process next uses the knowledge base, at most ``sync_seconds`` later (a
-read of the view's mark, by key; the rulings themselves only when it has changed)."""
+read of the view's mark from the index of the rulings in force; the rulings themselves only when
+it has changed)."""
 
 from __future__ import annotations
 
