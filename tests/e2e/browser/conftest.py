@@ -208,8 +208,51 @@ def browser() -> Iterator[Any]:
     expect.set_options(timeout=60_000)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        watched(chromium)
         yield chromium
         chromium.close()
+
+
+#: what the pages of the test now running met that a failure may be explained by: requests that
+#: failed, errors in their scripts and the console's errors (printed with a failed test's report)
+JOURNAL: list[str] = []
+
+
+def _watch(context: Any) -> Any:
+    def failed(request: Any) -> None:
+        JOURNAL.append(f"request failed: {request.method} {request.url}: {request.failure}")
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            JOURNAL.append(f"console error: {message.text}")
+
+    context.on("requestfailed", failed)
+    context.on("console", console)
+    context.on("weberror", lambda error: JOURNAL.append(f"script error: {error.error}"))
+    return context
+
+
+def watched(chromium: Any) -> None:
+    """Every context and page the tests open on ``chromium`` writes to :data:`JOURNAL`."""
+    new_context, new_page = chromium.new_context, chromium.new_page
+
+    def context_watched(*args: Any, **kwargs: Any) -> Any:
+        return _watch(new_context(*args, **kwargs))
+
+    def page_watched(*args: Any, **kwargs: Any) -> Any:
+        page = new_page(*args, **kwargs)
+        _watch(page.context)
+        return page
+
+    chromium.new_context, chromium.new_page = context_watched, page_watched
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and JOURNAL:
+        report.sections.append(("what the browser met", "\n".join(JOURNAL[-100:])))
 
 
 @pytest.fixture(autouse=True)
@@ -217,6 +260,7 @@ def contexts_closed(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every browser context a test opened is closed when it ends: a page left open keeps its
     renderer, its event streams and their reconnections for the rest of the session."""
     browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    JOURNAL.clear()
     yield
     for context in list(browser.contexts if browser else []):
         context.close()
