@@ -21,11 +21,13 @@ from tests.support.kb import built_index
 #: the suite's time budget (tests over 20 s and files over 60 s listed, failing with
 #: ARBITER_TEST_BUDGET=on unless marked slow) and, under pytest-xdist, the files' order (heaviest
 #: first, so that the workers end together); an ``unmeasured`` test run with no tracer, its fixtures
-#: too (tests/support/coverage_pause.py)
+#: too (tests/support/coverage_pause.py); a browser test that fails run once more, and told
+#: (tests/support/reruns.py)
 pytest_plugins = [
     "tests.support.budget",
     "tests.support.order",
     "tests.support.coverage_pause",
+    "tests.support.reruns",
 ]
 
 FIXTURE_PLUGINS = ("tests.fixtures.skirmish",)

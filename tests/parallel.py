@@ -160,7 +160,7 @@ def main(argv: list[str]) -> int:
         cov.append("--cov-context=test")
     codes = {
         "the tests on several workers": pytest(
-            "-n", count, "--dist", "loadfile", "--no-loadscope-reorder",
+            "-n", count, "--dist", "loadfile", "--no-loadscope-reorder", "-rR",
             "-m", "not alone", "--durations=25", *cov, "tests", env=env,
         ),
         "the tests that run alone": pytest(

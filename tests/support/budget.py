@@ -91,6 +91,8 @@ class Budget:
         item.user_properties.append(("budget", (own, module)))
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.outcome == "rerun":  # a browser test's failed first run: its rerun is timed
+            return
         test_file = report.nodeid.split("::", 1)[0]
         if report.when == "call":
             self.seconds[report.nodeid] += report.duration
