@@ -5,7 +5,8 @@
    cores keeps both busy), the heaviest files first by ``tests/file_seconds.json``
    (``tests/support/order.py``) so that the workers end together;
 2. then the few tests marked ``alone`` (they measure behaviour under a load of their own making,
-   which the other workers' load would distort), with nothing beside them;
+   which the other workers' load would distort, or change what the others depend on: the two
+   hosts' network namespaces), with nothing beside them;
 3. line and branch coverage of both runs (``[tool.coverage]`` in ``pyproject.toml``), its total
    printed and held at its floor (``fail_under``: a run that measures less fails), each file's in
    ``var/coverage/html``; ``ARBITER_COVERAGE=off`` runs the same tests unmeasured.  The tests
