@@ -43,20 +43,40 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc]
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._read_timer: asyncio.TimerHandle | None = None
+        self._deadline: float | None = None  # loop time by which the awaited part must come
         self._silent = True  # nothing of a request received yet: closed without an answer
 
     # -- the timer ----------------------------------------------------------------------------------
+    # A request moves the deadline four times (its first bytes, its start, its headers' end, its
+    # body's end); a timer was made and cancelled at each (issue 52: the command's CPU).
+    # Instead one timer per connection wakes at most every ``min(header, body)`` seconds while a
+    # deadline is set and compares: moving a deadline is storing a number.
     def _arm(self, seconds: float) -> None:
-        self._disarm()
-        self._read_timer = self.loop.call_later(seconds, self._timed_out)
+        now = self.loop.time()
+        self._deadline = now + seconds
+        if self._read_timer is None:
+            self._read_timer = self.loop.call_at(now + self._tick(seconds), self._wake)
 
     def _disarm(self) -> None:
-        if self._read_timer is not None:
-            self._read_timer.cancel()
-            self._read_timer = None
+        self._deadline = None  # a timer still set finds nothing to do when it wakes, and lapses
+
+    def _tick(self, seconds: float) -> float:
+        """How far ahead the timer is set: never past a deadline any later arm could set."""
+        return min(seconds, self.header_timeout, self.body_timeout)
+
+    def _wake(self) -> None:
+        self._read_timer = None
+        deadline = self._deadline
+        if deadline is None:
+            return
+        now = self.loop.time()
+        if now < deadline:
+            self._read_timer = self.loop.call_at(now + self._tick(deadline - now), self._wake)
+            return
+        self._deadline = None
+        self._timed_out()
 
     def _timed_out(self) -> None:
-        self._read_timer = None
         if self.transport.is_closing():
             return
         cycle = self.cycle
@@ -82,12 +102,15 @@ class TimedHttpToolsProtocol(HttpToolsProtocol):  # type: ignore[misc]
         # uvicorn stops its keep-alive timer on any bytes, and the parser skips blank lines
         # between requests without a callback: a client sending "\r\n" after each answer would
         # otherwise hold the connection with no timer at all
-        if self._read_timer is None and (self.cycle is None or self.cycle.response_complete):
+        if self._deadline is None and (self.cycle is None or self.cycle.response_complete):
             self._arm(self.header_timeout)
         super().data_received(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self._read_timer is not None:
+            self._read_timer.cancel()
+            self._read_timer = None
         super().connection_lost(exc)
 
     def on_message_begin(self) -> None:
