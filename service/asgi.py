@@ -1,10 +1,11 @@
 """The ASGI application ``arbiter serve`` runs (uvicorn in a gunicorn worker).
 
-Ordinary requests go to the Flask app on a thread pool in one trip (:class:`OneTrip`): the body
-(at most the input gate's size, its length declared) is read on the event loop, the Flask app runs
-once in a thread, and its response is sent from the loop -- rather than a2wsgi's hop back to the
-loop for the body, the status and each chunk.  A streamed response (no ``Content-Length``) is sent
-chunk by chunk as it is made, and a body that is larger, chunked or of no declared length goes
+Ordinary requests go to the Flask app on its request threads in one trip (:class:`OneTrip` on
+:class:`~service.request_threads.RequestThreads`): the body (at most the input gate's size, its
+length declared) is read on the event loop, the Flask app runs once in a thread, and its response
+is sent from the loop -- rather than a2wsgi's hop back to the loop for the body, the status and
+each chunk.  A streamed response (no ``Content-Length``) is sent chunk by chunk as it is made, and
+a body that is larger, chunked or of no declared length goes
 through a2wsgi's WSGI adapter as before (Flask then refuses it past the limit).  The
 live streams (``GET /api/games/<id>/stream``, ``GET /api/ladders/<id>/stream``) are first checked by
 the same Flask views (auth, 404s, bad ``window``, the input gate) on a small stream pool; a view
@@ -15,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import functools
 import io
 import json
 import logging
@@ -42,11 +42,13 @@ from service.api.gate import MAX_BODY
 from service.api.headers import client_address
 from service.api.stream import PLAN_KEY, Plan
 from service.config import Config
+from service.request_threads import RequestThreads
 
 log = logging.getLogger(__name__)
 
 STREAM_PATH = re.compile(r"^/api/((games/[^/]+(/chat)?)|ladders/[^/]+|me/notifications)/stream$")
 REQUEST_THREADS = 32  # ordinary requests (as the gthread worker had)
+ADAPTER_THREADS = 4  # requests a2wsgi's adapter serves (bodies too large, odd framings)
 STREAM_THREADS = 8  # stream set-up and the store polls of degraded or ladder streams
 
 Dispatched = tuple[int, list[tuple[bytes, bytes]], bytes, Plan | None]
@@ -62,9 +64,9 @@ class OneTrip:
     """Ordinary requests with a small body of declared length: read on the loop, one trip to a
     thread for the Flask app, the response sent from the loop."""
 
-    def __init__(self, flask_app: Flask, pool: ThreadPoolExecutor) -> None:
+    def __init__(self, flask_app: Flask, threads: RequestThreads) -> None:
         self.flask_app = flask_app
-        self.pool = pool
+        self.threads = threads
 
     @staticmethod
     def fits(scope: dict[str, Any]) -> bool:
@@ -92,22 +94,23 @@ class OneTrip:
                 retry=False,
             )
             return
-        loop = asyncio.get_running_loop()
         environ: dict[str, Any] = build_environ(scope, io.BytesIO(body))  # type: ignore[arg-type, assignment]
         if environ.pop("HTTP_TRANSFER_ENCODING", None) is not None:  # read whole: now of a length
             environ["CONTENT_LENGTH"] = str(len(body))
-        in_context = functools.partial(contextvars.copy_context().run, self._run, environ)
-        status, headers, first, rest = await loop.run_in_executor(self.pool, in_context)
+        threads = self.threads
+        status, headers, first, rest = await threads.run(
+            contextvars.copy_context().run, self._run, environ
+        )
         await send({"type": "http.response.start", "status": status, "headers": headers})
         if rest is None:
             await send({"type": "http.response.body", "body": first})
             return
         try:
-            while (chunk := await loop.run_in_executor(self.pool, next, rest, None)) is not None:
+            while (chunk := await threads.run(next, rest, None)) is not None:
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             await send({"type": "http.response.body", "body": b""})
         finally:
-            await loop.run_in_executor(self.pool, getattr(rest, "close", lambda: None))
+            await threads.run(getattr(rest, "close", lambda: None))
 
     def _run(self, environ: dict[str, Any]) -> Ran:
         """The Flask app on ``environ``: its whole body, or (streamed) the rest to iterate."""
@@ -210,8 +213,9 @@ class ArbiterAsgi:
 
     def __init__(self, flask_app: Flask, limits: StreamLimits, proxy_hops: int = 0) -> None:
         self.flask_app = flask_app
-        self.wsgi = WSGIMiddleware(flask_app, workers=REQUEST_THREADS)  # type: ignore[arg-type]
-        self.one_trip = OneTrip(flask_app, self.wsgi.executor)  # the same request threads
+        # the rare shapes (a body declared too large, or chunked with a length) on a few threads
+        self.wsgi = WSGIMiddleware(flask_app, workers=ADAPTER_THREADS)  # type: ignore[arg-type]
+        self.one_trip = OneTrip(flask_app, RequestThreads(REQUEST_THREADS))
         self.streams = LiveStreams(flask_app, limits, proxy_hops)
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
@@ -235,6 +239,7 @@ class ArbiterAsgi:
                 await send({"type": "lifespan.startup.complete"})
             elif event == "lifespan.shutdown":
                 self.streams.close()
+                self.one_trip.threads.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
