@@ -164,6 +164,37 @@ def test_publishing_never_waits_for_redis_and_keeps_the_order() -> None:
     assert dead.failures == 2
 
 
+def test_publishing_goes_on_after_redis_drops_the_connection() -> None:
+    """The publisher holds one connection: when Redis closes it (a restart, an idle client
+    dropped), the next batch is sent on a new one at once, not counted as lost."""
+    from urllib.parse import urlsplit
+
+    from tests.support.tcp_proxy import TcpProxy
+
+    real = urlsplit(redis_url())
+    proxy = TcpProxy(real.port or 6379, real.hostname or "127.0.0.1")
+    proxy.start()
+    try:
+        broker = RedisBroker(f"redis://127.0.0.1:{proxy.port}{real.path}")
+        listener = RedisBroker(redis_url())  # held: its client closes its connections when freed
+        sub = listener.subscribe("game:dropped")
+        assert broker.publish("game:dropped", {"version": 1}) and broker.flush()
+        proxy.stop()  # every connection through it is cut ...
+        proxy.start()  # ... and Redis is reachable again, on new connections
+        assert broker.publish("game:dropped", {"version": 2}) and broker.flush()
+        heard: list[int] = []
+        deadline = time.monotonic() + 10
+        while len(heard) < 2 and time.monotonic() < deadline:
+            got = sub.get(0.25)
+            if got is not None:
+                heard.append(got["version"])
+        assert heard == [1, 2]
+        assert broker.failures == 0
+        sub.close()
+    finally:
+        proxy.stop()
+
+
 def test_async_in_process_subscription_hears_a_publish_from_any_thread() -> None:
     """The bridge the ASGI streams await: a command's thread publishes, the event loop hears it."""
     broker = InProcessBroker()
