@@ -13,6 +13,7 @@ import pytest
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from service.adapters.http_timeouts import timed_protocol
+from tests.support.aio import run_async
 
 HEADER = 0.05
 BODY = 0.4
@@ -41,11 +42,13 @@ class Probe:
 
 
 def run(body: Any) -> None:
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(body(loop))
-    finally:
-        loop.close()
+    """``body(loop)`` on a new loop, on a thread of its own (a browser test's Playwright may keep
+    a loop running on this worker's main thread)."""
+
+    async def main() -> None:
+        await body(asyncio.get_running_loop())
+
+    run_async(main())
 
 
 def test_moving_the_deadline_sets_no_new_timer() -> None:

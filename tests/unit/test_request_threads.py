@@ -12,16 +12,15 @@ from typing import Any
 import pytest
 
 from service.request_threads import RequestThreads
+from tests.support.aio import run_async
 
 WHO = contextvars.ContextVar("who", default="nobody")
 
 
 def run(body: Any) -> None:
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(body)
-    finally:
-        loop.close()
+    """``body`` on a new loop, on a thread of its own (a browser test's Playwright may keep a
+    loop running on this worker's main thread)."""
+    run_async(body)
 
 
 def test_a_result_and_an_exception_reach_the_awaiting_coroutine() -> None:
