@@ -192,6 +192,10 @@ def _options(template: dict[str, Any], field: str) -> list[Any]:
     return list(choice.get("one_of", choice.get("some_of")))
 
 
+@pytest.mark.slow(
+    "a Bizkaya game played through the API by its whole script (20-31 s in make test under the "
+    "tracer: 30.6 s once, over its 30 s budget, with every assertion passing)"
+)
 def test_bizkaya_scripted_game_through_the_api(api: ApiHelper, scripted_dice: None) -> None:
     game = api.create_game("bizkaya", "bizkaya-1937", SIDES)
     game_id = game["id"]
