@@ -4,12 +4,13 @@ Ordinary requests go to the Flask app on its request threads in one trip (:class
 :class:`~service.request_threads.RequestThreads`): the body (at most the input gate's size, its
 length declared) is read on the event loop, the Flask app runs once in a thread, and its response
 is sent from the loop -- rather than a2wsgi's hop back to the loop for the body, the status and
-each chunk.  A streamed response (no ``Content-Length``) is sent chunk by chunk as it is made, and
-a body that is larger, chunked or of no declared length goes
-through a2wsgi's WSGI adapter as before (Flask then refuses it past the limit).  The
-live streams (``GET /api/games/<id>/stream``, ``GET /api/ladders/<id>/stream``) are first checked by
-the same Flask views (auth, 404s, bad ``window``, the input gate) on a small stream pool; a view
-that accepts leaves its :class:`~service.api.stream.Plan`, which is then served natively async
+each chunk.  A streamed response (no ``Content-Length``) is sent chunk by chunk as it is made; a
+chunked body is read on the loop up to the limit.  A body declared larger than the limit, or
+chunked with a length too (a smuggling shape), goes through a2wsgi's WSGI adapter on a few threads
+of its own (Flask then refuses it past the limit).  The live streams
+(``GET /api/games/<id>/stream``, ``GET /api/ladders/<id>/stream``) are first checked by the same
+Flask views (auth, 404s, bad ``window``, the input gate) on a small stream pool; a view that
+accepts leaves its :class:`~service.api.stream.Plan`, which is then served natively async
 (``service/api/async_stream.py``) and holds no thread while it waits."""
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ Here a trip is a tuple on a queue and one ``call_soon_threadsafe`` that resolves
 future: about 47 µs, with the same guarantees (at most ``size`` threads, each job run once, its
 exception raised to the awaiting coroutine, a cancelled await never resolved).
 
-Threads are started as they are needed, up to ``size``; the count of jobs in flight is kept on
-the loop's thread alone (taken at submit, given back when the result reaches the loop), so no lock
+One event loop at a time hands them jobs (a server's worker has one).  Threads are started as
+they are needed, up to ``size``; the count of jobs in flight is kept on the loop's thread alone (taken at submit, given back when the result reaches the loop), so no lock
 is taken per trip.  :meth:`close` lets every thread end once the jobs before it have run."""
 
 from __future__ import annotations
