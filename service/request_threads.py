@@ -8,8 +8,8 @@ future: about 47 µs, with the same guarantees (at most ``size`` threads, each j
 exception raised to the awaiting coroutine, a cancelled await never resolved).
 
 One event loop at a time hands them jobs (a server's worker has one).  Threads are started as
-they are needed, up to ``size``; the count of jobs in flight is kept on the loop's thread alone (taken at submit, given back when the result reaches the loop), so no lock
-is taken per trip.  :meth:`close` lets every thread end once the jobs before it have run."""
+they are needed, up to ``size``; the count of jobs in flight is kept on the loop's thread alone
+(taken at submit, given back when the result reaches the loop), so no lock is taken per trip.  :meth:`close` lets every thread end once the jobs before it have run."""
 
 from __future__ import annotations
 

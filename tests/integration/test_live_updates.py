@@ -6,6 +6,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import redis
 
@@ -16,6 +17,7 @@ from tests.support.aio import run_async
 from tests.support.api import ApiHelper
 from tests.support.services import redis_url
 from tests.support.sse import SseReader
+from tests.support.tcp_proxy import TcpProxy
 
 SIDES = {"red": "alice", "blue": "bob"}
 DEAD_REDIS = "redis://127.0.0.1:6399/0"  # nothing listens there
@@ -167,10 +169,6 @@ def test_publishing_never_waits_for_redis_and_keeps_the_order() -> None:
 def test_publishing_goes_on_after_redis_drops_the_connection() -> None:
     """The publisher holds one connection: when Redis closes it (a restart, an idle client
     dropped), the next batch is sent on a new one at once, not counted as lost."""
-    from urllib.parse import urlsplit
-
-    from tests.support.tcp_proxy import TcpProxy
-
     real = urlsplit(redis_url())
     proxy = TcpProxy(real.port or 6379, real.hostname or "127.0.0.1")
     proxy.start()

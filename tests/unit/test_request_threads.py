@@ -1,13 +1,14 @@
 """The ASGI server's request threads (``service/request_threads.py``): a job's result or exception
 reaches the coroutine that awaits it, no more threads than the bound however many jobs wait, a
-job whose await was cancelled still runs and resolves nothing, and closing ends the threads."""
+job whose await was cancelled still runs and resolves nothing, and closing ends the threads.
+Each test's loop runs on a thread of its own (``run_async``): a browser test's Playwright may keep
+a loop running on this worker's main thread."""
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
 import threading
-from typing import Any
 
 import pytest
 
@@ -15,12 +16,6 @@ from service.request_threads import RequestThreads
 from tests.support.aio import run_async
 
 WHO = contextvars.ContextVar("who", default="nobody")
-
-
-def run(body: Any) -> None:
-    """``body`` on a new loop, on a thread of its own (a browser test's Playwright may keep a
-    loop running on this worker's main thread)."""
-    run_async(body)
 
 
 def test_a_result_and_an_exception_reach_the_awaiting_coroutine() -> None:
@@ -34,7 +29,7 @@ def test_a_result_and_an_exception_reach_the_awaiting_coroutine() -> None:
         WHO.set("the request")  # a copied context travels with the job, as OneTrip passes it
         assert await threads.run(contextvars.copy_context().run, WHO.get) == "the request"
 
-    run(body())
+    run_async(body())
     threads.close()
 
 
@@ -59,7 +54,7 @@ def test_no_more_threads_than_the_bound_however_many_jobs_wait() -> None:
         assert await asyncio.gather(*futures) == list(range(10))
         assert threads.threads == 3
 
-    run(body())
+    run_async(body())
     threads.close()
 
 
@@ -71,7 +66,7 @@ def test_one_thread_serves_jobs_awaited_one_after_another() -> None:
             assert await threads.run(lambda i=i: i) == i
         assert threads.threads == 1
 
-    run(body())
+    run_async(body())
     threads.close()
 
 
@@ -94,7 +89,7 @@ def test_a_cancelled_await_resolves_nothing_and_the_threads_go_on() -> None:
         assert ran.is_set()
         assert future.cancelled()
 
-    run(body())
+    run_async(body())
     threads.close()
 
 
@@ -104,7 +99,7 @@ def test_closing_ends_the_threads_and_refuses_more_jobs() -> None:
     async def body() -> None:
         await asyncio.gather(threads.run(lambda: 1), threads.run(lambda: 2))
 
-    run(body())
+    run_async(body())
     started = [t for t in threading.enumerate() if t.name.startswith("closing-test-")]
     assert started
     threads.close()
@@ -116,7 +111,7 @@ def test_closing_ends_the_threads_and_refuses_more_jobs() -> None:
         with pytest.raises(RuntimeError, match="closed"):
             threads.run(lambda: 3)
 
-    run(more())
+    run_async(more())
 
 
 def test_a_bound_below_one_is_refused() -> None:
