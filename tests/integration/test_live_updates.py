@@ -282,3 +282,51 @@ def test_an_async_stream_outlives_a_store_outage_while_redis_is_down() -> None:
     out = run_async(collect())
     assert out[0] == RETRY and out[1].startswith("event: degraded")
     assert out[2:] == ['id: 5\nevent: game\ndata: {"version": 5}\n\n']
+
+
+def test_once_redis_is_reached_a_publish_is_written_at_once_without_the_publisher_thread() -> None:
+    """The first publish goes through the publisher thread, which then opens the pipe; later ones
+    are written on the pipe by the caller (nothing queued), in order, and all are heard."""
+    broker = RedisBroker(redis_url())
+    sub = broker.subscribe("game:pipe")
+    assert broker.publish("game:pipe", {"version": 0}) and broker.flush()
+    queued: list[tuple[str, str]] = []
+    real_queue = broker._queue
+    broker._queue = lambda message: (queued.append(message), real_queue(message))  # type: ignore[method-assign]
+    for version in range(1, 200):
+        assert broker.publish("game:pipe", {"version": version})
+    assert queued == []  # none handed to the thread
+    assert broker.flush() and broker.failures == 0
+    heard: list[int] = []
+    deadline = time.monotonic() + 10
+    while len(heard) < 200 and time.monotonic() < deadline:
+        got = sub.get(0.25)
+        if got is not None:
+            heard.append(got["version"])
+    assert heard == list(range(200))
+    sub.close()
+
+
+def test_a_pipe_whose_connection_redis_killed_gives_its_messages_back() -> None:
+    """Redis closes the pipe's connection (CLIENT KILL): what was written and not answered, and
+    what comes next, is sent again by the publisher thread on a new connection; none is lost."""
+    url = redis_url()
+    broker = RedisBroker(url)
+    listener = RedisBroker(url)  # held: its client closes its connections when freed
+    sub = listener.subscribe("game:killed")
+    assert broker.publish("game:killed", {"version": 1}) and broker.flush()
+    pipe = broker._pipe[0] if broker._pipe else None
+    assert pipe is not None
+    host, port = pipe._sock.getsockname()[:2]
+    assert redis.Redis.from_url(url).client_kill(f"{host}:{port}")  # Redis's own words: True
+    for version in (2, 3):
+        assert broker.publish("game:killed", {"version": version})
+    assert broker.flush()
+    heard: list[int] = []
+    deadline = time.monotonic() + 10
+    while len(heard) < 3 and time.monotonic() < deadline:
+        got = sub.get(0.25)
+        if got is not None:
+            heard.append(got["version"])
+    assert heard == [1, 2, 3] and broker.failures == 0
+    sub.close()
