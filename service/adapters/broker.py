@@ -233,8 +233,13 @@ class RedisBroker:
             self._queued.popleft()
             self.failures += 1
         self._queued.append(message)
+        self._wake_publisher()
+
+    def _wake_publisher(self) -> None:
+        """(Holding ``_lock``, with messages queued.)  The publisher started, or woken if it
+        sleeps: a busy one takes them with its next batch, no wake-up needed."""
         self._start_publisher()
-        if self._asleep:  # a busy publisher takes it with its next batch: no wake-up needed
+        if self._asleep:
             self._asleep = False
             self._wake.notify()
 
@@ -257,10 +262,7 @@ class RedisBroker:
         again = pipe.close()
         self._queued.extendleft(reversed(again))
         if again:
-            self._start_publisher()
-            if self._asleep:
-                self._asleep = False
-                self._wake.notify()
+            self._wake_publisher()
 
     def _count_refused(self, pipe: PublishPipe) -> None:
         if pipe.errors:
