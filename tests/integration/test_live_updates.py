@@ -6,6 +6,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import redis
@@ -21,6 +22,18 @@ from tests.support.tcp_proxy import TcpProxy
 
 SIDES = {"red": "alice", "blue": "bob"}
 DEAD_REDIS = "redis://127.0.0.1:6399/0"  # nothing listens there
+
+
+def versions_heard(sub: Any, count: int, within: float = 10.0) -> list[int]:
+    """The ``version`` of each message ``sub`` hears, until ``count`` or ``within`` seconds (the
+    subscription's own confirmation is not a message: ``get`` gives None for it)."""
+    heard: list[int] = []
+    deadline = time.monotonic() + within
+    while len(heard) < count and time.monotonic() < deadline:
+        got = sub.get(0.25)
+        if got is not None:
+            heard.append(got["version"])
+    return heard
 
 
 def stream(api: ApiHelper, game_id: str, window: int = 3) -> SseReader:
@@ -151,12 +164,7 @@ def test_publishing_never_waits_for_redis_and_keeps_the_order() -> None:
     for version in range(300):
         assert broker.publish("game:order", {"version": version})
     assert broker.flush()
-    heard: list[int] = []
-    deadline = time.monotonic() + 10
-    while len(heard) < 300 and time.monotonic() < deadline:
-        got = sub.get(0.25)  # None for the subscription's own confirmation
-        if got is not None:
-            heard.append(got["version"])
+    heard = versions_heard(sub, 300)
     assert heard == list(range(300)) and broker.failures == 0
     sub.close()
     dead = RedisBroker(DEAD_REDIS)
@@ -180,12 +188,7 @@ def test_publishing_goes_on_after_redis_drops_the_connection() -> None:
         proxy.stop()  # every connection through it is cut ...
         proxy.start()  # ... and Redis is reachable again, on new connections
         assert broker.publish("game:dropped", {"version": 2}) and broker.flush()
-        heard: list[int] = []
-        deadline = time.monotonic() + 10
-        while len(heard) < 2 and time.monotonic() < deadline:
-            got = sub.get(0.25)
-            if got is not None:
-                heard.append(got["version"])
+        heard = versions_heard(sub, 2)
         assert heard == [1, 2]
         assert broker.failures == 0
         sub.close()
@@ -297,12 +300,7 @@ def test_once_redis_is_reached_a_publish_is_written_at_once_without_the_publishe
         assert broker.publish("game:pipe", {"version": version})
     assert queued == []  # none handed to the thread
     assert broker.flush() and broker.failures == 0
-    heard: list[int] = []
-    deadline = time.monotonic() + 10
-    while len(heard) < 200 and time.monotonic() < deadline:
-        got = sub.get(0.25)
-        if got is not None:
-            heard.append(got["version"])
+    heard = versions_heard(sub, 200)
     assert heard == list(range(200))
     sub.close()
 
@@ -322,11 +320,6 @@ def test_a_pipe_whose_connection_redis_killed_gives_its_messages_back() -> None:
     for version in (2, 3):
         assert broker.publish("game:killed", {"version": version})
     assert broker.flush()
-    heard: list[int] = []
-    deadline = time.monotonic() + 10
-    while len(heard) < 3 and time.monotonic() < deadline:
-        got = sub.get(0.25)
-        if got is not None:
-            heard.append(got["version"])
+    heard = versions_heard(sub, 3)
     assert heard == [1, 2, 3] and broker.failures == 0
     sub.close()
