@@ -78,8 +78,14 @@ def install(app: Flask, config: Config) -> None:
     if config.secure_cookies:
         headers["Strict-Transport-Security"] = HSTS
 
+    wanted = [(name.lower(), name, value) for name, value in headers.items()]
+
     @app.after_request
     def secure(response: Response) -> Response:
-        for name, value in headers.items():
-            response.headers.setdefault(name, value)
+        # one pass over what the answer has: werkzeug's ``setdefault`` looks each name up and
+        # raises (and builds) an exception for each one missing, five of them on every answer
+        present = {name.lower() for name in response.headers.keys()}
+        for lowered, name, value in wanted:
+            if lowered not in present:
+                response.headers.add(name, value)
         return response

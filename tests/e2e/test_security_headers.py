@@ -40,6 +40,23 @@ def test_every_kind_of_answer_carries_the_headers(api: ApiHelper) -> None:
         assert "Strict-Transport-Security" not in r.headers  # plain HTTP by default
 
 
+def test_a_header_the_answer_sets_itself_is_kept_once(tmp_path: Path) -> None:
+    """The hook adds only what an answer lacks, whatever the case of the name it was set with."""
+    app = create_app(make_config(tmp_path))
+
+    @app.get("/framed-by-self")
+    def framed() -> tuple[str, int, dict[str, str]]:
+        return "ok", 200, {"x-frame-options": "SAMEORIGIN"}
+
+    try:
+        r = app.test_client().get("/framed-by-self")
+        assert r.headers.getlist("X-Frame-Options") == ["SAMEORIGIN"]
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+        assert len(r.headers.getlist("Content-Security-Policy")) == 1
+    finally:
+        app.extensions["arbiter"].close()
+
+
 def test_secure_cookies_and_hsts_behind_tls(tmp_path: Path) -> None:
     app = create_app(make_config(tmp_path, secure_cookies=True))
     try:
