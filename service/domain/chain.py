@@ -56,12 +56,24 @@ def _default(value: Any) -> Any:
 _CANONICAL = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_default
 )
+#: the standard library's C encoder for the same settings, made once (``JSONEncoder.encode``
+#: makes one on every call: a microsecond of each of a command's half-dozen hashes); no
+#: circular-reference bookkeeping (shared by threads, it would need its own per call), so a
+#: cycle ends in ``RecursionError`` -- JSON data has none.  None where the C module is missing.
+_C_CANONICAL = (
+    json.encoder.c_make_encoder(
+        None, _default, json.encoder.c_encode_basestring, None, ":", ",", True, False, True
+    )
+    if json.encoder.c_make_encoder is not None and json.encoder.c_encode_basestring is not None
+    else None
+)
 
 
 def canonical_json(value: Any) -> str:
-    """``value`` as canonical JSON: keys sorted, no spaces, UTF-8 as is (one encoder, made once:
-    ``json.dumps`` builds one per call)."""
-    return _CANONICAL.encode(value)
+    """``value`` as canonical JSON: keys sorted, no spaces, UTF-8 as is."""
+    if _C_CANONICAL is None or isinstance(value, str):
+        return _CANONICAL.encode(value)
+    return "".join(_C_CANONICAL(value, 0))
 
 
 def _sha256(text: str) -> str:
