@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 #: connection classes whose socket is a plain one (TLS is left to redis-py's blocking calls)
 PLAIN = (redis.Connection, redis.UnixDomainSocketConnection)
+#: the most read from the socket at once
+READ_BYTES = 65536
 
 
 class Broken(Exception):
@@ -67,7 +69,7 @@ class PublishPipe:
         deadline = time.monotonic() + wait
         while True:
             try:
-                chunk = self._sock.recv(65536)
+                chunk = self._sock.recv(READ_BYTES)
             except BlockingIOError:
                 left = deadline - time.monotonic()
                 if not self.unanswered or left <= 0:
@@ -79,6 +81,10 @@ class PublishPipe:
             if not chunk:
                 raise Broken("Redis closed the connection")
             self._answers(chunk)
+            if not wait and len(chunk) < READ_BYTES:
+                # all that had come: what comes next is read before the next write (asking
+                # again now would cost a system call, and a turn of the GIL, for nothing)
+                return
 
     def _answers(self, chunk: bytes) -> None:
         # every answer to PUBLISH is one line: ":<subscribers>" or "-<error>"

@@ -305,6 +305,40 @@ def test_once_redis_is_reached_a_publish_is_written_at_once_without_the_publishe
     sub.close()
 
 
+class CountingSocket:
+    """A socket whose reads are counted (everything else is the socket's own)."""
+
+    def __init__(self, sock: Any) -> None:
+        self._sock = sock
+        self.reads = 0
+
+    def recv(self, size: int) -> bytes:
+        self.reads += 1
+        return bytes(self._sock.recv(size))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+
+def test_a_publish_on_the_pipe_reads_the_socket_once() -> None:
+    """Before each write the pipe reads what answers have come: one read, not a second one to
+    find nothing more (each read is a system call and a turn of the interpreter lock)."""
+    broker = RedisBroker(redis_url())
+    sub = broker.subscribe("game:reads")
+    assert broker.publish("game:reads", {"version": 0}) and broker.flush()
+    pipe = broker._pipe[0] if broker._pipe else None
+    assert pipe is not None
+    counting = CountingSocket(pipe._sock)
+    pipe._sock = counting  # type: ignore[assignment]
+    for version in range(1, 101):
+        time.sleep(0.001)  # the answer to the one before has come
+        assert broker.publish("game:reads", {"version": version})
+    assert counting.reads == 100
+    assert broker.flush() and broker.failures == 0
+    assert versions_heard(sub, 101) == list(range(101))
+    sub.close()
+
+
 def test_a_pipe_whose_connection_redis_killed_gives_its_messages_back() -> None:
     """Redis closes the pipe's connection (CLIENT KILL): what was written and not answered, and
     what comes next, is sent again by the publisher thread on a new connection; none is lost."""
