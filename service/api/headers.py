@@ -84,7 +84,7 @@ def install(app: Flask, config: Config) -> None:
     def secure(response: Response) -> Response:
         # one pass over what the answer has: werkzeug's ``setdefault`` looks each name up and
         # raises (and builds) an exception for each one missing, five of them on every answer
-        present = {name.lower() for name in response.headers.keys()}
+        present = {name.lower() for name in response.headers.keys()}  # noqa: SIM118 - (name, value) pairs without
         for lowered, name, value in wanted:
             if lowered not in present:
                 response.headers.add(name, value)
