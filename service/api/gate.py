@@ -112,11 +112,27 @@ def load(text: str) -> Any:
             f"the body nests {deepest} deep, at most {MAX_DEPTH} is allowed",
             {"body": [f"nested at most {MAX_DEPTH} deep"]},
         )
+    refused: list[Refused] = []
+
+    def noted(value: Any) -> Any:
+        if isinstance(value, Refused):
+            refused.append(value)
+        return value
+
     try:
-        value = json.loads(text, parse_constant=_constant, parse_int=_integer, parse_float=_number)
+        value = json.loads(
+            text,
+            parse_constant=lambda name: noted(_constant(name)),
+            parse_int=lambda digits: noted(_integer(digits)),
+            parse_float=lambda digits: noted(_number(digits)),
+        )
     except json.JSONDecodeError as exc:
         reason = f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         raise BadJson(f"the body is {reason}", {"body": [reason]}) from None
+    # a lone surrogate comes only from a ``\u`` escape (the text is strict UTF-8): a body with
+    # no refused number and no escape has nothing to name, and is not walked
+    if not refused and "\\u" not in text:
+        return value
     found: dict[str, list[str]] = {}
     for place, reason in problems(value):
         found.setdefault(place, []).append(reason)
