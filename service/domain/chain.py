@@ -60,11 +60,11 @@ _CANONICAL = json.JSONEncoder(
 #: makes one on every call: a microsecond of each of a command's half-dozen hashes); no
 #: circular-reference bookkeeping (shared by threads, it would need its own per call), so a
 #: cycle ends in ``RecursionError`` -- JSON data has none.  None where the C module is missing.
+_MAKE_ENCODER: Any = getattr(json.encoder, "c_make_encoder", None)  # untyped in typeshed
+_ESCAPE: Any = getattr(json.encoder, "c_encode_basestring", None)
 _C_CANONICAL = (
-    json.encoder.c_make_encoder(
-        None, _default, json.encoder.c_encode_basestring, None, ":", ",", True, False, True
-    )
-    if json.encoder.c_make_encoder is not None and json.encoder.c_encode_basestring is not None
+    _MAKE_ENCODER(None, _default, _ESCAPE, None, ":", ",", True, False, True)
+    if _MAKE_ENCODER is not None and _ESCAPE is not None
     else None
 )
 
