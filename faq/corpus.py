@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from faq.conflicts import conflict_entries
+from faq.expansions import ASKED_FILE, asked_or_none, attach
 from faq.model import FAQ_DOCUMENT, FAQ_FILE, Entry
 from faq.parse_fwtbt import FaqParse, parse_fwtbt
 from faq.parse_rulebooks import parse_rulebook
@@ -48,8 +49,9 @@ def read(corpus_dir: Path, rulebook: Rulebook | None = None) -> str:
 
 def corpus_hash(corpus_dir: Path = DEFAULT_CORPUS, rulebooks: Sequence[Rulebook] = ()) -> str:
     """What the index is built from: the corpus files, the rulebooks as their games declare them
-    (document, file, heading spec, conflicts) and this package's own source (parsers, topics,
-    synonyms), so any change to one of them rebuilds the index."""
+    (document, file, heading spec, conflicts), the questions players ask of each entry
+    (``faq.expansions``) and this package's own source (parsers, topics, synonyms), so any change
+    to one of them rebuilds the index."""
     h = hashlib.sha256(f"parser {PARSER_VERSION}\n".encode())
     for source in sorted(Path(__file__).parent.glob("*.py")):
         h.update(source.name.encode() + b"\n" + source.read_bytes())
@@ -58,6 +60,7 @@ def corpus_hash(corpus_dir: Path = DEFAULT_CORPUS, rulebooks: Sequence[Rulebook]
     for rulebook in rulebooks:
         h.update(f"{rulebook!r}\n".encode())  # frozen dataclasses of tuples: a stable repr
         h.update(rulebook_path(corpus_dir, rulebook).read_bytes())
+    h.update(b"asked\n" + (ASKED_FILE.read_bytes() if ASKED_FILE.exists() else b""))
     return h.hexdigest()
 
 
@@ -122,4 +125,6 @@ def load_corpus(
         for e in entries:
             e.topics = topics_for([], e.heading, e.text)
         parsed[rulebook.document] = entries
-    return Corpus(faq, parsed, conflict_entries(books))
+    corpus = Corpus(faq, parsed, conflict_entries(books))
+    attach(corpus.entries, asked_or_none())
+    return corpus

@@ -24,7 +24,7 @@ from typing import Any
 from whoosh.searching import Searcher
 
 from faq.analysis import GROUP_PREFIX
-from faq.query import MAX_WORDS, TOPIC_BOOST, Plan, Term, ref_terms, word_terms
+from faq.query import MAX_WORDS, TEXT_FIELDS, TOPIC_BOOST, Plan, Term, ref_terms, word_terms
 
 #: words in more than this share of the entries are dropped when other words remain: they score
 #: next to nothing and cost the most to match
@@ -59,8 +59,13 @@ class Compiled:
 class Engine:
     """Ranking for one opened searcher."""
 
-    def __init__(self, searcher: Searcher) -> None:
+    def __init__(
+        self, searcher: Searcher, text_fields: tuple[tuple[str, float], ...] = TEXT_FIELDS
+    ) -> None:
         self.searcher = searcher
+        #: the text fields a word is looked for in, with their weights (the benchmark's rows
+        #: search some of them alone)
+        self.text_fields = text_fields
         self.reader = searcher.reader()
         self._postings: dict[tuple[str, str], list[tuple[int, float]]] = {}
         self._compiled: dict[Plan, Compiled] = {}
@@ -122,9 +127,8 @@ class Engine:
         return found
 
     def df(self, word: str) -> int:
-        return self.reader.doc_frequency("content", word) + self.reader.doc_frequency(
-            "heading", word
-        )
+        """How many entries hold ``word`` in a text field (0: a word to correct)."""
+        return sum(self.reader.doc_frequency(f, word) for f in ("content", "heading", "asked"))
 
     def variants(self, word: str) -> list[str]:
         """Other stems in the index with the same root (derived forms)."""
@@ -184,10 +188,10 @@ class Engine:
         highlight and the corrections is appended to ``highlight`` and ``corrected``."""
         df = self.df(w)
         content_df = self.reader.doc_frequency("content", w)
-        wterms = word_terms(w)
+        wterms = word_terms(w, fields=self.text_fields)
         if df == 0 and not w.startswith(GROUP_PREFIX):
             for fix in self.corrections(w):
-                wterms += word_terms(fix, FUZZY_BOOST)
+                wterms += word_terms(fix, FUZZY_BOOST, self.text_fields)
                 highlight.append(fix)
                 corrected.append((w, fix))
                 df += self.df(fix)
@@ -195,7 +199,7 @@ class Engine:
                 return None
         elif not w.startswith(GROUP_PREFIX):
             for v in self.variants(w):
-                wterms += word_terms(v, VARIANT_BOOST)
+                wterms += word_terms(v, VARIANT_BOOST, self.text_fields)
                 highlight.append(v)
         return w, content_df if content_df else df, wterms
 

@@ -130,17 +130,31 @@ class Fusion:
         text: str | None,
         pattern: re.Pattern[str] | None,
     ) -> dict[str, Any]:
-        """Why an entry matched: the question's words it holds, and (the signal asked) its
-        sentence closest to the question."""
+        """Why an entry matched: the question's words it holds, the way players ask it that
+        shares the most of them (``faq.expansions``), and (the signal asked) its sentence
+        closest to the question."""
         words: list[str] = []
+        asked = None
         if pattern is not None:
             answers = (a["text"] for a in entry.get("answers", []))
             parts = (entry["heading"], entry.get("question"), *answers, entry.get("text"))
             whole = " ".join(p for p in parts if p)
             words = list(dict.fromkeys(m.group(0).lower() for m in pattern.finditer(whole)))
+            asked = closest_asked(entry.get("asked") or (), pattern, set(words))
         query = self._query(engine, text)
         passage = None if query is None else query[0].passage(entry["id"], query[1])
-        return {"words": words[:MAX_WHY_WORDS], "passage": passage}
+        return {"words": words[:MAX_WHY_WORDS], "asked": asked, "passage": passage}
+
+
+def closest_asked(asked: Iterable[str], pattern: re.Pattern[str], in_text: set[str]) -> str | None:
+    """The way players ask an entry that holds the most of the question's words -- only when it
+    holds one the entry's own text does not (else the words already say why), or None."""
+    best, best_count = None, 0
+    for question in asked:
+        found = {m.group(0).lower() for m in pattern.finditer(question)}
+        if len(found) > best_count and found - in_text:
+            best, best_count = question, len(found)
+    return best
 
 
 def fused(lexical: dict[int, float], close: dict[int, float]) -> dict[int, float]:

@@ -31,7 +31,7 @@ from faq.model import CLUB_RULING, Answer, ClubRuling, Entry
 from faq.refs import ancestors
 from faq.topics import topics_for
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 WRITER_TIMEOUT = 30.0
 HEADING_BOOST = 1.5
 
@@ -50,6 +50,7 @@ def schema() -> fields.Schema:
         order=fields.NUMERIC(stored=True, sortable=True),
         heading=fields.TEXT(analyzer=text, field_boost=HEADING_BOOST),
         content=fields.TEXT(analyzer=text),
+        asked=fields.TEXT(analyzer=text),  # the questions players ask it answers (faq.expansions)
         refs=fields.KEYWORD(**kw),
         refs_text=fields.KEYWORD(**kw),
         ref_tree=fields.KEYWORD(**kw),
@@ -92,6 +93,7 @@ def document_fields(entry: Entry) -> dict[str, Any]:
         "content": strip_markers(
             "\n".join(t for t in (entry.question, entry.answer_text, entry.text) if t)
         ),
+        "asked": "\n".join(entry.asked),
         "refs": ",".join(entry.heading_refs),
         "refs_text": ",".join(text_refs),
         "ref_tree": ",".join(sorted(tree)),

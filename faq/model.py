@@ -69,6 +69,8 @@ class Entry:
     order: int = 0
     applies_to: str | None = None  # club rulings / conflicts: the rulebook concerned
     extra: dict[str, Any] = field(default_factory=dict)
+    #: questions in players' words that the entry answers (``faq.expansions``), indexed with it
+    asked: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)

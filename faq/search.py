@@ -29,7 +29,7 @@ from faq.model import (
     ClubRuling,
     club_entry_id,
 )
-from faq.query import Plan, find_game, has_words, parse, topic_keyword
+from faq.query import TEXT_FIELDS, Plan, find_game, has_words, parse, topic_keyword
 from faq.scoring import CachedBM25F
 from faq.semantic import kept
 from faq.snippets import flat, snippet, term_pattern
@@ -78,6 +78,8 @@ class KnowledgeBase:
         self._rulebooks: dict[str, list[dict[str, Any]]] = {}  # per searcher: entries in order
         self._engine_obj: Engine | None = None
         self._engine_for: Searcher | None = None
+        #: the text fields a question's words are looked for in, with their weights
+        self.text_fields = TEXT_FIELDS
         #: games' short titles by document, for labels (None: the registry's, when first needed)
         self._titles: dict[str, str] | None = dict(titles) if titles is not None else None
         self._names: dict[str, tuple[str, ...]] | None = None
@@ -371,7 +373,7 @@ class KnowledgeBase:
     def _engine(self) -> Engine:
         searcher = self.searcher()
         if self._engine_for is not searcher:
-            self._engine_obj = Engine(searcher)
+            self._engine_obj = Engine(searcher, self.text_fields)
             self._engine_for = searcher
         assert self._engine_obj is not None
         return self._engine_obj

@@ -112,9 +112,11 @@ class ResultSchema(Lenient):
     )
     why = fields.Dict(
         metadata={
-            "description": "why the entry matched: 'words' (the question's words it holds) and "
-            "'passage' (its sentence closest in meaning to the question; null when the "
-            "semantic signal is off or the question is a word or two)"
+            "description": "why the entry matched: 'words' (the question's words it holds), "
+            "'asked' (the way players ask it that holds the most of the question's words, when "
+            "one of them is not in its own text; else null) and 'passage' (its sentence closest "
+            "in meaning to the question; null when the semantic signal is off or the question is "
+            "a word or two)"
         }
     )
 

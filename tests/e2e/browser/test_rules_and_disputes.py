@@ -115,13 +115,16 @@ def test_rules_search_as_one_types(browser: Any, server: Server, shots: Path) ->
 def test_a_result_says_why_it_matched_at_both_sizes(
     browser: Any, server: Server, shots: Path
 ) -> None:
-    """Issue 49: each result says which of the question's words it holds and, for a question in a
-    player's words, its sentence closest in meaning -- as the API gives them."""
+    """Issue 49: each result says which of the question's words it holds, the way players ask it
+    that holds words its text does not, and, for a question in a player's words, its sentence
+    closest in meaning -- as the API gives them."""
     question = "can my tanks go over the river"
     api = requests.get(f"{server.url}/api/rules/search", params={"q": question, "limit": 20})
     assert api.status_code == 200
     why = api.json()["results"][0]["why"]
     assert why["words"] and why["passage"]
+    # and, where a result holds the question's words only in how players ask it, that question
+    asked = next(r["why"]["asked"] for r in api.json()["results"][:5] if r["why"]["asked"])
     for name, viewport in (("desktop", {"width": 1366, "height": 900}), ("phone", PHONE)):
         page = browser.new_page(base_url=server.url, viewport=viewport)
         page.goto("/rules")
@@ -129,6 +132,8 @@ def test_a_result_says_why_it_matched_at_both_sizes(
         first = page.locator("#results .entry").first.locator(".why")
         expect(first).to_contain_text(f"Matches {', '.join(why['words'])}")
         expect(first).to_contain_text(f"Closest in meaning: {why['passage']}")
+        shown = page.locator("#results .why", has_text=f"Players ask it as: {asked}")
+        expect(shown.first).to_be_visible()
         assert "[object" not in (page.locator("#results").inner_text())
         page.screenshot(path=shots / f"rules-why-{name}.png")
         page.close()

@@ -129,6 +129,10 @@ def test_an_entry_no_word_matches_is_found_by_meaning(
     found = [d for d, _ in fusion.top(engine, [], "can my tanks go over the river", 5, None)]
     assert found[0] == 0 and len(entries) - 1 in found
     why = fusion.why(engine, entries[-1], "can my tanks go over the river", None)
-    assert why == {"words": [], "passage": "Armored units may cross a stream only along a road."}
+    assert why == {
+        "words": [],
+        "asked": None,
+        "passage": "Armored units may cross a stream only along a road.",
+    }
     # nothing lexical at all: nothing found, as BM25 alone would say
     assert fusion.top(FakeEngine(entries, {}), [], "tanks over the river", 5, None) == []  # type: ignore[arg-type]

@@ -136,20 +136,20 @@ export function chartView(text) {
 // An entry in a list: its title (a link to its page), where it comes from in words, and a snippet
 // with the matches marked -- a chart drawn as its table. Never the entry's id.
 // Why a search result matched (issue 49), so a player can judge it: the question's words the
-// entry holds, and its sentence closest in meaning to the question. An event's links carry their
-// own `why` (a sentence, not this object) and are left alone.
+// entry holds, the way players ask it that holds the most of them, and its sentence closest in
+// meaning to the question. An event's links carry their own `why` (a sentence, not this object)
+// and are left alone.
 export function whyMatched(item) {
   const why = item && item.why;
   if (!why || typeof why !== "object") return null;
   const words = why.words && why.words.length ? why.words : null;
-  if (!words && !why.passage) return null;
-  return h(
-    "p",
-    { class: "why" },
+  const parts = [
     words ? h("span", { class: "why-words" }, `Matches ${words.join(", ")}`) : null,
-    words && why.passage ? " · " : null,
+    why.asked ? h("span", { class: "why-asked" }, "Players ask it as: ", h("q", {}, why.asked)) : null,
     why.passage ? h("span", { class: "why-passage" }, "Closest in meaning: ", h("q", {}, why.passage)) : null,
-  );
+  ].filter(Boolean);
+  if (!parts.length) return null;
+  return h("p", { class: "why" }, ...parts.flatMap((part, i) => (i ? [" · ", part] : [part])));
 }
 
 export function entryItem(item) {
