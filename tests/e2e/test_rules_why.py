@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from faq.expansions import load_asked
+
 
 def test_each_result_says_why_it_matched(client: Any) -> None:
     body = client.get(
@@ -14,9 +16,11 @@ def test_each_result_says_why_it_matched(client: Any) -> None:
     assert body["results"]
     for result in body["results"]:
         why = result["why"]
-        assert set(why) == {"words", "passage"}
+        assert set(why) == {"words", "asked", "passage"}
         assert isinstance(why["words"], list)
         assert why["passage"] is None or why["passage"].strip()
+        # how players ask it, only when that holds a word of the question its text does not
+        assert why["asked"] is None or why["asked"] in load_asked()[result["id"]]
     top = body["results"][0]["why"]
     assert top["words"] and top["passage"]
 
