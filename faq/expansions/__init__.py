@@ -7,10 +7,11 @@ the shipped corpus (see ``README.md`` here: how, by whom, and how a club replace
 index holds them in the ``asked`` field, which BM25F scores beside the heading and the text
 (``faq.query.TEXT_FIELDS``), so a question worded as players word it finds its entry by theirs.
 
-One JSON object per line: ``{"id": "<entry id>", "asked": ["question", ...]}``.  A line that
-names no shipped entry, or is not of that shape, is refused by :func:`load_asked` with the line's
-number (the index is then built without it: logged, the search goes on).  Without the file the
-search is the text's alone."""
+One JSON object per line: ``{"id": "<entry id>", "asked": ["question", ...]}``.  A line not of
+that shape is refused by :func:`load_asked` with the line's number, and :func:`asked_or_none`
+then leaves the whole file unused (logged: the index is built from the texts alone, the search
+goes on); an id that names no entry is left out by :func:`attach` (logged).  Without the file the
+search is the texts' alone."""
 
 from __future__ import annotations
 
