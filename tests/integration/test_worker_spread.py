@@ -1,7 +1,13 @@
 """Workers share connections evenly (issue 14, throughput): a burst of keep-alive clients on the
-README's multi-worker recipe lands 4, 4, 4, 4 on its 4 workers.  With uvicorn's own worker the
-same burst was seen at 7, 4, 4, 1 and 7, 5, 2, 2 (asyncio accepts every waiting connection when a
-worker wakes), and the clients of the crowded worker waited several times as long."""
+README's multi-worker recipe lands 4, 4, 4, 4 on its 4 workers, or within one of it.  With
+uvicorn's own worker the same burst was seen at 7, 4, 4, 1 and 7, 5, 2, 2 (asyncio accepts every
+waiting connection when a worker wakes), and the clients of the crowded worker waited several times
+as long.
+
+Within one: a loaded worker leaves a waiting connection to a less loaded one for at most
+``service.worker.PATIENCE`` (50 ms), then takes it itself -- by design, so that a connection never
+waits long when the others are busy.  On a busy two-core machine the less loaded worker was seen
+not to be scheduled within that time once in a full run (3, 4, 4, 5); 7, 4, 4, 1 is still refused."""
 
 from __future__ import annotations
 
@@ -74,6 +80,7 @@ def test_a_burst_of_keep_alive_clients_is_shared_evenly_by_the_workers(tmp_path:
                 time.sleep(3 * REFRESH)  # earlier connections closed and counted as closed
                 spread = burst(port)
                 assert len(spread) == WORKERS, spread
-                assert sorted(spread.values()) == [CLIENTS // WORKERS] * WORKERS, spread
+                even = CLIENTS // WORKERS
+                assert all(abs(n - even) <= 1 for n in spread.values()), spread
         finally:
             stop(proc)
