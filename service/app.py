@@ -32,6 +32,7 @@ from service.api.errors import ArbiterApi, register_error_handlers
 from service.api.gate import install as install_gate
 from service.api.headers import install as install_headers
 from service.api.health import health
+from service.api.json_answers import OrjsonProvider
 from service.api.session_cookie import CookieSessions
 from service.application.store_faults import StoreFaults
 from service.application.store_probe import StoreProbe
@@ -42,6 +43,7 @@ from service.config import Config
 def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     config = config or Config.from_env(**overrides)
     app = Flask(__name__, static_folder=None)
+    app.json = OrjsonProvider(app)  # the answers' JSON, encoded by orjson
     app.config.update(
         SECRET_KEY=config.secret_key,
         SESSION_COOKIE_HTTPONLY=True,
