@@ -25,16 +25,18 @@ def test_the_pinned_minor_release_is_installed() -> None:
     assert version("eventsourcing").split(".")[:2] == ["9", "5"]
 
 
-def test_the_store_saves_events_given_as_they_are_beside_aggregates() -> None:
-    # service/application/store.py (commit_at, ``Rebuilt``): an imported record's game, rebuilt
-    # with this server's rules, is stored by handing its events to ``save`` as they are (the
-    # library's save takes aggregates and domain events alike); nothing sets an aggregate's
-    # pending events from outside
+def test_the_store_puts_the_events_it_collected_from_aggregates_and_as_given() -> None:
+    # service/application/store.py (commit_at): the store does what ``Application.save`` does
+    # with its public parts -- each aggregate's ``collect_events`` (which clears its pending
+    # events) and one ``events.put`` of them, an imported record's events (``Rebuilt``) put as
+    # they are beside them -- and returns the put's recordings (their notification ids)
     app: Application[UUID] = Application({"PERSISTENCE_MODULE": "eventsourcing.popo"})
     made = Aggregate()
-    events = made.collect_events()
+    imported = made.collect_events()
+    assert made.pending_events == []
     other = Aggregate()
-    app.save(*events, other)
+    recordings = app.events.put([*imported, *other.collect_events()])
+    assert [r.notification.id for r in recordings] == [1, 2]
     assert app.repository.get(made.id).version == 1
     assert app.repository.get(other.id).version == 1
 
