@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from flask import Response
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response
 
 OPTIONS = (
     orjson.OPT_SORT_KEYS
@@ -50,4 +50,6 @@ class OrjsonProvider(DefaultJSONProvider):
         if body is None:
             return super().response(obj)
         # with Flask's closing newline
-        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
+        make: Any = self._app.response_class  # the app's (typed as the sans-I/O base's)
+        answer: Response = make(body + b"\n", mimetype=self.mimetype)
+        return answer
