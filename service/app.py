@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -40,9 +42,22 @@ from service.bootstrap import build_services
 from service.config import Config
 
 
+class ArbiterFlask(Flask):
+    """Flask, with :meth:`ensure_sync` reading a function's code flags itself."""
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """Flask's, without ``inspect.iscoroutinefunction``'s unwrapping for a plain function or
+        method: Flask asks it of the view and of each hook on every request (a dozen times a
+        command).  A callable of another shape goes to Flask's own."""
+        code = getattr(getattr(func, "__func__", func), "__code__", None)
+        if not inspect.iscode(code) or code.co_flags & inspect.CO_COROUTINE:
+            return super().ensure_sync(func)
+        return func
+
+
 def create_app(config: Config | None = None, **overrides: Any) -> Flask:
     config = config or Config.from_env(**overrides)
-    app = Flask(__name__, static_folder=None)
+    app = ArbiterFlask(__name__, static_folder=None)
     app.json = OrjsonProvider(app)  # the answers' JSON, encoded by orjson
     app.config.update(
         SECRET_KEY=config.secret_key,
