@@ -187,6 +187,8 @@ def _atom(annotation: Any) -> Conforms:
     if annotation is bool:
         return lambda value: isinstance(value, bool)
     if isinstance(annotation, type) and annotation is not object:
+        if not issubclass(bool, annotation):  # str, dict ...: no bool is one, no need to ask
+            return lambda value: isinstance(value, annotation)
         return lambda value: isinstance(value, annotation) and not isinstance(value, bool)
     return _not_none  # ``object``, or a form the derivation does not know: any value but null
 
