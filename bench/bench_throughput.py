@@ -95,10 +95,17 @@ def load_average() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def _stat(path: Path) -> tuple[str, float]:
+    """A process's name and CPU seconds (user + system) from its ``/proc/<pid>/stat``."""
+    stat = path.read_text()
+    fields = stat.rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    return stat[stat.index("(") + 1 : stat.rindex(")")], (int(fields[11]) + int(fields[12])) / tick
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) of ``pid`` and its children now alive (Linux ``/proc``; 0 elsewhere):
     the server's cost per command, a figure the machine's other load barely moves."""
-    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     pids = [pid]
     with contextlib.suppress(OSError):
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -106,8 +113,7 @@ def cpu_seconds(pid: int) -> float:
     total = 0.0
     for each in pids:
         with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick
+            total += _stat(Path(f"/proc/{each}/stat"))[1]
     return total
 
 
@@ -118,15 +124,12 @@ SERVICES = ("postgres", "redis-server")
 def services_seconds() -> float:
     """CPU time (user + system) of every PostgreSQL and Redis process now alive (Linux ``/proc``;
     0 elsewhere): what a command costs beside the server, measured as the server's is."""
-    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     total = 0.0
     for entry in Path("/proc").glob("[0-9]*"):
         with contextlib.suppress(OSError, IndexError, ValueError):
-            stat = (entry / "stat").read_text()
-            name = stat[stat.index("(") + 1 : stat.rindex(")")]
+            name, seconds = _stat(entry / "stat")
             if name.startswith(SERVICES):
-                fields = stat.rsplit(")", 1)[1].split()
-                total += (int(fields[11]) + int(fields[12])) / tick
+                total += seconds
     return total
 
 
@@ -310,7 +313,9 @@ class Figures:
     def whole(self) -> str:
         """The whole CPU a command costs on this machine (server, the services, the client) and
         the rate that caps on its cores: the bench is CPU-bound when the two are near."""
-        per = [x / self.commands * 1000 for x in (self.server_cpu, self.services_cpu, self.client_cpu)]
+        per = [
+            x / self.commands * 1000 for x in (self.server_cpu, self.services_cpu, self.client_cpu)
+        ]
         cores = os.cpu_count() or 1
         return (
             f"{'':<28} a command's CPU: server {per[0]:.2f} + PostgreSQL and Redis {per[1]:.2f} + "

@@ -127,8 +127,10 @@ class Engine:
         return found
 
     def df(self, word: str) -> int:
-        """How many entries hold ``word`` in a text field (0: a word to correct)."""
-        return sum(self.reader.doc_frequency(f, word) for f in ("content", "heading", "asked"))
+        """How many entries hold ``word`` in a text field (0: a word to correct): every text field
+        the app searches, whichever :attr:`text_fields` a benchmark row searches (a word only
+        players use is not "corrected" away)."""
+        return sum(self.reader.doc_frequency(f, word) for f, _ in TEXT_FIELDS)
 
     def variants(self, word: str) -> list[str]:
         """Other stems in the index with the same root (derived forms)."""

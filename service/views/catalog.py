@@ -86,13 +86,12 @@ class Projections:
             if create_tables:
                 view.create_table()
             self.runners[name] = ProjectionRunner(store, self._projection(name, view))
-        #: each runner with the topics a writing request brings it up to (:meth:`seen`), and each
-        #: event type's topic: made once, not on every commit
+        #: each runner with the topics a writing request brings it up to (:meth:`seen`): made once,
+        #: not on every commit
         self._seen_by = [
             (runner, frozenset(getattr(runner.projection, "seen_topics", runner.projection.topics)))
             for runner in self.runners.values()
         ]
-        self._topics: dict[type, str] = {}
 
     def _view(self, name: str, **options: Any) -> View:
         datastore = self.store.recorder.datastore
@@ -124,19 +123,13 @@ class Projections:
         The commit is the request's answer: a view that fails here (an event it cannot take is
         parked by its runner; the database's trouble is logged) never makes it an error -- the
         view is left to the worker, and ``/healthz`` tells."""
-        topics = {self._topic(type(event)) for event in events}
+        topics = {get_topic(type(event)) for event in events}
         for runner, wanted in self._seen_by:
             if not wanted.isdisjoint(topics):
                 try:
                     runner.catch_up(position, timeout)
                 except Exception:  # noqa: BLE001 - the write is committed: it is the answer
                     log.exception("view %s did not catch up to %s", runner.name, position)
-
-    def _topic(self, kind: type) -> str:
-        topic = self._topics.get(kind)
-        if topic is None:
-            topic = self._topics[kind] = get_topic(kind)
-        return topic
 
     def run(self, *, lazy: bool = False) -> int:
         """Bring every view up to the log's head; how many events.  ``lazy`` (the worker's step):
