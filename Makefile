@@ -10,7 +10,7 @@ PORT   ?= 5000
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[dev,semantic]"
 	touch $(STAMP)
 
 setup: $(STAMP)

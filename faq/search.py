@@ -31,7 +31,6 @@ from faq.model import (
 )
 from faq.query import TEXT_FIELDS, Plan, find_game, has_words, parse, topic_keyword
 from faq.scoring import CachedBM25F
-from faq.semantic import kept
 from faq.snippets import flat, snippet, term_pattern
 from faq.topics import topics_for
 from service.rules.base import Rulebook
@@ -107,7 +106,8 @@ class KnowledgeBase:
     def _vectors_kept(self) -> bool:
         """The semantic signal is off, or the index in use keeps its entries' vectors."""
         gen = self.store.current()
-        return not self.fusion.on or (gen is not None and (gen / kept.FILE).exists())
+        files = self.fusion.files
+        return not files or (gen is not None and all((gen / f).exists() for f in files))
 
     def _keep_vectors(self) -> None:
         """(Under the lock, after the index changed.)  Its entries' vectors kept beside it, for

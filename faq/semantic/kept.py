@@ -2,7 +2,7 @@
 reads them instead of embedding every entry and sentence again (0.78 s of CPU on the shipped
 corpus; a process with the file reads it in a few milliseconds).
 
-``vectors.npz`` in an index generation (``faq.index``) holds the embedder's fingerprint, one
+``vectors.npz`` (and the sentence model's ``sentences.npz``) in an index generation (``faq.index``) holds the embedder's fingerprint, one
 16-byte BLAKE2b digest per text (a row of bytes) and its vector (float32, as
 :meth:`Embedder.vector` gives it).  It is written where the index is written -- a build, a rebuild, a club ruling added or removed,
 under the index's lock -- never by a search.  A vector is looked up by its text's digest, so a
@@ -25,10 +25,13 @@ if TYPE_CHECKING:
     import numpy as np
 
     from faq.semantic import Embedder
+    from faq.semantic.model import SentenceModel
 
 log = logging.getLogger(__name__)
 
 FILE = "vectors.npz"
+#: the sentence model's vectors (:mod:`faq.semantic.model`), kept the same way
+MODEL_FILE = "sentences.npz"
 DIGEST_BYTES = 16
 
 
@@ -59,13 +62,18 @@ class KeptVectors:
         return found, rows
 
 
-def load(gen: Path | None, embedder: Embedder) -> KeptVectors | None:
-    """The vectors kept in the generation ``gen`` for this embedder, or ``None``."""
-    if gen is None:
-        return None
+def load(
+    gen: Path | None, embedder: Embedder | SentenceModel, file: str = FILE
+) -> KeptVectors | None:
+    """The vectors kept in the generation ``gen`` for this embedder (``file``: the static
+    vectors', or the sentence model's :data:`MODEL_FILE`), or ``None``."""
+    return None if gen is None else read(gen / file, embedder)
+
+
+def read(path: Path, embedder: Embedder | SentenceModel) -> KeptVectors | None:
+    """The vectors of a kept-vectors file made by this embedder, or ``None``."""
     import numpy as np
 
-    path = gen / FILE
     try:
         with np.load(path, allow_pickle=False) as stored:
             if str(stored["fingerprint"]) != embedder.fingerprint:
@@ -86,17 +94,23 @@ def load(gen: Path | None, embedder: Embedder) -> KeptVectors | None:
     return KeptVectors(keys, vectors.astype(np.float32, copy=False))
 
 
-def save(gen: Path, embedder: Embedder, texts: Iterable[str], vectors: np.ndarray) -> Path:
-    """Keep ``vectors`` (one row per text of ``texts``) in ``gen``; replaced atomically, so a
-    process reading it meanwhile reads the old file or the new one."""
+def save(
+    gen: Path,
+    embedder: Embedder | SentenceModel,
+    texts: Iterable[str],
+    vectors: np.ndarray,
+    file: str = FILE,
+) -> Path:
+    """Keep ``vectors`` (one row per text of ``texts``) in ``gen``'s ``file``; replaced
+    atomically, so a process reading it meanwhile reads the old file or the new one."""
     import numpy as np
 
     keys = np.frombuffer(b"".join(digest(t) for t in texts), dtype=np.uint8)
     keys = keys.reshape(-1, DIGEST_BYTES)
     if len(keys) != len(vectors):
         raise ValueError(f"{len(keys)} texts for {len(vectors)} vectors")
-    path = gen / FILE
-    tmp = gen / f".{FILE}.{os.getpid()}.tmp"
+    path = gen / file
+    tmp = gen / f".{file}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
             np.savez(

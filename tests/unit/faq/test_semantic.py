@@ -57,7 +57,7 @@ def test_without_numpy_or_its_data_the_signal_is_off(
     assert load_embedder(tmp_path) is None  # no data files there
     monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy raises ImportError
     assert load_embedder(tmp_path / "elsewhere") is None
-    assert not Fusion(None).on
+    assert not Fusion(None, model=None).on
 
 
 QUESTIONS = (
@@ -72,7 +72,7 @@ def test_with_the_signal_off_the_ranking_is_bm25s(kb: KnowledgeBase, question: s
     engine = kb._engine()
     plan = parse(question)
     compiled = engine.compile(plan)
-    off = Fusion(None)
+    off = Fusion(None, model=None)
     assert off.asked(plan, question) is None
     assert off.top(engine, compiled.terms, question, 15, None) == engine.top(
         compiled.terms, 15, None
@@ -125,7 +125,7 @@ def test_an_entry_no_word_matches_is_found_by_meaning(
     entries = [entry(n, t) for n, t in enumerate(FILLER)]
     entries.append(entry(len(entries), "Armored units may cross a stream only along a road."))
     engine: Any = FakeEngine(entries, {0: 5.0})  # BM25 found only a filler entry
-    fusion = Fusion(embedder)
+    fusion = Fusion(embedder, model=None)  # the static vectors alone
     found = [d for d, _ in fusion.top(engine, [], "can my tanks go over the river", 5, None)]
     assert found[0] == 0 and len(entries) - 1 in found
     why = fusion.why(engine, entries[-1], "can my tanks go over the river", None)
