@@ -180,10 +180,12 @@ class AuditService:
                         "first_bad": report["first_bad"],
                     }
                 )
+        # a head at version 0 with no game is a creation announced to the heads whose events were
+        # never stored (the process stopped between the two): nothing of it was acknowledged
         orphans = [
             {"game": head["game"], "version": head["version"]}
             for head in (self.heads.all() if self.heads is not None else ())
-            if head["game"] not in seen
+            if head["game"] not in seen and int(head["version"]) > 0
         ]
         return {
             "ok": not failed and not orphans,

@@ -29,6 +29,7 @@ from eventsourcing.utils import strtobool
 from service.application import payloads
 from service.application.ports import Broker
 from service.domain.campaigns import Campaign
+from service.domain.chain import GENESIS
 from service.domain.conversations import Conversation
 from service.domain.errors import DomainError, LogBehindHead, NotFound, StaleVersion
 from service.domain.game import Game, Projector, chain_break, projector
@@ -297,6 +298,7 @@ class ArbiterStore(Application):
         for a in aggregates:
             if not isinstance(a, Rebuilt):
                 a.collect_events()
+        self._announce(items)
         try:
             recordings = self.events.put(pending)
         except IntegrityError as refused:
@@ -363,6 +365,23 @@ class ArbiterStore(Application):
             return getattr(rules, "events", None)
 
         return declared
+
+    def _announce(self, items: list[tuple[Any, list[Any]]]) -> None:
+        """Anchor a new game's (or conversation's) head at version 0 before its first events
+        are stored.  The head is anchored after the store's commit, so a process stopped between
+        the two leaves a log ahead of its head -- which the audit accepts as not yet anchored --
+        and, without this, a new game's log with no head at all, which the audit must report as
+        cut (a head deleted).  A head at 0 says "created, nothing anchored yet"; one whose game
+        was never stored (stopped before the commit) is no orphan: nothing was acknowledged."""
+        if self.heads is None:
+            return
+        for aggregate, new in items:
+            if (
+                new
+                and new[0].originator_version == 1
+                and isinstance(aggregate, (Game, Conversation))
+            ):
+                self.heads.anchor(str(aggregate.id), 0, GENESIS)
 
     def _anchor(self, game: Game, pending: list[Any]) -> None:
         """Anchor the game's head after a commit: forward only, except where the commit holds the
