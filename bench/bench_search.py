@@ -26,6 +26,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -169,12 +170,7 @@ def semantic_engine(entries: list[Entry]) -> tuple[Searcher, float]:
     passages = Passages(embedder, ((n, e.as_dict()) for n, e in enumerate(entries)))
     build = time.perf_counter() - started
 
-    def search(q: str, limit: int) -> list[str]:
-        close = passages.closeness(embedder.vector(q))
-        best = sorted(close, key=lambda d: -close[d])[:limit]
-        return [entries[d].id for d in best]
-
-    return search, build
+    return _by_closeness(entries, passages, embedder), build
 
 
 def model_engine(entries: list[Entry]) -> tuple[Searcher, float]:
@@ -187,12 +183,18 @@ def model_engine(entries: list[Entry]) -> tuple[Searcher, float]:
     passages = ModelPassages(model, ((n, e.as_dict()) for n, e in enumerate(entries)))
     build = time.perf_counter() - started
 
+    return _by_closeness(entries, passages, model), build
+
+
+def _by_closeness(entries: list[Entry], passages: Any, signal: Any) -> Searcher:
+    """Search ``entries`` by ``passages``' closeness to the question's vector (from ``signal``)."""
+
     def search(q: str, limit: int) -> list[str]:
-        close = passages.closeness(model.vector(q))
+        close = passages.closeness(signal.vector(q))
         best = sorted(close, key=lambda d: -close[d])[:limit]
         return [entries[d].id for d in best]
 
-    return search, build
+    return search
 
 
 def _package_mb(name: str) -> float:

@@ -148,19 +148,13 @@ class Fusion:
         return None if passages is None else (passages, self.embedder.vector(text))
 
     def _model_close(
-        self, engine: Engine, text: str | None, allowed: frozenset[int] | None
+        self, engine: Engine, text: str, allowed: frozenset[int] | None
     ) -> dict[int, float]:
-        """Each allowed entry's closeness to the question by the sentence model, or none: the
-        model is off or not asked."""
-        if text is None or self.model is None:
-            return {}
+        """Each allowed entry's closeness to the question by the sentence model (on)."""
+        assert self.model is not None
         passages = self.model_passages(engine)
-        if passages is None:
-            return {}
-        close = passages.closeness(self.model.vector(text))
-        if allowed is not None:
-            close = {d: c for d, c in close.items() if d in allowed}
-        return close
+        assert passages is not None
+        return only(passages.closeness(self.model.vector(text)), allowed)
 
     def top(
         self,
@@ -173,20 +167,17 @@ class Fusion:
         """The ``k`` best (document number, score) for ``text`` (from :meth:`asked`): BM25's
         alone when it is ``None``."""
         query = self._query(engine, text)
-        model = self._model_close(engine, text, allowed)
-        if query is None and not model:
+        model = text if self.model is not None else None
+        if query is None and model is None:
             return engine.top(terms, k, allowed)
         lexical = engine.scores(terms, allowed)
         if not lexical:  # no word of the question is in any entry: nothing found, as before
             return []
         if query is not None:
             passages, vector = query
-            close = passages.closeness(vector)
-            if allowed is not None:
-                close = {d: c for d, c in close.items() if d in allowed}
-            lexical = fused(lexical, close, SEMANTIC_WEIGHT)
-        if model:
-            lexical = fused(lexical, model, MODEL_WEIGHT)
+            lexical = fused(lexical, only(passages.closeness(vector), allowed), SEMANTIC_WEIGHT)
+        if model is not None:
+            lexical = fused(lexical, self._model_close(engine, model, allowed), MODEL_WEIGHT)
         return heapq.nlargest(k, lexical.items(), key=lambda x: (x[1], -x[0]))
 
     def why(
@@ -221,6 +212,11 @@ def closest_asked(asked: Iterable[str], pattern: re.Pattern[str], in_text: set[s
         if len(found) > best_count and found - in_text:
             best, best_count = question, len(found)
     return best
+
+
+def only(close: dict[int, float], allowed: frozenset[int] | None) -> dict[int, float]:
+    """``close`` kept to the ``allowed`` entries (all: ``None``)."""
+    return close if allowed is None else {d: c for d, c in close.items() if d in allowed}
 
 
 def fused(lexical: dict[int, float], close: dict[int, float], weight: float) -> dict[int, float]:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,19 @@ def index_dir(index_template: Path) -> Path:
 def kb(index_dir: Path) -> KnowledgeBase:
     """A knowledge base shared by read-only tests (club-ruling tests use their own)."""
     return KnowledgeBase(index_dir)
+
+
+@pytest.fixture
+def index(tmp_path: Path, index_template: Path) -> Path:
+    """A copy of the session's index, for a test that writes to it."""
+    copy = tmp_path / "index"
+    shutil.copytree(index_template, copy)
+    return copy
+
+
+def current(index: Path) -> Path:
+    """The generation of ``index`` in use (its CURRENT file's)."""
+    return index / (index / "CURRENT").read_text().strip()
 
 
 def ids(results: list[dict]) -> list[str]:

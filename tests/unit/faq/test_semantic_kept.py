@@ -6,7 +6,6 @@ not used when another embedder made it or it cannot be read."""
 from __future__ import annotations
 
 import functools
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,8 @@ from faq.fusion import Fusion
 from faq.model import ClubRuling
 from faq.search import KnowledgeBase
 from faq.semantic import Embedder, kept, load_embedder
+
+from .conftest import current
 
 QUESTION = "can my tanks go over the river"
 RULING = ClubRuling(
@@ -45,17 +46,6 @@ class Counting(Embedder):
             return vector(text)
 
         self._cached = functools.lru_cache(maxsize=None)(counted)  # each text counted once
-
-
-@pytest.fixture
-def index(tmp_path: Path, index_template: Path) -> Path:
-    copy = tmp_path / "index"
-    shutil.copytree(index_template, copy)
-    return copy
-
-
-def current(index: Path) -> Path:
-    return index / (index / "CURRENT").read_text().strip()
 
 
 def opened(index: Path, embedder: Embedder, kept_from: Callable[[], Path | None]) -> KnowledgeBase:

@@ -27,6 +27,8 @@ from faq.semantic.model import (
     load_model,
 )
 
+from .conftest import current
+
 
 @pytest.fixture(scope="module")
 def model() -> SentenceModel:
@@ -126,17 +128,6 @@ def test_the_shipped_vectors_hold_every_text_of_the_shipped_corpus(model: Senten
     fresh = model.embed(sample)
     stored = shipped.vectors[[rows[0], rows[1], rows[2], rows[-1]]]
     assert np.allclose(fresh, stored, atol=1e-4)
-
-
-@pytest.fixture
-def index(tmp_path: Path, index_template: Path) -> Path:
-    copy = tmp_path / "index"
-    shutil.copytree(index_template, copy)
-    return copy
-
-
-def current(index: Path) -> Path:
-    return index / (index / "CURRENT").read_text().strip()
 
 
 def test_a_new_process_embeds_only_the_question_with_the_vectors_kept(
