@@ -115,7 +115,7 @@ class ResultSchema(Lenient):
             "description": "why the entry matched: 'words' (the question's words it holds), "
             "'asked' (the way players ask it that holds the most of the question's words, when "
             "one of them is not in its own text; else null) and 'passage' (its sentence closest "
-            "in meaning to the question; null when the semantic signal is off or the question is "
+            "in meaning to the question by the static vectors; null when they are off or the question is "
             "a word or two)"
         }
     )
@@ -131,7 +131,13 @@ class Search(MethodView):
     @blp.arguments(SearchArgs, location="query")
     @blp.response(200, SearchResponse)
     def get(self, args: dict[str, Any]) -> Response:
-        """Rulings, rulebook sections, conflicts and club rulings, best first, with snippets."""
+        """Rulings, rulebook sections, conflicts and club rulings, best first, with snippets.
+
+        Ranked by BM25F over each entry's heading, text and the ways players ask it, blended with
+        its closeness in meaning to the question (static word-piece vectors, and the sentence
+        model all-MiniLM-L6-v2 where ONNX Runtime is installed) for a question of three words or
+        more; an entry none of the question's words is in joins only when very close in meaning.
+        """
         svc = services()
         kb = svc.knowledge.kb
         game = args["game"]
