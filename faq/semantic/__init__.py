@@ -99,6 +99,17 @@ class Embedder:
         return out
 
 
+def standings(docnums: list[int], best: np.ndarray) -> dict[int, float]:
+    """Each entry's best cosine (``best``, in ``docnums``' order) as standard deviations above
+    the entries' mean, 0 when below: what both signals blend, since how far an entry stands out
+    of the others says more than its cosine (the static vectors' all sit in a narrow band)."""
+    import numpy
+
+    spread = float(best.std()) or 1.0
+    standing = numpy.maximum((best - best.mean()) / spread, 0.0)
+    return dict(zip(docnums, standing.tolist(), strict=True))
+
+
 _loaded: dict[Path, Embedder | None] = {}
 
 

@@ -2,10 +2,11 @@
 reads them instead of embedding every entry and sentence again (0.78 s of CPU on the shipped
 corpus; a process with the file reads it in a few milliseconds).
 
-``vectors.npz`` (and the sentence model's ``sentences.npz``) in an index generation (``faq.index``) holds the embedder's fingerprint, one
-16-byte BLAKE2b digest per text (a row of bytes) and its vector (float32, as
-:meth:`Embedder.vector` gives it).  It is written where the index is written -- a build, a rebuild, a club ruling added or removed,
-under the index's lock -- never by a search.  A vector is looked up by its text's digest, so a
+``vectors.npz`` in an index generation (``faq.index``), and the sentence model's ``sentences.npz``
+beside it, each hold their embedder's fingerprint, one 16-byte BLAKE2b digest per text (a row of
+bytes) and its vector (float32, as the embedder gives it).  They are written where the index is
+written -- a build, a rebuild, a club ruling added or removed, under the index's lock -- never
+by a search.  A vector is looked up by its text's digest, so a
 file that lags its index (made before a ruling was added, by another release) still serves the
 texts it has and the rest are embedded as before; a file made by another embedder (another
 table or vocabulary) or that cannot be read is ignored."""

@@ -159,10 +159,9 @@ class ModelPassages:
             return {}
         import numpy as np
 
-        best = np.maximum.reduceat(self.rows @ query, self._starts)
-        spread = float(best.std()) or 1.0
-        standing = np.maximum((best - best.mean()) / spread, 0.0)
-        return dict(zip(self.docnums, standing.tolist(), strict=True))
+        from faq.semantic import standings
+
+        return standings(self.docnums, np.maximum.reduceat(self.rows @ query, self._starts))
 
 
 _loaded: dict[Path, SentenceModel | None] = {}

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from faq.index import strip_markers
-from faq.semantic import Embedder
+from faq.semantic import Embedder, standings
 from faq.semantic.kept import KeptVectors
 
 #: a sentence ends at . ! ? ; or : before a space, or at a line break
@@ -75,10 +75,7 @@ class Passages:
         narrow band, and how far an entry stands out of it is what says it is close."""
         if not self.docnums:
             return {}
-        best = (self.wholes @ query).reshape(-1, 2).max(axis=1)
-        spread = float(best.std()) or 1.0
-        standing = np.maximum((best - best.mean()) / spread, 0.0)
-        return dict(zip(self.docnums, standing.tolist(), strict=True))
+        return standings(self.docnums, (self.wholes @ query).reshape(-1, 2).max(axis=1))
 
     def passage(self, entry_id: str, query: np.ndarray) -> str | None:
         """The entry's sentence closest to the query (``None``: it has no sentence)."""
